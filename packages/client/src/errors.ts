@@ -1,0 +1,227 @@
+/**
+The closed error taxonomy of one exchange with an agent (durable-client digest §11.6). Every error says whether the request may have reached the peer (`dispatched`), so that a caller, or the durable ledger, never has to guess. Messages are constant and public-safe: no remote text, body, token or URL ever appears in a message, a stack, `JSON.stringify(error)` or an inspector event.
+
+@example
+```ts
+try {
+  await client.sendMessage({ message });
+} catch (error) {
+  if (isClientError(error) && error.dispatched) {
+    // The outcome is unknown: reconcile before doing anything else.
+  }
+}
+```
+*/
+export type ErrorKind =
+  | 'request'
+  | 'authorization'
+  | 'capability'
+  | 'transport'
+  | 'http-protocol'
+  | 'remote'
+  | 'invalid-response';
+
+/** Why a request was refused before it left: the caller's input broke a bound or a rule. */
+export type RequestReason = 'body-too-large' | 'invalid-params' | 'aborted';
+
+/** Why the token provider gave no token (durable-client digest §6.1). */
+export type AuthorizationReason = 'unavailable' | 'permission-denied';
+
+/** Why the bytes did not arrive whole. */
+export type TransportReason = 'network' | 'timeout' | 'aborted' | 'idle' | 'read';
+
+/** Why the peer's HTTP answer is not A2A at all. */
+export type HttpProtocolReason =
+  | 'redirect'
+  | 'status'
+  | 'media-type'
+  | 'error-envelope'
+  | 'result-on-error-status';
+
+/** Why an answer that looked like A2A was refused. */
+export type InvalidResponseReason =
+  | 'body-too-large'
+  | 'json'
+  | 'sse'
+  | 'jsonrpc-envelope'
+  | 'schema'
+  | 'identity'
+  | 'lifecycle'
+  | 'page'
+  | 'stream';
+
+/** A public-safe pointer into a refused response: never its content. */
+export type Violation = {
+  readonly rule: string;
+  readonly offset?: number;
+  readonly path?: string;
+};
+
+type ErrorInit = { readonly dispatched: boolean; readonly httpStatus?: number; readonly cause?: unknown };
+
+/** Base of every error an exchange throws. Narrow with `switch (error.kind)`. */
+export abstract class A2aClientError extends Error {
+  abstract readonly kind: ErrorKind;
+  abstract readonly reason: string;
+  /** True once the request may have reached the peer: every failure after that point leaves the outcome open. */
+  readonly dispatched: boolean;
+  /** The HTTP status of the answer, where one was received. */
+  readonly httpStatus: number | undefined;
+
+  constructor(message: string, init: ErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.dispatched = init.dispatched;
+    this.httpStatus = init.httpStatus;
+  }
+
+  /** Only public-safe fields, so logging an error can never leak a body or a token. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      reason: this.reason,
+      dispatched: this.dispatched,
+      ...(this.httpStatus === undefined ? {} : { httpStatus: this.httpStatus }),
+    };
+  }
+}
+
+function describe(kind: ErrorKind, reason: string): string {
+  return `A2A client operation failed: ${kind} (${reason})`;
+}
+
+/** The caller's request broke a rule or bound; nothing was sent. */
+export class RequestError extends A2aClientError {
+  override readonly name = 'RequestError';
+  readonly kind = 'request';
+  readonly reason: RequestReason;
+  readonly violation: Violation | undefined;
+  constructor(reason: RequestReason, options: { violation?: Violation; cause?: unknown } = {}) {
+    super(describe('request', reason), { dispatched: false, cause: options.cause });
+    this.reason = reason;
+    this.violation = options.violation;
+  }
+}
+
+/** The token provider failed or timed out; nothing was sent. */
+export class AuthorizationError extends A2aClientError {
+  override readonly name = 'AuthorizationError';
+  readonly kind = 'authorization';
+  readonly reason: AuthorizationReason;
+  constructor(reason: AuthorizationReason) {
+    super(describe('authorization', reason), { dispatched: false });
+    this.reason = reason;
+  }
+}
+
+/** The agent's card does not declare the capability the operation needs; nothing was sent. */
+export class CapabilityError extends A2aClientError {
+  override readonly name = 'CapabilityError';
+  readonly kind = 'capability';
+  readonly reason: 'streaming' | 'push-notifications' | 'extended-agent-card';
+  constructor(reason: CapabilityError['reason']) {
+    super(describe('capability', reason), { dispatched: false });
+    this.reason = reason;
+  }
+}
+
+/** The exchange broke: a lost connection, a deadline, an abort or a stalled stream. */
+export class TransportError extends A2aClientError {
+  override readonly name = 'TransportError';
+  readonly kind = 'transport';
+  readonly reason: TransportReason;
+  constructor(reason: TransportReason, init: ErrorInit) {
+    super(describe('transport', reason), init);
+    this.reason = reason;
+  }
+}
+
+/** The peer answered, but not in A2A: a redirect, a wrong media type, an unparseable error body. */
+export class HttpProtocolError extends A2aClientError {
+  override readonly name = 'HttpProtocolError';
+  readonly kind = 'http-protocol';
+  readonly reason: HttpProtocolReason;
+  constructor(reason: HttpProtocolReason, init: ErrorInit) {
+    super(describe('http-protocol', reason), init);
+    this.reason = reason;
+  }
+}
+
+/** The peer answered with an A2A error. `remoteCode` is set only where the binding makes it authoritative. */
+export class RemoteError extends A2aClientError {
+  override readonly name = 'RemoteError';
+  readonly kind = 'remote';
+  readonly reason: string;
+  readonly remoteCode: number | undefined;
+  constructor(init: ErrorInit & { readonly remoteCode?: number; readonly reason?: string }) {
+    super(describe('remote', init.reason ?? String(init.remoteCode ?? 'unidentified')), init);
+    this.remoteCode = init.remoteCode;
+    this.reason = init.reason ?? 'unidentified';
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), ...(this.remoteCode === undefined ? {} : { remoteCode: this.remoteCode }) };
+  }
+}
+
+/** The answer looked like A2A but broke a rule of the protocol or a bound. */
+export class InvalidResponseError extends A2aClientError {
+  override readonly name = 'InvalidResponseError';
+  readonly kind = 'invalid-response';
+  readonly reason: InvalidResponseReason;
+  readonly violation: Violation | undefined;
+  constructor(reason: InvalidResponseReason, init: ErrorInit & { readonly violation?: Violation }) {
+    super(describe('invalid-response', reason), init);
+    this.reason = reason;
+    this.violation = init.violation;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), ...(this.violation === undefined ? {} : { violation: this.violation }) };
+  }
+}
+
+/** Every error an exchange can throw, as one closed union on `kind`. */
+export type ClientError =
+  | RequestError
+  | AuthorizationError
+  | CapabilityError
+  | TransportError
+  | HttpProtocolError
+  | RemoteError
+  | InvalidResponseError;
+
+const clientErrorNames: ReadonlySet<string> = new Set([
+  'RequestError',
+  'AuthorizationError',
+  'CapabilityError',
+  'TransportError',
+  'HttpProtocolError',
+  'RemoteError',
+  'InvalidResponseError',
+]);
+
+/** True for any surecall exchange error; compares `name` too, so it works across realms and bundles. */
+export function isClientError(value: unknown): value is ClientError {
+  return (
+    value instanceof A2aClientError ||
+    (value instanceof Error && clientErrorNames.has(value.name) && 'kind' in value && 'dispatched' in value)
+  );
+}
+
+/** Why an option was refused when a client, a limit table or a ledger was configured. */
+export type OptionsReason = 'not-a-whole-number' | 'below-minimum' | 'above-ceiling' | 'inconsistent';
+
+/** A configuration value broke its rule. Thrown while building, never during an exchange. */
+export class OptionsError extends Error {
+  override readonly name = 'OptionsError';
+  readonly kind = 'options';
+  readonly reason: OptionsReason;
+  /** The option's name, e.g. `limits.sseLineBytes`. */
+  readonly option: string;
+  constructor(option: string, reason: OptionsReason) {
+    super(`surecall option ${option} is invalid (${reason})`);
+    this.option = option;
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript source through this condition (house-style rule 5), so
+// nothing needs building before a test run.
+const conditions = ['@surecall/source'];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: { name: 'mocks', include: ['mocks/src/**/*.test.ts'], environment: 'node' },
+      },
+    ],
+  },
+});
