@@ -1,0 +1,473 @@
+import ky from 'ky';
+import {
+  AuthorizationError,
+  HttpProtocolError,
+  InvalidResponseError,
+  RequestError,
+  TransportError,
+} from '../errors.js';
+import type { Limits } from '../limits.js';
+
+/** What a request asks for: a JSON document or an event stream. */
+export type MediaKind = 'json' | 'sse';
+
+/** How the answer's `Content-Type` was classified: `none` when absent, `other` when unknown, malformed or repeated. */
+export type MediaType = 'json' | 'sse' | 'none' | 'other';
+
+/** One HTTP exchange, fully built by a binding. Nothing here is ever copied into an error. */
+export type HttpExchangeRequest = {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** The absolute URL, already built by the binding. */
+  readonly url: string;
+  /** Serialized JSON, bounded by `limits.requestBodyBytes` in UTF-8 bytes. */
+  readonly body?: string;
+  /** The request media type, sent only with a body. @default 'application/json' */
+  readonly contentType?: 'application/json' | 'application/a2a+json';
+  /** `json` sends `Accept: application/json, application/a2a+json`; `sse` sends `Accept: text/event-stream`. */
+  readonly accept: MediaKind;
+  /** Extra headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Bearer token provider, called once inside the deadline before dispatch; `undefined` sends no `Authorization`. */
+  readonly authorize?: (signal: AbortSignal) => Promise<string | undefined>;
+  /** The caller's cancellation; it also ends a live stream body. */
+  readonly signal?: AbortSignal;
+  /** The bounds of this exchange, from `resolveLimits()`. */
+  readonly limits: Pick<Limits, 'requestBodyBytes' | 'responseBodyBytes' | 'requestTimeoutMs'>;
+  /** Called immediately before `fetch`, once the request may reach the peer. */
+  readonly onDispatch?: () => void;
+};
+
+/** A whole answer: the body is read, bounded by `limits.responseBodyBytes`. */
+export type HttpUnaryResponse = {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly mediaType: MediaType;
+  readonly body: Uint8Array;
+};
+
+/** An answer to a stream request: a live body for a 2xx event stream, otherwise the whole (bounded) body. */
+export type HttpStreamResponse = {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly mediaType: MediaType;
+  /** Read errors surface as `TransportError` (`read`, or `aborted` when the caller's signal fired). */
+  readonly body: ReadableStream<Uint8Array> | Uint8Array;
+  /** Stops listening to the caller's signal and cancels the live body if it has not ended. Idempotent. */
+  release(): void;
+};
+
+type Stop = 'timeout' | 'aborted';
+
+/** One AbortController driven by our own timer and the caller's signal, so that fake timers drive the deadline. */
+type Deadline = {
+  readonly signal: AbortSignal;
+  readonly stop: () => Stop | undefined;
+  readonly stopTimer: () => void;
+  readonly release: () => void;
+};
+
+const acceptValues: Readonly<Record<MediaKind, string>> = {
+  json: 'application/json, application/a2a+json',
+  sse: 'text/event-stream',
+};
+
+// RFC 6750, §2.1: b64token. It also keeps a provider's token from injecting header lines.
+const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
+const digitsOnly = /^[0-9]+$/;
+const encoder = new TextEncoder();
+const halted = Symbol('halted');
+
+function ignore(): void {}
+
+function startDeadline(caller: AbortSignal | undefined, timeoutMs: number): Deadline {
+  const controller = new AbortController();
+  let stop: Stop | undefined;
+  const end = (why: Stop): void => {
+    if (stop === undefined) {
+      stop = why;
+      controller.abort();
+    }
+  };
+  const onCallerAbort = (): void => end('aborted');
+  const timer = setTimeout(() => end('timeout'), timeoutMs);
+  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => stop,
+    stopTimer: () => clearTimeout(timer),
+    release: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts, even if `promise` never settles. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(halted);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+// Never awaited: a tee'd body (MSW, instrumentation) only settles its cancel once every branch is cancelled.
+function cancelBody(response: Response): void {
+  response.body?.cancel().catch(ignore);
+}
+
+function encodeBody(body: string | undefined, limit: number): Uint8Array<ArrayBuffer> | undefined {
+  if (body === undefined) {
+    return undefined;
+  }
+  // Every UTF-16 code unit takes at least one UTF-8 byte, so an oversized string is refused before encoding it.
+  const bytes = body.length > limit ? undefined : encoder.encode(body);
+  if (bytes === undefined || bytes.byteLength > limit) {
+    throw new RequestError('body-too-large', { violation: { rule: 'requestBodyBytes' } });
+  }
+  return bytes;
+}
+
+function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers {
+  let headers: Headers;
+  try {
+    headers = new Headers(request.headers);
+  } catch {
+    throw new RequestError('invalid-params', { violation: { rule: 'headers' } });
+  }
+  // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it every time.
+  headers.set('a2a-version', '1.0');
+  // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are SSE.
+  headers.set('accept', acceptValues[request.accept]);
+  // Credentials come only from `authorize`, inside the deadline (durable-client digest §6.1).
+  headers.delete('authorization');
+  headers.delete('content-type');
+  if (hasBody) {
+    headers.set('content-type', request.contentType ?? 'application/json');
+  }
+  return headers;
+}
+
+async function resolveToken(request: HttpExchangeRequest, deadline: Deadline): Promise<string | undefined> {
+  const { authorize } = request;
+  if (authorize === undefined) {
+    return undefined;
+  }
+  let token: unknown;
+  try {
+    // A provider may ignore its signal: the deadline still ends the wait.
+    token = await untilAborted(
+      Promise.resolve().then(() => authorize(deadline.signal)),
+      deadline.signal,
+    );
+  } catch {
+    // Durable-client digest §3.2: a provider that fails or outlives the deadline is `unavailable`, never dispatched.
+    throw deadline.stop() === 'aborted' ? new RequestError('aborted') : new AuthorizationError('unavailable');
+  }
+  if (token !== undefined && (typeof token !== 'string' || !bearerToken.test(token))) {
+    throw new AuthorizationError('unavailable');
+  }
+  return token;
+}
+
+function failure(deadline: Deadline, otherwise: 'network' | 'read'): TransportError {
+  return new TransportError(deadline.stop() ?? otherwise, { dispatched: true });
+}
+
+/** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
+async function dispatch(request: HttpExchangeRequest): Promise<{ response: Response; deadline: Deadline }> {
+  const body = encodeBody(request.body, request.limits.requestBodyBytes);
+  const headers = requestHeaders(request, body !== undefined);
+  if (request.signal?.aborted === true) {
+    throw new RequestError('aborted');
+  }
+  const deadline = startDeadline(request.signal, request.limits.requestTimeoutMs);
+  let dispatched = false;
+  try {
+    const token = await resolveToken(request, deadline);
+    if (token !== undefined) {
+      headers.set('authorization', `Bearer ${token}`);
+    }
+    let pending: Promise<Response>;
+    try {
+      pending = ky(request.url, {
+        method: request.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal: deadline.signal,
+        // ky 1.x retries GETs on network errors and its timeout ends at the headers: both are ours to decide.
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        // DESIGN.md: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
+        redirect: 'manual',
+        // Looked up per call, never captured at load, so that MSW and instrumentation see every request.
+        fetch: (input, init) => {
+          if (deadline.signal.aborted) {
+            return Promise.reject(halted);
+          }
+          dispatched = true;
+          try {
+            request.onDispatch?.();
+          } catch {
+            // An observer never changes the outcome of an exchange.
+          }
+          return globalThis.fetch(input, init);
+        },
+      });
+    } catch {
+      throw new RequestError('invalid-params', { violation: { rule: 'request' } });
+    }
+    let response: Response;
+    try {
+      response = await pending;
+    } catch {
+      // Before dispatch the only way to fail is the guard above: the caller aborted first.
+      throw dispatched ? failure(deadline, 'network') : new RequestError('aborted');
+    }
+    // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch standard).
+    if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
+      cancelBody(response);
+      throw new HttpProtocolError('redirect', {
+        dispatched: true,
+        ...(response.status === 0 ? {} : { httpStatus: response.status }),
+      });
+    }
+    return { response, deadline };
+  } catch (error) {
+    deadline.release();
+    throw error;
+  }
+}
+
+/** Cancels the reader when the deadline or the caller stops, which ends a pending read even where fetch would not. */
+function watch(deadline: Deadline, reader: ReadableStreamDefaultReader<Uint8Array>): () => void {
+  const onAbort = (): void => {
+    reader.cancel().catch(ignore);
+  };
+  deadline.signal.addEventListener('abort', onAbort, { once: true });
+  return () => deadline.signal.removeEventListener('abort', onAbort);
+}
+
+async function readChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deadline: Deadline,
+): Promise<Uint8Array | undefined> {
+  let result: ReadableStreamReadResult<Uint8Array>;
+  try {
+    result = await reader.read();
+  } catch {
+    throw failure(deadline, 'read');
+  }
+  if (deadline.stop() !== undefined) {
+    throw failure(deadline, 'read');
+  }
+  return result.done ? undefined : result.value;
+}
+
+function tooLarge(status: number): InvalidResponseError {
+  return new InvalidResponseError('body-too-large', {
+    dispatched: true,
+    httpStatus: status,
+    violation: { rule: 'responseBodyBytes' },
+  });
+}
+
+async function readAll(response: Response, limit: number, deadline: Deadline): Promise<Uint8Array> {
+  const declared = response.headers.get('content-length');
+  if (declared !== null && digitsOnly.test(declared) && Number(declared) > limit) {
+    cancelBody(response);
+    throw tooLarge(response.status);
+  }
+  if (response.body === null) {
+    return new Uint8Array(0);
+  }
+  const reader = response.body.getReader();
+  const unwatch = watch(deadline, reader);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (let chunk = await readChunk(reader, deadline); chunk !== undefined; ) {
+      total += chunk.byteLength;
+      if (total > limit) {
+        throw tooLarge(response.status);
+      }
+      chunks.push(chunk);
+      chunk = await readChunk(reader, deadline);
+    }
+  } catch (error) {
+    reader.cancel().catch(ignore);
+    throw error;
+  } finally {
+    unwatch();
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function classifyMediaType(value: string | null): MediaType {
+  if (value === null) {
+    return 'none';
+  }
+  // Fetch joins a repeated header with ", ": a comma outside a quoted parameter means more than one media type.
+  let quoted = false;
+  for (let index = 0; index < value.length; index += 1) {
+    const char = value[index];
+    if (quoted) {
+      if (char === '\\') {
+        index += 1;
+      } else if (char === '"') {
+        quoted = false;
+      }
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ',') {
+      return 'other';
+    }
+  }
+  const semicolon = value.indexOf(';');
+  const essence = (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+  if (essence === 'application/json' || essence === 'application/a2a+json') {
+    return 'json';
+  }
+  return essence === 'text/event-stream' ? 'sse' : 'other';
+}
+
+function wrongMedia(response: Response): HttpProtocolError {
+  cancelBody(response);
+  return new HttpProtocolError('media-type', { dispatched: true, httpStatus: response.status });
+}
+
+/**
+Performs one unary HTTP exchange: no retry, no redirect, one deadline (`limits.requestTimeoutMs`) over the token, the send, the headers and the whole body. A 2xx answer must carry the media type `accept` names (a `json` request also admits an empty body with no `Content-Type`, returned as `none`); any other status is returned for the binding to read as an A2A error.
+
+@throws RequestError, AuthorizationError (not dispatched); TransportError, HttpProtocolError, InvalidResponseError (dispatched).
+@example
+```ts
+const response = await exchange({
+  method: 'POST',
+  url: 'https://agent.example/a2a',
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'task-1' } }),
+  accept: 'json',
+  limits: resolveLimits(),
+});
+if (response.status === 200 && response.mediaType === 'json') parse(response.body);
+```
+*/
+export async function exchange(request: HttpExchangeRequest): Promise<HttpUnaryResponse> {
+  const { response, deadline } = await dispatch(request);
+  try {
+    const mediaType = classifyMediaType(response.headers.get('content-type'));
+    const emptyAllowed = request.accept === 'json' && mediaType === 'none';
+    if (response.ok && mediaType !== request.accept && !emptyAllowed) {
+      throw wrongMedia(response);
+    }
+    const body = await readAll(response, request.limits.responseBodyBytes, deadline);
+    if (response.ok && mediaType === 'none' && body.byteLength > 0) {
+      throw new HttpProtocolError('media-type', { dispatched: true, httpStatus: response.status });
+    }
+    return { status: response.status, headers: response.headers, mediaType, body };
+  } finally {
+    deadline.release();
+  }
+}
+
+function liveBody(
+  source: ReadableStream<Uint8Array>,
+  deadline: Deadline,
+): { body: ReadableStream<Uint8Array>; release: () => void } {
+  const reader = source.getReader();
+  const unwatch = watch(deadline, reader);
+  let ended = false;
+  const end = (): void => {
+    if (!ended) {
+      ended = true;
+      unwatch();
+      deadline.release();
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await readChunk(reader, deadline);
+        if (chunk === undefined) {
+          end();
+          controller.close();
+        } else {
+          controller.enqueue(chunk);
+        }
+      } catch (error) {
+        // The source is already errored, or cancelled by the deadline's watch.
+        end();
+        controller.error(error);
+      }
+    },
+    cancel() {
+      end();
+      reader.cancel().catch(ignore);
+    },
+  });
+  return {
+    body,
+    release: () => {
+      if (!ended) {
+        end();
+        reader.cancel().catch(ignore);
+      }
+    },
+  };
+}
+
+/**
+Opens a stream: the deadline covers the token and the response headers only; after that the caller's signal still ends the body. A 2xx `text/event-stream` answer returns the live body; a 2xx JSON answer (a JSON-RPC error envelope, durable-client digest §5.1) and any non-2xx answer are read whole under the deadline and bounded; any other 2xx media type fails.
+
+@throws as {@link exchange}; reading the live body throws `TransportError` (`read` or `aborted`).
+@example
+```ts
+const stream = await openStream({ method: 'POST', url, body, accept: 'sse', signal, limits });
+try {
+  if (stream.body instanceof ReadableStream) for await (const event of decodeSse(stream.body, { limits, signal })) handle(event);
+} finally {
+  stream.release();
+}
+```
+*/
+export async function openStream(request: HttpExchangeRequest): Promise<HttpStreamResponse> {
+  const { response, deadline } = await dispatch(request);
+  const { status, headers } = response;
+  try {
+    const mediaType = classifyMediaType(headers.get('content-type'));
+    if (response.ok && mediaType === 'sse') {
+      // Durable-client digest §3.2: the deadline ends at establishment; the consumer's idle bound takes over.
+      deadline.stopTimer();
+      const live = liveBody(
+        response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
+        deadline,
+      );
+      return { status, headers, mediaType, body: live.body, release: live.release };
+    }
+    if (response.ok && mediaType !== 'json') {
+      throw wrongMedia(response);
+    }
+    const body = await readAll(response, request.limits.responseBodyBytes, deadline);
+    deadline.release();
+    return { status, headers, mediaType, body, release: ignore };
+  } catch (error) {
+    deadline.release();
+    throw error;
+  }
+}
