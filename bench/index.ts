@@ -9,6 +9,7 @@ type Suite = { readonly name: string; readonly run: () => Promise<readonly Bench
 const suites: readonly Suite[] = [
   { name: 'sse', run: async () => (await import('./sse.js')).run() },
   { name: 'json', run: async () => (await import('./json.js')).run() },
+  { name: 'schema', run: async () => (await import('./schema.js')).run() },
 ];
 
 const only = process.argv.slice(2);

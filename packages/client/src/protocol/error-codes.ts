@@ -1,0 +1,217 @@
+import * as z from 'zod/mini';
+import { isJsonObject } from './json-value.js';
+import { int32, wireObject } from './scalars.js';
+import { label, prose } from './text.js';
+
+/** The `@type` of a `google.rpc.ErrorInfo` detail (A2A spec §3.3.2, D§4.1). */
+export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+/** The `domain` of every A2A `ErrorInfo` (D§4.1). */
+export const ERROR_DOMAIN = 'a2a-protocol.org';
+
+/** One A2A or JSON-RPC error, identified the same way in every binding. */
+export type A2aErrorEntry = {
+  /** The JSON-RPC `error.code`. */
+  readonly code: number;
+  /** The `ErrorInfo.reason`: the error name in UPPER_SNAKE_CASE without `Error`. */
+  readonly reason: string;
+  /** HTTP status in the HTTP+JSON binding (v1.0.1 table). */
+  readonly httpStatus: number;
+  /** gRPC status name, the REST envelope's `error.status` (v1.0.1 table). */
+  readonly status: string;
+  /** HTTP status at v1.0.0, where it differed. */
+  readonly legacyHttpStatus?: number;
+  /** gRPC status at v1.0.0, where it differed. */
+  readonly legacyStatus?: string;
+};
+
+/**
+Every error a v1.0 peer may answer with (A2A spec §5.4 and §9.5; D§4.2, D§4.3), keyed by name. The v1.0.1 HTTP and gRPC columns are current; v1.0.0 had 409, 415, 502 and `UNIMPLEMENTED` in places, still served by peers built on it (durable-client digest §4, REST identity table), so those are kept as `legacy*`. Reasons of the JSON-RPC standard errors follow a2a-python, whose REST server sends them.
+
+@example
+```ts
+a2aErrors.TaskNotFound.code;     // -32001
+errorByReason('TASK_NOT_FOUND'); // a2aErrors.TaskNotFound
+```
+*/
+export const a2aErrors = Object.freeze({
+  TaskNotFound: { code: -32001, reason: 'TASK_NOT_FOUND', httpStatus: 404, status: 'NOT_FOUND' },
+  TaskNotCancelable: {
+    code: -32002,
+    reason: 'TASK_NOT_CANCELABLE',
+    httpStatus: 400,
+    status: 'FAILED_PRECONDITION',
+    legacyHttpStatus: 409,
+  },
+  PushNotificationNotSupported: {
+    code: -32003,
+    reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    httpStatus: 400,
+    status: 'FAILED_PRECONDITION',
+    legacyStatus: 'UNIMPLEMENTED',
+  },
+  UnsupportedOperation: {
+    code: -32004,
+    reason: 'UNSUPPORTED_OPERATION',
+    httpStatus: 400,
+    status: 'FAILED_PRECONDITION',
+    legacyStatus: 'UNIMPLEMENTED',
+  },
+  ContentTypeNotSupported: {
+    code: -32005,
+    reason: 'CONTENT_TYPE_NOT_SUPPORTED',
+    httpStatus: 400,
+    status: 'INVALID_ARGUMENT',
+    legacyHttpStatus: 415,
+  },
+  InvalidAgentResponse: {
+    code: -32006,
+    reason: 'INVALID_AGENT_RESPONSE',
+    httpStatus: 500,
+    status: 'INTERNAL',
+    legacyHttpStatus: 502,
+  },
+  ExtendedAgentCardNotConfigured: {
+    code: -32007,
+    reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    httpStatus: 400,
+    status: 'FAILED_PRECONDITION',
+  },
+  ExtensionSupportRequired: {
+    code: -32008,
+    reason: 'EXTENSION_SUPPORT_REQUIRED',
+    httpStatus: 400,
+    status: 'FAILED_PRECONDITION',
+  },
+  VersionNotSupported: {
+    code: -32009,
+    reason: 'VERSION_NOT_SUPPORTED',
+    httpStatus: 400,
+    status: 'FAILED_PRECONDITION',
+    legacyStatus: 'UNIMPLEMENTED',
+  },
+  ParseError: { code: -32700, reason: 'PARSE_ERROR', httpStatus: 400, status: 'INVALID_ARGUMENT' },
+  InvalidRequest: { code: -32600, reason: 'INVALID_REQUEST', httpStatus: 400, status: 'INVALID_ARGUMENT' },
+  MethodNotFound: { code: -32601, reason: 'METHOD_NOT_FOUND', httpStatus: 404, status: 'NOT_FOUND' },
+  InvalidParams: { code: -32602, reason: 'INVALID_PARAMS', httpStatus: 400, status: 'INVALID_ARGUMENT' },
+  InternalError: { code: -32603, reason: 'INTERNAL_ERROR', httpStatus: 500, status: 'INTERNAL' },
+} as const satisfies Record<string, A2aErrorEntry>);
+
+/** The name of an error in {@link a2aErrors}, e.g. `'TaskNotFound'`. */
+export type A2aErrorName = keyof typeof a2aErrors;
+
+const entries = Object.entries(a2aErrors) as [A2aErrorName, A2aErrorEntry][];
+const byCode = new Map(entries.map(([name, entry]) => [entry.code, name]));
+const byReason = new Map(entries.map(([name, entry]) => [entry.reason, name]));
+
+/**
+The error a JSON-RPC `error.code` stands for, or `undefined` for a code this table does not know.
+
+@example
+```ts
+errorByCode(-32602)?.reason; // 'INVALID_PARAMS'
+```
+*/
+export function errorByCode(code: number): (A2aErrorEntry & { readonly name: A2aErrorName }) | undefined {
+  const name = byCode.get(code);
+  return name === undefined ? undefined : { name, ...a2aErrors[name] };
+}
+
+/**
+The error an `ErrorInfo.reason` stands for, or `undefined` for an unknown reason.
+
+@example
+```ts
+errorByReason('TASK_NOT_CANCELABLE')?.code; // -32002
+```
+*/
+export function errorByReason(reason: string): (A2aErrorEntry & { readonly name: A2aErrorName }) | undefined {
+  const name = byReason.get(reason);
+  return name === undefined ? undefined : { name, ...a2aErrors[name] };
+}
+
+/**
+True when a REST error's HTTP status and `status` string are the pair the table gives this error, in the v1.0.1 table or in the v1.0.0 one (durable-client digest §4: the A2A code is exposed only when they match).
+
+@example
+```ts
+matchesRestIdentity(a2aErrors.TaskNotCancelable, 409, 'FAILED_PRECONDITION'); // true (v1.0.0)
+```
+*/
+export function matchesRestIdentity(entry: A2aErrorEntry, httpStatus: number, status: string): boolean {
+  if (entry.httpStatus === httpStatus && entry.status === status) {
+    return true;
+  }
+  const legacyHttpStatus = entry.legacyHttpStatus ?? entry.httpStatus;
+  const legacyStatus = entry.legacyStatus ?? entry.status;
+  return legacyHttpStatus === httpStatus && legacyStatus === status;
+}
+
+/**
+The one A2A error named by a list of error details (`error.data` in JSON-RPC, `error.details` in REST): an entry with `@type` {@link ERROR_INFO_TYPE}, `domain` {@link ERROR_DOMAIN} and a reason in the table. `undefined` when there is none, and also when there are several, since the peer then named no single error (durable-client digest §4).
+
+@example
+```ts
+errorFromDetails([{ '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN }])?.name; // 'TaskNotFound'
+```
+*/
+export function errorFromDetails(
+  details: readonly unknown[],
+): (A2aErrorEntry & { readonly name: A2aErrorName }) | undefined {
+  let found: (A2aErrorEntry & { readonly name: A2aErrorName }) | undefined;
+  let count = 0;
+  for (const detail of details) {
+    if (!isJsonObject(detail)) {
+      continue;
+    }
+    const { '@type': type, domain, reason } = detail;
+    const entry =
+      type === ERROR_INFO_TYPE && domain === ERROR_DOMAIN && typeof reason === 'string'
+        ? errorByReason(reason)
+        : undefined;
+    if (entry !== undefined) {
+      found = entry;
+      count++;
+    }
+  }
+  return count === 1 ? found : undefined;
+}
+
+/** A remote error's human text: validated (non-empty, ≤ 16 KiB, durable-client digest §4), then discarded by the bindings. */
+const RemoteMessage = prose(16 * 1024, { required: true });
+
+/**
+The `error` member of a JSON-RPC response (JSON-RPC 2.0 §5.1; A2A spec §9.5, D§4.3). `data` is kept as sent: in v1.0 an array of `@type` objects, in v0.3 anything; read it with {@link errorFromDetails}. Whether `code` is authoritative depends on the HTTP status, which the binding knows.
+
+@example
+```ts
+const error = decodeOrThrow(JsonRpcError, envelope.error, true);
+```
+*/
+export const JsonRpcError = wireObject({
+  code: int32(),
+  message: RemoteMessage,
+  data: z.optional(z.unknown()),
+});
+/** The `error` member of a JSON-RPC response. */
+export type JsonRpcError = z.infer<typeof JsonRpcError>;
+
+/**
+The HTTP+JSON error body (A2A spec §11.6, D§4.4): `{ error: { code, status, message, details } }`, google.rpc.Status in AIP-193 form. `code` is the HTTP status it was sent with (the binding compares them); `details` reads `[]` when missing, as ProtoJSON drops an empty list.
+
+@example
+```ts
+const { error } = decodeOrThrow(RestErrorEnvelope, body, true);
+const known = errorFromDetails(error.details);
+```
+*/
+export const RestErrorEnvelope = wireObject({
+  error: wireObject({
+    code: int32(100, 599),
+    status: label(256),
+    message: RemoteMessage,
+    details: z._default(z.array(z.unknown()), () => []),
+  }),
+});
+/** The HTTP+JSON error body. */
+export type RestErrorEnvelope = z.infer<typeof RestErrorEnvelope>;

@@ -1,0 +1,90 @@
+/**
+@module
+The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts`.
+*/
+
+export {
+  AgentCapabilities,
+  AgentCard,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentProvider,
+  AgentSkill,
+} from './agent-card.js';
+export type { ContractBounds } from './bounds.js';
+export { contractBounds } from './bounds.js';
+export type { DecodeFailure, DecodeResult } from './decode.js';
+export {
+  decode,
+  decodeOrThrow,
+  parseAgentCard,
+  parseMessage,
+  parseTask,
+  safeParseAgentCard,
+  safeParseMessage,
+  safeParseTask,
+} from './decode.js';
+export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
+export {
+  a2aErrors,
+  ERROR_DOMAIN,
+  ERROR_INFO_TYPE,
+  errorByCode,
+  errorByReason,
+  errorFromDetails,
+  JsonRpcError,
+  matchesRestIdentity,
+  RestErrorEnvelope,
+} from './error-codes.js';
+export type { JsonObject, JsonValue } from './json-value.js';
+export { isJsonObject } from './json-value.js';
+export { Message, Part, Role } from './message.js';
+export type {
+  Capability,
+  HttpMethod,
+  Operation,
+  OperationName,
+  OperationRequest,
+  OperationResponse,
+} from './operations.js';
+export { expandPath, operationNames, operations } from './operations.js';
+export {
+  AuthenticationInfo,
+  ListTaskPushNotificationConfigsResponse,
+  TaskPushNotificationConfig,
+} from './push.js';
+export {
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  Empty,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+} from './requests.js';
+export type { ContractRule } from './scalars.js';
+export { OAuthFlows, SecurityRequirement, SecurityScheme } from './security-scheme.js';
+export {
+  SendMessageResponse,
+  StreamResponse,
+  TaskArtifactUpdateEvent,
+  TaskStatusUpdateEvent,
+} from './stream.js';
+export {
+  Artifact,
+  INTERRUPTED_STATES,
+  isInterrupted,
+  isTerminal,
+  Task,
+  TaskState,
+  TaskStatus,
+  TERMINAL_STATES,
+} from './task.js';
+export { isAbsoluteUrl, isMediaType, utf8Length, withinBytes } from './text.js';
+export { compareTimestamps, isTimestamp, Timestamp } from './timestamp.js';

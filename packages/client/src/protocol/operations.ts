@@ -1,0 +1,202 @@
+import type * as z from 'zod/mini';
+import { RequestError } from '../errors.js';
+import { AgentCard } from './agent-card.js';
+import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
+import {
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  Empty,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+} from './requests.js';
+import { SendMessageResponse, StreamResponse } from './stream.js';
+import { Task } from './task.js';
+
+/** The HTTP methods the HTTP+JSON binding uses. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** The card capability an operation needs (A2A spec §3.3.4): without it the call must not be made. */
+export type Capability = 'streaming' | 'pushNotifications' | 'extendedAgentCard';
+
+/** One operation of the protocol, as each binding and the client see it. */
+export type Operation = {
+  /** The JSON-RPC `method`: the gRPC RPC name (A2A spec §9.1). */
+  readonly rpcMethod: string;
+  /**
+  The HTTP+JSON route (A2A spec §11.3, D§2.1), relative to the interface URL, with `{name}` for one percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere.
+  */
+  readonly http: {
+    readonly method: HttpMethod;
+    readonly path: string;
+    readonly fields: 'body' | 'query' | 'none';
+  };
+  /** True when the answer is an SSE stream of `StreamResponse`. */
+  readonly streams: boolean;
+  /** The capability the card must declare, if any. */
+  readonly capability?: Capability;
+  /** True when repeating the call cannot change the outcome, by the operation's nature (A2A spec §3.3.1, D§9). */
+  readonly idempotent: boolean;
+  /** The request message. */
+  readonly request: z.ZodMiniType;
+  /** The answer, or each event of a stream. */
+  readonly response: z.ZodMiniType;
+};
+
+/**
+The 11 operations of A2A v1.0 (A2A spec §3.1, D§2.1), keyed by the client method name. One table for both bindings, so a route or a method name lives in exactly one place.
+
+- `subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose POST, and the official servers accept both (D§11.1).
+- `sendMessage` also needs `pushNotifications` when its configuration carries a push config; that depends on the request, so the client checks it.
+
+@example
+```ts
+const { rpcMethod, http } = operations.cancelTask; // 'CancelTask', POST /tasks/{id}:cancel
+```
+*/
+export const operations = Object.freeze({
+  sendMessage: {
+    rpcMethod: 'SendMessage',
+    http: { method: 'POST', path: '/message:send', fields: 'body' },
+    streams: false,
+    idempotent: false,
+    request: SendMessageRequest,
+    response: SendMessageResponse,
+  },
+  sendStreamingMessage: {
+    rpcMethod: 'SendStreamingMessage',
+    http: { method: 'POST', path: '/message:stream', fields: 'body' },
+    streams: true,
+    capability: 'streaming',
+    idempotent: false,
+    request: SendMessageRequest,
+    response: StreamResponse,
+  },
+  getTask: {
+    rpcMethod: 'GetTask',
+    http: { method: 'GET', path: '/tasks/{id}', fields: 'query' },
+    streams: false,
+    idempotent: true,
+    request: GetTaskRequest,
+    response: Task,
+  },
+  listTasks: {
+    rpcMethod: 'ListTasks',
+    http: { method: 'GET', path: '/tasks', fields: 'query' },
+    streams: false,
+    idempotent: true,
+    request: ListTasksRequest,
+    response: ListTasksResponse,
+  },
+  cancelTask: {
+    rpcMethod: 'CancelTask',
+    http: { method: 'POST', path: '/tasks/{id}:cancel', fields: 'body' },
+    streams: false,
+    idempotent: true,
+    request: CancelTaskRequest,
+    response: Task,
+  },
+  subscribeToTask: {
+    rpcMethod: 'SubscribeToTask',
+    http: { method: 'POST', path: '/tasks/{id}:subscribe', fields: 'none' },
+    streams: true,
+    capability: 'streaming',
+    idempotent: true,
+    request: SubscribeToTaskRequest,
+    response: StreamResponse,
+  },
+  createTaskPushNotificationConfig: {
+    rpcMethod: 'CreateTaskPushNotificationConfig',
+    http: { method: 'POST', path: '/tasks/{taskId}/pushNotificationConfigs', fields: 'body' },
+    streams: false,
+    capability: 'pushNotifications',
+    idempotent: false,
+    request: TaskPushNotificationConfig,
+    response: TaskPushNotificationConfig,
+  },
+  getTaskPushNotificationConfig: {
+    rpcMethod: 'GetTaskPushNotificationConfig',
+    http: { method: 'GET', path: '/tasks/{taskId}/pushNotificationConfigs/{id}', fields: 'query' },
+    streams: false,
+    capability: 'pushNotifications',
+    idempotent: true,
+    request: GetTaskPushNotificationConfigRequest,
+    response: TaskPushNotificationConfig,
+  },
+  listTaskPushNotificationConfigs: {
+    rpcMethod: 'ListTaskPushNotificationConfigs',
+    http: { method: 'GET', path: '/tasks/{taskId}/pushNotificationConfigs', fields: 'query' },
+    streams: false,
+    capability: 'pushNotifications',
+    idempotent: true,
+    request: ListTaskPushNotificationConfigsRequest,
+    response: ListTaskPushNotificationConfigsResponse,
+  },
+  deleteTaskPushNotificationConfig: {
+    rpcMethod: 'DeleteTaskPushNotificationConfig',
+    http: { method: 'DELETE', path: '/tasks/{taskId}/pushNotificationConfigs/{id}', fields: 'query' },
+    streams: false,
+    capability: 'pushNotifications',
+    idempotent: true,
+    request: DeleteTaskPushNotificationConfigRequest,
+    response: Empty,
+  },
+  getExtendedAgentCard: {
+    rpcMethod: 'GetExtendedAgentCard',
+    http: { method: 'GET', path: '/extendedAgentCard', fields: 'query' },
+    streams: false,
+    capability: 'extendedAgentCard',
+    idempotent: true,
+    request: GetExtendedAgentCardRequest,
+    response: AgentCard,
+  },
+} as const satisfies Record<string, Operation>);
+
+/** A client method name: `'sendMessage'`, `'getTask'`, … */
+export type OperationName = keyof typeof operations;
+
+/** The request type of an operation. */
+export type OperationRequest<N extends OperationName> = z.output<(typeof operations)[N]['request']>;
+
+/** The answer type of an operation (for a stream, the type of each event). */
+export type OperationResponse<N extends OperationName> = z.output<(typeof operations)[N]['response']>;
+
+/** Every operation name, in the order of the spec. */
+export const operationNames: readonly OperationName[] = Object.freeze(
+  Object.keys(operations) as OperationName[],
+);
+
+const TEMPLATE_VARIABLE = /\{([A-Za-z]+)\}/g;
+
+/**
+Fills an HTTP+JSON path template: each `{name}` becomes one percent-encoded path segment, so a `/`, `:` or `?` inside an id can never change the route (D§2.1), and the interface's `tenant`, when it has one, becomes a leading segment (A2A spec §8.3.2, D§8). Throws `RequestError('invalid-params')` before anything is sent when a value is missing or empty, is `.` or `..` (a URL parser would resolve it as a dot segment, even percent-encoded), or is not well-formed UTF-16.
+
+@example
+```ts
+expandPath('/tasks/{id}:cancel', { id: 'a/b' }, 'acme'); // '/acme/tasks/a%2Fb:cancel'
+```
+*/
+export function expandPath(
+  template: string,
+  values: Readonly<Record<string, string | undefined>>,
+  tenant?: string,
+): string {
+  const path = template.replace(TEMPLATE_VARIABLE, (_match, name: string) => segment(name, values[name]));
+  return tenant === undefined ? path : `/${segment('tenant', tenant)}${path}`;
+}
+
+function segment(name: string, value: string | undefined): string {
+  if (value !== undefined && value !== '' && value !== '.' && value !== '..') {
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      // A lone surrogate: encodeURIComponent throws URIError; fall through to the refusal below.
+    }
+  }
+  throw new RequestError('invalid-params', { violation: { rule: 'path-segment', path: `$.${name}` } });
+}

@@ -1,0 +1,61 @@
+import * as z from 'zod/mini';
+import { contractBounds } from './bounds.js';
+import { items, violate, wireObject } from './scalars.js';
+import { Id, Label, labelRule, Secret, Url } from './text.js';
+
+/**
+How the agent authenticates to a webhook (A2A spec §4.3.1, D§3.7): an IANA HTTP auth `scheme` (e.g. `Bearer`, compared case-insensitively) and its `credentials`.
+
+@example
+```ts
+const authentication: AuthenticationInfo = { scheme: 'Bearer', credentials: webhookToken };
+```
+*/
+export const AuthenticationInfo = wireObject({
+  scheme: Label,
+  credentials: z.optional(Secret),
+});
+/** How the agent authenticates to a webhook. */
+export type AuthenticationInfo = z.infer<typeof AuthenticationInfo>;
+
+/**
+A webhook registered for a task (A2A spec §4.3.1, D§3.7): v1.0 merged v0.3's two config types into this flat one. It is both the CreateTaskPushNotificationConfig request and every push-config response. `taskId` is left out when the config rides in `SendMessageConfiguration`; the agent assigns `id` when the client does not.
+
+@example
+```ts
+const config: TaskPushNotificationConfig = { taskId: task.id, url: 'https://hooks.example/a2a', token: 'per-task-token' };
+```
+*/
+export const TaskPushNotificationConfig = wireObject({
+  tenant: z.optional(Id),
+  id: z.optional(Id),
+  taskId: z.optional(Id),
+  url: Url,
+  token: z.optional(Secret),
+  authentication: z.optional(AuthenticationInfo),
+});
+/** A webhook registered for a task. */
+export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfig>;
+
+/**
+A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (D§3.5, D§11.13).
+*/
+export const NextPageToken = z._default(
+  z.string().check((payload) => {
+    const rule = payload.value === '' ? undefined : labelRule(payload.value, contractBounds.pageTokenBytes);
+    if (rule !== undefined) {
+      violate(payload, rule);
+    }
+  }),
+  '',
+);
+
+/**
+One page of a task's webhooks (A2A spec §3.1.9). ProtoJSON drops an empty list, so a missing `configs` reads `[]`. The page's relation to the request (count ≤ requested size, every entry on the requested task with an id, ids unique) is checked by the bindings.
+*/
+export const ListTaskPushNotificationConfigsResponse = wireObject({
+  configs: z._default(items(TaskPushNotificationConfig, 0, contractBounds.pushConfigPageSize), () => []),
+  nextPageToken: NextPageToken,
+});
+/** One page of a task's webhooks. */
+export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponse>;

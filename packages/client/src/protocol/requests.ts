@@ -1,0 +1,213 @@
+import * as z from 'zod/mini';
+import { contractBounds } from './bounds.js';
+import { Metadata } from './json-value.js';
+import { Message } from './message.js';
+import { NextPageToken, TaskPushNotificationConfig } from './push.js';
+import { int32, items, violate, wireObject } from './scalars.js';
+import { Task, TaskState } from './task.js';
+import { Id, MediaType, PageToken } from './text.js';
+import { Timestamp } from './timestamp.js';
+
+// Every request carries an optional `tenant` (A2A spec §8.3.2, D§8). The bindings fill it from the selected interface, never from the caller.
+
+/** `historyLength`: 0 asks for no history, n for at most the n newest messages (A2A spec §3.2.4); this client asks for at most 256. */
+const HistoryLength = int32(0, contractBounds.historyMessages);
+
+/**
+How a send should behave (A2A spec §3.2.2, D§3.4). Every field is optional and keeps its absence, because callers write this type: a missing `returnImmediately` means false, which is **blocking** (the opposite of v0.3's missing `blocking`); a missing `historyLength` sets no limit. A `taskPushNotificationConfig` sent here must not name a task (the proto: "Task id should be empty").
+
+@example
+```ts
+const configuration: SendMessageConfiguration = { returnImmediately: true, historyLength: 0 };
+```
+*/
+export const SendMessageConfiguration = wireObject({
+  acceptedOutputModes: z.optional(items(MediaType, 0, contractBounds.modes)),
+  taskPushNotificationConfig: z.optional(TaskPushNotificationConfig),
+  historyLength: z.optional(HistoryLength),
+  returnImmediately: z.optional(z.boolean()),
+}).check((payload) => {
+  if (payload.value.taskPushNotificationConfig?.taskId !== undefined) {
+    violate(payload, 'push-config-task-id', ['taskPushNotificationConfig', 'taskId']);
+  }
+});
+/** How a send should behave. */
+export type SendMessageConfiguration = z.infer<typeof SendMessageConfiguration>;
+
+/**
+SendMessage and SendStreamingMessage (A2A spec §3.1.1, D§3.4). The message goes from client to agent, so its role is `ROLE_USER`.
+
+@example
+```ts
+const request: SendMessageRequest = {
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+  configuration: { returnImmediately: true },
+};
+```
+*/
+export const SendMessageRequest = wireObject({
+  tenant: z.optional(Id),
+  message: Message,
+  configuration: z.optional(SendMessageConfiguration),
+  metadata: z.optional(Metadata),
+}).check((payload) => {
+  if (payload.value.message.role !== 'ROLE_USER') {
+    violate(payload, 'role', ['message', 'role']);
+  }
+});
+/** The request of SendMessage and SendStreamingMessage. */
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+/**
+GetTask (A2A spec §3.1.3).
+
+@example
+```ts
+const request: GetTaskRequest = { id: taskId, historyLength: 10 };
+```
+*/
+export const GetTaskRequest = wireObject({
+  tenant: z.optional(Id),
+  id: Id,
+  historyLength: z.optional(HistoryLength),
+});
+/** The request of GetTask. */
+export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
+
+/**
+ListTasks filters and cursor (A2A spec §3.1.4, D§3.5). `pageSize` is 1..100 (default 50 on the server); `statusTimestampAfter` is inclusive despite its name; without `includeArtifacts: true` the returned tasks carry no `artifacts` at all.
+
+@example
+```ts
+const request: ListTasksRequest = { contextId, pageSize: 100, historyLength: 64 };
+```
+*/
+export const ListTasksRequest = wireObject({
+  tenant: z.optional(Id),
+  contextId: z.optional(Id),
+  status: z.optional(TaskState),
+  pageSize: z.optional(int32(1, contractBounds.taskPageSize)),
+  pageToken: z.optional(PageToken),
+  historyLength: z.optional(HistoryLength),
+  statusTimestampAfter: z.optional(Timestamp),
+  includeArtifacts: z.optional(z.boolean()),
+});
+/** The request of ListTasks. */
+export type ListTasksRequest = z.infer<typeof ListTasksRequest>;
+
+/**
+One page of tasks (A2A spec §3.1.4, D§3.5). Every field is REQUIRED, yet a ProtoJSON serializer drops `[]`, `""` and `0`, so missing ones read as those defaults (the digest's recommendation). The page's own rules (echoed `pageSize` in 1..100, `tasks` ≤ `pageSize` ≤ `totalSize`, unique ids, newest status first) and its relation to the request are checked by the bindings with the `page` reason; this schema bounds each field.
+
+@example
+```ts
+const page = decodeOrThrow(ListTasksResponse, json, true);
+if (page.nextPageToken !== '') { … }
+```
+*/
+export const ListTasksResponse = wireObject({
+  tasks: z._default(items(Task, 0, contractBounds.taskPageSize), () => []),
+  nextPageToken: NextPageToken,
+  pageSize: z._default(int32(0), 0),
+  totalSize: z._default(int32(0), 0),
+});
+/** One page of tasks. */
+export type ListTasksResponse = z.infer<typeof ListTasksResponse>;
+
+/**
+CancelTask (A2A spec §3.1.5).
+
+@example
+```ts
+const request: CancelTaskRequest = { id: taskId };
+```
+*/
+export const CancelTaskRequest = wireObject({
+  tenant: z.optional(Id),
+  id: Id,
+  metadata: z.optional(Metadata),
+});
+/** The request of CancelTask. */
+export type CancelTaskRequest = z.infer<typeof CancelTaskRequest>;
+
+/**
+SubscribeToTask (A2A spec §3.1.6): the stream's first event is the task as it stands.
+
+@example
+```ts
+const request: SubscribeToTaskRequest = { id: taskId };
+```
+*/
+export const SubscribeToTaskRequest = wireObject({
+  tenant: z.optional(Id),
+  id: Id,
+});
+/** The request of SubscribeToTask. */
+export type SubscribeToTaskRequest = z.infer<typeof SubscribeToTaskRequest>;
+
+/**
+GetTaskPushNotificationConfig (A2A spec §3.1.8): `taskId` and the config `id`.
+
+@example
+```ts
+const request: GetTaskPushNotificationConfigRequest = { taskId, id: configId };
+```
+*/
+export const GetTaskPushNotificationConfigRequest = wireObject({
+  tenant: z.optional(Id),
+  taskId: Id,
+  id: Id,
+});
+/** The request of GetTaskPushNotificationConfig. */
+export type GetTaskPushNotificationConfigRequest = z.infer<typeof GetTaskPushNotificationConfigRequest>;
+
+/**
+ListTaskPushNotificationConfigs (A2A spec §3.1.9). The spec sets no page bound; this client asks for at most 256.
+
+@example
+```ts
+const request: ListTaskPushNotificationConfigsRequest = { taskId, pageSize: 50 };
+```
+*/
+export const ListTaskPushNotificationConfigsRequest = wireObject({
+  tenant: z.optional(Id),
+  taskId: Id,
+  pageSize: z.optional(int32(1, contractBounds.pushConfigPageSize)),
+  pageToken: z.optional(PageToken),
+});
+/** The request of ListTaskPushNotificationConfigs. */
+export type ListTaskPushNotificationConfigsRequest = z.infer<typeof ListTaskPushNotificationConfigsRequest>;
+
+/**
+DeleteTaskPushNotificationConfig (A2A spec §3.1.10): idempotent by the spec.
+
+@example
+```ts
+const request: DeleteTaskPushNotificationConfigRequest = { taskId, id: configId };
+```
+*/
+export const DeleteTaskPushNotificationConfigRequest = wireObject({
+  tenant: z.optional(Id),
+  taskId: Id,
+  id: Id,
+});
+/** The request of DeleteTaskPushNotificationConfig. */
+export type DeleteTaskPushNotificationConfigRequest = z.infer<typeof DeleteTaskPushNotificationConfigRequest>;
+
+/**
+GetExtendedAgentCard (A2A spec §3.1.11): only the tenant.
+
+@example
+```ts
+const request: GetExtendedAgentCardRequest = {};
+```
+*/
+export const GetExtendedAgentCardRequest = wireObject({
+  tenant: z.optional(Id),
+});
+/** The request of GetExtendedAgentCard. */
+export type GetExtendedAgentCardRequest = z.infer<typeof GetExtendedAgentCardRequest>;
+
+/** `google.protobuf.Empty`, the answer to DeleteTaskPushNotificationConfig: `{}` (unknown members ignored). */
+export const Empty = wireObject({});
+/** An empty answer. */
+export type Empty = z.infer<typeof Empty>;

@@ -1,0 +1,205 @@
+import * as z from 'zod/mini';
+
+/**
+The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
+*/
+export type ContractRule =
+  | 'required'
+  | 'invalid_type'
+  | 'empty'
+  | 'max-bytes'
+  | 'whitespace'
+  | 'control-character'
+  | 'min-items'
+  | 'max-items'
+  | 'max-entries'
+  | 'unique'
+  | 'integer'
+  | 'range'
+  | 'enum'
+  | 'unspecified'
+  | 'oneof-none'
+  | 'oneof-many'
+  | 'timestamp'
+  | 'url'
+  | 'media-type'
+  | 'base64'
+  | 'json'
+  | 'auth-required-message'
+  | 'role'
+  | 'push-config-task-id'
+  | 'interface-url'
+  | 'unknown-security-scheme'
+  | 'api-key-location';
+
+/** The payload a zod check receives. */
+export type CheckPayload<T = unknown> = z.core.ParsePayload<T>;
+
+/** Records a break of `rule` at `path` (relative to the checked value). The message is the rule name: never anything from the input. */
+export function violate(payload: CheckPayload, rule: ContractRule, path: readonly PropertyKey[] = []): void {
+  payload.issues.push({
+    code: 'custom',
+    input: payload.value,
+    message: rule,
+    params: { rule },
+    path: [...path],
+  });
+}
+
+const knownFields = new Set<string>();
+
+/**
+True for a property name that one of the protocol's object schemas declares. Any other key in an issue path came from the input (a metadata key, a security scheme name) and is not repeated in a `Violation`.
+*/
+export function isKnownField(key: string): boolean {
+  return knownFields.has(key);
+}
+
+/**
+A ProtoJSON message: a stripping `z.object`, so unknown members are dropped, never refused (A2A spec §5.7: unknown fields SHOULD be ignored). Its member names join the public-safe vocabulary of violation paths.
+*/
+export function wireObject<const T extends z.core.$ZodLooseShape>(
+  shape: T,
+): z.ZodMiniObject<T, z.core.$strip> {
+  for (const key of Object.keys(shape)) {
+    knownFields.add(key);
+  }
+  return z.object(shape);
+}
+
+//// Numbers, lists ////
+
+/** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32). */
+export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniNumber<number> {
+  return z.number().check((payload) => {
+    if (!Number.isInteger(payload.value)) {
+      violate(payload, 'integer');
+    } else if (payload.value < min || payload.value > max) {
+      violate(payload, 'range');
+    }
+  });
+}
+
+/** An array of `min..max` elements. */
+export function items<const T extends z.core.SomeType>(
+  element: T,
+  min: number,
+  max: number,
+): z.ZodMiniArray<T> {
+  return z.array(element).check((payload) => {
+    const count = payload.value.length;
+    if (count < min) {
+      violate(payload, 'min-items');
+    } else if (count > max) {
+      violate(payload, 'max-items');
+    }
+  });
+}
+
+/** Flags the first element whose `key` repeats an earlier one; the path points at that element's member. */
+export function checkUnique<T>(
+  payload: CheckPayload<readonly T[]>,
+  key: (element: T) => string,
+  field: string,
+): void {
+  const seen = new Set<string>();
+  const list = payload.value;
+  for (let index = 0; index < list.length; index++) {
+    const element = list[index] as T;
+    const value = key(element);
+    if (seen.has(value)) {
+      violate(payload, 'unique', [index, field]);
+      return;
+    }
+    seen.add(value);
+  }
+}
+
+//// Enums ////
+
+/**
+A ProtoJSON enum whose `names` are listed in proto number order, `*_UNSPECIFIED` first. The full name string is the A2A wire form (A2A spec §5.5); the integer a ProtoJSON serializer emits under its "enums as integers" option is read too and normalised to the name, so callers only ever see names. `*_UNSPECIFIED` (name or 0), a missing value (which ProtoJSON reads as UNSPECIFIED) and unknown values are refused.
+*/
+export function protoEnum<const T extends readonly [string, ...string[]]>(
+  names: T,
+): z.ZodMiniTransform<Exclude<T[number], T[0]>, Exclude<T[number], T[0]> | number> {
+  type Name = Exclude<T[number], T[0]>;
+  const valid = new Set<string>(names.slice(1));
+  return z.transform<Name | number, Name>((value: unknown, payload) => {
+    if (typeof value === 'string' && valid.has(value)) {
+      return value as Name;
+    }
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value < names.length) {
+      return names[value] as Name;
+    }
+    violate(
+      payload,
+      value === undefined ? 'required' : value === names[0] || value === 0 ? 'unspecified' : 'enum',
+    );
+    return z.NEVER;
+  });
+}
+
+//// Oneofs ////
+
+type Shape = Readonly<Record<string, z.core.SomeType>>;
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+type OutputOf<S extends Shape> = keyof S extends never
+  ? unknown
+  : z.core.$InferObjectOutput<S, Record<never, never>>;
+type InputOf<S extends Shape> = keyof S extends never
+  ? unknown
+  : z.core.$InferObjectInput<S, Record<never, never>>;
+
+/** The decoded form of a ProtoJSON oneof: one object type per member, each with only that member plus the common fields, so `'text' in part` narrows. */
+export type OneOf<M extends Shape, C extends Shape> = {
+  [K in keyof M & string]: Flatten<{ [P in K]: z.output<M[P]> } & OutputOf<C>>;
+}[keyof M & string];
+
+/** The accepted input of a ProtoJSON oneof. */
+export type OneOfInput<M extends Shape, C extends Shape> = {
+  [K in keyof M & string]: Flatten<{ [P in K]: z.input<M[P]> } & InputOf<C>>;
+}[keyof M & string];
+
+/**
+A ProtoJSON oneof: exactly one of `members` is present, beside the `common` fields (A2A spec Appendix A.2.1: a oneof is told apart by which member is present; there is no `kind`). The present member picks one plain object schema, `{ member, ...common }`, which then decodes the value: no union that tries every member in turn, and no optional wrapper for each absent member (half the cost of one object holding them all, on a page of parts).
+*/
+export function oneof<const M extends Shape, const C extends Shape>(
+  members: M,
+  common: C,
+): z.ZodMiniType<OneOf<M, C>, OneOfInput<M, C>> {
+  const keys = Object.keys(members);
+  const variants = new Map<string, z.ZodMiniType>(
+    Object.entries(members).map(([key, member]) => [key, wireObject({ [key]: member, ...common })]),
+  );
+  const schema = z.transform((value: unknown, payload) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      payload.issues.push({ code: 'invalid_type', expected: 'object', input: value });
+      return z.NEVER;
+    }
+    let present: string | undefined;
+    let count = 0;
+    for (const key of keys) {
+      if ((value as Record<string, unknown>)[key] !== undefined) {
+        present = key;
+        count++;
+      }
+    }
+    const variant = count === 1 && present !== undefined ? variants.get(present) : undefined;
+    if (variant === undefined) {
+      violate(payload, count === 0 ? 'oneof-none' : 'oneof-many');
+      return z.NEVER;
+    }
+    const result = z.safeParse(variant, value);
+    if (!result.success) {
+      // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
+      for (const issue of result.error.issues) {
+        payload.issues.push({ ...issue, input: undefined });
+      }
+      return z.NEVER;
+    }
+    return result.data;
+  });
+  // The runtime is a dispatch; the declared type is the exact union it enforces.
+  return schema as unknown as z.ZodMiniType<OneOf<M, C>, OneOfInput<M, C>>;
+}

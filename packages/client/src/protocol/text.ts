@@ -1,0 +1,188 @@
+import * as z from 'zod/mini';
+import { contractBounds } from './bounds.js';
+import { type ContractRule, violate } from './scalars.js';
+
+/** UTF-8 length of a string, as `TextEncoder` would encode it (a lone surrogate becomes 3 bytes of U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) {
+      continue;
+    }
+    if (code < 0x800) {
+      bytes += 1;
+    } else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
+      // Two UTF-16 units, four UTF-8 bytes.
+      bytes += 2;
+      index++;
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** `utf8Length(text) <= maxBytes`, without counting when the UTF-16 length already decides (1 to 3 bytes per unit). */
+export function withinBytes(text: string, maxBytes: number): boolean {
+  if (text.length > maxBytes) {
+    return false;
+  }
+  return text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes;
+}
+
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+}
+
+// The set `String.prototype.trim` removes, decided per code unit so that no string is copied.
+function isSpace(code: number): boolean {
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** The first rule a label breaks: non-empty, within `maxBytes`, no surrounding whitespace, no control character (durable-client digest §2.4, "text rule"). */
+export function labelRule(text: string, maxBytes: number): ContractRule | undefined {
+  if (text.length === 0) {
+    return 'empty';
+  }
+  if (!withinBytes(text, maxBytes)) {
+    return 'max-bytes';
+  }
+  if (isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1))) {
+    return 'whitespace';
+  }
+  return hasControl(text) ? 'control-character' : undefined;
+}
+
+/** The first rule prose breaks: within `maxBytes`, no control character but TAB, LF and CR. */
+function proseRule(text: string, maxBytes: number, required: boolean): ContractRule | undefined {
+  if (required && text.length === 0) {
+    return 'empty';
+  }
+  if (!withinBytes(text, maxBytes)) {
+    return 'max-bytes';
+  }
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (isControl(code) && code !== 0x09 && code !== 0x0a && code !== 0x0d) {
+      return 'control-character';
+    }
+  }
+  return undefined;
+}
+
+/** A label of at most `maxBytes` UTF-8 bytes (see {@link labelRule}). */
+export function label(maxBytes: number): z.ZodMiniString<string> {
+  return z.string().check((payload) => {
+    const rule = labelRule(payload.value, maxBytes);
+    if (rule !== undefined) {
+      violate(payload, rule);
+    }
+  });
+}
+
+/**
+Prose (descriptions, examples). The durable-client text rule forbids every control character and surrounding whitespace; for prose that would refuse any multi-line description, which cards written in YAML or Markdown routinely carry, so prose keeps the byte bound and refuses only the control characters that are never text.
+*/
+export function prose(maxBytes: number, options: { readonly required: boolean }): z.ZodMiniString<string> {
+  return z.string().check((payload) => {
+    const rule = proseRule(payload.value, maxBytes, options.required);
+    if (rule !== undefined) {
+      violate(payload, rule);
+    }
+  });
+}
+
+/** An opaque identifier: message, task, context, artifact, push config, tenant (durable-client digest §7.2: ≤ 512 B). */
+export const Id = label(contractBounds.idBytes);
+
+/** A short human label: a name, a version, a filename. */
+export const Label = label(contractBounds.labelBytes);
+
+/** An optional description. */
+export const Description = prose(contractBounds.descriptionBytes, { required: false });
+
+/** A description the proto marks REQUIRED, so it must not be empty. */
+export const RequiredDescription = prose(contractBounds.descriptionBytes, { required: true });
+
+/** A page token; `""` is not a token (it means "no further page" and is modelled where it may appear). */
+export const PageToken = label(contractBounds.pageTokenBytes);
+
+/** A push token or credential: non-empty, ≤ 16 KiB, no control character at all (it ends up in a header value, where a line break would split it). */
+export const Secret = z.string().check((payload) => {
+  const text = payload.value;
+  if (text.length === 0) {
+    violate(payload, 'empty');
+  } else if (!withinBytes(text, contractBounds.secretBytes)) {
+    violate(payload, 'max-bytes');
+  } else if (hasControl(text)) {
+    violate(payload, 'control-character');
+  }
+});
+
+function hasControl(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    if (isControl(text.charCodeAt(index))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+//// URLs and media types ////
+
+/** True for an absolute URL with a host and no userinfo (durable-client digest §2.4). */
+export function isAbsoluteUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.host !== '' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+/** An absolute URL with a host and no userinfo, ≤ 4096 B. */
+export const Url = z.string().check((payload) => {
+  const rule = labelRule(payload.value, contractBounds.urlBytes);
+  if (rule !== undefined) {
+    violate(payload, rule);
+  } else if (!isAbsoluteUrl(payload.value)) {
+    violate(payload, 'url');
+  }
+});
+
+// RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS parameter ), tokens per §5.6.2, parameter values a token or a quoted-string.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`);
+
+/** True for a syntactically valid media type, parameters included. */
+export function isMediaType(text: string): boolean {
+  return MEDIA_TYPE.test(text);
+}
+
+/** A media type (`mediaType`, input and output modes), ≤ 256 B. */
+export const MediaType = z.string().check((payload) => {
+  const rule = labelRule(payload.value, contractBounds.mediaTypeBytes);
+  if (rule !== undefined) {
+    violate(payload, rule);
+  } else if (!isMediaType(payload.value)) {
+    violate(payload, 'media-type');
+  }
+});
