@@ -1,0 +1,282 @@
+import { AgentError } from './remote-errors.js';
+import type { Message, TaskState } from './wire.js';
+
+/** The scripted behaviours, chosen by the first word of the message's first text part (case-insensitive). */
+export type BehaviourName = 'echo' | 'task' | 'input' | 'auth' | 'slow' | 'fail' | 'reject' | 'big';
+
+/** One scripted change to a task. */
+export type Step =
+  | {
+      readonly kind: 'status';
+      readonly state: TaskState;
+      /** The agent's status message, also kept in the history. */
+      readonly text?: string;
+    }
+  | {
+      readonly kind: 'artifact';
+      readonly artifactId: string;
+      readonly name: string;
+      /** The text of this chunk's single part; never empty, since an empty string would be left out by ProtoJSON and leave the part without content. */
+      readonly text: string;
+      readonly append: boolean;
+      readonly lastChunk: boolean;
+    }
+  /** Nothing changes: time passes, as while an out-of-band sign-in completes. */
+  | { readonly kind: 'pause' };
+
+/** A step and how long to wait before it: `step` is the agent's `stepMs`, a number is fixed milliseconds. */
+export type TimedStep = { readonly delay: 'step' | number; readonly step: Step };
+
+/** What a user message starts. */
+export type Plan =
+  /** A direct Message: no task is created (A2A spec §3.1.1 allows either). */
+  | { readonly kind: 'reply'; readonly behaviour: BehaviourName; readonly text: string }
+  /** A task, created SUBMITTED, that then runs these steps. */
+  | {
+      readonly kind: 'task';
+      readonly behaviour: BehaviourName | 'default';
+      readonly steps: readonly TimedStep[];
+    };
+
+/** The description of one behaviour, as the agent card's skills list them. */
+export type BehaviourInfo = {
+  readonly name: BehaviourName;
+  readonly summary: string;
+  readonly example: string;
+};
+
+/** Every behaviour, in the order the card lists them. */
+export const behaviours: readonly BehaviourInfo[] = Object.freeze([
+  {
+    name: 'echo',
+    summary: 'Answers with a direct Message echoing the text; no task is created.',
+    example: 'echo hello',
+  },
+  {
+    name: 'task',
+    summary:
+      'A task that goes SUBMITTED, WORKING, streams an artifact one chunk per word, then COMPLETED. Any unknown first word does the same with all the words.',
+    example: 'task alpha beta gamma',
+  },
+  {
+    name: 'input',
+    summary: 'Stops in INPUT_REQUIRED; a follow-up message carrying the taskId completes it.',
+    example: 'input',
+  },
+  {
+    name: 'auth',
+    summary: 'Stops in AUTH_REQUIRED with a status message, then completes by itself a few steps later.',
+    example: 'auth',
+  },
+  {
+    name: 'slow',
+    summary: 'Works for N seconds, one progress chunk per second; cancel it with CancelTask.',
+    example: 'slow 5',
+  },
+  { name: 'fail', summary: 'Ends in FAILED.', example: 'fail' },
+  { name: 'reject', summary: 'Ends in REJECTED.', example: 'reject' },
+  { name: 'big', summary: 'Completes with one text part of N KiB.', example: 'big 1024' },
+]);
+
+/** Spacing of the `slow` behaviour's progress chunks: one per second, whatever `stepMs` is. */
+export const slowTickMs = 1000;
+/** The longest `slow N`: one hour. */
+export const maxSlowSeconds = 3600;
+/** The largest `big N`: 32 MiB. */
+export const maxBigKiB = 32 * 1024;
+
+const step = (s: Step): TimedStep => ({ delay: 'step', step: s });
+const status = (state: TaskState, text?: string): TimedStep =>
+  step({ kind: 'status', state, ...(text === undefined ? {} : { text }) });
+
+/** The text of the message's first text part, or `''`. */
+export function firstText(message: Pick<Message, 'parts'>): string {
+  for (const part of message.parts) {
+    if ('text' in part && typeof part.text === 'string') {
+      return part.text;
+    }
+  }
+  return '';
+}
+
+function wholeNumber(word: string | undefined, min: number, max: number, usage: string): number {
+  const value = word !== undefined && /^\d{1,9}$/.test(word) ? Number(word) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new AgentError('InvalidParams', usage);
+  }
+  return value;
+}
+
+function wordChunks(words: readonly string[]): TimedStep[] {
+  return words.map((word, index) =>
+    step({
+      kind: 'artifact',
+      artifactId: 'text',
+      name: 'text',
+      // The chunks concatenate back to the words separated by single spaces.
+      text: index < words.length - 1 ? `${word} ` : word,
+      append: index > 0,
+      lastChunk: index === words.length - 1,
+    }),
+  );
+}
+
+function bigText(kib: number): string {
+  // 64 ASCII bytes, so N KiB is exactly 16·N lines.
+  const line = `${'0123456789abcdef'.repeat(3)}0123456789abcde\n`;
+  return line.repeat(kib * 16);
+}
+
+/**
+The plan a new user message starts, from the first word of its first text part. Arguments out of range (`slow 0`, `big x`) are refused with InvalidParams before anything runs.
+
+@example
+```ts
+planFor({ parts: [{ text: 'echo hi' }] }); // { kind: 'reply', behaviour: 'echo', text: 'echo hi' }
+planFor({ parts: [{ text: 'task a b' }] }).kind; // 'task'
+```
+*/
+export function planFor(message: Pick<Message, 'parts'>): Plan {
+  const text = firstText(message);
+  const words = text.split(/\s+/).filter((word) => word !== '');
+  const [first = '', second] = words;
+  switch (first.toLowerCase()) {
+    case 'echo':
+      return { kind: 'reply', behaviour: 'echo', text };
+    case 'task':
+      return {
+        kind: 'task',
+        behaviour: 'task',
+        steps: [
+          status('TASK_STATE_WORKING', 'working'),
+          ...wordChunks(words.length > 1 ? words.slice(1) : words),
+          status('TASK_STATE_COMPLETED', 'done'),
+        ],
+      };
+    case 'input':
+      return {
+        kind: 'task',
+        behaviour: 'input',
+        steps: [
+          status('TASK_STATE_WORKING', 'working'),
+          status(
+            'TASK_STATE_INPUT_REQUIRED',
+            'What is your name? Reply with a message that carries this taskId.',
+          ),
+        ],
+      };
+    case 'auth':
+      return {
+        kind: 'task',
+        behaviour: 'auth',
+        steps: [
+          status('TASK_STATE_WORKING', 'working'),
+          // A2A spec §7.6: AUTH_REQUIRED MUST come with a status message saying what is needed.
+          status(
+            'TASK_STATE_AUTH_REQUIRED',
+            'Sign-in required: the mock agent signs itself in after a few steps.',
+          ),
+          step({ kind: 'pause' }),
+          step({ kind: 'pause' }),
+          status('TASK_STATE_WORKING', 'signed in'),
+          step({
+            kind: 'artifact',
+            artifactId: 'text',
+            name: 'text',
+            text: 'authorized',
+            append: false,
+            lastChunk: true,
+          }),
+          status('TASK_STATE_COMPLETED', 'done'),
+        ],
+      };
+    case 'slow': {
+      const seconds = wholeNumber(
+        second,
+        1,
+        maxSlowSeconds,
+        `slow needs a whole number of seconds, 1 to ${maxSlowSeconds}`,
+      );
+      const ticks: TimedStep[] = Array.from({ length: seconds }, (_, index) => ({
+        delay: slowTickMs,
+        step: {
+          kind: 'artifact',
+          artifactId: 'progress',
+          name: 'progress',
+          text: `tick ${index + 1}/${seconds}\n`,
+          append: index > 0,
+          lastChunk: index === seconds - 1,
+        },
+      }));
+      return {
+        kind: 'task',
+        behaviour: 'slow',
+        steps: [status('TASK_STATE_WORKING', 'working'), ...ticks, status('TASK_STATE_COMPLETED', 'done')],
+      };
+    }
+    case 'fail':
+      return {
+        kind: 'task',
+        behaviour: 'fail',
+        steps: [status('TASK_STATE_WORKING', 'working'), status('TASK_STATE_FAILED', 'failed on purpose')],
+      };
+    case 'reject':
+      return {
+        kind: 'task',
+        behaviour: 'reject',
+        steps: [status('TASK_STATE_REJECTED', 'rejected on purpose')],
+      };
+    case 'big': {
+      const kib = wholeNumber(second, 1, maxBigKiB, `big needs a whole number of KiB, 1 to ${maxBigKiB}`);
+      return {
+        kind: 'task',
+        behaviour: 'big',
+        steps: [
+          status('TASK_STATE_WORKING', 'working'),
+          step({
+            kind: 'artifact',
+            artifactId: 'big',
+            name: 'big',
+            text: bigText(kib),
+            append: false,
+            lastChunk: true,
+          }),
+          status('TASK_STATE_COMPLETED', 'done'),
+        ],
+      };
+    }
+    default:
+      return {
+        kind: 'task',
+        behaviour: 'default',
+        steps: [
+          status('TASK_STATE_WORKING', 'working'),
+          ...wordChunks(words.length > 0 ? words : ['(no', 'text)']),
+          status('TASK_STATE_COMPLETED', 'done'),
+        ],
+      };
+  }
+}
+
+/**
+The steps that finish an INPUT_REQUIRED task once the client answers: an `answer` artifact greeting the first text of the answer, then COMPLETED. The task is already WORKING when they start.
+
+@example
+```ts
+continuationSteps({ parts: [{ text: 'Ada' }] }); // artifact 'Hello, Ada!', then COMPLETED
+```
+*/
+export function continuationSteps(message: Pick<Message, 'parts'>): readonly TimedStep[] {
+  const name = firstText(message).trim() || 'there';
+  return [
+    step({
+      kind: 'artifact',
+      artifactId: 'answer',
+      name: 'answer',
+      text: `Hello, ${name}!`,
+      append: false,
+      lastChunk: true,
+    }),
+    status('TASK_STATE_COMPLETED', 'done'),
+  ];
+}

@@ -1,0 +1,66 @@
+/**
+@module
+`@surecall/mocks`: a faithful reference A2A v1.0 agent and a lost-response fault lab, for your own tests as much as ours. Mount it with MSW (`@surecall/mocks/node`, `@surecall/mocks/browser`), as a real loopback server (`startMockAgent` from `@surecall/mocks/node`, or `npm run mock-agent`), or as a Playwright fixture (`@surecall/mocks/playwright`).
+
+@example
+```ts
+import { createAgent, createFaultLab, createMockHandle } from '@surecall/mocks';
+
+const agent = createAgent({ mode: 'honouring' });
+const faults = createFaultLab();
+const handle = createMockHandle({ agent, faults });
+faults.set({ operation: 'SendMessage', kind: 'drop-after' }); // the work happens, the answer is lost
+```
+*/
+export type { AgentOptions, Executions, IdempotencyMode, MockAgent } from './agent.js';
+export { createAgent } from './agent.js';
+export type { BehaviourInfo, BehaviourName } from './behaviours.js';
+export { behaviours, maxBigKiB, maxSlowSeconds, slowTickMs } from './behaviours.js';
+export { agentCardPath, jsonRpcPath, restPath } from './card.js';
+export type {
+  ActiveFault,
+  AlteredHistoryFault,
+  Binding,
+  BlockingSubmittedFault,
+  CutStreamFault,
+  DelayFault,
+  DifferentTaskIdFault,
+  DropAfterFault,
+  DropBeforeFault,
+  DuplicateKeysFault,
+  FaultId,
+  FaultKind,
+  FaultLab,
+  FaultSpec,
+  FaultSpecIssue,
+  FaultSpecResult,
+  FaultTarget,
+  FrameTarget,
+  Handle,
+  Html413Fault,
+  OversizedSseLineFault,
+  PrematureEofFault,
+  RedirectFault,
+  ResultAndErrorFault,
+  StatusAfterFault,
+  TwoUnionMembersFault,
+  WrongJsonRpcIdFault,
+  WrongMediaTypeFault,
+} from './faults.js';
+export { createFaultLab, parseFaultSpec, safeParseFaultSpec } from './faults.js';
+export type { MockHandleOptions, MockHandlersOptions } from './handlers.js';
+export { createHandlers, createMockHandle } from './handlers.js';
+export type { KeyProblem } from './idempotency.js';
+export { idempotencyExtensionUri, idempotencyMetadataKey, validateIdempotencyKey } from './idempotency.js';
+export type { OperationName } from './operations.js';
+export { isLoopbackUrl, operationNames, webhookTimeoutMs } from './operations.js';
+export type {
+  AgentErrorMapping,
+  AgentErrorName,
+  ErrorInfo,
+  JsonRpcErrorObject,
+  RestErrorBody,
+} from './remote-errors.js';
+export { AgentError, agentErrors, jsonRpcError, restError } from './remote-errors.js';
+export type { SseEvent } from './sse.js';
+export { encodeSseEvent, encodeSseStream, sseHeaders } from './sse.js';
