@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
+    reporters: ['default', './scripts/vitest-summary.ts'],
     projects: [
       {
         extends: true,
