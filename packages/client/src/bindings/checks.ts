@@ -1,0 +1,321 @@
+/**
+@module
+The semantic checks of a decoded answer (durable-client digest §4: resource identity, blocking-send lifecycle, task-page contract and filters, push-config identity). They run after the schema decode, are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a rule and a path into the response, never a value from it.
+
+Reasons: `identity` for a resource that is not the one asked about (or a message inside it that belongs elsewhere), `lifecycle` for a blocking send answered before the task settled, `page` for a page that breaks its own contract or the request's filters.
+*/
+
+import { InvalidResponseError, type InvalidResponseReason } from '../errors.js';
+import {
+  compareTimestamps,
+  isInterrupted,
+  isTerminal,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../protocol/index.js';
+
+/** What a check may add to the error it throws: the HTTP status of the answer, where there was one. */
+export type CheckOptions = { readonly httpStatus?: number };
+
+/** What a task must be: its id, its context and the most history messages it may carry. A missing field is not checked. */
+export type TaskExpectation = {
+  readonly id?: string | undefined;
+  readonly contextId?: string | undefined;
+  readonly historyLength?: number | undefined;
+};
+
+/** Options of {@link checkSendResult}. */
+export type SendCheckOptions = CheckOptions & {
+  /** The answer replays an earlier keyed send: it may be a task that is still working (idempotency digest §2.3). */
+  readonly replay?: boolean;
+};
+
+// A2A spec §3.1.4 (D§3.5): a page holds 1..100 tasks.
+const TASK_PAGE_MAX = 100;
+
+/** Throws the one error every check throws: after dispatch, with a rule and a path, never a value. */
+export function fail(
+  reason: InvalidResponseReason,
+  rule: string,
+  path: string,
+  options: CheckOptions = {},
+): never {
+  throw new InvalidResponseError(reason, {
+    dispatched: true,
+    ...(options.httpStatus === undefined ? {} : { httpStatus: options.httpStatus }),
+    violation: { rule, path },
+  });
+}
+
+/** The task a send may answer with: the message's `taskId` and `contextId` when it set them, and the configured `historyLength`. */
+export function sendExpectation(request: SendMessageRequest): TaskExpectation {
+  return {
+    id: request.message.taskId,
+    contextId: request.message.contextId,
+    historyLength: request.configuration?.historyLength,
+  };
+}
+
+/**
+Checks a status message (of a task or of a status update event): an agent message of exactly this task and context, both ids present (durable-client digest §4, "Resource identity: Task").
+*/
+export function checkStatusMessage(
+  message: Message,
+  owner: { readonly taskId: string; readonly contextId: string },
+  path: string,
+  options: CheckOptions = {},
+): void {
+  if (message.role !== 'ROLE_AGENT') {
+    fail('identity', 'status-message-role', `${path}.role`, options);
+  }
+  if (message.contextId !== owner.contextId) {
+    fail('identity', 'status-message-context-id', `${path}.contextId`, options);
+  }
+  if (message.taskId !== owner.taskId) {
+    fail('identity', 'status-message-task-id', `${path}.taskId`, options);
+  }
+}
+
+/**
+Task identity at `path` (`$` for GetTask, `$.task` for a send, `$.tasks[3]` in a page): the expected id and context, at most `historyLength` history messages, a status message of this very task, and a history whose messages belong to it. A2A spec §3.2.4: the server MUST NOT return more history than asked for.
+*/
+export function checkTaskAt(
+  task: Task,
+  expected: TaskExpectation,
+  path: string,
+  options: CheckOptions = {},
+): void {
+  if (expected.id !== undefined && task.id !== expected.id) {
+    fail('identity', 'task-id', `${path}.id`, options);
+  }
+  if (expected.contextId !== undefined && task.contextId !== expected.contextId) {
+    fail('identity', 'context-id', `${path}.contextId`, options);
+  }
+  if (expected.historyLength !== undefined && task.history.length > expected.historyLength) {
+    fail('identity', 'history-length', `${path}.history`, options);
+  }
+  const owner = { taskId: task.id, contextId: task.contextId };
+  if (task.status.message !== undefined) {
+    checkStatusMessage(task.status.message, owner, `${path}.status.message`, options);
+  }
+  task.history.forEach((message, index) => {
+    // A user message may leave its ids out (the client's own, echoed); an agent message must carry both (A2A spec D§3.1).
+    const agent = message.role === 'ROLE_AGENT';
+    if (message.contextId === undefined ? agent : message.contextId !== owner.contextId) {
+      fail('identity', 'history-context-id', `${path}.history[${index}].contextId`, options);
+    }
+    if (message.taskId === undefined ? agent : message.taskId !== owner.taskId) {
+      fail('identity', 'history-task-id', `${path}.history[${index}].taskId`, options);
+    }
+  });
+}
+
+/**
+Direct Message identity at `path`: an agent message, with a `contextId` (the request's when it set one), and a `taskId` only when the request named a task, then equal to it. A2A spec D§3.1: a server message carries `contextId` always and `taskId` only if a task exists.
+*/
+export function checkDirectMessageAt(
+  message: Message,
+  sent: Message,
+  path: string,
+  options: CheckOptions = {},
+): void {
+  if (message.role !== 'ROLE_AGENT') {
+    fail('identity', 'message-role', `${path}.role`, options);
+  }
+  if (
+    message.contextId === undefined ||
+    (sent.contextId !== undefined && message.contextId !== sent.contextId)
+  ) {
+    fail('identity', 'message-context-id', `${path}.contextId`, options);
+  }
+  if (message.taskId !== sent.taskId) {
+    fail('identity', 'message-task-id', `${path}.taskId`, options);
+  }
+}
+
+/**
+Checks the answer to SendMessage against its request: the task's or the direct message's identity, then the blocking lifecycle. Without `configuration.returnImmediately: true` a send is blocking and the task must be terminal or interrupted (A2A spec §3.2.2); `SUBMITTED` or `WORKING` fails with reason `lifecycle`.
+
+With `replay: true` the lifecycle rule is lifted: a keyed blocking retry is answered with the task's current snapshot, which does not wait for the task to settle and may legitimately be `SUBMITTED` or `WORKING` (idempotency digest §2.3). Identity is still checked.
+
+@example
+```ts
+const { value } = await binding.unary('sendMessage', request, context);
+checkSendResult(request, value);
+if ('task' in value) { … }
+```
+*/
+export function checkSendResult(
+  request: SendMessageRequest,
+  result: SendMessageResponse,
+  options: SendCheckOptions = {},
+): void {
+  if ('message' in result) {
+    checkDirectMessageAt(result.message, request.message, '$.message', options);
+    return;
+  }
+  const { task } = result;
+  checkTaskAt(task, sendExpectation(request), '$.task', options);
+  const blocking = request.configuration?.returnImmediately !== true;
+  const settled = isTerminal(task.status.state) || isInterrupted(task.status.state);
+  if (blocking && options.replay !== true && !settled) {
+    fail('lifecycle', 'blocking-not-settled', '$.task.status.state', options);
+  }
+}
+
+/**
+Checks a task answered by GetTask or CancelTask (the task is the whole result, so paths start at `$`): `id` is the requested one, and the rest of Task identity holds (see {@link checkTaskAt}).
+
+@example
+```ts
+const { value, httpStatus } = await binding.unary('getTask', request, context);
+checkTask(value, { id: request.id, historyLength: request.historyLength }, { httpStatus });
+```
+*/
+export function checkTask(task: Task, expected: TaskExpectation, options: CheckOptions = {}): void {
+  checkTaskAt(task, expected, '$', options);
+}
+
+/**
+Checks a ListTasks page (durable-client digest §4, "Task page: contract" and "filters"), with reason `page`:
+
+- contract: echoed `pageSize` in 1..100, no more tasks than it, `totalSize` ≥ 0 and ≥ the tasks, unique task ids, newest status timestamp first among the tasks that have one (compared as instants: fraction lengths differ between peers);
+- filters: echoed `pageSize` ≤ the requested one; every task in the requested context and state; with `statusTimestampAfter`, every task has a timestamp ≥ the bound (inclusive, A2A spec §3.1.4); without `includeArtifacts: true`, no task has an `artifacts` field at all, not even `[]`.
+
+Each task also passes Task identity with the requested `historyLength`; those failures keep reason `identity`.
+
+@example
+```ts
+const { value } = await binding.unary('listTasks', request, context);
+checkTaskPage(request, value);
+```
+*/
+export function checkTaskPage(
+  request: ListTasksRequest,
+  page: ListTasksResponse,
+  options: CheckOptions = {},
+): void {
+  const { tasks } = page;
+  if (page.pageSize < 1 || page.pageSize > TASK_PAGE_MAX) {
+    fail('page', 'page-size', '$.pageSize', options);
+  }
+  if (request.pageSize !== undefined && page.pageSize > request.pageSize) {
+    fail('page', 'page-size-echo', '$.pageSize', options);
+  }
+  if (tasks.length > page.pageSize) {
+    fail('page', 'page-overflow', '$.tasks', options);
+  }
+  if (page.totalSize < tasks.length) {
+    fail('page', 'total-size', '$.totalSize', options);
+  }
+  const seen = new Set<string>();
+  let newer: string | undefined;
+  tasks.forEach((task, index) => {
+    const path = `$.tasks[${index}]`;
+    if (seen.has(task.id)) {
+      fail('page', 'duplicate-task-id', `${path}.id`, options);
+    }
+    seen.add(task.id);
+    const { timestamp } = task.status;
+    // A2A spec §3.1.4: newest first; a task without a timestamp has no place in that order and is skipped.
+    if (timestamp !== undefined) {
+      if (newer !== undefined && compareTimestamps(timestamp, newer) > 0) {
+        fail('page', 'page-order', `${path}.status.timestamp`, options);
+      }
+      newer = timestamp;
+    }
+    checkFilters(request, task, path, options);
+    checkTaskAt(task, { historyLength: request.historyLength }, path, options);
+  });
+}
+
+function checkFilters(request: ListTasksRequest, task: Task, path: string, options: CheckOptions): void {
+  if (request.contextId !== undefined && task.contextId !== request.contextId) {
+    fail('page', 'context-filter', `${path}.contextId`, options);
+  }
+  if (request.status !== undefined && task.status.state !== request.status) {
+    fail('page', 'status-filter', `${path}.status.state`, options);
+  }
+  const bound = request.statusTimestampAfter;
+  if (bound !== undefined) {
+    const { timestamp } = task.status;
+    if (timestamp === undefined) {
+      fail('page', 'status-timestamp-missing', `${path}.status.timestamp`, options);
+    }
+    // A2A spec §3.1.4: `statusTimestampAfter` keeps tasks whose timestamp is ≥ the bound, despite its name.
+    if (compareTimestamps(timestamp, bound) < 0) {
+      fail('page', 'status-timestamp-before', `${path}.status.timestamp`, options);
+    }
+  }
+  // A2A spec §3.1.4: without includeArtifacts the field MUST be left out entirely, not sent as [].
+  if (request.includeArtifacts !== true && task.artifacts !== undefined) {
+    fail('page', 'artifacts-not-requested', `${path}.artifacts`, options);
+  }
+}
+
+/**
+Checks one push-notification config against the task it was asked for (durable-client digest §4, "Push config identity"), with reason `identity`: `taskId` equals the request's, `id` is present, and equals the request's `id` when one was given (Get, or a Create that chose its id).
+
+@example
+```ts
+const { value } = await binding.unary('getTaskPushNotificationConfig', request, context);
+checkPushConfig({ taskId: request.taskId, id: request.id }, value);
+```
+*/
+export function checkPushConfig(
+  request: { readonly taskId: string; readonly id?: string | undefined },
+  config: TaskPushNotificationConfig,
+  options: CheckOptions = {},
+): void {
+  checkConfigAt(request, config, '$', options);
+}
+
+function checkConfigAt(
+  request: { readonly taskId: string; readonly id?: string | undefined },
+  config: TaskPushNotificationConfig,
+  path: string,
+  options: CheckOptions,
+): string {
+  if (config.taskId !== request.taskId) {
+    fail('identity', 'push-config-task-id', `${path}.taskId`, options);
+  }
+  if (config.id === undefined || (request.id !== undefined && config.id !== request.id)) {
+    fail('identity', 'push-config-id', `${path}.id`, options);
+  }
+  return config.id;
+}
+
+/**
+Checks a page of push-notification configs: no more entries than the requested `pageSize` (reason `page`), each on the requested task with an id (reason `identity`), ids unique (reason `page`).
+
+@example
+```ts
+const { value } = await binding.unary('listTaskPushNotificationConfigs', request, context);
+checkPushConfigPage(request, value);
+```
+*/
+export function checkPushConfigPage(
+  request: ListTaskPushNotificationConfigsRequest,
+  page: ListTaskPushNotificationConfigsResponse,
+  options: CheckOptions = {},
+): void {
+  if (request.pageSize !== undefined && page.configs.length > request.pageSize) {
+    fail('page', 'page-overflow', '$.configs', options);
+  }
+  const seen = new Set<string>();
+  page.configs.forEach((config, index) => {
+    const path = `$.configs[${index}]`;
+    const id = checkConfigAt({ taskId: request.taskId }, config, path, options);
+    if (seen.has(id)) {
+      fail('page', 'duplicate-config-id', `${path}.id`, options);
+    }
+    seen.add(id);
+  });
+}

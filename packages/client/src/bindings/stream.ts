@@ -1,0 +1,177 @@
+/**
+@module
+The lifecycle validator of one SendStreamingMessage or SubscribeToTask stream (durable-client digest §5.4): every decoded event goes through `accept`, the end of the body through `end`.
+
+States: awaiting the first event, then either a completed direct-Message stream or a task stream that tracks the task's ids, whether it has settled, and each artifact's chunk state (known ids, sealed or not).
+
+Reasons of the `InvalidResponseError`s it throws (all `dispatched: true`):
+- `identity`: an event of another task or context, a status message that is not the agent's for this task, a first event that is not the task or message the request asked for;
+- `stream`: events out of order: an update before the first Task, a second Task snapshot, a Message inside a task stream or on a subscription, anything after a Message, an `append` chunk for an artifact that was never started or already sealed by `lastChunk`;
+- `lifecycle`: an event after a terminal state, or an end before the task settled (a premature end).
+
+Decisions where the sources differ:
+- After a terminal state nothing more is accepted, not even the last Task snapshot that A2A spec §11.7 lets a server send before closing: the digest rejects it, and neither the official `@a2a-js/sdk` 1.3.0 server (its captured streams end with the terminal `statusUpdate`) nor `mocks/` sends one.
+- An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open after `AUTH_REQUIRED`, and the official server does exactly that, so the digest's stricter rule would refuse a conformant peer. A later non-settled status makes an end premature again.
+- A subscription's first Task passes the whole Task identity check with the subscribed id (status message and history belong to it), not only the id comparison of the digest.
+- The first failure is final: any later `accept` or `end` throws that same error again.
+*/
+
+import { InvalidResponseError } from '../errors.js';
+import {
+  isInterrupted,
+  isTerminal,
+  type SendMessageRequest,
+  type StreamResponse,
+  type TaskState,
+} from '../protocol/index.js';
+import { checkDirectMessageAt, checkStatusMessage, checkTaskAt, fail, sendExpectation } from './checks.js';
+
+/** Where a stream comes from: a streaming send (checked against its request) or a subscription to one task. */
+export type StreamOrigin =
+  | { readonly kind: 'send'; readonly request: SendMessageRequest }
+  | { readonly kind: 'subscribe'; readonly taskId: string };
+
+/**
+Checks the events of one stream in order. `accept` and `end` throw `InvalidResponseError` with `dispatched: true`; `complete` says whether the stream may end now (after a direct Message, or once the task is terminal or interrupted).
+*/
+export type StreamValidator = {
+  accept(event: StreamResponse): void;
+  end(): void;
+  readonly complete: boolean;
+};
+
+type Settled = 'terminal' | 'interrupted' | undefined;
+
+function settledOf(state: TaskState): Settled {
+  return isTerminal(state) ? 'terminal' : isInterrupted(state) ? 'interrupted' : undefined;
+}
+
+/**
+Creates the validator of one stream (durable-client digest §5.4).
+
+@example
+```ts
+const validator = createStreamValidator({ kind: 'subscribe', taskId });
+for await (const frame of frames) {
+  validator.accept(frame.event);
+  yield frame.event;
+}
+validator.end(); // throws on a premature end
+```
+*/
+export function createStreamValidator(origin: StreamOrigin): StreamValidator {
+  let phase: 'awaiting-first' | 'message' | 'task' = 'awaiting-first';
+  let owner = { taskId: '', contextId: '' };
+  let settled: Settled;
+  /** artifactId → sealed (its `lastChunk` was seen). */
+  const artifacts = new Map<string, boolean>();
+  let failure: unknown;
+
+  function checkOwner(update: { readonly taskId: string; readonly contextId: string }, path: string): void {
+    // A2A spec §3.1.2: a task stream carries the events of its one task.
+    if (update.taskId !== owner.taskId) {
+      fail('identity', 'task-id', `${path}.taskId`);
+    }
+    if (update.contextId !== owner.contextId) {
+      fail('identity', 'context-id', `${path}.contextId`);
+    }
+  }
+
+  function step(event: StreamResponse): void {
+    if (phase === 'message') {
+      // A2A spec §3.1.2: a message-only stream is exactly one Message.
+      fail('stream', 'event-after-message', '$');
+    }
+    if (settled === 'terminal') {
+      fail('lifecycle', 'event-after-terminal', '$');
+    }
+    if ('task' in event) {
+      const { task } = event;
+      if (phase === 'task') {
+        fail('stream', 'second-task', '$.task');
+      }
+      const expected = origin.kind === 'send' ? sendExpectation(origin.request) : { id: origin.taskId };
+      checkTaskAt(task, expected, '$.task');
+      phase = 'task';
+      owner = { taskId: task.id, contextId: task.contextId };
+      settled = settledOf(task.status.state);
+      // Artifacts of the snapshot may still be streaming: they are known and open to appends.
+      for (const artifact of task.artifacts ?? []) {
+        artifacts.set(artifact.artifactId, false);
+      }
+    } else if ('message' in event) {
+      if (phase === 'task') {
+        fail('stream', 'message-in-task-stream', '$.message');
+      }
+      if (origin.kind !== 'send') {
+        // A2A spec §3.1.6: a subscription's first event MUST be the Task.
+        fail('stream', 'message-on-subscribe', '$.message');
+      }
+      checkDirectMessageAt(event.message, origin.request.message, '$.message');
+      phase = 'message';
+    } else if ('statusUpdate' in event) {
+      const update = event.statusUpdate;
+      if (phase !== 'task') {
+        fail('stream', 'update-before-task', '$.statusUpdate');
+      }
+      checkOwner(update, '$.statusUpdate');
+      if (update.status.message !== undefined) {
+        checkStatusMessage(update.status.message, owner, '$.statusUpdate.status.message');
+      }
+      settled = settledOf(update.status.state);
+    } else {
+      const update = event.artifactUpdate;
+      if (phase !== 'task') {
+        fail('stream', 'update-before-task', '$.artifactUpdate');
+      }
+      checkOwner(update, '$.artifactUpdate');
+      const { artifactId } = update.artifact;
+      if (update.append) {
+        // A2A spec D§3.3: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing to add to.
+        const sealed = artifacts.get(artifactId);
+        if (sealed === undefined) {
+          fail('stream', 'append-unknown-artifact', '$.artifactUpdate.artifact.artifactId');
+        }
+        if (sealed) {
+          fail('stream', 'append-sealed-artifact', '$.artifactUpdate.artifact.artifactId');
+        }
+      }
+      // `append: false` starts or replaces the artifact (A2A spec D§6 recommendation), which reopens it.
+      artifacts.set(artifactId, update.lastChunk);
+    }
+  }
+
+  function guarded(run: () => void): void {
+    if (failure !== undefined) {
+      throw failure;
+    }
+    try {
+      run();
+    } catch (error) {
+      failure = error;
+      throw error;
+    }
+  }
+
+  const isComplete = (): boolean => phase === 'message' || (phase === 'task' && settled !== undefined);
+
+  return {
+    accept(event) {
+      guarded(() => step(event));
+    },
+    end() {
+      guarded(() => {
+        if (!isComplete()) {
+          // A2A spec §3.1.2: a task stream closes once the task is terminal (or interrupted, §11.7); earlier is a cut.
+          throw new InvalidResponseError('lifecycle', {
+            dispatched: true,
+            violation: { rule: 'premature-end' },
+          });
+        }
+      });
+    },
+    get complete() {
+      return failure === undefined && isComplete();
+    },
+  };
+}
