@@ -1,0 +1,82 @@
+/**
+@module
+The one interface both protocol bindings implement (DESIGN.md, layer "bindings"): the client speaks to a `Binding` and never to HTTP. JSON-RPC (`jsonrpc.ts`) and HTTP+JSON (`rest.ts`) build the request their way and run the same transport-level checks of durable-client digest §4 and §5.1–§5.3 on the answer, so that what comes back is a decoded, union-exact value or one of the closed error kinds. The semantic checks (task identity, lifecycle, pages, stream order) sit on top, in `checks.ts` and `stream.ts`.
+*/
+import type { Limits } from '../limits.js';
+import type {
+  JsonValue,
+  OperationName,
+  OperationRequest,
+  OperationResponse,
+  StreamResponse,
+} from '../protocol/index.js';
+
+/** The nine operations answered with one document. */
+export type UnaryOperationName = Exclude<OperationName, 'sendStreamingMessage' | 'subscribeToTask'>;
+
+/** The two operations answered with an SSE stream of `StreamResponse` (A2A spec, §3.1.2 and §3.1.6). */
+export type StreamOperationName = 'sendStreamingMessage' | 'subscribeToTask';
+
+/** What one call adds to the binding's fixed options. */
+export type CallContext = {
+  /** Ends the call: before dispatch a `RequestError('aborted')`, after it a `TransportError('aborted')`. */
+  readonly signal?: AbortSignal;
+  /** Bearer token for exactly this HTTP request, called inside its deadline (wire/http `authorize`). */
+  readonly authorize?: (signal: AbortSignal) => Promise<string | undefined>;
+  /** Called immediately before fetch. */
+  readonly onDispatch?: () => void;
+  /** Extra request headers, e.g. A2A-Extensions. */
+  readonly headers?: Readonly<Record<string, string>>;
+};
+
+/** A checked unary answer: `value` is decoded and contract-valid; `raw` is the parsed JSON of the result before decoding (needed where absence or exact bytes matter). */
+export type UnaryResult<T> = { readonly value: T; readonly raw: JsonValue; readonly httpStatus: number };
+
+/** One decoded stream event: `event` is one StreamResponse member (exactly one key), `raw` its JSON, `wireBytes` from the SSE decoder. */
+export type StreamFrame = {
+  readonly event: StreamResponse;
+  readonly raw: JsonValue;
+  readonly wireBytes: number;
+};
+
+/**
+One protocol binding to one agent interface. Every failure is a `ClientError`: before dispatch `request` or `authorization` (nothing was sent), after it `transport`, `http-protocol`, `remote` or `invalid-response`, all with `dispatched: true`. Nothing is ever retried and no redirect is followed.
+
+@example
+```ts
+const binding = createRestBinding({ url: 'https://agent.example/a2a', limits: resolveLimits() });
+const { value: task } = await binding.unary('getTask', { id: 'task-1' }, { signal });
+const frames = await binding.stream('subscribeToTask', { id: task.id }, {});
+try {
+  for await (const frame of frames) handle(frame.event);
+} finally {
+  await frames.return?.();
+}
+```
+*/
+export type Binding = {
+  readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON';
+  unary<N extends UnaryOperationName>(
+    operation: N,
+    request: OperationRequest<N>,
+    context: CallContext,
+  ): Promise<UnaryResult<OperationResponse<N>>>;
+  /** Resolves once the stream is established (2xx text/event-stream, deadline = establishment); iterate for frames; `return()` releases it. */
+  stream<N extends StreamOperationName>(
+    operation: N,
+    request: OperationRequest<N>,
+    context: CallContext,
+  ): Promise<AsyncIterableIterator<StreamFrame>>;
+};
+
+/** What a binding is built from: the selected interface (its URL and tenant) and the resolved bounds. */
+export type BindingOptions = {
+  /** The interface URL (`AgentInterface.url`): absolute http(s), no credentials, query or fragment. */
+  readonly url: string;
+  /** The interface's tenant (A2A spec, §8.3.2): put into every request by the binding, never taken from the caller. */
+  readonly tenant?: string;
+  /** From `resolveLimits()`. */
+  readonly limits: Limits;
+  /** How HTTP+JSON sends SubscribeToTask: the prose says POST, the proto GET; official servers take both. @default 'POST' */
+  readonly subscribeMethod?: 'POST' | 'GET';
+};

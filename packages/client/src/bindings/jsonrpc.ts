@@ -1,0 +1,193 @@
+/**
+@module
+The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (durable-client digest §4, §5.1, §5.3).
+*/
+import { HttpProtocolError, InvalidResponseError, type Violation } from '../errors.js';
+import {
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  type OperationName,
+  type OperationRequest,
+  operations,
+} from '../protocol/index.js';
+import { exchange, type HttpExchangeRequest, openStream } from '../wire/http.js';
+import type { Binding, BindingOptions, CallContext } from './binding.js';
+import { frameType, streamFrames } from './frames.js';
+import { failedAnswer, fromJsonRpcError } from './remote-error.js';
+import { checkRequest, contextFields, interfaceUrl } from './request.js';
+import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
+
+/** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
+export type JsonRpcBindingOptions = BindingOptions & {
+  /** The next request id: one counter per client, starting at 1, shared by every operation (durable-client digest §3.1). */
+  readonly nextId: () => number;
+};
+
+/** A checked envelope: exactly one of `result` or `error`. */
+type Envelope = { readonly result: JsonValue } | { readonly error: JsonValue };
+
+/**
+Why `raw` is not the answer to request `id`, or the envelope it is. JSON-RPC 2.0 §5: `jsonrpc` is exactly `"2.0"`, `id` is exactly the number sent (the string `"1"` is not 1), and exactly one of `result` and `error` is present, where `"result": null` is present.
+*/
+function readEnvelope(raw: JsonValue, id: number): Envelope | Violation {
+  if (!isJsonObject(raw)) {
+    return { rule: 'invalid_type', path: '$' };
+  }
+  const { jsonrpc, id: answered, result = null, error = null } = raw;
+  if (jsonrpc !== '2.0') {
+    return { rule: 'jsonrpc', path: '$.jsonrpc' };
+  }
+  if (answered !== id) {
+    return { rule: 'id', path: '$.id' };
+  }
+  const hasResult = Object.hasOwn(raw, 'result');
+  if (hasResult === Object.hasOwn(raw, 'error')) {
+    return { rule: hasResult ? 'result-and-error' : 'no-result-or-error', path: '$' };
+  }
+  return hasResult ? { result } : { error };
+}
+
+function isEnvelope(value: Envelope | Violation): value is Envelope {
+  return 'result' in value || 'error' in value;
+}
+
+function envelopeError(violation: Violation, httpStatus?: number): InvalidResponseError {
+  return new InvalidResponseError('jsonrpc-envelope', { ...failureInit(httpStatus), violation });
+}
+
+/**
+Creates the JSON-RPC binding of one interface. `params` is the request message as ProtoJSON (A2A spec, §9.1) with the interface's `tenant` added when it has one (§8.3.2); GetExtendedAgentCard sends `{}` or `{ tenant }`.
+
+Answers, in order: a 2xx is parsed as bounded JSON and must be this request's envelope (`invalid-response`, reason `json` or `jsonrpc-envelope`); its `error` is a `RemoteError` whose code is authoritative; its `result` is decoded (`schema`). A non-2xx answer is a `RemoteError` without a code when it carries an `error` envelope, `HttpProtocolError('result-on-error-status')` when it carries a `result`, and otherwise `HttpProtocolError` (`status` for an empty body, `error-envelope` for anything else: a 401 or 403 from an authentication proxy included, whose status the error keeps).
+
+@example
+```ts
+let id = 0;
+const binding = createJsonRpcBinding({ url: 'https://agent.example/rpc', limits: resolveLimits(), nextId: () => ++id });
+const { value } = await binding.unary('sendMessage', { message }, { signal });
+if ('task' in value) console.log(value.task.status.state);
+```
+*/
+export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
+  const url = interfaceUrl(options.url).href;
+  const { limits, tenant, nextId } = options;
+
+  function prepare<N extends OperationName>(
+    operation: N,
+    request: OperationRequest<N>,
+    context: CallContext,
+  ): { readonly id: number; readonly http: Omit<HttpExchangeRequest, 'accept'> } {
+    const checked = checkRequest(operation, request);
+    const params: JsonObject = { ...(checked as JsonObject), ...(tenant === undefined ? {} : { tenant }) };
+    const id = nextId();
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: operations[operation].rpcMethod, params });
+    // A2A spec, §9.1: JSON-RPC requests are application/json.
+    return {
+      id,
+      http: { method: 'POST', url, body, contentType: 'application/json', limits, ...contextFields(context) },
+    };
+  }
+
+  // A non-2xx answer: the code of an error in it is not authoritative (durable-client digest §4).
+  function failed(response: Parameters<typeof failedAnswer>[0], id: number): Error {
+    return failedAnswer(response, limits, (body) => {
+      const envelope = readEnvelope(body, id);
+      if (!isEnvelope(envelope)) {
+        return undefined;
+      }
+      if ('result' in envelope) {
+        return new HttpProtocolError('result-on-error-status', {
+          dispatched: true,
+          httpStatus: response.status,
+        });
+      }
+      const remote = fromJsonRpcError(envelope.error, { authoritative: false, httpStatus: response.status });
+      return remote.ok ? remote.value : undefined;
+    });
+  }
+
+  // Durable-client digest §5.1: a stream request answered without an event stream. A 2xx JSON answer is read as an envelope, and only an error in it means something.
+  function refusedStream(response: Parameters<typeof failedAnswer>[0], id: number): Error {
+    const httpStatus = response.status;
+    if (httpStatus < 200 || httpStatus > 299) {
+      return failed(response, id);
+    }
+    let envelope: Envelope | Violation;
+    try {
+      envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
+    } catch {
+      return new HttpProtocolError('media-type', { dispatched: true, httpStatus });
+    }
+    const remote =
+      isEnvelope(envelope) && 'error' in envelope
+        ? fromJsonRpcError(envelope.error, { authoritative: true, httpStatus })
+        : undefined;
+    return remote?.ok === true
+      ? remote.value
+      : new HttpProtocolError('media-type', { dispatched: true, httpStatus });
+  }
+
+  // A 2xx error envelope: the code is authoritative.
+  function remoteError(error: JsonValue, httpStatus: number | undefined): Error {
+    const remote = fromJsonRpcError(error, {
+      authoritative: true,
+      ...(httpStatus === undefined ? {} : { httpStatus }),
+    });
+    return remote.ok ? remote.value : envelopeError(remote.error.violation, httpStatus);
+  }
+
+  return {
+    protocolBinding: 'JSONRPC',
+
+    async unary(operation, request, context) {
+      const { id, http } = prepare(operation, request, context);
+      const response = await exchange({ ...http, accept: 'json' });
+      const httpStatus = response.status;
+      if (httpStatus < 200 || httpStatus > 299) {
+        throw failed(response, id);
+      }
+      // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null` (durable-client digest §4).
+      const envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
+      if (!isEnvelope(envelope)) {
+        throw envelopeError(envelope, httpStatus);
+      }
+      if ('error' in envelope) {
+        throw remoteError(envelope.error, httpStatus);
+      }
+      const source = tenant === undefined ? { httpStatus } : { httpStatus, tenant };
+      return { value: decodeResult(operation, envelope.result, source), raw: envelope.result, httpStatus };
+    },
+
+    async stream(operation, request, context) {
+      const { id, http } = prepare(operation, request, context);
+      const response = await openStream({ ...http, accept: 'sse' });
+      const httpStatus = response.status;
+      if (!(response.body instanceof ReadableStream)) {
+        response.release();
+        throw refusedStream({ status: httpStatus, mediaType: response.mediaType, body: response.body }, id);
+      }
+      const stream = { body: response.body, release: response.release };
+      return streamFrames(stream, { limits, signal: context.signal }, (event) => {
+        const type = frameType(event);
+        // A2A spec, §9.4.2: each event is a whole JSON-RPC response carrying the request's id.
+        const envelope = readEnvelope(parseBody(event.data, limits), id);
+        if (!isEnvelope(envelope)) {
+          throw envelopeError(envelope);
+        }
+        if ('error' in envelope) {
+          // In a stream no HTTP status can contradict the code: it is authoritative (durable-client digest §5.3).
+          throw remoteError(envelope.error, undefined);
+        }
+        if (type === 'error') {
+          throw envelopeError({ rule: 'result-in-error-event', path: '$.result' });
+        }
+        return {
+          event: decodeStreamEvent(envelope.result),
+          raw: envelope.result,
+          wireBytes: event.wireBytes,
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+@module
+A peer's error answer as a `RemoteError` (durable-client digest §4, "JSON-RPC error object", "HTTP+JSON error"; §5.3). The remote text is validated (non-empty, ≤ 16 KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
+*/
+import { type A2aClientError, HttpProtocolError, RemoteError } from '../errors.js';
+import type { Limits } from '../limits.js';
+import {
+  type A2aErrorEntry,
+  type DecodeResult,
+  decode,
+  errorByCode,
+  errorFromDetails,
+  JsonRpcError,
+  type JsonValue,
+  matchesRestIdentity,
+  RestErrorEnvelope,
+} from '../protocol/index.js';
+import type { HttpUnaryResponse } from '../wire/http.js';
+import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
+
+/** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (durable-client digest §4). */
+export type JsonRpcAuthority = { readonly authoritative: boolean; readonly httpStatus?: number };
+
+function remote(
+  httpStatus: number | undefined,
+  named: A2aErrorEntry | undefined,
+  remoteCode: number | undefined,
+): RemoteError {
+  return new RemoteError({
+    dispatched: true,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    ...(named === undefined ? {} : { reason: named.reason }),
+    ...(remoteCode === undefined ? {} : { remoteCode }),
+  });
+}
+
+/**
+A JSON-RPC `error` member as a `RemoteError`, or the violation that makes it no error object (`{ code: int32, message: non-empty ≤ 16 KiB, data? }`, JSON-RPC 2.0 §5.1). With authority, `remoteCode` is the code and `reason` the code's own reason when the table knows the code; without it, only an ErrorInfo in `data` names the error.
+
+@example
+```ts
+const result = fromJsonRpcError(envelope.error, { authoritative: true, httpStatus: 200 });
+if (result.ok) throw result.value; // RemoteError, remoteCode -32001, reason TASK_NOT_FOUND
+```
+*/
+export function fromJsonRpcError(error: unknown, authority: JsonRpcAuthority): DecodeResult<RemoteError> {
+  const result = decode(JsonRpcError, error);
+  if (!result.ok) {
+    const { rule, path = '$' } = result.error.violation;
+    return { ok: false, error: { violation: { rule, path: `$.error${path.slice(1)}` } } };
+  }
+  const { code, data } = result.value;
+  // A2A spec, §9.5: `data` is an array of `@type` objects in v1.0; v0.3's free-form object names nothing.
+  const info = Array.isArray(data) ? errorFromDetails(data) : undefined;
+  if (!authority.authoritative) {
+    return { ok: true, value: remote(authority.httpStatus, info, undefined) };
+  }
+  return { ok: true, value: remote(authority.httpStatus, errorByCode(code) ?? info, code) };
+}
+
+/**
+An HTTP+JSON error body (A2A spec, §11.6: AIP-193 `{ error: { code, status, message, details } }`) as a `RemoteError`, or `undefined` when it is no such envelope or its `code` is not the HTTP status it came with. The A2A code is exposed only when the HTTP status, the `status` string and exactly one A2A ErrorInfo agree, in the v1.0.1 or the v1.0.0 table.
+
+@example
+```ts
+fromRestEnvelope(body, 404)?.remoteCode; // -32001 for NOT_FOUND + TASK_NOT_FOUND
+```
+*/
+export function fromRestEnvelope(body: JsonValue, httpStatus: number): RemoteError | undefined {
+  const result = decode(RestErrorEnvelope, body);
+  if (!result.ok || result.value.error.code !== httpStatus) {
+    return undefined;
+  }
+  const { status, details } = result.value.error;
+  const info = errorFromDetails(details);
+  const agreed = info !== undefined && matchesRestIdentity(info, httpStatus, status);
+  return remote(httpStatus, info, agreed ? info.code : undefined);
+}
+
+/**
+An error sent inside an HTTP+JSON stream (durable-client digest §5.3), or `undefined` when the data is neither form. The AIP-193 envelope is read without the HTTP cross-check, its own `code` standing in for the status; a bare `{ code, message }` is authoritative only for a code of the A2A table, which holds no HTTP status, so the two can never be confused.
+
+@example
+```ts
+fromRestStreamError({ code: -32004, message: 'terminal' })?.remoteCode; // -32004
+```
+*/
+export function fromRestStreamError(data: JsonValue): RemoteError | undefined {
+  const envelope = decode(RestErrorEnvelope, data);
+  if (envelope.ok) {
+    const { code, status, details } = envelope.value.error;
+    const info = errorFromDetails(details);
+    const agreed = info !== undefined && matchesRestIdentity(info, code, status);
+    return remote(undefined, info, agreed ? info.code : undefined);
+  }
+  const bare = decode(JsonRpcError, data);
+  if (!bare.ok) {
+    return undefined;
+  }
+  const known = errorByCode(bare.value.code);
+  if (known !== undefined) {
+    return remote(undefined, known, known.code);
+  }
+  const { data: details } = bare.value;
+  return remote(undefined, Array.isArray(details) ? errorFromDetails(details) : undefined, undefined);
+}
+
+/**
+The error for a non-2xx answer (durable-client digest §4, §5.1): what `interpret` makes of its JSON body (a `RemoteError`, or another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page.
+
+@example
+```ts
+throw failedAnswer(response, limits, (body) => fromRestEnvelope(body, response.status));
+```
+*/
+export function failedAnswer(
+  response: Pick<HttpUnaryResponse, 'status' | 'mediaType' | 'body'>,
+  limits: Limits,
+  interpret: (body: JsonValue) => A2aClientError | undefined,
+): A2aClientError {
+  const init = { dispatched: true, httpStatus: response.status };
+  if (response.body.byteLength === 0) {
+    return new HttpProtocolError('status', init);
+  }
+  if (response.mediaType === 'json') {
+    let body: JsonValue;
+    try {
+      body = parseJson(response.body, jsonLimitsFrom(limits));
+    } catch (error) {
+      if (!(error instanceof JsonError)) {
+        throw error;
+      }
+      return new HttpProtocolError('error-envelope', init);
+    }
+    const interpreted = interpret(body);
+    if (interpreted !== undefined) {
+      return interpreted;
+    }
+  }
+  return new HttpProtocolError('error-envelope', init);
+}

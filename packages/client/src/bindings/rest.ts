@@ -1,0 +1,131 @@
+/**
+@module
+The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (§2.1, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (durable-client digest §3.1, §4, §5.1, §5.3).
+*/
+import { HttpProtocolError, InvalidResponseError } from '../errors.js';
+import type { OperationName, OperationRequest } from '../protocol/index.js';
+import { exchange, type HttpExchangeRequest, openStream } from '../wire/http.js';
+import type { Binding, BindingOptions, UnaryOperationName } from './binding.js';
+import { frameType, streamFrames } from './frames.js';
+import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
+import { checkRequest, contextFields, interfaceUrl } from './request.js';
+import { restRoute } from './rest-route.js';
+import {
+  decodeResult,
+  decodeStreamEvent,
+  parseBody,
+  streamResponseMembers,
+  unionViolation,
+} from './result.js';
+
+// A2A spec, §11.1 (v1.0.1): HTTP+JSON requests are application/a2a+json.
+const contentType = 'application/a2a+json';
+
+/** The 2xx statuses an answer may carry: 201 for a created config and 204 for a deleted one, as the official JS SDK server answers (a2a-js-sdk digest §4.7), 200 otherwise. */
+function statusAllowed(operation: UnaryOperationName, status: number): boolean {
+  switch (operation) {
+    case 'createTaskPushNotificationConfig':
+      return status === 200 || status === 201;
+    case 'deleteTaskPushNotificationConfig':
+      return true;
+    default:
+      return status === 200;
+  }
+}
+
+/**
+Creates the HTTP+JSON binding of one interface. Requests: the tenant is one percent-encoded path segment right after the interface URL's path, each path variable one segment; body operations POST a JSON object holding every field that is not in the path (`{}` at least; A2A spec D§2.1), query operations send the rest as camelCase query parameters (`pageSize` always, 50 unless given; `includeArtifacts` only when true); SubscribeToTask is a POST without a body, or a GET with `subscribeMethod: 'GET'`.
+
+Answers: a 2xx must carry its operation's status and an `application/json` or `application/a2a+json` body, which is parsed as bounded JSON and decoded (DeleteTaskPushNotificationConfig may also answer 204 or an empty 2xx). A non-2xx is read as an AIP-193 envelope whose `code` is the HTTP status: a `RemoteError`, with `remoteCode` only when the status, the `status` string and one A2A ErrorInfo agree; anything else is `HttpProtocolError` (`status` for an empty body, `error-envelope` otherwise).
+
+@example
+```ts
+const binding = createRestBinding({ url: 'https://agent.example/a2a', tenant: 'acme', limits: resolveLimits() });
+await binding.unary('getTask', { id: 'task-1', historyLength: 1 }, {}); // GET /a2a/acme/tasks/task-1?historyLength=1
+```
+*/
+export function createRestBinding(options: BindingOptions): Binding {
+  const base = interfaceUrl(options.url);
+  // Durable-client digest §3.1: a trailing empty segment is dropped, so `/a2a/` and `/a2a` name the same routes.
+  const prefix = `${base.origin}${base.pathname.replace(/\/$/, '')}`;
+  const { limits, tenant } = options;
+  const source = tenant === undefined ? {} : { tenant };
+
+  function route<N extends OperationName>(
+    operation: N,
+    request: OperationRequest<N>,
+  ): Omit<HttpExchangeRequest, 'accept'> {
+    const checked = checkRequest(operation, request);
+    const built = restRoute(operation, checked as Readonly<Record<string, unknown>>, tenant);
+    const method = operation === 'subscribeToTask' ? (options.subscribeMethod ?? 'POST') : built.method;
+    return {
+      method,
+      url: `${prefix}${built.path}`,
+      ...(built.body === undefined ? {} : { body: built.body, contentType }),
+      limits,
+    };
+  }
+
+  return {
+    protocolBinding: 'HTTP+JSON',
+
+    async unary(operation, request, context) {
+      const response = await exchange({
+        ...route(operation, request),
+        accept: 'json',
+        ...contextFields(context),
+      });
+      const httpStatus = response.status;
+      if (httpStatus < 200 || httpStatus > 299) {
+        throw failedAnswer(response, limits, (body) => fromRestEnvelope(body, httpStatus));
+      }
+      if (!statusAllowed(operation, httpStatus)) {
+        throw new HttpProtocolError('status', { dispatched: true, httpStatus });
+      }
+      // Durable-client digest §4, "Delete": 204, or any 2xx with an empty body, means deleted.
+      if (operation === 'deleteTaskPushNotificationConfig' && response.body.byteLength === 0) {
+        return { value: decodeResult(operation, null, { ...source, httpStatus }), raw: null, httpStatus };
+      }
+      if (response.mediaType !== 'json') {
+        throw new HttpProtocolError('media-type', { dispatched: true, httpStatus });
+      }
+      const raw = parseBody(response.body, limits, httpStatus);
+      return { value: decodeResult(operation, raw, { ...source, httpStatus }), raw, httpStatus };
+    },
+
+    async stream(operation, request, context) {
+      const response = await openStream({
+        ...route(operation, request),
+        accept: 'sse',
+        ...contextFields(context),
+      });
+      const httpStatus = response.status;
+      if (!(response.body instanceof ReadableStream)) {
+        response.release();
+        const { body, mediaType } = response;
+        if (httpStatus < 200 || httpStatus > 299) {
+          throw failedAnswer({ status: httpStatus, mediaType, body }, limits, (json) =>
+            fromRestEnvelope(json, httpStatus),
+          );
+        }
+        // Durable-client digest §5.1: a 2xx stream answer must be an event stream.
+        throw new HttpProtocolError('media-type', { dispatched: true, httpStatus });
+      }
+      const stream = { body: response.body, release: response.release };
+      return streamFrames(stream, { limits, signal: context.signal }, (event) => {
+        const type = frameType(event);
+        // A2A spec, §11.7: each event's data is one bare StreamResponse.
+        const raw = parseBody(event.data, limits);
+        const violation =
+          type === 'error' ? { rule: 'error-event', path: '$' } : unionViolation(raw, streamResponseMembers);
+        if (violation !== undefined) {
+          // Durable-client digest §5.3: an error event, or data that is no StreamResponse but is an error, is the peer's error.
+          throw (
+            fromRestStreamError(raw) ?? new InvalidResponseError('schema', { dispatched: true, violation })
+          );
+        }
+        return { event: decodeStreamEvent(raw), raw, wireBytes: event.wireBytes };
+      });
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+@module
+The response side both bindings share (durable-client digest §4, "Bounded JSON", "Exact response union", "Decode and contract", "Delete"; §5.3): bytes to bounded JSON, the exact one-key union on the raw value, the operation's response schema, and the two rules only a binding can apply because only it knows the request's shape: the empty delete answer and the push config's tenant.
+*/
+import { InvalidResponseError, type Violation } from '../errors.js';
+import type { Limits } from '../limits.js';
+import {
+  decode,
+  isJsonObject,
+  type JsonValue,
+  type OperationName,
+  type OperationResponse,
+  operations,
+  type StreamResponse,
+  type TaskPushNotificationConfig,
+} from '../protocol/index.js';
+import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
+
+/** Where a result came from: the HTTP status of its answer (absent inside a stream) and the interface's tenant. */
+export type ResultSource = { readonly httpStatus?: number; readonly tenant?: string };
+
+/** The members of SendMessageResponse (A2A spec, §3.1.1). */
+export const sendResponseMembers: readonly string[] = Object.freeze(['task', 'message']);
+
+/** The members of StreamResponse (A2A spec, §3.1.2). */
+export const streamResponseMembers: readonly string[] = Object.freeze([
+  'task',
+  'message',
+  'statusUpdate',
+  'artifactUpdate',
+]);
+
+/** The `InvalidResponseError` fields of an answer: always dispatched, with its HTTP status when there is one. */
+export function failureInit(httpStatus: number | undefined): { dispatched: true; httpStatus?: number } {
+  return httpStatus === undefined ? { dispatched: true } : { dispatched: true, httpStatus };
+}
+
+/**
+Parses an answer's body or an event's data under the JSON bounds of `limits` (durable-client digest §7.3: duplicate keys, depth, sizes, trailing data, unsafe integers).
+
+@throws InvalidResponseError `json` (dispatched) pointing at the broken rule, never quoting the body.
+@example
+```ts
+const raw = parseBody(response.body, limits, response.status);
+```
+*/
+export function parseBody(input: Uint8Array | string, limits: Limits, httpStatus?: number): JsonValue {
+  try {
+    return parseJson(input, jsonLimitsFrom(limits));
+  } catch (error) {
+    if (error instanceof JsonError) {
+      throw new InvalidResponseError('json', { ...failureInit(httpStatus), violation: error.toViolation() });
+    }
+    throw error;
+  }
+}
+
+/**
+Why `raw` is not exactly one member of a oneof, or `undefined` when it is: an object with exactly one key, and that key one of `members`. Stricter than A2A spec, §5.7 on purpose (durable-client digest §12.2, "Unions"): `{}`, two keys, a known key beside an unknown one, an unknown key alone and an array are all refused, since a peer that sends them did not say which answer it meant.
+
+@example
+```ts
+unionViolation({ task, extra: 1 }, sendResponseMembers); // { rule: 'oneof-many', path: '$' }
+```
+*/
+export function unionViolation(raw: JsonValue, members: readonly string[]): Violation | undefined {
+  if (!isJsonObject(raw)) {
+    return { rule: 'invalid_type', path: '$' };
+  }
+  const keys = Object.keys(raw);
+  const [only] = keys;
+  if (only === undefined) {
+    return { rule: 'oneof-none', path: '$' };
+  }
+  if (keys.length > 1) {
+    return { rule: 'oneof-many', path: '$' };
+  }
+  return members.includes(only) ? undefined : { rule: 'oneof-unknown', path: '$' };
+}
+
+function schemaError(source: ResultSource, violation: Violation): InvalidResponseError {
+  return new InvalidResponseError('schema', { ...failureInit(source.httpStatus), violation });
+}
+
+function isEmptyAnswer(raw: JsonValue): boolean {
+  return raw === null || (isJsonObject(raw) && Object.keys(raw).length === 0);
+}
+
+/** A push config's `tenant` may only repeat the interface's; it is then dropped, since callers never see tenants (durable-client digest §3.1). */
+function withoutTenant(
+  config: TaskPushNotificationConfig,
+  source: ResultSource,
+  path: string,
+): TaskPushNotificationConfig {
+  const { tenant, ...rest } = config;
+  if (tenant !== undefined && tenant !== source.tenant) {
+    throw new InvalidResponseError('identity', {
+      ...failureInit(source.httpStatus),
+      violation: { rule: 'tenant', path },
+    });
+  }
+  return rest;
+}
+
+/**
+Decodes the result of a unary operation: the exact union for SendMessage, `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; durable-client digest §4, "Delete"), the operation's response schema for the rest, then the push config's tenant.
+
+@throws InvalidResponseError `schema` or `identity` (dispatched).
+@example
+```ts
+const task = decodeResult('getTask', raw, { httpStatus: 200 });
+```
+*/
+export function decodeResult<N extends OperationName>(
+  operation: N,
+  raw: JsonValue,
+  source: ResultSource,
+): OperationResponse<N> {
+  if (operation === 'deleteTaskPushNotificationConfig') {
+    if (!isEmptyAnswer(raw)) {
+      throw schemaError(source, { rule: 'empty', path: '$' });
+    }
+    return {} as OperationResponse<N>;
+  }
+  if (operation === 'sendMessage') {
+    const violation = unionViolation(raw, sendResponseMembers);
+    if (violation !== undefined) {
+      throw schemaError(source, violation);
+    }
+  }
+  const result = decode(operations[operation].response, raw);
+  if (!result.ok) {
+    throw schemaError(source, result.error.violation);
+  }
+  const value: unknown = result.value;
+  switch (operation) {
+    case 'createTaskPushNotificationConfig':
+    case 'getTaskPushNotificationConfig':
+      return withoutTenant(value as TaskPushNotificationConfig, source, '$.tenant') as OperationResponse<N>;
+    case 'listTaskPushNotificationConfigs': {
+      const page = value as OperationResponse<'listTaskPushNotificationConfigs'>;
+      const configs = page.configs.map((config, index) =>
+        withoutTenant(config, source, `$.configs[${index}].tenant`),
+      );
+      return { ...page, configs } as OperationResponse<N>;
+    }
+    default:
+      return value as OperationResponse<N>;
+  }
+}
+
+/**
+Decodes one stream event: the exact union first (durable-client digest §5.3), then the StreamResponse schema.
+
+@throws InvalidResponseError `schema` (dispatched, no HTTP status: the stream was established with a 2xx).
+@example
+```ts
+const event = decodeStreamEvent(raw);
+if ('statusUpdate' in event) { … }
+```
+*/
+export function decodeStreamEvent(raw: JsonValue): StreamResponse {
+  const violation = unionViolation(raw, streamResponseMembers);
+  if (violation !== undefined) {
+    throw schemaError({}, violation);
+  }
+  const result = decode(operations.sendStreamingMessage.response, raw);
+  if (!result.ok) {
+    throw schemaError({}, result.error.violation);
+  }
+  return result.value;
+}
