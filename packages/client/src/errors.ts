@@ -24,8 +24,8 @@ export type ErrorKind =
 /** Why a request was refused before it left: the caller's input broke a bound or a rule. */
 export type RequestReason = 'body-too-large' | 'invalid-params' | 'aborted';
 
-/** Why the token provider gave no token (durable-client digest §6.1). */
-export type AuthorizationReason = 'unavailable' | 'permission-denied';
+/** Why no credentials went out (durable-client digest §6.1, §2.7): the provider failed or timed out, refused this request, or the client has none for an operation that needs them. */
+export type AuthorizationReason = 'unavailable' | 'permission-denied' | 'unauthenticated';
 
 /** Why the bytes did not arrive whole. */
 export type TransportReason = 'network' | 'timeout' | 'aborted' | 'idle' | 'read';
@@ -210,7 +210,15 @@ export function isClientError(value: unknown): value is ClientError {
 }
 
 /** Why an option was refused when a client, a limit table or a ledger was configured. */
-export type OptionsReason = 'not-a-whole-number' | 'below-minimum' | 'above-ceiling' | 'inconsistent';
+export type OptionsReason =
+  | 'not-a-whole-number'
+  | 'below-minimum'
+  | 'above-ceiling'
+  | 'inconsistent'
+  | 'malformed'
+  | 'not-in-card'
+  | 'unsupported'
+  | 'not-satisfied';
 
 /** A configuration value broke its rule. Thrown while building, never during an exchange. */
 export class OptionsError extends Error {
@@ -223,5 +231,79 @@ export class OptionsError extends Error {
     super(`surecall option ${option} is invalid (${reason})`);
     this.option = option;
     this.reason = reason;
+  }
+}
+
+/**
+Why the durable ledger refused an operation.
+
+- `stale-revision`: the write named a revision that is no longer the record's head (another writer moved it), or its id already exists.
+- `invalid-transition`: the state machine forbids the transition from the record's state (`rule` says which, e.g. `start-from-unknown`).
+- `reused-attempt`: a new attempt reused the id of an earlier attempt of the same send.
+- `invalid-input`: the intent, the transition or the options are malformed (`rule` names the broken rule).
+- `not-found`: no record has that id.
+- `corrupt`: a stored record, revision or journal line failed to decode or does not chain; it is never skipped or repaired.
+- `locked`: another writer holds the ledger (a live lock file, a Web Lock held by another tab).
+- `fenced`: this writer's lease was taken over; it must stop writing.
+- `closed`: the ledger was closed.
+- `io`: the storage failed; a file ledger then refuses every later write with the same error, since what reached the disk is no longer known.
+- `unsupported`: the platform lacks the storage (no IndexedDB, no WebCrypto).
+*/
+export type LedgerReason =
+  | 'stale-revision'
+  | 'invalid-transition'
+  | 'reused-attempt'
+  | 'invalid-input'
+  | 'not-found'
+  | 'corrupt'
+  | 'locked'
+  | 'fenced'
+  | 'closed'
+  | 'io'
+  | 'unsupported';
+
+/**
+The durable ledger refused an operation. Messages name the reason and rule only: never a record id, a message, a path or a platform error's text (the platform error travels on `cause`).
+
+@example
+```ts
+try {
+  await ledger.transition(id, record.revision, { type: 'commit', attemptId, result });
+} catch (error) {
+  if (error instanceof LedgerError && error.reason === 'stale-revision') {
+    // Another writer moved the record: reload it, never overwrite.
+  }
+}
+```
+*/
+export class LedgerError extends Error {
+  override readonly name = 'LedgerError';
+  readonly kind = 'ledger';
+  readonly reason: LedgerReason;
+  /** The rule that decided, e.g. `attempt-mismatch`, `not-before`, `json`. */
+  readonly rule: string | undefined;
+  /** Where: the 1-based journal line, or the revision number in a history. */
+  readonly position: number | undefined;
+  constructor(reason: LedgerReason, options: { rule?: string; position?: number; cause?: unknown } = {}) {
+    const where = options.position === undefined ? '' : ` at ${options.position}`;
+    const rule = options.rule === undefined ? '' : `: ${options.rule}`;
+    super(
+      `surecall ledger: ${reason}${rule}${where}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.reason = reason;
+    this.rule = options.rule;
+    this.position = options.position;
+  }
+
+  /** Only public-safe fields. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      reason: this.reason,
+      ...(this.rule === undefined ? {} : { rule: this.rule }),
+      ...(this.position === undefined ? {} : { position: this.position }),
+    };
   }
 }

@@ -3,6 +3,12 @@
 surecall: an A2A v1.0 client that records every send before it leaves, checks every answer strictly, and resolves every ambiguous outcome by evidence, never by a blind re-send.
 */
 
+export type { CallOptions } from './call.js';
+export type { CanonicalJsonReason } from './canonical-json.js';
+export { CanonicalJsonError, canonicalJson } from './canonical-json.js';
+export type { A2aClient } from './client.js';
+export { createClient } from './client.js';
+export { cardDigest } from './digest.js';
 export type {
   AuthorizationReason,
   ClientError,
@@ -26,8 +32,23 @@ export {
   RequestError,
   TransportError,
 } from './errors.js';
+export type {
+  ClientErrorEvent,
+  ClientEvent,
+  ClientEventBase,
+  ClientEventListener,
+  ClientEvents,
+  ClientRequestEvent,
+  ClientResponseEvent,
+  StreamEndEvent,
+  StreamEventKind,
+  StreamFrameEvent,
+} from './events.js';
 export type { Limits, LimitsOptions } from './limits.js';
 export { defaultLimits, limitCeilings, resolveLimits } from './limits.js';
+export type { ClientOptions, InterfacePin } from './options.js';
+export { defaultClientOptions } from './options.js';
+export type { OperationParams } from './outbound.js';
 export type {
   A2aErrorEntry,
   A2aErrorName,
@@ -93,3 +114,11 @@ export {
   safeParseTask,
   TERMINAL_STATES,
 } from './protocol/index.js';
+export type {
+  A2aOperation,
+  ProtocolBinding,
+  SecurityOptions,
+  TokenAttempt,
+  TokenContext,
+  TokenProvider,
+} from './security.js';

@@ -173,26 +173,6 @@ describe('requests', () => {
     await bindingOf().unary('getExtendedAgentCard', {}, {});
     expect(seen[0]?.body).toEqual({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} });
   });
-
-  it.each([
-    ['a caller tenant', { id: 'task-1', tenant: 'other' }, 'tenant'],
-    ['a missing id', {}, 'required'],
-    ['an oversized historyLength', { id: 'task-1', historyLength: 257 }, 'range'],
-  ])('refuses %s before sending anything, and spends no id', async (_name, request, rule) => {
-    const seen: Seen[] = [];
-    serveAll(seen);
-    const ids = vi.fn(() => 1);
-    const binding = createJsonRpcBinding({ url, limits, nextId: ids });
-    const error = await failure(binding.unary('getTask', request as never, {}));
-    expect(error).toMatchObject({
-      kind: 'request',
-      reason: 'invalid-params',
-      dispatched: false,
-      violation: { rule },
-    });
-    expect(seen).toHaveLength(0);
-    expect(ids).not.toHaveBeenCalled();
-  });
 });
 
 type Answer = { readonly status: number; readonly body: string | null; readonly contentType: string | null };

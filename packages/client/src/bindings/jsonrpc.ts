@@ -15,7 +15,7 @@ import { exchange, type HttpExchangeRequest, openStream } from '../wire/http.js'
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { frameType, streamFrames } from './frames.js';
 import { failedAnswer, fromJsonRpcError } from './remote-error.js';
-import { checkRequest, contextFields, interfaceUrl } from './request.js';
+import { contextFields, interfaceUrl } from './request.js';
 import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
@@ -78,8 +78,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     request: OperationRequest<N>,
     context: CallContext,
   ): { readonly id: number; readonly http: Omit<HttpExchangeRequest, 'accept'> } {
-    const checked = checkRequest(operation, request);
-    const params: JsonObject = { ...(checked as JsonObject), ...(tenant === undefined ? {} : { tenant }) };
+    const params: JsonObject = { ...(request as JsonObject), ...(tenant === undefined ? {} : { tenant }) };
     const id = nextId();
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: operations[operation].rpcMethod, params });
     // A2A spec, §9.1: JSON-RPC requests are application/json.

@@ -8,7 +8,7 @@ import { exchange, type HttpExchangeRequest, openStream } from '../wire/http.js'
 import type { Binding, BindingOptions, UnaryOperationName } from './binding.js';
 import { frameType, streamFrames } from './frames.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
-import { checkRequest, contextFields, interfaceUrl } from './request.js';
+import { contextFields, interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
 import {
   decodeResult,
@@ -55,8 +55,7 @@ export function createRestBinding(options: BindingOptions): Binding {
     operation: N,
     request: OperationRequest<N>,
   ): Omit<HttpExchangeRequest, 'accept'> {
-    const checked = checkRequest(operation, request);
-    const built = restRoute(operation, checked as Readonly<Record<string, unknown>>, tenant);
+    const built = restRoute(operation, request as Readonly<Record<string, unknown>>, tenant);
     const method = operation === 'subscribeToTask' ? (options.subscribeMethod ?? 'POST') : built.method;
     return {
       method,

@@ -1,0 +1,278 @@
+import type { Binding, CallContext, StreamOperationName, UnaryOperationName } from './bindings/binding.js';
+import { createJsonRpcBinding } from './bindings/jsonrpc.js';
+import { createRestBinding } from './bindings/rest.js';
+import { createStreamValidator } from './bindings/stream.js';
+import { AuthorizationError } from './errors.js';
+import { type EventHub, errorJson, streamEventKind } from './events.js';
+import type { ResolvedClientOptions } from './options.js';
+import { prepareCall } from './outbound.js';
+import type { OperationName, OperationRequest, OperationResponse, StreamResponse } from './protocol/index.js';
+import { operations } from './protocol/index.js';
+import type { TokenAttempt, TokenContext } from './security.js';
+
+/**
+What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then choose the token's scopes), and, for the durable layer, the attempt it makes.
+
+@example
+```ts
+await client.sendMessage({ message }, { signal: AbortSignal.timeout(5_000), skill: 'summarise' });
+```
+*/
+export type CallOptions = {
+  /** Cancels the call: before dispatch `RequestError('aborted')`, after it `TransportError('aborted')`; it also ends a stream. */
+  readonly signal?: AbortSignal;
+  /** A skill id of the card: the skill's `securityRequirements`, when it declares some, set the token's scopes. */
+  readonly skill?: string;
+  /** Passed to the token provider as `TokenContext.attempt`. */
+  readonly attempt?: TokenAttempt;
+};
+
+/** The semantic check of one unary answer (durable-client digest §4), given the request actually sent. */
+export type UnaryCheck<N extends UnaryOperationName> = (
+  request: OperationRequest<N>,
+  value: OperationResponse<N>,
+  httpStatus: number,
+) => void;
+
+/** Runs the calls of one client: one binding, one JSON-RPC id counter, one call counter. */
+export type Caller = {
+  unary<N extends UnaryOperationName>(
+    operation: N,
+    params: unknown,
+    options: CallOptions | undefined,
+    check: UnaryCheck<N>,
+  ): Promise<OperationResponse<N>>;
+  stream(
+    operation: StreamOperationName,
+    params: unknown,
+    options: CallOptions | undefined,
+  ): AsyncGenerator<StreamResponse, void, undefined>;
+};
+
+type Call = {
+  readonly id: number;
+  readonly operation: OperationName;
+  readonly started: number;
+  rpcId?: number;
+  /** What the token provider threw, so that a deliberate `permission-denied` survives the transport's mapping. */
+  providerError?: unknown;
+};
+
+function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Binding {
+  const { pin, limits, subscribeMethod } = resolved;
+  const options = {
+    url: pin.url,
+    limits,
+    subscribeMethod,
+    ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
+  };
+  return pin.binding === 'JSONRPC'
+    ? createJsonRpcBinding({ ...options, nextId })
+    : createRestBinding(options);
+}
+
+/**
+Creates the call runner of one client: every call goes through the outbound contract, gets its token context and inspector events, and has its answer checked; a stream goes through the lifecycle validator.
+
+@example
+```ts
+const caller = createCaller(resolveClientOptions(options), createEventHub());
+const task = await caller.unary('getTask', { id: 't-1' }, undefined, (request, task) => checkTask(task, { id: request.id }));
+```
+*/
+export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Caller {
+  const { card, cardDigest, pin, security } = resolved;
+  // Durable-client digest §2.5: the configured order, comma-joined, no spaces.
+  const headers =
+    resolved.extensions.length === 0 ? undefined : { 'a2a-extensions': resolved.extensions.join(',') };
+  // Durable-client digest §3.1: one JSON-RPC id counter per client, from 1, shared by every operation. The binding draws the id synchronously while `issuing` is set, so each call learns its own.
+  let lastRpcId = 0;
+  let issuing: Call | undefined;
+  const binding = buildBinding(resolved, () => {
+    lastRpcId += 1;
+    if (issuing !== undefined) {
+      issuing.rpcId = lastRpcId;
+    }
+    return lastRpcId;
+  });
+  let calls = 0;
+
+  const base = (call: Call) => ({
+    callId: call.id,
+    operation: call.operation,
+    binding: pin.binding,
+    time: Date.now(),
+  });
+  const elapsed = (call: Call): number => performance.now() - call.started;
+
+  function begin(operation: OperationName): Call {
+    calls += 1;
+    return { id: calls, operation, started: performance.now() };
+  }
+
+  function fail(call: Call, error: unknown): unknown {
+    const denied = call.providerError;
+    // The transport maps every provider failure to `unavailable`; the provider's own refusal is kept.
+    const thrown =
+      error instanceof AuthorizationError &&
+      denied instanceof AuthorizationError &&
+      denied.reason === 'permission-denied'
+        ? new AuthorizationError('permission-denied')
+        : error;
+    hub.emit(() => ({ ...base(call), type: 'error', durationMs: elapsed(call), error: errorJson(thrown) }));
+    return thrown;
+  }
+
+  /** Everything before dispatch, then the binding's call; returns what `send` returns and the request it sent. */
+  function start<T>(
+    call: Call,
+    params: unknown,
+    options: CallOptions | undefined,
+    send: (request: object, context: CallContext) => T,
+  ): { readonly request: object; readonly pending: T } {
+    const { operation } = call;
+    const { request, taskId, scopes } = prepareCall({
+      card,
+      security,
+      operation,
+      params,
+      skill: options?.skill,
+    });
+    const { rpcMethod, http } = operations[operation];
+    const httpMethod =
+      pin.binding === 'JSONRPC'
+        ? 'POST'
+        : operation === 'subscribeToTask'
+          ? resolved.subscribeMethod
+          : http.method;
+    const tokenContext: Omit<TokenContext, 'signal'> = {
+      operation: rpcMethod,
+      cardDigest,
+      binding: pin.binding,
+      scopes,
+      ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
+      ...(taskId === undefined ? {} : { taskId }),
+      ...(options?.skill === undefined ? {} : { skill: options.skill }),
+      ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
+    };
+    const provider = security.kind === 'bearer' ? security.token : undefined;
+    const context: CallContext = {
+      ...(options?.signal === undefined ? {} : { signal: options.signal }),
+      ...(headers === undefined ? {} : { headers }),
+      ...(provider === undefined
+        ? {}
+        : {
+            // Durable-client digest §6.1: once per HTTP request, inside its deadline (the transport bounds the wait).
+            authorize: async (signal: AbortSignal) => {
+              try {
+                return await provider(Object.freeze({ ...tokenContext, signal }));
+              } catch (error) {
+                call.providerError = error;
+                throw error;
+              }
+            },
+          }),
+      onDispatch: () =>
+        hub.emit(() => ({
+          ...base(call),
+          type: 'request',
+          method: rpcMethod,
+          httpMethod,
+          ...(call.rpcId === undefined ? {} : { rpcId: call.rpcId }),
+          ...(taskId === undefined ? {} : { taskId }),
+        })),
+    };
+    issuing = call;
+    try {
+      return { request, pending: send(request, context) };
+    } finally {
+      issuing = undefined;
+    }
+  }
+
+  async function unary<N extends UnaryOperationName>(
+    operation: N,
+    params: unknown,
+    options: CallOptions | undefined,
+    check: UnaryCheck<N>,
+  ): Promise<OperationResponse<N>> {
+    const call = begin(operation);
+    try {
+      const { request, pending } = start(call, params, options, (sent, context) =>
+        binding.unary(operation, sent as OperationRequest<N>, context),
+      );
+      const { value, httpStatus } = await pending;
+      check(request as OperationRequest<N>, value, httpStatus);
+      hub.emit(() => ({
+        ...base(call),
+        type: 'response',
+        stream: false,
+        httpStatus,
+        durationMs: elapsed(call),
+      }));
+      return value;
+    } catch (error) {
+      throw fail(call, error);
+    }
+  }
+
+  async function* stream(
+    operation: StreamOperationName,
+    params: unknown,
+    options: CallOptions | undefined,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const call = begin(operation);
+    let frames = 0;
+    let wireBytes = 0;
+    let settled = false;
+    const end = (reason: 'complete' | 'released'): void =>
+      hub.emit(() => ({
+        ...base(call),
+        type: 'stream-end',
+        reason,
+        frames,
+        wireBytes,
+        durationMs: elapsed(call),
+      }));
+    try {
+      const { request, pending } = start(call, params, options, (sent, context) =>
+        binding.stream(operation, sent as OperationRequest<typeof operation>, context),
+      );
+      const source = await pending;
+      const validator = createStreamValidator(
+        operation === 'subscribeToTask'
+          ? { kind: 'subscribe', taskId: (request as OperationRequest<'subscribeToTask'>).id }
+          : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
+      );
+      hub.emit(() => ({ ...base(call), type: 'response', stream: true, durationMs: elapsed(call) }));
+      // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
+      for await (const frame of source) {
+        validator.accept(frame.event);
+        const index = frames;
+        frames += 1;
+        wireBytes += frame.wireBytes;
+        hub.emit(() => ({
+          ...base(call),
+          type: 'stream-frame',
+          index,
+          wireBytes: frame.wireBytes,
+          kind: streamEventKind(frame.event),
+          event: structuredClone(frame.event),
+        }));
+        yield frame.event;
+      }
+      validator.end();
+      settled = true;
+      end('complete');
+    } catch (error) {
+      settled = true;
+      throw fail(call, error);
+    } finally {
+      if (!settled) {
+        end('released');
+      }
+    }
+  }
+
+  return { unary, stream };
+}

@@ -1,0 +1,150 @@
+import {
+  checkPushConfig,
+  checkPushConfigPage,
+  checkSendResult,
+  checkTask,
+  checkTaskPage,
+} from './bindings/checks.js';
+import { type CallOptions, createCaller } from './call.js';
+import { type ClientEvents, createEventHub } from './events.js';
+import { type ClientOptions, resolveClientOptions } from './options.js';
+import type { OperationParams } from './outbound.js';
+import type {
+  AgentCard,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksResponse,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from './protocol/index.js';
+import type { ProtocolBinding } from './security.js';
+
+/**
+A strict A2A v1.0 client bound to one interface of one agent (DESIGN.md, layer "client"). It is stateless and immutable: it never retries, never follows a redirect, never sends what breaks the outbound contract or a capability of the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched` says whether the outcome may be unknown.
+
+@example
+```ts
+const result = await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+if ('task' in result) {
+  for await (const event of client.subscribeToTask({ id: result.task.id })) render(event);
+}
+```
+*/
+export type A2aClient = {
+  /** The public card the client was built from, frozen. */
+  readonly card: AgentCard;
+  /** Its digest, `sha256:` and 64 hex digits. */
+  readonly cardDigest: string;
+  /** The binding of the pinned interface. */
+  readonly binding: ProtocolBinding;
+  /** Redacted inspector events of every call. */
+  readonly events: ClientEvents;
+  /** SendMessage (A2A spec §3.1.1): the task (settled, unless `returnImmediately`) or a direct message. */
+  sendMessage(params: OperationParams<'sendMessage'>, options?: CallOptions): Promise<SendMessageResponse>;
+  /** SendStreamingMessage (A2A spec §3.1.2). Nothing is sent until iteration starts; breaking out releases the stream. */
+  sendStreamingMessage(
+    params: OperationParams<'sendStreamingMessage'>,
+    options?: CallOptions,
+  ): AsyncIterable<StreamResponse>;
+  /** GetTask (A2A spec §3.1.3). */
+  getTask(params: OperationParams<'getTask'>, options?: CallOptions): Promise<Task>;
+  /** ListTasks (A2A spec §3.1.4): one page, newest status first. */
+  listTasks(params: OperationParams<'listTasks'>, options?: CallOptions): Promise<ListTasksResponse>;
+  /** CancelTask (A2A spec §3.1.5). */
+  cancelTask(params: OperationParams<'cancelTask'>, options?: CallOptions): Promise<Task>;
+  /** SubscribeToTask (A2A spec §3.1.6): the task as it stands, then its updates. */
+  subscribeToTask(
+    params: OperationParams<'subscribeToTask'>,
+    options?: CallOptions,
+  ): AsyncIterable<StreamResponse>;
+  /** CreateTaskPushNotificationConfig (A2A spec §3.1.7); `taskId` is required. */
+  createTaskPushNotificationConfig(
+    params: OperationParams<'createTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ): Promise<TaskPushNotificationConfig>;
+  /** GetTaskPushNotificationConfig (A2A spec §3.1.8). */
+  getTaskPushNotificationConfig(
+    params: OperationParams<'getTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ): Promise<TaskPushNotificationConfig>;
+  /** ListTaskPushNotificationConfigs (A2A spec §3.1.9). */
+  listTaskPushNotificationConfigs(
+    params: OperationParams<'listTaskPushNotificationConfigs'>,
+    options?: CallOptions,
+  ): Promise<ListTaskPushNotificationConfigsResponse>;
+  /** DeleteTaskPushNotificationConfig (A2A spec §3.1.10). */
+  deleteTaskPushNotificationConfig(
+    params: OperationParams<'deleteTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ): Promise<void>;
+  /** GetExtendedAgentCard (A2A spec §3.1.11): returned as data only; it never changes this client. Needs bearer security. */
+  getExtendedAgentCard(
+    params?: OperationParams<'getExtendedAgentCard'>,
+    options?: CallOptions,
+  ): Promise<AgentCard>;
+};
+
+/**
+Builds a client for one pinned interface of an agent whose card is already validated (`discover()` calls this once it has fetched and digested the card). Throws `OptionsError` when the options break a rule (see `resolveClientOptions`).
+
+@example
+```ts
+const client = createClient({
+  card,
+  cardDigest,
+  pin: { binding: 'HTTP+JSON', url: 'https://partner.example/a2a' },
+  security: { kind: 'bearer', scheme: 'oidc', token: async (context) => mint(context) },
+});
+const task = await client.getTask({ id: 'task-1', historyLength: 10 });
+```
+*/
+export function createClient(options: ClientOptions): A2aClient {
+  const resolved = resolveClientOptions(options);
+  const hub = createEventHub();
+  const { unary, stream } = createCaller(resolved, hub);
+  return Object.freeze({
+    card: resolved.card,
+    cardDigest: resolved.cardDigest,
+    binding: resolved.pin.binding,
+    events: hub.events,
+    sendMessage: (params, callOptions) =>
+      unary('sendMessage', params, callOptions, (request, value, httpStatus) =>
+        checkSendResult(request, value, { httpStatus }),
+      ),
+    sendStreamingMessage: (params, callOptions) => stream('sendStreamingMessage', params, callOptions),
+    getTask: (params, callOptions) =>
+      unary('getTask', params, callOptions, (request, value, httpStatus) =>
+        checkTask(value, { id: request.id, historyLength: request.historyLength }, { httpStatus }),
+      ),
+    listTasks: (params, callOptions) =>
+      unary('listTasks', params, callOptions, (request, value, httpStatus) =>
+        checkTaskPage(request, value, { httpStatus }),
+      ),
+    cancelTask: (params, callOptions) =>
+      unary('cancelTask', params, callOptions, (request, value, httpStatus) =>
+        checkTask(value, { id: request.id }, { httpStatus }),
+      ),
+    subscribeToTask: (params, callOptions) => stream('subscribeToTask', params, callOptions),
+    createTaskPushNotificationConfig: (params, callOptions) =>
+      unary('createTaskPushNotificationConfig', params, callOptions, (request, value, httpStatus) =>
+        checkPushConfig({ taskId: request.taskId ?? '', id: request.id }, value, { httpStatus }),
+      ),
+    getTaskPushNotificationConfig: (params, callOptions) =>
+      unary('getTaskPushNotificationConfig', params, callOptions, (request, value, httpStatus) =>
+        checkPushConfig(request, value, { httpStatus }),
+      ),
+    listTaskPushNotificationConfigs: (params, callOptions) =>
+      unary('listTaskPushNotificationConfigs', params, callOptions, (request, value, httpStatus) =>
+        checkPushConfigPage(request, value, { httpStatus }),
+      ),
+    deleteTaskPushNotificationConfig: async (params, callOptions) => {
+      await unary('deleteTaskPushNotificationConfig', params, callOptions, ignoreCheck);
+    },
+    getExtendedAgentCard: (params, callOptions) =>
+      unary('getExtendedAgentCard', params ?? {}, callOptions, ignoreCheck),
+  });
+}
+
+// Delete has no resource to check (its answer variants are the binding's), and the extended card is revalidated by the binding's card decode.
+function ignoreCheck(): void {}

@@ -1,0 +1,191 @@
+import { isClientError } from './errors.js';
+import type { HttpMethod, OperationName, StreamResponse } from './protocol/index.js';
+import type { A2aOperation, ProtocolBinding } from './security.js';
+
+/**
+What every inspector event carries: which call it belongs to and when it happened. Events are redacted exactly like errors: no URL, token, header, request body or remote error text is ever in one; `taskId` is the only identifier of the peer's state.
+*/
+export type ClientEventBase = {
+  /** Numbers the calls of one client from 1: every event of one call carries the same `callId`. */
+  readonly callId: number;
+  /** The client method. */
+  readonly operation: OperationName;
+  readonly binding: ProtocolBinding;
+  /** Wall-clock time of the event, in milliseconds since the epoch (`Date.now()`). */
+  readonly time: number;
+};
+
+/** The request is about to leave: emitted immediately before `fetch`, once the token (if any) is in hand. From here on the outcome may be unknown. */
+export type ClientRequestEvent = ClientEventBase & {
+  readonly type: 'request';
+  /** The operation as the spec names it, which is also the JSON-RPC `method`. */
+  readonly method: A2aOperation;
+  readonly httpMethod: HttpMethod;
+  /** The JSON-RPC `id`, over JSON-RPC only. */
+  readonly rpcId?: number;
+  /** The task the request targets, when it targets one (a send continuing a task included). */
+  readonly taskId?: string;
+};
+
+/** A checked answer arrived: for a unary call the whole contract-valid body, for a stream its establishment. */
+export type ClientResponseEvent = ClientEventBase & {
+  readonly type: 'response';
+  /** True when this is the start of a stream; its frames follow as `stream-frame` events. */
+  readonly stream: boolean;
+  /** The HTTP status, where the binding reports one. */
+  readonly httpStatus?: number;
+  /** From the start of the call to this event. */
+  readonly durationMs: number;
+};
+
+/** Which member of the StreamResponse union an event is (A2A spec §3.2.3). */
+export type StreamEventKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdate';
+
+/** One stream event, after every check: the frame inspector's row. Gaps are the differences between consecutive `time`s. */
+export type StreamFrameEvent = ClientEventBase & {
+  readonly type: 'stream-frame';
+  /** 0 for the first event of the stream. */
+  readonly index: number;
+  /** The event's bytes on the wire, as the SSE decoder counted them. */
+  readonly wireBytes: number;
+  readonly kind: StreamEventKind;
+  /** A copy of the event the caller receives. */
+  readonly event: StreamResponse;
+};
+
+/** A stream ended without an error: `complete` when the peer closed it where the lifecycle allows, `released` when the caller stopped iterating first. */
+export type StreamEndEvent = ClientEventBase & {
+  readonly type: 'stream-end';
+  readonly reason: 'complete' | 'released';
+  /** Events delivered. */
+  readonly frames: number;
+  /** Wire bytes of those events. */
+  readonly wireBytes: number;
+  /** From the start of the call. */
+  readonly durationMs: number;
+};
+
+/** The call failed. `error` is the error's own public-safe `toJSON()`, so it holds nothing a log could not. */
+export type ClientErrorEvent = ClientEventBase & {
+  readonly type: 'error';
+  readonly error: Readonly<Record<string, unknown>>;
+  /** From the start of the call. */
+  readonly durationMs: number;
+};
+
+/**
+An inspector event, a union on `type` (house-style rule 23): what the devtools read, and all they read.
+
+@example
+```ts
+const unsubscribe = client.events.subscribe((event) => {
+  switch (event.type) {
+    case 'request': timeline.start(event.callId, event.method, event.time); break;
+    case 'response': timeline.answer(event.callId, event.httpStatus, event.durationMs); break;
+    case 'stream-frame': frames.add(event.callId, event.index, event.kind, event.wireBytes, event.event); break;
+    case 'stream-end': timeline.end(event.callId, event.reason); break;
+    case 'error': timeline.fail(event.callId, event.error); break;
+  }
+});
+```
+*/
+export type ClientEvent =
+  | ClientRequestEvent
+  | ClientResponseEvent
+  | StreamFrameEvent
+  | StreamEndEvent
+  | ClientErrorEvent;
+
+/** Receives every event; whatever it throws or rejects with is ignored, so an inspector can never break a call. */
+export type ClientEventListener = (event: ClientEvent) => unknown;
+
+/**
+The inspector feed of one client.
+
+@example
+```ts
+const unsubscribe = client.events.subscribe((event) => log.push(event));
+unsubscribe();
+```
+*/
+export type ClientEvents = {
+  /** Registers `listener` for every later event; the returned function removes it (calling it twice is harmless). */
+  subscribe(listener: ClientEventListener): () => void;
+};
+
+/** The client's side of the feed: `emit` builds nothing unless someone listens. */
+export type EventHub = {
+  readonly events: ClientEvents;
+  /** True while at least one listener is registered. */
+  listening(): boolean;
+  /** Delivers the event built by `build`, frozen, to every listener registered now. */
+  emit(build: () => ClientEvent): void;
+};
+
+function ignore(): void {}
+
+/**
+Creates one client's event feed.
+
+@example
+```ts
+const hub = createEventHub();
+hub.emit(() => ({ type: 'error', callId: 1, operation: 'getTask', binding: 'JSONRPC', time: Date.now(), durationMs: 3, error: errorJson(error) }));
+```
+*/
+export function createEventHub(): EventHub {
+  // One entry per subscription, so the same function subscribed twice is two subscriptions.
+  const entries = new Set<{ readonly listener: ClientEventListener }>();
+  return {
+    events: Object.freeze({
+      subscribe(listener: ClientEventListener): () => void {
+        const entry = { listener };
+        entries.add(entry);
+        return () => {
+          entries.delete(entry);
+        };
+      },
+    }),
+    listening: () => entries.size > 0,
+    emit(build) {
+      if (entries.size === 0) {
+        return;
+      }
+      const event = Object.freeze(build());
+      for (const entry of [...entries]) {
+        try {
+          const result = entry.listener(event);
+          // An async listener's rejection would otherwise surface as an unhandled rejection.
+          if (typeof result === 'object' && result !== null && 'then' in result) {
+            Promise.resolve(result).catch(ignore);
+          }
+        } catch {
+          // An observer never changes the outcome of a call.
+        }
+      }
+    },
+  };
+}
+
+/**
+The public-safe form of anything a call threw: a client error's own `toJSON()`; for anything else only that it was unexpected, since its message could hold anything.
+
+@example
+```ts
+errorJson(new CapabilityError('streaming')); // { name: 'CapabilityError', kind: 'capability', reason: 'streaming', dispatched: false }
+```
+*/
+export function errorJson(error: unknown): Readonly<Record<string, unknown>> {
+  return isClientError(error) ? error.toJSON() : { name: 'Error', kind: 'unexpected' };
+}
+
+/** The union member a stream event carries. */
+export function streamEventKind(event: StreamResponse): StreamEventKind {
+  if ('task' in event) {
+    return 'task';
+  }
+  if ('message' in event) {
+    return 'message';
+  }
+  return 'statusUpdate' in event ? 'statusUpdate' : 'artifactUpdate';
+}

@@ -1,0 +1,228 @@
+import { OptionsError } from './errors.js';
+import { type Limits, type LimitsOptions, resolveLimits } from './limits.js';
+import type { AgentCard, AgentInterface } from './protocol/index.js';
+import { contractBounds, isAbsoluteUrl } from './protocol/index.js';
+import {
+  type ProtocolBinding,
+  type ResolvedSecurity,
+  resolveSecurity,
+  type SecurityOptions,
+} from './security.js';
+
+/**
+The one interface the client talks to: a binding, its URL and its tenant, exactly as the card lists them (durable-client digest §2.3, step 12).
+
+@example
+```ts
+const pin: InterfacePin = { binding: 'HTTP+JSON', url: 'https://partner.example/a2a', tenant: 'acme' };
+```
+*/
+export type InterfacePin = {
+  readonly binding: ProtocolBinding;
+  /** An absolute `http(s)` URL with no userinfo, query or fragment; compared with the card's after WHATWG parsing, so `https://h:443/a2a` equals `https://h/a2a` but `/a2a/` does not equal `/a2a`. */
+  readonly url: string;
+  /** The interface's tenant: both absent, or byte-equal. */
+  readonly tenant?: string;
+};
+
+/**
+Everything a client is built from. `discover()` fills these from a fetched, digested card; until then a caller passes an already validated card (from `parseAgentCard`) and its digest (from `cardDigest(rawCard)` in `digest.ts`, over the card's JSON exactly as received).
+
+@example
+```ts
+const client = createClient({
+  card,
+  cardDigest: await cardDigest(rawCard),
+  pin: { binding: 'JSONRPC', url: 'https://partner.example/a2a/jsonrpc' },
+  security: { kind: 'anonymous' },
+});
+```
+*/
+export type ClientOptions = {
+  /** The decoded public agent card. The client keeps a frozen copy. */
+  readonly card: AgentCard;
+  /** `sha256:` and 64 lowercase hex digits: the RFC 8785 digest of the card as received. */
+  readonly cardDigest: string;
+  /** The interface to talk to; the card must list it with `protocolVersion` `1.0`. */
+  readonly pin: InterfacePin;
+  readonly security: SecurityOptions;
+  /** Extension URIs to request through `A2A-Extensions`, in this order; each must be declared by the card, and every extension the card marks `required` must be here (durable-client digest §2.3, step 13). @default [] */
+  readonly extensions?: readonly string[];
+  /** Overrides of the bounds table (`defaultLimits`). @default {} */
+  readonly limits?: LimitsOptions;
+  /** How HTTP+JSON subscribes: POST (the spec's prose, the official clients) or GET (the proto's annotation). @default 'POST' */
+  readonly subscribeMethod?: 'POST' | 'GET';
+};
+
+/** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
+export type ResolvedClientOptions = {
+  readonly card: AgentCard;
+  readonly cardDigest: string;
+  readonly pin: {
+    readonly binding: ProtocolBinding;
+    /** The pin's URL, WHATWG-serialized. */
+    readonly url: string;
+    readonly tenant: string | undefined;
+  };
+  readonly security: ResolvedSecurity;
+  readonly extensions: readonly string[];
+  readonly limits: Limits;
+  readonly subscribeMethod: 'POST' | 'GET';
+};
+
+/** The defaults of the optional client options (house-style rule 9). */
+export const defaultClientOptions = Object.freeze({
+  extensions: Object.freeze([]) as readonly string[],
+  limits: Object.freeze({}) as LimitsOptions,
+  subscribeMethod: 'POST' as 'POST' | 'GET',
+});
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (durable-client digest §2.5).
+const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
+const EXTENSION_HEADER_BYTES = 8 * 1024;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) {
+      deepFreeze(member);
+    }
+  }
+  return value;
+}
+
+function pinUrl(url: unknown): URL {
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' && isAbsoluteUrl(url) ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  // A pin names an interface, never a query or a fragment (durable-client digest §2.3: pins cannot carry one).
+  if (
+    parsed === undefined ||
+    (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
+    parsed.search !== '' ||
+    parsed.hash !== '' ||
+    (url as string).includes('#') ||
+    (url as string).includes('?')
+  ) {
+    throw new OptionsError('pin.url', 'malformed');
+  }
+  return parsed;
+}
+
+function sameUrl(listed: string, pinned: URL): boolean {
+  try {
+    return new URL(listed).href === pinned.href;
+  } catch {
+    return false;
+  }
+}
+
+function resolvePin(card: AgentCard, pin: InterfacePin): ResolvedClientOptions['pin'] {
+  if (pin === null || typeof pin !== 'object') {
+    throw new OptionsError('pin', 'malformed');
+  }
+  if (pin.binding !== 'JSONRPC' && pin.binding !== 'HTTP+JSON') {
+    throw new OptionsError('pin.binding', 'unsupported');
+  }
+  if (pin.tenant !== undefined && typeof pin.tenant !== 'string') {
+    throw new OptionsError('pin.tenant', 'malformed');
+  }
+  const url = pinUrl(pin.url);
+  // Durable-client digest §2.3, steps 11-12: same binding (exact spelling), version exactly 1.0, same parsed URL, same tenant.
+  const listed = card.supportedInterfaces.some(
+    (entry: AgentInterface) =>
+      entry.protocolBinding === pin.binding &&
+      entry.protocolVersion === '1.0' &&
+      entry.tenant === pin.tenant &&
+      sameUrl(entry.url, url),
+  );
+  if (!listed) {
+    throw new OptionsError('pin', 'not-in-card');
+  }
+  return Object.freeze({ binding: pin.binding, url: url.href, tenant: pin.tenant });
+}
+
+function resolveExtensions(card: AgentCard, extensions: readonly string[]): readonly string[] {
+  if (!Array.isArray(extensions)) {
+    throw new OptionsError('extensions', 'malformed');
+  }
+  if (extensions.length > contractBounds.extensions) {
+    throw new OptionsError('extensions', 'above-ceiling');
+  }
+  const seen = new Set<string>();
+  for (const [index, uri] of extensions.entries()) {
+    if (
+      typeof uri !== 'string' ||
+      uri.length > contractBounds.urlBytes ||
+      !HEADER_ITEM.test(uri) ||
+      !isAbsoluteUrl(uri)
+    ) {
+      throw new OptionsError(`extensions.${index}`, 'malformed');
+    }
+    if (seen.has(uri)) {
+      throw new OptionsError(`extensions.${index}`, 'inconsistent');
+    }
+    seen.add(uri);
+  }
+  if (extensions.join(',').length > EXTENSION_HEADER_BYTES) {
+    throw new OptionsError('extensions', 'above-ceiling');
+  }
+  // Durable-client digest §2.3, step 13: request only what the card declares, and everything it requires.
+  const declared = card.capabilities.extensions;
+  const declaredUris = new Set(declared.map((entry) => entry.uri));
+  const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri));
+  if (undeclared !== -1) {
+    throw new OptionsError(`extensions.${undeclared}`, 'not-in-card');
+  }
+  if (declared.some((entry) => entry.required && !seen.has(entry.uri))) {
+    throw new OptionsError('extensions', 'not-satisfied');
+  }
+  return Object.freeze([...extensions]);
+}
+
+/**
+Validates the client options and applies the defaults: the only place they are merged (house-style rule 9). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed.
+
+@example
+```ts
+const resolved = resolveClientOptions({ card, cardDigest, pin, security: { kind: 'anonymous' } });
+resolved.subscribeMethod; // 'POST'
+```
+*/
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    options.card === null ||
+    typeof options.card !== 'object'
+  ) {
+    throw new OptionsError('card', 'malformed');
+  }
+  if (typeof options.cardDigest !== 'string' || !DIGEST.test(options.cardDigest)) {
+    throw new OptionsError('cardDigest', 'malformed');
+  }
+  // A private frozen copy: the caller's object can change afterwards, the client's card cannot (DESIGN.md: immutable once discovered).
+  let card: AgentCard;
+  try {
+    card = deepFreeze(structuredClone(options.card));
+  } catch {
+    throw new OptionsError('card', 'malformed');
+  }
+  const subscribeMethod = options.subscribeMethod ?? defaultClientOptions.subscribeMethod;
+  if (subscribeMethod !== 'POST' && subscribeMethod !== 'GET') {
+    throw new OptionsError('subscribeMethod', 'malformed');
+  }
+  return Object.freeze({
+    card,
+    cardDigest: options.cardDigest,
+    pin: resolvePin(card, options.pin),
+    security: resolveSecurity(card, options.security),
+    extensions: resolveExtensions(card, options.extensions ?? defaultClientOptions.extensions),
+    limits: resolveLimits(options.limits ?? defaultClientOptions.limits),
+    subscribeMethod,
+  });
+}
