@@ -10,6 +10,7 @@ const suites: readonly Suite[] = [
   { name: 'sse', run: async () => (await import('./sse.js')).run() },
   { name: 'json', run: async () => (await import('./json.js')).run() },
   { name: 'schema', run: async () => (await import('./schema.js')).run() },
+  { name: 'client', run: async () => (await import('./client.js')).run() },
 ];
 
 const only = process.argv.slice(2);

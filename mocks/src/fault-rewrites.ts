@@ -1,41 +1,106 @@
 /**
 @module
-How the fault lab rewrites an answer the agent gave (internal to `faults.ts`): the stream faults frame by frame, the malformed-answer faults on one JSON document, a unary body or one frame's data. Every rewrite keeps the agent's work: only what the client reads changes.
+What an armed fault does to one exchange (internal to `faults.ts`): lose the answer, delay it, replace it with another status, or rewrite the answer the agent gave, frame by frame for a stream (`fault-streams.ts`) or on one JSON document (`fault-documents.ts`). Every fault but `drop-before` and an abandoned `delay` keeps the agent's work: only what the client reads changes.
 */
-import type { Binding, FaultSpec } from './faults.js';
+import { rewriteDocument, rewritesDocuments } from './fault-documents.js';
+import { streamRewrite } from './fault-streams.js';
+import type { Binding, FaultSpec, Handle } from './faults.js';
 import type { OperationName } from './operations.js';
 
 /** A request the lab recognised as one A2A operation. */
 export type Call = { readonly operation: OperationName; readonly binding: Binding };
 
-/** Default size of the `oversized-sse-line` comment: above the client's 512 KiB line bound. */
-const defaultOversizedLineBytes = 600 * 1024;
+/** Read a body to its end so that the agent's work finishes; stop early only if the client gives up. */
+async function drain(response: Response, signal: AbortSignal): Promise<void> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) {
+    return;
+  }
+  const stop = () => {
+    void reader.cancel().catch(() => undefined);
+  };
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    while (!(await reader.read()).done) {
+      // Discard: only the side effects of producing the body matter.
+    }
+  } catch {
+    // A broken body still means the agent stopped producing it.
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
 
-/** A JSON object, seen through the members the lab reads or rewrites; every other member passes through untouched. */
-export type JsonObject = {
-  id?: unknown;
-  contextId?: unknown;
-  taskId?: unknown;
-  role?: unknown;
-  parts?: unknown;
-  text?: unknown;
-  status?: unknown;
-  history?: unknown;
-  message?: unknown;
-  task?: unknown;
-  tasks?: unknown;
-  statusUpdate?: unknown;
-  artifactUpdate?: unknown;
-  result?: unknown;
-  error?: unknown;
-  method?: unknown;
-  kind?: unknown;
-  [member: string]: unknown;
-};
+/** Wait `ms`, or less if the signal aborts; resolves whether the whole wait happened. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
-/** A plain JSON object. */
-export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+const html413 =
+  '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>PayloadTooLargeError: request entity too large</pre>\n</body>\n</html>\n';
+
+/** Apply one fault to the exchange of `request` with the agent's `handle`. */
+export async function applyFault(
+  spec: FaultSpec,
+  { call, request, handle }: { readonly call: Call; readonly request: Request; readonly handle: Handle },
+): Promise<Response> {
+  const { signal } = request;
+  switch (spec.kind) {
+    case 'drop-before':
+      return Response.error();
+    case 'drop-after': {
+      await drain(await handle(request), signal);
+      return Response.error();
+    }
+    case 'delay': {
+      if (spec.when === 'after') {
+        const response = await handle(request);
+        if (await sleep(spec.ms, signal)) {
+          return response;
+        }
+        await response.body?.cancel().catch(() => undefined);
+        return Response.error();
+      }
+      return (await sleep(spec.ms, signal)) ? handle(request) : Response.error();
+    }
+    case 'status-after': {
+      await drain(await handle(request), signal);
+      const headers = new Headers({ 'content-type': 'text/plain; charset=utf-8' });
+      if (spec.retryAfterSeconds !== undefined) {
+        headers.set('retry-after', String(spec.retryAfterSeconds));
+      }
+      const status = spec.status ?? 503;
+      return new Response(spec.body === 'empty' ? null : `${status} injected by the fault lab\n`, {
+        status,
+        headers,
+      });
+    }
+    case 'html-413': {
+      await drain(await handle(request), signal);
+      return new Response(html413, { status: 413, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }
+    case 'redirect': {
+      await drain(await handle(request), signal);
+      const target = new URL(spec.location ?? '/__redirected', request.url).href;
+      return new Response(null, { status: 302, headers: { location: target } });
+    }
+    default:
+      return reshape(await handle(request), { spec, call });
+  }
 }
 
 function isEventStream(response: Response): boolean {
@@ -78,347 +143,4 @@ export async function reshape(
     return response;
   }
   return new Response(rewriteDocument(await response.text(), { status: response.status, call, spec }), init);
-}
-
-/** The faults whose change is to one JSON document: a unary body or one frame's data. */
-type DocumentFault = Extract<
-  FaultSpec,
-  {
-    kind:
-      | 'duplicate-keys'
-      | 'wrong-jsonrpc-id'
-      | 'result-and-error'
-      | 'two-union-members'
-      | 'blocking-submitted'
-      | 'different-task-id'
-      | 'altered-history';
-  }
->;
-
-function rewritesDocuments(spec: FaultSpec): spec is DocumentFault {
-  switch (spec.kind) {
-    case 'duplicate-keys':
-    case 'wrong-jsonrpc-id':
-    case 'result-and-error':
-    case 'two-union-members':
-    case 'blocking-submitted':
-    case 'different-task-id':
-    case 'altered-history':
-      return true;
-    default:
-      return false;
-  }
-}
-
-function frameOf(spec: DocumentFault): number {
-  return 'frame' in spec && spec.frame !== undefined ? spec.frame : 0;
-}
-
-const encoder = new TextEncoder();
-/** A blank line ends an SSE event, whatever the line terminator (WHATWG HTML, §9.2.5). */
-const frameEnd = /\r\n\r\n|\n\n|\r\r/;
-
-/** Split an SSE body into frames, each ending with its blank line (A2A spec, §9.4.2 and §11.7: one event per frame); a trailing partial frame comes last. */
-async function* readFrames(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<string, void> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) {
-      break;
-    }
-    buffer += decoder.decode(value, { stream: true });
-    for (let match = frameEnd.exec(buffer); match !== null; match = frameEnd.exec(buffer)) {
-      const end = match.index + match[0].length;
-      yield buffer.slice(0, end);
-      buffer = buffer.slice(end);
-    }
-  }
-  buffer += decoder.decode();
-  if (buffer !== '') {
-    yield buffer;
-  }
-}
-
-/** The stream faults, as a new body; `undefined` when the fault leaves streams alone. */
-function streamRewrite(
-  body: ReadableStream<Uint8Array>,
-  { spec, call }: { readonly spec: FaultSpec; readonly call: Call },
-): ReadableStream<Uint8Array> | undefined {
-  const changesStreams =
-    spec.kind === 'cut-stream' ||
-    spec.kind === 'premature-eof' ||
-    spec.kind === 'oversized-sse-line' ||
-    (rewritesDocuments(spec) && spec.kind !== 'blocking-submitted');
-  if (!changesStreams) {
-    return undefined;
-  }
-  const reader = body.getReader();
-  let cut = false;
-  async function* rewrite(): AsyncGenerator<string, void> {
-    const frames = readFrames(reader);
-    let index = 0;
-    let held: string | undefined;
-    if (spec.kind === 'oversized-sse-line') {
-      // A comment line is the purest test of a line bound: it carries no event, so only the line length can fail it.
-      yield `:${'x'.repeat((spec.bytes ?? defaultOversizedLineBytes) - 1)}\n\n`;
-    }
-    for await (const frame of frames) {
-      if (spec.kind === 'cut-stream' && index === spec.afterFrames) {
-        cut = true;
-        return;
-      }
-      index += 1;
-      if (spec.kind === 'premature-eof') {
-        if (held !== undefined) {
-          yield held;
-        }
-        held = frame;
-        continue;
-      }
-      yield rewritesDocuments(spec) && index - 1 === frameOf(spec)
-        ? rewriteFrame(frame, { call, spec })
-        : frame;
-    }
-  }
-  const chunks = rewrite();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await chunks.next();
-        if (next.done && cut) {
-          // The client sees a broken read, as after a reset connection; the agent's work goes on unobserved.
-          controller.error(new TypeError('The fault lab cut this stream'));
-          void drainReader(reader);
-        } else if (next.done) {
-          controller.close();
-        } else {
-          controller.enqueue(encoder.encode(next.value));
-        }
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      // The client went away: like a closed connection, stop the agent's body.
-      await reader.cancel().catch(() => undefined);
-      await chunks.return(undefined);
-    },
-  });
-}
-
-/** After a cut, keep reading what the agent still produces so that its work completes, as behind a dropped connection. */
-async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  try {
-    while (!(await reader.read()).done) {
-      // Discard.
-    }
-  } catch {
-    // Nothing is waiting for these bytes.
-  }
-}
-
-/** Where a document rewrite applies: to which operation's answer, for which fault. */
-type DocumentRewrite = { readonly call: Call; readonly spec: DocumentFault };
-
-function rewriteFrame(frame: string, rewrite: DocumentRewrite): string {
-  const lines = frame.split(/\r\n|\n|\r/).filter((line) => line !== '');
-  const dataLines = lines.filter((line) => line.startsWith('data:'));
-  if (dataLines.length === 0) {
-    return frame;
-  }
-  const data = dataLines.map((line) => line.slice(5).replace(/^ /, '')).join('\n');
-  const rewritten = rewriteDocument(data, { ...rewrite, status: 200 });
-  if (rewritten === data) {
-    return frame;
-  }
-  const others = lines.filter((line) => !line.startsWith('data:'));
-  return `${[...others, `data: ${rewritten}`].join('\n')}\n\n`;
-}
-
-/** Rewrite one JSON document; a document the fault does not fit comes back unchanged. */
-function rewriteDocument(
-  text: string,
-  { status, call, spec }: DocumentRewrite & { readonly status: number },
-): string {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (!isRecord(document)) {
-    return text;
-  }
-  if (call.binding === 'JSONRPC') {
-    return rewriteEnvelope(document, spec) ?? text;
-  }
-  // HTTP+JSON answers are the bare result (A2A spec, §11.3); an error status carries an error body, not a result.
-  if (status < 200 || status > 299 || spec.kind === 'wrong-jsonrpc-id' || spec.kind === 'result-and-error') {
-    return text;
-  }
-  if (spec.kind === 'duplicate-keys') {
-    return duplicateFirstKey(document) ?? text;
-  }
-  return rewriteResult(document, spec) ? JSON.stringify(document) : text;
-}
-
-/** JSON-RPC 2.0, §5: an answer holds exactly one of `result` and `error`, and echoes the request `id` (in every stream event too, A2A spec §9.4.2). */
-function rewriteEnvelope(envelope: JsonObject, spec: DocumentFault): string | undefined {
-  switch (spec.kind) {
-    case 'wrong-jsonrpc-id': {
-      const id = envelope.id;
-      envelope.id = typeof id === 'number' ? id + 1_000_000 : `${String(id)}-wrong`;
-      return JSON.stringify(envelope);
-    }
-    case 'result-and-error': {
-      if ('result' in envelope && !('error' in envelope)) {
-        envelope.error = { code: -32603, message: 'Internal error' };
-      } else if ('error' in envelope && !('result' in envelope)) {
-        envelope.result = {};
-      }
-      return JSON.stringify(envelope);
-    }
-    case 'duplicate-keys': {
-      const result = envelope.result;
-      const raw = isRecord(result) ? duplicateFirstKey(result) : undefined;
-      return raw === undefined ? undefined : stringifyWithRaw(envelope, { key: 'result', raw });
-    }
-    default: {
-      const result = envelope.result;
-      return isRecord(result) && rewriteResult(result, spec) ? JSON.stringify(envelope) : undefined;
-    }
-  }
-}
-
-function duplicateFirstKey(object: JsonObject): string | undefined {
-  const first = Object.entries(object)[0];
-  if (first === undefined) {
-    return undefined;
-  }
-  const [key, value] = first;
-  return `{${JSON.stringify(key)}:${JSON.stringify(value)},${JSON.stringify(object).slice(1)}`;
-}
-
-/** `JSON.stringify`, except that one member's value is written as the given text. */
-function stringifyWithRaw(
-  object: JsonObject,
-  member: { readonly key: string; readonly raw: string },
-): string {
-  const members = Object.entries(object).map(
-    ([key, value]) => `${JSON.stringify(key)}:${key === member.key ? member.raw : JSON.stringify(value)}`,
-  );
-  return `{${members.join(',')}}`;
-}
-
-const unionMembers = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
-
-/** The Task objects a result holds: a bare Task (GetTask, CancelTask), `{task}`, or ListTasks' `tasks`. */
-function tasksIn(result: JsonObject): JsonObject[] {
-  if (typeof result.id === 'string' && isRecord(result.status)) {
-    return [result];
-  }
-  const task = result.task;
-  if (isRecord(task)) {
-    return [task];
-  }
-  const tasks = result.tasks;
-  return Array.isArray(tasks) ? tasks.filter(isRecord) : [];
-}
-
-/** Change a result in place; says whether anything changed. */
-function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
-  switch (spec.kind) {
-    case 'two-union-members':
-      return addUnionMember(result);
-    case 'blocking-submitted': {
-      const task = result.task;
-      if (!isRecord(task)) {
-        return false;
-      }
-      task.status = { ...(isRecord(task.status) ? task.status : {}), state: 'TASK_STATE_SUBMITTED' };
-      return true;
-    }
-    case 'different-task-id':
-      return substituteTaskId(result, spec.taskId);
-    case 'altered-history':
-      return alterHistory(result, spec.text);
-    default:
-      return false;
-  }
-}
-
-/** A send result or stream event is a proto `oneof payload`: exactly one member is present, and that member is what it is (A2A spec, Appendix A.2.1). Add a second, well-formed one. */
-function addUnionMember(result: JsonObject): boolean {
-  const present = unionMembers.filter((member) => isRecord(result[member]));
-  const [member] = present;
-  const value = member === undefined ? undefined : result[member];
-  if (present.length !== 1 || !isRecord(value)) {
-    return false;
-  }
-  const taskId = member === 'task' ? value.id : value.taskId;
-  const contextId = value.contextId;
-  if (member === 'task') {
-    result.message = {
-      messageId: 'fault-lab-extra-message',
-      role: 'ROLE_AGENT',
-      parts: [{ text: 'added by the fault lab' }],
-      ...(typeof contextId === 'string' ? { contextId } : {}),
-      ...(typeof taskId === 'string' ? { taskId } : {}),
-    };
-  } else {
-    result.task = {
-      id: typeof taskId === 'string' ? taskId : 'fault-lab-extra-task',
-      contextId: typeof contextId === 'string' ? contextId : 'fault-lab-extra-context',
-      status: { state: 'TASK_STATE_WORKING' },
-    };
-  }
-  return true;
-}
-
-function substituteTaskId(result: JsonObject, replacement: string | undefined): boolean {
-  const [task] = tasksIn(result);
-  if (task !== undefined && typeof task.id === 'string') {
-    const id = replacement ?? `${task.id}-substituted`;
-    task.id = id;
-    // The messages move with the task, so the id is the only thing that gives the substitution away.
-    const status = task.status;
-    const messages = [...(Array.isArray(task.history) ? task.history : [])];
-    if (isRecord(status) && isRecord(status.message)) {
-      messages.push(status.message);
-    }
-    for (const message of messages) {
-      if (isRecord(message) && 'taskId' in message) {
-        message.taskId = id;
-      }
-    }
-    return true;
-  }
-  for (const member of ['statusUpdate', 'artifactUpdate'] as const) {
-    const event = result[member];
-    if (isRecord(event) && typeof event.taskId === 'string') {
-      event.taskId = replacement ?? `${event.taskId}-substituted`;
-      return true;
-    }
-  }
-  return false;
-}
-
-function alterHistory(result: JsonObject, replacement: string | undefined): boolean {
-  for (const task of tasksIn(result)) {
-    const history = Array.isArray(task.history) ? task.history : [];
-    for (const message of history) {
-      if (!isRecord(message) || message.role !== 'ROLE_USER' || !Array.isArray(message.parts)) {
-        continue;
-      }
-      const part = message.parts.find(
-        (candidate): candidate is JsonObject => isRecord(candidate) && typeof candidate.text === 'string',
-      );
-      if (part !== undefined) {
-        part.text = replacement ?? `${String(part.text)} (altered)`;
-        return true;
-      }
-    }
-  }
-  return false;
 }

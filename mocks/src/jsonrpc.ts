@@ -1,3 +1,4 @@
+import { isObject } from './fields.js';
 import type { IdempotencyMode } from './idempotency.js';
 import {
   activatedExtensions,
@@ -10,7 +11,6 @@ import {
 } from './operations.js';
 import { AgentError, jsonRpcError, toAgentError } from './remote-errors.js';
 import { encodeSseStream, sseHeaders } from './sse.js';
-import { isObject } from './validate.js';
 
 /** A JSON-RPC request id: a string, an integer or null (JSON-RPC 2.0 §4). */
 export type JsonRpcId = string | number | null;

@@ -1,3 +1,4 @@
+import { isObject } from './fields.js';
 import type { IdempotencyMode } from './idempotency.js';
 import {
   activatedExtensions,
@@ -9,7 +10,6 @@ import {
 } from './operations.js';
 import { AgentError, restError, toAgentError } from './remote-errors.js';
 import { encodeSseStream, sseHeaders } from './sse.js';
-import { isObject } from './validate.js';
 
 /** The media type of HTTP+JSON answers (A2A spec §11.1, v1.0.1). */
 export const restContentType = 'application/a2a+json';

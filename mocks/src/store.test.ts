@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { randomId } from './ids.js';
 import { AgentError } from './remote-errors.js';
-import { createTaskStore, isSettled, randomId, type TaskStore } from './store.js';
-import type { Message, TaskState, WireStreamResponse } from './wire.js';
+import { createTaskStore, type TaskStore } from './store.js';
+import type { Message, WireStreamResponse } from './wire.js';
 
 const user: Message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
 const agentSays = (text: string): Message => ({
@@ -31,28 +32,6 @@ function add(store: TaskStore, tenant = '', contextId = 'c') {
 }
 
 const listAll = { pageSize: 100, includeArtifacts: false } as const;
-
-describe('randomId', () => {
-  it('is a UUID v4', () => {
-    expect(randomId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(randomId()).not.toBe(randomId());
-  });
-});
-
-describe('isSettled', () => {
-  it.each<[TaskState, boolean]>([
-    ['TASK_STATE_SUBMITTED', false],
-    ['TASK_STATE_WORKING', false],
-    ['TASK_STATE_COMPLETED', true],
-    ['TASK_STATE_FAILED', true],
-    ['TASK_STATE_CANCELED', true],
-    ['TASK_STATE_REJECTED', true],
-    ['TASK_STATE_INPUT_REQUIRED', true],
-    ['TASK_STATE_AUTH_REQUIRED', true],
-  ])('%s → %s', (state, settled) => {
-    expect(isSettled(state)).toBe(settled);
-  });
-});
 
 describe('createTaskStore', () => {
   it('keeps tasks per tenant', () => {

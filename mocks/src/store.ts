@@ -1,4 +1,5 @@
-import { AgentError } from './remote-errors.js';
+import { createPages } from './pages.js';
+import { terminalStates } from './task-states.js';
 import type {
   ListTaskPushNotificationConfigsResponse,
   Message,
@@ -10,40 +11,7 @@ import type {
   WireTask,
 } from './wire.js';
 
-/** States after which a task never changes again (A2A spec §3.2, TaskState). */
-export const terminalStates: ReadonlySet<TaskState> = new Set<TaskState>([
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-]);
-
-/** States in which a task waits for something outside it: the client's input, or a credential. */
-export const interruptedStates: ReadonlySet<TaskState> = new Set<TaskState>([
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-]);
-
-/** True for the states a blocking send waits for and a stream closes on: terminal or interrupted (A2A spec §3.2.2, §11.7). */
-export function isSettled(state: TaskState): boolean {
-  return terminalStates.has(state) || interruptedStates.has(state);
-}
-
-/**
-A random UUID v4 from `crypto.getRandomValues`, which, unlike `crypto.randomUUID`, also works on plain-HTTP pages (a service worker under MSW).
-
-@example
-```ts
-randomId(); // '3b241101-e2bb-4255-8caf-4136c566a962'
-```
-*/
-export function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+// Task states, ids and paging have their own modules; the operations, the tests and their helpers keep importing them from here.
 
 /** A task as the store keeps it: the full task plus what ordering, paging and push delivery need. */
 export type TaskRecord = {
@@ -136,25 +104,8 @@ type MutableRecord = {
   listeners: Set<TaskListener>;
 };
 
-type TaskCursor = {
-  readonly kind: 'tasks';
-  readonly tenant: string;
-  readonly filter: string;
-  readonly updatedAt: number;
-  readonly updateSeq: number;
-};
-type ConfigCursor = {
-  readonly kind: 'configs';
-  readonly tenant: string;
-  readonly taskId: string;
-  readonly seq: number;
-};
-
-// Tokens are handles into this agent's memory, so a forged or foreign token is recognised; the oldest are forgotten past this many.
-const maxPageTokens = 4096;
-
 /**
-A task store. Page tokens are opaque handles to a cursor held here: a token names a position in the order, not an offset, so tasks created after it was issued never shift the pages that follow (they sort before the cursor).
+A task store. Page tokens are opaque handles to a cursor held by the store's pages (`pages.ts`): a token names a position in the order, not an offset, so tasks created after it was issued never shift the pages that follow (they sort before the cursor).
 
 @example
 ```ts
@@ -168,7 +119,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
   const { now, taskTtlMs } = options;
   const everyTask = new Set<TaskListener>();
   const tenants = new Map<string, Map<string, MutableRecord>>();
-  const tokens = new Map<string, TaskCursor | ConfigCursor>();
+  const pages = createPages();
   let seq = 0;
 
   const internal = (record: TaskRecord): MutableRecord => record as MutableRecord;
@@ -195,18 +146,6 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
     return tasks;
   }
 
-  function issue(cursor: TaskCursor | ConfigCursor): string {
-    if (tokens.size >= maxPageTokens) {
-      const oldest = tokens.keys().next();
-      if (oldest.done !== true) {
-        tokens.delete(oldest.value);
-      }
-    }
-    const token = randomId();
-    tokens.set(token, cursor);
-    return token;
-  }
-
   function emit(record: MutableRecord, event: WireStreamResponse): void {
     // A copy per event: listeners may hold on to it while the task keeps changing.
     for (const listener of [...record.listeners]) {
@@ -222,10 +161,6 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
     seq += 1;
     record.updateSeq = seq;
     return new Date(record.updatedAt).toISOString();
-  }
-
-  function newestFirst(a: MutableRecord, b: MutableRecord): number {
-    return b.updatedAt - a.updatedAt || b.updateSeq - a.updateSeq;
   }
 
   function view(record: TaskRecord, shape: TaskView): WireTask {
@@ -332,50 +267,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
     view,
 
     list(tenant, query) {
-      const filter = JSON.stringify([query.contextId, query.status, query.statusTimestampAfter]);
-      const matching = [...tenantTasks(tenant).values()]
-        .filter(
-          (record) =>
-            (query.contextId === undefined || record.task.contextId === query.contextId) &&
-            (query.status === undefined || record.task.status.state === query.status) &&
-            (query.statusTimestampAfter === undefined || record.updatedAt >= query.statusTimestampAfter),
-        )
-        .sort(newestFirst);
-      let start = 0;
-      if (query.pageToken !== undefined) {
-        const cursor = tokens.get(query.pageToken);
-        if (cursor?.kind !== 'tasks' || cursor.tenant !== tenant) {
-          throw new AgentError('InvalidParams', 'pageToken was not issued by this agent for this tenant');
-        }
-        if (cursor.filter !== filter) {
-          // AIP-158: a page token continues the listing it came from; other filters need a new listing.
-          throw new AgentError('InvalidParams', 'pageToken belongs to a listing with other filters');
-        }
-        const after = matching.findIndex(
-          (record) =>
-            record.updatedAt < cursor.updatedAt ||
-            (record.updatedAt === cursor.updatedAt && record.updateSeq < cursor.updateSeq),
-        );
-        start = after === -1 ? matching.length : after;
-      }
-      const page = matching.slice(start, start + query.pageSize);
-      const last = page.at(-1);
-      const more = start + page.length < matching.length;
-      return {
-        tasks: page.map((record) =>
-          view(record, {
-            historyLength: query.historyLength,
-            artifacts: query.includeArtifacts ? 'always' : 'omit',
-          }),
-        ),
-        // A2A spec §3.1.4: nextPageToken is always present, and empty on the last page.
-        nextPageToken:
-          more && last !== undefined
-            ? issue({ kind: 'tasks', tenant, filter, updatedAt: last.updatedAt, updateSeq: last.updateSeq })
-            : '',
-        pageSize: query.pageSize,
-        totalSize: matching.length,
-      };
+      return pages.tasks(tenant, tenantTasks(tenant).values(), query, view);
     },
 
     putPushConfig(record, config) {
@@ -394,33 +286,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
     },
 
     listPushConfigs(record, query) {
-      const target = internal(record);
-      const taskId = target.task.id;
-      let after = 0;
-      if (query.pageToken !== undefined) {
-        const cursor = tokens.get(query.pageToken);
-        if (cursor?.kind !== 'configs' || cursor.tenant !== target.tenant || cursor.taskId !== taskId) {
-          throw new AgentError('InvalidParams', 'pageToken was not issued by this agent for this task');
-        }
-        after = cursor.seq;
-      }
-      const remaining = [...target.pushConfigs.values()].filter(
-        (config) => (target.pushConfigSeq.get(config.id ?? '') ?? 0) > after,
-      );
-      const page = remaining.slice(0, query.pageSize);
-      const last = page.at(-1);
-      return {
-        configs: structuredClone(page),
-        nextPageToken:
-          remaining.length > page.length && last !== undefined
-            ? issue({
-                kind: 'configs',
-                tenant: target.tenant,
-                taskId,
-                seq: target.pushConfigSeq.get(last.id ?? '') ?? 0,
-              })
-            : '',
-      };
+      return pages.configs(internal(record), query);
     },
   };
 }

@@ -2,7 +2,7 @@
 Helpers for this package's own tests: build A2A requests for `agent.handle` on either binding, and read their answers. Not part of the public API.
 */
 import type { MockAgent } from './agent.js';
-import { randomId } from './store.js';
+import { randomId } from './ids.js';
 import type { Part, WireStreamResponse, WireTask } from './wire.js';
 
 /** The origin every test request uses; the card's URLs follow it. */

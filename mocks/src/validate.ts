@@ -1,6 +1,20 @@
-import { AgentError } from './remote-errors.js';
+import {
+  field,
+  invalid,
+  isObject,
+  optionalBoolean,
+  optionalId,
+  optionalInt,
+  optionalString,
+  optionalStrings,
+  optionalStruct,
+  requiredId,
+} from './fields.js';
 import type { ListPushConfigsQuery, ListTasksQuery } from './store.js';
+import { parseTimestamp } from './timestamp.js';
 import type { AuthenticationInfo, Message, TaskState } from './wire.js';
+
+// The field readers and the timestamp parser have their own modules; the bindings and the tests keep importing these from here.
 
 /** A request's fields as one binding delivered them: JSON-RPC `params`, or REST path, query and body merged. */
 export type Params = Readonly<Record<string, unknown>>;
@@ -44,91 +58,6 @@ const taskStates: readonly (TaskState | undefined)[] = [
   'TASK_STATE_REJECTED',
   'TASK_STATE_AUTH_REQUIRED',
 ];
-
-function invalid(message: string): AgentError {
-  return new AgentError('InvalidParams', message);
-}
-
-/** True for a JSON object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function field(object: Params, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-function optionalString(object: Params, key: string, path: string): string | undefined {
-  const value = field(object, key);
-  if (value === undefined) {
-    return undefined;
-  }
-  if (typeof value !== 'string') {
-    throw invalid(`${path} must be a string`);
-  }
-  return value;
-}
-
-/** A string field that proto3 leaves out when empty, so `''` reads as absent. */
-function optionalId(object: Params, key: string, path: string): string | undefined {
-  const value = optionalString(object, key, path);
-  return value === '' ? undefined : value;
-}
-
-function requiredId(object: Params, key: string, path: string): string {
-  const value = optionalId(object, key, path);
-  if (value === undefined) {
-    throw invalid(`${path} is required`);
-  }
-  return value;
-}
-
-function optionalInt(
-  object: Params,
-  key: string,
-  path: string,
-  min: number,
-  max: number,
-): number | undefined {
-  const value = field(object, key);
-  if (value === undefined) {
-    return undefined;
-  }
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw invalid(`${path} must be a whole number`);
-  }
-  if (value < min || value > max) {
-    throw invalid(`${path} must be between ${min} and ${max}`);
-  }
-  return value;
-}
-
-function optionalBoolean(object: Params, key: string, path: string): boolean | undefined {
-  const value = field(object, key);
-  if (value !== undefined && typeof value !== 'boolean') {
-    throw invalid(`${path} must be true or false`);
-  }
-  return value;
-}
-
-function optionalStruct(object: Params, key: string, path: string): void {
-  const value = field(object, key);
-  if (value !== undefined && !isObject(value)) {
-    // google.protobuf.Struct is a JSON object (A2A spec §5.5); a2a-rust refuses any other metadata at ingress too.
-    throw invalid(`${path} must be a JSON object`);
-  }
-}
-
-function optionalStrings(object: Params, key: string, path: string): readonly string[] | undefined {
-  const value = field(object, key);
-  if (value === undefined) {
-    return undefined;
-  }
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-    throw invalid(`${path} must be a list of strings`);
-  }
-  return value as string[];
-}
 
 const base64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const partContents = ['text', 'raw', 'url', 'data'] as const;
@@ -285,47 +214,6 @@ function parseState(value: unknown): TaskState | undefined {
     throw invalid('status must be a TaskState name such as TASK_STATE_WORKING');
   }
   return state;
-}
-
-const timestampPattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
-
-/**
-Milliseconds of a ProtoJSON Timestamp: RFC 3339 in UTC with `Z` and 0–9 fractional digits (A2A spec §5.6.1). Digits below the millisecond round the bound up, since every task timestamp here is a whole millisecond and the bound is inclusive.
-
-@example
-```ts
-parseTimestamp('2026-01-01T00:00:00.0005Z'); // Date.UTC(2026, 0, 1) + 1
-```
-*/
-export function parseTimestamp(value: string): number | undefined {
-  const match = timestampPattern.exec(value);
-  if (match === null) {
-    return undefined;
-  }
-  const [, year, month, day, hour, minute, second, fraction = ''] = match;
-  const ms = Date.UTC(
-    Number(year),
-    Number(month) - 1,
-    Number(day),
-    Number(hour),
-    Number(minute),
-    Number(second),
-  );
-  const date = new Date(ms);
-  // Date.UTC rolls 2026-02-30 over to March; a real date survives the round trip.
-  if (
-    date.getUTCFullYear() !== Number(year) ||
-    date.getUTCMonth() !== Number(month) - 1 ||
-    date.getUTCDate() !== Number(day) ||
-    date.getUTCHours() !== Number(hour) ||
-    date.getUTCMinutes() !== Number(minute)
-  ) {
-    return undefined;
-  }
-  const digits = fraction.padEnd(9, '0');
-  const millis = Number(digits.slice(0, 3));
-  const below = Number(digits.slice(3));
-  return ms + millis + (below > 0 ? 1 : 0);
 }
 
 /**

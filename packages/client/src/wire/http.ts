@@ -1,12 +1,9 @@
 import ky from 'ky';
-import {
-  AuthorizationError,
-  HttpProtocolError,
-  InvalidResponseError,
-  RequestError,
-  TransportError,
-} from '../errors.js';
+import { AuthorizationError, HttpProtocolError, RequestError } from '../errors.js';
 import type { Limits } from '../limits.js';
+import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
+import { classifyMediaType } from './media-type.js';
+import { cancelBody, liveBody, readAll } from './response-body.js';
 
 /** What a request asks for: a JSON document or an event stream. */
 export type MediaKind = 'json' | 'sse';
@@ -56,16 +53,6 @@ export type HttpStreamResponse = {
   release(): void;
 };
 
-type Stop = 'timeout' | 'aborted';
-
-/** One AbortController driven by our own timer and the caller's signal, so that fake timers drive the deadline. */
-type Deadline = {
-  readonly signal: AbortSignal;
-  readonly stop: () => Stop | undefined;
-  readonly stopTimer: () => void;
-  readonly release: () => void;
-};
-
 const acceptValues: Readonly<Record<MediaKind, string>> = {
   json: 'application/json, application/a2a+json',
   sse: 'text/event-stream',
@@ -73,57 +60,9 @@ const acceptValues: Readonly<Record<MediaKind, string>> = {
 
 // RFC 6750, §2.1: b64token. It also keeps a provider's token from injecting header lines.
 const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
-const digitsOnly = /^[0-9]+$/;
 const encoder = new TextEncoder();
-const halted = Symbol('halted');
 
 function ignore(): void {}
-
-function startDeadline(caller: AbortSignal | undefined, timeoutMs: number): Deadline {
-  const controller = new AbortController();
-  let stop: Stop | undefined;
-  const end = (why: Stop): void => {
-    if (stop === undefined) {
-      stop = why;
-      controller.abort();
-    }
-  };
-  const onCallerAbort = (): void => end('aborted');
-  const timer = setTimeout(() => end('timeout'), timeoutMs);
-  caller?.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    signal: controller.signal,
-    stop: () => stop,
-    stopTimer: () => clearTimeout(timer),
-    release: () => {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onCallerAbort);
-    },
-  };
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts, even if `promise` never settles. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(halted);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-// Never awaited: a tee'd body (MSW, instrumentation) only settles its cancel once every branch is cancelled.
-function cancelBody(response: Response): void {
-  response.body?.cancel().catch(ignore);
-}
 
 function encodeBody(body: string | undefined, limit: number): Uint8Array<ArrayBuffer> | undefined {
   if (body === undefined) {
@@ -179,10 +118,6 @@ async function resolveToken(request: HttpExchangeRequest, deadline: Deadline): P
   return token;
 }
 
-function failure(deadline: Deadline, otherwise: 'network' | 'read'): TransportError {
-  return new TransportError(deadline.stop() ?? otherwise, { dispatched: true });
-}
-
 /** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
 async function dispatch(request: HttpExchangeRequest): Promise<{ response: Response; deadline: Deadline }> {
   const body = encodeBody(request.body, request.limits.requestBodyBytes);
@@ -232,7 +167,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
       response = await pending;
     } catch {
       // Before dispatch the only way to fail is the guard above: the caller aborted first.
-      throw dispatched ? failure(deadline, 'network') : new RequestError('aborted');
+      throw dispatched ? dispatchedFailure(deadline, 'network') : new RequestError('aborted');
     }
     // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch standard).
     if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
@@ -247,104 +182,6 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
     deadline.release();
     throw error;
   }
-}
-
-/** Cancels the reader when the deadline or the caller stops, which ends a pending read even where fetch would not. */
-function watch(deadline: Deadline, reader: ReadableStreamDefaultReader<Uint8Array>): () => void {
-  const onAbort = (): void => {
-    reader.cancel().catch(ignore);
-  };
-  deadline.signal.addEventListener('abort', onAbort, { once: true });
-  return () => deadline.signal.removeEventListener('abort', onAbort);
-}
-
-async function readChunk(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  deadline: Deadline,
-): Promise<Uint8Array | undefined> {
-  let result: ReadableStreamReadResult<Uint8Array>;
-  try {
-    result = await reader.read();
-  } catch {
-    throw failure(deadline, 'read');
-  }
-  if (deadline.stop() !== undefined) {
-    throw failure(deadline, 'read');
-  }
-  return result.done ? undefined : result.value;
-}
-
-function tooLarge(status: number): InvalidResponseError {
-  return new InvalidResponseError('body-too-large', {
-    dispatched: true,
-    httpStatus: status,
-    violation: { rule: 'responseBodyBytes' },
-  });
-}
-
-async function readAll(response: Response, limit: number, deadline: Deadline): Promise<Uint8Array> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && digitsOnly.test(declared) && Number(declared) > limit) {
-    cancelBody(response);
-    throw tooLarge(response.status);
-  }
-  if (response.body === null) {
-    return new Uint8Array(0);
-  }
-  const reader = response.body.getReader();
-  const unwatch = watch(deadline, reader);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (let chunk = await readChunk(reader, deadline); chunk !== undefined; ) {
-      total += chunk.byteLength;
-      if (total > limit) {
-        throw tooLarge(response.status);
-      }
-      chunks.push(chunk);
-      chunk = await readChunk(reader, deadline);
-    }
-  } catch (error) {
-    reader.cancel().catch(ignore);
-    throw error;
-  } finally {
-    unwatch();
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
-function classifyMediaType(value: string | null): MediaType {
-  if (value === null) {
-    return 'none';
-  }
-  // Fetch joins a repeated header with ", ": a comma outside a quoted parameter means more than one media type.
-  let quoted = false;
-  for (let index = 0; index < value.length; index += 1) {
-    const char = value[index];
-    if (quoted) {
-      if (char === '\\') {
-        index += 1;
-      } else if (char === '"') {
-        quoted = false;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      return 'other';
-    }
-  }
-  const semicolon = value.indexOf(';');
-  const essence = (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
-  if (essence === 'application/json' || essence === 'application/a2a+json') {
-    return 'json';
-  }
-  return essence === 'text/event-stream' ? 'sse' : 'other';
 }
 
 function wrongMedia(response: Response): HttpProtocolError {
@@ -384,52 +221,6 @@ export async function exchange(request: HttpExchangeRequest): Promise<HttpUnaryR
   } finally {
     deadline.release();
   }
-}
-
-function liveBody(
-  source: ReadableStream<Uint8Array>,
-  deadline: Deadline,
-): { body: ReadableStream<Uint8Array>; release: () => void } {
-  const reader = source.getReader();
-  const unwatch = watch(deadline, reader);
-  let ended = false;
-  const end = (): void => {
-    if (!ended) {
-      ended = true;
-      unwatch();
-      deadline.release();
-    }
-  };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await readChunk(reader, deadline);
-        if (chunk === undefined) {
-          end();
-          controller.close();
-        } else {
-          controller.enqueue(chunk);
-        }
-      } catch (error) {
-        // The source is already errored, or cancelled by the deadline's watch.
-        end();
-        controller.error(error);
-      }
-    },
-    cancel() {
-      end();
-      reader.cancel().catch(ignore);
-    },
-  });
-  return {
-    body,
-    release: () => {
-      if (!ended) {
-        end();
-        reader.cancel().catch(ignore);
-      }
-    },
-  };
 }
 
 /**

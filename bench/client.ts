@@ -1,0 +1,159 @@
+/**
+`npm run bench -- client`: the strict client against the official SDK's own client.
+
+- `send-latency-jsonrpc`, `send-latency-rest`: 1,000 sequential echo SendMessage calls on loopback against one `@a2a-js/sdk@1.3.0` server (mocks/src/sdk-agent.ts) in this process, ours vs the SDK's `ClientFactory` client forced onto the same binding; the value is the median latency of one call in ms within a run of 1,000, then the median of alternating runs. Both sides pay the same server, so the ratio is the client's own overhead diluted by a real round trip.
+- `bundle-client`: the minified, gzipped (level 9) browser ESM bundle of a tiny entry that fetches the card, builds a client and sends one message, ours (through the `@surecall/source` condition, so no build is needed) vs the same with `@a2a-js/sdk/client`, in KB of 1,000 bytes. Sizes are deterministic, so each side is built once. The bench fails when our bundle imports any `node:` module.
+*/
+import { gzipSync } from 'node:zlib';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import { type A2aClient, cardDigest, createClient, type JsonValue, parseAgentCard } from '@surecall/client';
+import { build } from 'esbuild';
+import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk-agent.js';
+import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
+
+const runs = 5;
+const callsPerRun = 1000;
+const sdkName = '@a2a-js/sdk@1.3.0 client';
+
+type Binding = 'JSONRPC' | 'HTTP+JSON';
+
+function userMessage(text: string) {
+  return { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }] };
+}
+
+async function ourClient(sdk: RunningSdkAgent, binding: Binding): Promise<A2aClient> {
+  const raw = (await (await fetch(sdk.cardUrl)).json()) as JsonValue;
+  return createClient({
+    card: parseAgentCard(raw),
+    cardDigest: await cardDigest(raw),
+    pin: { binding, url: binding === 'JSONRPC' ? sdk.jsonRpcUrl : sdk.restUrl },
+    security: { kind: 'anonymous' },
+  });
+}
+
+async function sdkClient(sdk: RunningSdkAgent, binding: Binding) {
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    preferredTransports: [binding],
+  });
+  const client = await new ClientFactory(options).createFromUrl(sdk.cardUrl, '');
+  if (client.transport.protocolName !== binding) {
+    throw new Error(`bench/client: the SDK client picked ${client.transport.protocolName}, not ${binding}`);
+  }
+  return client;
+}
+
+/** A sampler: the median ms of one call over `callsPerRun` sequential sends, each checked to be the echo's direct Message. */
+function sequentialSends(send: () => Promise<boolean>): () => Promise<number> {
+  return async () => {
+    const latencies: number[] = [];
+    for (let call = 0; call < callsPerRun; call++) {
+      let ok = false;
+      latencies.push(
+        await timeMs(async () => {
+          ok = await send();
+        }),
+      );
+      if (!ok) {
+        throw new Error('bench/client: an echo send did not answer a direct Message');
+      }
+    }
+    // The median, not the mean: on a shared machine a neighbour's burst stalls a few calls, not the typical one.
+    return median(latencies);
+  };
+}
+
+async function sendLatency(sdk: RunningSdkAgent, binding: Binding): Promise<BenchRow> {
+  const ours = await ourClient(sdk, binding);
+  const theirs = await sdkClient(sdk, binding);
+  const measured = await sideBySide(
+    runs,
+    sequentialSends(async () => 'message' in (await ours.sendMessage({ message: userMessage('echo hi') }))),
+    sequentialSends(async () => {
+      const result = await theirs.sendMessage(
+        SendMessageRequest.fromJSON({ message: userMessage('echo hi') }),
+      );
+      return 'messageId' in result;
+    }),
+  );
+  const name = binding === 'JSONRPC' ? 'send-latency-jsonrpc' : 'send-latency-rest';
+  return row(name, 'ms/call (median)', measured, sdkName, { op: '<=', ratio: 1.1 });
+}
+
+// Each entry does what an app does first: fetch the card, build a client on JSON-RPC, send one message.
+const ourEntry = `
+import { cardDigest, createClient, parseAgentCard } from '@surecall/client';
+const raw = await (await fetch(globalThis.location.origin + '/.well-known/agent-card.json')).json();
+const card = parseAgentCard(raw);
+const client = createClient({
+  card,
+  cardDigest: await cardDigest(raw),
+  pin: { binding: 'JSONRPC', url: card.supportedInterfaces[0].url },
+  security: { kind: 'anonymous' },
+});
+console.log(await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }));
+`;
+
+const sdkEntry = `
+import { ClientFactory } from '@a2a-js/sdk/client';
+const client = await new ClientFactory().createFromUrl(globalThis.location.origin);
+console.log(await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 1, parts: [{ content: { $case: 'text', value: 'hi' } }] } }));
+`;
+
+/** The gzipped size in bytes of the browser bundle of `entry`, and the `node:` modules it still imports. */
+async function bundle(entry: string): Promise<{ gzipBytes: number; nodeImports: string[] }> {
+  const result = await build({
+    stdin: { contents: entry, resolveDir: new URL('.', import.meta.url).pathname, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['@surecall/source'],
+    // Kept external so that a `node:` import shows up in the metafile instead of failing the build with esbuild's text.
+    external: ['node:*'],
+    outfile: 'entry.js',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const nodeImports = Object.values(result.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .map((imported) => imported.path)
+    .filter((path) => path.startsWith('node:'));
+  const [output] = result.outputFiles;
+  if (output === undefined) {
+    throw new Error('bench/client: esbuild wrote no bundle');
+  }
+  return { gzipBytes: gzipSync(output.contents, { level: 9 }).length, nodeImports };
+}
+
+async function bundleClient(): Promise<BenchRow> {
+  const ours = await bundle(ourEntry);
+  if (ours.nodeImports.length > 0) {
+    throw new Error(
+      `bench/client: the browser bundle of @surecall/client imports ${ours.nodeImports.join(', ')}; the client must run unchanged in browsers`,
+    );
+  }
+  const theirs = await bundle(sdkEntry);
+  const kb = (bytes: number): number => bytes / 1000;
+  // Built once: a bundle's size does not vary between runs.
+  const measured = { ours: kb(ours.gzipBytes), anchor: kb(theirs.gzipBytes) };
+  return row('bundle-client', 'KB gzip', measured, '@a2a-js/sdk/client (ClientFactory)', {
+    op: '<=',
+    ratio: 1.0,
+  });
+}
+
+/** Measures `send-latency-jsonrpc`, `send-latency-rest` and `bundle-client`. */
+export async function run(): Promise<BenchRow[]> {
+  const rows = [await bundleClient()];
+  const sdk = await startSdkAgent();
+  try {
+    rows.push(await sendLatency(sdk, 'JSONRPC'));
+    rows.push(await sendLatency(sdk, 'HTTP+JSON'));
+  } finally {
+    await sdk.close();
+  }
+  return rows;
+}

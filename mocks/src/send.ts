@@ -1,0 +1,272 @@
+/**
+@module
+The send path (A2A spec §3.1.1, §3.1.2; idempotency digest §2.1): SendMessage and SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at once, once the task settles, or as a stream.
+*/
+import { continuationSteps, planFor } from './behaviours.js';
+import {
+  idempotencyExtensionUri,
+  type KeyClaim,
+  type KeyOutcome,
+  keyProblemText,
+  readIdempotencyKey,
+} from './idempotency.js';
+import { randomId } from './ids.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { CallContext, OperationsOptions, Outcome } from './operations.js';
+import type { Push } from './push.js';
+import { AgentError } from './remote-errors.js';
+import type { Scripts } from './scripts.js';
+import type { TaskRecord } from './store.js';
+import { terminalStates } from './task-states.js';
+import { singleEvent, type TaskStreams } from './task-streams.js';
+import { type Params, parseSendRequest, type SendRequest } from './validate.js';
+import type { Message } from './wire.js';
+
+/** One send: its params, its call, and whether it answers as a stream. */
+export type Send = (params: Params, context: CallContext, streaming: boolean) => Promise<Outcome>;
+
+/** What the send path needs from the agent and from the other parts of its operations. */
+export type SendOptions = Pick<OperationsOptions, 'mode' | 'store' | 'keys' | 'executions'> & {
+  readonly lifecycle: Lifecycle;
+  readonly scripts: Scripts;
+  readonly streams: TaskStreams;
+  readonly push: Push;
+};
+
+// A racing retry may claim its key before the winner's task exists: it looks this many times, this far apart (idempotency digest §2.6).
+const replayPolls = 10;
+const replayPollMs = 25;
+
+function acceptsText(modes: readonly string[] | undefined): boolean {
+  if (modes === undefined || modes.length === 0) {
+    return true;
+  }
+  return modes.some((mode) => {
+    const essence = (mode.split(';')[0] ?? '').trim().toLowerCase();
+    return essence === 'text/plain' || essence === 'text/*' || essence === '*/*';
+  });
+}
+
+/**
+Creates the send path of one agent.
+
+@example
+```ts
+const send = createSend({ mode: 'honouring', store, keys, executions, lifecycle, scripts, streams, push });
+const outcome = await send({ message }, context, false); // { kind: 'value', value: { task } }
+```
+*/
+export function createSend(options: SendOptions): Send {
+  const { mode, store, keys, executions, lifecycle, scripts, streams, push } = options;
+  const { sleep } = lifecycle;
+  const { run } = scripts;
+  const { liveStream, settled } = streams;
+  const { addPushConfig, deliver } = push;
+
+  /** Claim the message's key, if it has one and keys are honoured; a conflict or a full index is refused here. */
+  function claimKey(
+    tenant: string,
+    message: Message,
+    outcome: KeyOutcome,
+  ): Extract<KeyClaim, { kind: 'claimed' | 'replay' }> {
+    const reading = mode === 'honouring' ? readIdempotencyKey(message) : undefined;
+    if (reading?.kind !== 'key') {
+      return { kind: 'claimed', release: () => {} };
+    }
+    const claim = keys.claim(tenant, reading.key, message.messageId, outcome);
+    switch (claim.kind) {
+      case 'conflict':
+        // idempotency digest §2.4: clients match on "already held".
+        throw new AgentError(
+          'InvalidParams',
+          'idempotency key is already held by another message; a retry resends the identical message, so a different messageId means the key was reused',
+        );
+      case 'full':
+        throw new AgentError(
+          'Unavailable',
+          'too many idempotency keys are held for this tenant; retry later',
+        );
+      default:
+        return claim;
+    }
+  }
+
+  /** Run what a claimed send does; if it fails before its outcome exists, the key is released (idempotency digest §2.1). */
+  function holding<T>(claim: { readonly release: () => void }, commit: () => T): T {
+    try {
+      return commit();
+    } catch (error) {
+      claim.release();
+      throw error;
+    }
+  }
+
+  function checkKey(message: Message): void {
+    if (mode === 'foreign') {
+      return;
+    }
+    const reading = readIdempotencyKey(message);
+    if (reading.kind === 'invalid') {
+      // idempotency digest §2.2: a malformed key is refused before the agent asks whether it can honour keys at all.
+      throw new AgentError('InvalidParams', keyProblemText[reading.problem]);
+    }
+    if (reading.kind === 'key' && mode === 'refusing') {
+      throw new AgentError(
+        'UnsupportedOperation',
+        `this agent cannot honour \`a2a-rust.com/idempotency-key\`, so the send was refused rather than executed without deduplication; its card does not advertise ${idempotencyExtensionUri}`,
+      );
+    }
+  }
+
+  async function findReplayedTask(tenant: string, taskId: string): Promise<TaskRecord> {
+    for (let poll = 1; ; poll += 1) {
+      const record = store.get(tenant, taskId);
+      if (record !== undefined) {
+        return record;
+      }
+      if (poll === replayPolls || lifecycle.closed) {
+        // idempotency digest §2.7: the key outlived its task; the send is never run again.
+        throw new AgentError('TaskNotFound', `Task not found: ${taskId}`, { taskId });
+      }
+      await sleep(replayPollMs);
+    }
+  }
+
+  async function answer(
+    record: TaskRecord,
+    request: SendRequest,
+    streaming: boolean,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    const shape = { historyLength: request.historyLength, artifacts: 'when-present' } as const;
+    if (streaming) {
+      // A2A spec §3.1.2: a task stream starts with the Task itself.
+      return { kind: 'stream', events: liveStream(record, { task: store.view(record, shape) }, signal) };
+    }
+    if (!request.returnImmediately) {
+      // A2A spec §3.2.2: a blocking send returns once the task is terminal or interrupted.
+      await settled(record, signal);
+    }
+    return { kind: 'value', value: { task: store.view(record, shape) } };
+  }
+
+  async function replay(
+    tenant: string,
+    outcome: KeyOutcome,
+    request: SendRequest,
+    streaming: boolean,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    if (outcome.kind === 'message') {
+      const event = { message: structuredClone(outcome.message) };
+      return streaming ? { kind: 'stream', events: singleEvent(event) } : { kind: 'value', value: event };
+    }
+    // idempotency digest §2.3: the replay answers with the first task. Unlike a2a-rust, a blocking replay waits as the first blocking send did, so it never hands a blocking caller a WORKING task (durable-client digest §4, blocking-send lifecycle).
+    return answer(await findReplayedTask(tenant, outcome.taskId), request, streaming, signal);
+  }
+
+  async function send(params: Params, context: CallContext, streaming: boolean): Promise<Outcome> {
+    const { tenant, signal } = context;
+    const request = parseSendRequest(params);
+    const { message } = request;
+    if (!acceptsText(request.acceptedOutputModes)) {
+      throw new AgentError('ContentTypeNotSupported', 'this agent answers only in text/plain');
+    }
+    checkKey(message);
+    const taskId = message.taskId === '' ? undefined : message.taskId;
+    const contextId = message.contextId === '' ? undefined : message.contextId;
+
+    if (taskId !== undefined) {
+      const record = store.get(tenant, taskId);
+      if (record === undefined) {
+        throw new AgentError('TaskNotFound', `Task not found: ${taskId}`, { taskId });
+      }
+      if (contextId !== undefined && contextId !== record.task.contextId) {
+        // A2A spec §3.4.1: a message whose contextId and taskId disagree MUST be rejected.
+        throw new AgentError('InvalidParams', 'message.contextId is not the context of message.taskId');
+      }
+      const claim = claimKey(tenant, message, { kind: 'task', taskId });
+      if (claim.kind === 'replay') {
+        return replay(tenant, claim.outcome, request, streaming, signal);
+      }
+      holding(claim, () => continueTask(record, request, tenant));
+      return answer(record, request, streaming, signal);
+    }
+
+    const plan = planFor(message);
+    const newContextId = contextId ?? randomId();
+    if (plan.kind === 'reply') {
+      const reply: Message = {
+        messageId: randomId(),
+        contextId: newContextId,
+        role: 'ROLE_AGENT',
+        parts: [{ text: plan.text }],
+      };
+      const claim = claimKey(tenant, message, { kind: 'message', message: reply });
+      if (claim.kind === 'replay') {
+        return replay(tenant, claim.outcome, request, streaming, signal);
+      }
+      executions.record(tenant, message.messageId);
+      const event = { message: structuredClone(reply) };
+      return streaming ? { kind: 'stream', events: singleEvent(event) } : { kind: 'value', value: event };
+    }
+
+    const newTaskId = randomId();
+    const claim = claimKey(tenant, message, { kind: 'task', taskId: newTaskId });
+    if (claim.kind === 'replay') {
+      return replay(tenant, claim.outcome, request, streaming, signal);
+    }
+    const record = holding(claim, () => {
+      // The history keeps the user's message unchanged apart from the ids the server adds (DESIGN.md, context-history recovery).
+      const stored: Message = {
+        ...message,
+        ...(contextId === undefined ? { contextId: newContextId } : {}),
+        taskId: newTaskId,
+      };
+      const created = store.insert(tenant, {
+        id: newTaskId,
+        contextId: newContextId,
+        status: { state: 'TASK_STATE_SUBMITTED' },
+        history: [stored],
+      });
+      if (request.pushConfig !== undefined) {
+        deliver(created, addPushConfig(created, request.pushConfig));
+      }
+      return created;
+    });
+    executions.record(tenant, message.messageId);
+    run(record, plan.steps);
+    return answer(record, request, streaming, signal);
+  }
+
+  function continueTask(record: TaskRecord, request: SendRequest, tenant: string): void {
+    const { task } = record;
+    const state = task.status.state;
+    if (terminalStates.has(state)) {
+      // A2A spec §3.1.1: a message to a terminal task is UnsupportedOperation; follow-ups go to a new task.
+      throw new AgentError(
+        'UnsupportedOperation',
+        `Task ${task.id} is in a terminal state and accepts no messages`,
+        {
+          taskId: task.id,
+        },
+      );
+    }
+    if (state !== 'TASK_STATE_INPUT_REQUIRED') {
+      throw new AgentError('UnsupportedOperation', `Task ${task.id} is not waiting for input`, {
+        taskId: task.id,
+      });
+    }
+    const { message } = request;
+    store.appendHistory(record, { ...message, ...(message.contextId ? {} : { contextId: task.contextId }) });
+    if (request.pushConfig !== undefined) {
+      addPushConfig(record, request.pushConfig);
+    }
+    executions.record(tenant, message.messageId);
+    // WORKING at once, so the first event of a streaming follow-up is not the interrupted state it answers.
+    store.setStatus(record, 'TASK_STATE_WORKING');
+    run(record, continuationSteps(message));
+  }
+
+  return send;
+}

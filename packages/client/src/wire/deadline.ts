@@ -1,0 +1,62 @@
+import { TransportError } from '../errors.js';
+
+/** Why a deadline ended early: its own timer fired, or the caller aborted. */
+export type Stop = 'timeout' | 'aborted';
+
+/** One AbortController driven by our own timer and the caller's signal, so that fake timers drive the deadline. */
+export type Deadline = {
+  readonly signal: AbortSignal;
+  readonly stop: () => Stop | undefined;
+  readonly stopTimer: () => void;
+  readonly release: () => void;
+};
+
+/** The rejection of a wait the deadline cut short; it never reaches a caller, whose error is chosen from `stop()`. */
+export const halted = Symbol('halted');
+
+/** Starts the deadline of one exchange: `timeoutMs` from now, or sooner when `caller` aborts. */
+export function startDeadline(caller: AbortSignal | undefined, timeoutMs: number): Deadline {
+  const controller = new AbortController();
+  let stop: Stop | undefined;
+  const end = (why: Stop): void => {
+    if (stop === undefined) {
+      stop = why;
+      controller.abort();
+    }
+  };
+  const onCallerAbort = (): void => end('aborted');
+  const timer = setTimeout(() => end('timeout'), timeoutMs);
+  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => stop,
+    stopTimer: () => clearTimeout(timer),
+    release: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts, even if `promise` never settles. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(halted);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The error of a dispatched exchange that failed: `timeout` or `aborted` when the deadline stopped it, otherwise `otherwise`. */
+export function dispatchedFailure(deadline: Deadline, otherwise: 'network' | 'read'): TransportError {
+  return new TransportError(deadline.stop() ?? otherwise, { dispatched: true });
+}
