@@ -44,13 +44,13 @@ describe('buildAgentCard', () => {
     }
   });
 
-  it('has one skill per behaviour and declares a bearer scheme', () => {
+  it('has one skill per behaviour and admits anonymous or bearer callers', () => {
     const card = buildAgentCard({ origin, mode: 'honouring', extended: false });
     expect(card.skills.map((skill) => skill.id)).toEqual(behaviours.map((info) => info.name));
     expect(card.securitySchemes).toEqual({
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: expect.any(String) } },
     });
-    expect(card).not.toHaveProperty('securityRequirements');
+    expect(card.securityRequirements).toEqual([{ schemes: {} }, { schemes: { bearer: { list: [] } } }]);
   });
 
   it('is richer when extended', () => {

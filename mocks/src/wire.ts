@@ -41,7 +41,7 @@ export type WireStreamResponse =
 /** A ListTasks page as written (A2A spec §3.1.4). */
 export type WireListTasksResponse = Omit<ListTasksResponse, 'tasks'> & { tasks: WireTask[] };
 
-/** An agent card as written: no `securityRequirements`, `signatures` or empty `extensions` are sent. */
+/** An agent card as written: `securityRequirements` and `signatures` may be left out, and empty `extensions` are not sent. */
 export type WireAgentCard = Omit<
   Omitting<AgentCard, 'securityRequirements' | 'signatures'>,
   'capabilities'

@@ -180,7 +180,7 @@ describe('the wire transcript (durable-client digest §12.1)', () => {
       expect(request.headers.get('authorization')).toBe(`Bearer ${token}`);
       const streams = index === 1 || index === 5;
       expect(request.headers.get('accept')).toBe(
-        streams ? 'text/event-stream' : 'application/json, application/a2a+json',
+        streams ? 'text/event-stream' : 'application/a2a+json, application/json',
       );
       if (request.body !== '') {
         expect(request.headers.get('content-type')).toBe('application/a2a+json');

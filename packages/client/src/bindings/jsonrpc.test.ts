@@ -158,7 +158,7 @@ describe('requests', () => {
       expect(entry.headers).toMatchObject({
         'a2a-version': '1.0',
         'content-type': 'application/json',
-        accept: streaming ? 'text/event-stream' : 'application/json, application/a2a+json',
+        accept: streaming ? 'text/event-stream' : 'application/a2a+json, application/json',
         authorization: 'Bearer tok-1',
         'a2a-extensions': 'https://ext.example/v1',
       });

@@ -228,7 +228,7 @@ describe('exchange over a real socket', () => {
       authorization: `Bearer ${token}`,
       'a2a-version': '1.0',
       'content-type': 'application/a2a+json',
-      accept: 'application/json, application/a2a+json',
+      accept: 'application/a2a+json, application/json',
     });
   });
 });

@@ -109,7 +109,7 @@ describe('request headers', () => {
     await exchange(request({ headers: { 'A2A-Extensions': 'urn:a, urn:b' } }));
     const [sent] = seen;
     expect(sent?.headers.get('a2a-version')).toBe('1.0');
-    expect(sent?.headers.get('accept')).toBe('application/json, application/a2a+json');
+    expect(sent?.headers.get('accept')).toBe('application/a2a+json, application/json');
     expect(sent?.headers.get('content-type')).toBe('application/json');
     expect(sent?.headers.get('a2a-extensions')).toBe('urn:a, urn:b');
     expect(sent?.headers.has('authorization')).toBe(false);
@@ -146,7 +146,7 @@ describe('request headers', () => {
     );
     const [sent] = seen;
     expect(sent?.headers.get('a2a-version')).toBe('1.0');
-    expect(sent?.headers.get('accept')).toBe('application/json, application/a2a+json');
+    expect(sent?.headers.get('accept')).toBe('application/a2a+json, application/json');
     expect(sent?.headers.get('content-type')).toBe('application/json');
     expect(sent?.headers.has('authorization')).toBe(false);
   });

@@ -20,7 +20,7 @@ export type HttpExchangeRequest = {
   readonly body?: string;
   /** The request media type, sent only with a body. @default 'application/json' */
   readonly contentType?: 'application/json' | 'application/a2a+json';
-  /** `json` sends `Accept: application/json, application/a2a+json`; `sse` sends `Accept: text/event-stream`. */
+  /** `json` sends `Accept: application/a2a+json, application/json`; `sse` sends `Accept: text/event-stream`. */
   readonly accept: MediaKind;
   /** Extra headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -54,7 +54,7 @@ export type HttpStreamResponse = {
 };
 
 const acceptValues: Readonly<Record<MediaKind, string>> = {
-  json: 'application/json, application/a2a+json',
+  json: 'application/a2a+json, application/json',
   sse: 'text/event-stream',
 };
 
