@@ -11,6 +11,7 @@ const suites: readonly Suite[] = [
   { name: 'json', run: async () => (await import('./json.js')).run() },
   { name: 'schema', run: async () => (await import('./schema.js')).run() },
   { name: 'client', run: async () => (await import('./client.js')).run() },
+  { name: 'ledger', run: async () => (await import('./ledger.js')).run() },
 ];
 
 const only = process.argv.slice(2);

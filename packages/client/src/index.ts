@@ -9,12 +9,14 @@ export { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 export type { A2aClient } from './client.js';
 export { createClient } from './client.js';
 export { cardDigest } from './digest.js';
+// The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
 export type {
   AuthorizationReason,
   ClientError,
   ErrorKind,
   HttpProtocolReason,
   InvalidResponseReason,
+  LedgerReason,
   OptionsReason,
   RequestReason,
   TransportReason,
@@ -27,6 +29,7 @@ export {
   HttpProtocolError,
   InvalidResponseError,
   isClientError,
+  LedgerError,
   OptionsError,
   RemoteError,
   RequestError,
@@ -44,6 +47,33 @@ export type {
   StreamEventKind,
   StreamFrameEvent,
 } from './events.js';
+export type {
+  AgentIdentity,
+  Attempt,
+  DeliveryMode,
+  ErrorSummary,
+  FailureEffect,
+  HistoryVerification,
+  Ledger,
+  LedgerChange,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from './ledger/ledger.js';
+export {
+  applyTransition,
+  attemptMessage,
+  errorSummary,
+  revisionDigest,
+  verifyHistory,
+} from './ledger/ledger.js';
 export type { Limits, LimitsOptions } from './limits.js';
 export { defaultLimits, limitCeilings, resolveLimits } from './limits.js';
 export type { ClientOptions, InterfacePin } from './options.js';

@@ -1,0 +1,148 @@
+/**
+`npm run bench -- ledger`: the file ledger's durable commits per second at 1, 16 and 256 concurrent writers, each beside a bare group-commit loop (one `writev` + one `fdatasync` per batch, nothing else) that writes the very lines the ledger wrote, at the same concurrency, in the same folder.
+*/
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLedger } from '../packages/client/src/ledger/file.js';
+import type { Ledger, SendIntent } from '../packages/client/src/ledger/ledger.js';
+import { type BenchRow, row, sideBySide } from './harness.js';
+
+const runs = 5;
+
+/** Sends per writer, so that one sample lasts a few hundred milliseconds at each concurrency. */
+const sendsPerWriter: Readonly<Record<number, number>> = { 1: 150, 16: 40, 256: 12 };
+
+function intent(id: string): SendIntent {
+  return {
+    id,
+    tenant: 'bench',
+    run: 'ledger',
+    agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
+    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book the 9:40 to Lyon' }] },
+    delivery: 'at-most-once',
+  };
+}
+
+/** One send's life in the ledger: create, start, commit; three durable commits. */
+async function send(ledger: Ledger, id: string): Promise<void> {
+  await ledger.create(intent(id));
+  await ledger.transition(id, 0, { type: 'start', attemptId: `a-${id}`, messageId: `m-${id}` });
+  await ledger.transition(id, 1, {
+    type: 'commit',
+    attemptId: `a-${id}`,
+    result: { kind: 'task', taskId: `t-${id}`, contextId: `c-${id}` },
+  });
+}
+
+let sample = 0;
+
+/** Commits per second of `writers` concurrent writers on a fresh file ledger; returns the journal's lines too. */
+async function ledgerRun(directory: string, writers: number): Promise<{ rate: number; lines: string[] }> {
+  const path = join(directory, `ledger-${writers}-${sample++}.jsonl`);
+  const ledger = await createLedger({ name: path });
+  const sends = sendsPerWriter[writers] ?? 1;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let index = 0; index < sends; index++) {
+        await send(ledger, `w${writer}-${index}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  await ledger.close();
+  const lines = (await readFile(path, 'utf8')).split('\n').slice(0, -1);
+  return { rate: lines.length / seconds, lines };
+}
+
+/** The anchor: `writers` concurrent writers appending the given lines, each waiting for the fdatasync of its batch. */
+async function bareRun(directory: string, writers: number, lines: readonly string[]): Promise<number> {
+  const handle = await open(join(directory, `bare-${writers}-${sample++}.log`), 'a');
+  const encoder = new TextEncoder();
+  const queue: { bytes: Uint8Array; done: () => void }[] = [];
+  let running = false;
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue.splice(0);
+      await handle.writev(batch.map((entry) => entry.bytes));
+      await handle.datasync();
+      for (const entry of batch) {
+        entry.done();
+      }
+    }
+    running = false;
+  };
+  const append = (line: string) =>
+    new Promise<void>((done) => {
+      queue.push({ bytes: encoder.encode(`${line}\n`), done });
+      if (!running) {
+        running = true;
+        void drain();
+      }
+    });
+  const perWriter = Math.ceil(lines.length / writers);
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (
+        let index = writer * perWriter;
+        index < Math.min(lines.length, (writer + 1) * perWriter);
+        index++
+      ) {
+        await append(lines[index] as string);
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  await handle.close();
+  return lines.length / seconds;
+}
+
+/** Measures `ledger-commit-1`, `-16`, `-256` against their bare loops, and `ledger-group-commit-gain` (256 writers over 1). */
+export async function run(): Promise<BenchRow[]> {
+  const directory = await mkdtemp(join(tmpdir(), 'surecall-bench-ledger-'));
+  try {
+    const measured = new Map<number, { ours: number; anchor: number }>();
+    for (const writers of [1, 16, 256]) {
+      // The anchor writes the lines of the ledger's latest run: the same bytes, in the same number of appends.
+      let lines: string[] = [];
+      measured.set(
+        writers,
+        await sideBySide(
+          runs,
+          async () => {
+            const result = await ledgerRun(directory, writers);
+            lines = result.lines;
+            return result.rate;
+          },
+          () => bareRun(directory, writers, lines),
+        ),
+      );
+    }
+    const at = (writers: number) => measured.get(writers) as { ours: number; anchor: number };
+    return [
+      row('ledger-commit-1', 'commits/s', at(1), 'bare append + fdatasync, 1 writer', {
+        op: '>=',
+        ratio: 0.5,
+      }),
+      row('ledger-commit-16', 'commits/s', at(16), 'bare group commit, 16 writers', {
+        op: '>=',
+        ratio: 0.25,
+      }),
+      row('ledger-commit-256', 'commits/s', at(256), 'bare group commit, 256 writers', {
+        op: '>=',
+        ratio: 0.25,
+      }),
+      row(
+        'ledger-group-commit-gain',
+        'commits/s',
+        { ours: at(256).ours, anchor: at(1).ours },
+        'ledger-commit-1',
+        { op: '>=', ratio: 50 },
+      ),
+    ];
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,243 @@
+/**
+@module
+The one implementation of the `Ledger` interface, over a small store contract that each backend (memory, idb, file) fulfils. Validation, the revision digest, the state machine, change notification and the recovery of crashed attempts live here once, so the three stores cannot drift apart.
+*/
+import { LedgerError } from '../errors.js';
+import {
+  decodeLedger,
+  type LedgerRecord,
+  type LedgerRevision,
+  type LedgerStatus,
+  LedgerTransition,
+  SendIntent,
+} from '../protocol/ledger-record.js';
+import {
+  applyTransition,
+  deepFreeze,
+  type Ledger,
+  type LedgerChange,
+  type LedgerFilter,
+  revisionDigestInput,
+  type Sha256,
+  webCryptoSha256,
+} from './ledger.js';
+
+/**
+What a backend provides. Reads return decoded, frozen values. `append` is the only write: it makes `record` the head and adds `revision` durably, as one compare-and-set: for revision 0 the id must be new, otherwise the stored head must still be revision − 1 with `previousDigest`; a lost race throws `LedgerError('stale-revision')`.
+*/
+export interface LedgerStore {
+  /** False for a store that only follows another writer (an idb tab without the Web Lock): every write is refused as `locked`. */
+  readonly writable: boolean;
+  get(id: string): Promise<LedgerRecord | undefined>;
+  /** All records, or those whose status is in `states`, in any order. */
+  list(states: ReadonlySet<LedgerStatus> | undefined): Promise<LedgerRecord[]>;
+  history(id: string): Promise<LedgerRevision[]>;
+  append(record: LedgerRecord, revision: LedgerRevision): Promise<void>;
+  /** Registers the callback for changes made by another writer (another tab), announced by id and revision. */
+  watch?(onRemote: (id: string, revision: number) => void): void;
+  close(): Promise<void>;
+}
+
+/** How the engine digests revisions; the file store passes Node's synchronous SHA-256, which gives the same digests as WebCrypto. */
+export type EngineOptions = { readonly sha256?: Sha256 };
+
+// JSON is what every store keeps, so a message is normalized to exactly that before it is validated and digested: `undefined` members vanish, nothing but JSON data (no Date, no class instance) can reach a record, and the record never shares an object with the caller.
+function asJson(value: unknown, rule: string): unknown {
+  try {
+    const text = JSON.stringify(value);
+    if (typeof text !== 'string') {
+      throw new TypeError(rule);
+    }
+    return JSON.parse(text);
+  } catch (error) {
+    throw new LedgerError('invalid-input', { rule, cause: error });
+  }
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  const members = value as Record<string, unknown>;
+  for (const key of Object.keys(members)) {
+    const member = members[key];
+    if (member === undefined) {
+      delete members[key];
+    } else if (typeof member === 'object' && member !== null) {
+      dropUndefined(member);
+    }
+  }
+  return value;
+}
+
+function byCreation(left: LedgerRecord, right: LedgerRecord): number {
+  return left.createdAt - right.createdAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0);
+}
+
+/**
+Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash into `unknown` with reason `crashed-while-executing` (DESIGN.md step 5: never "send again").
+*/
+export async function openLedgerEngine(store: LedgerStore, options: EngineOptions = {}): Promise<Ledger> {
+  const sha256 = options.sha256 ?? webCryptoSha256;
+  const listeners = new Set<(change: LedgerChange) => void>();
+  const inFlight = new Set<Promise<unknown>>();
+  let closed = false;
+  let lastAt = 0;
+
+  function emit(change: LedgerChange): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure is its own: the change is already durable and the others still hear of it.
+      }
+    }
+  }
+
+  function guard<T>(work: () => Promise<T>): Promise<T> {
+    if (closed) {
+      return Promise.reject(new LedgerError('closed'));
+    }
+    const promise = work();
+    inFlight.add(promise);
+    const forget = () => inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  function writable(): void {
+    if (!store.writable) {
+      throw new LedgerError('locked', { rule: 'follower' });
+    }
+  }
+
+  // One clock for the whole ledger that never runs backwards, even if the system clock does: durations measured on it (retry and probe delays) stay honest.
+  function stamp(floor: number): number {
+    lastAt = Math.max(Date.now(), lastAt, floor);
+    return lastAt;
+  }
+
+  async function commit(previous: LedgerRecord | undefined, draft: Omit<LedgerRevision, 'digest'>) {
+    let digest: string;
+    try {
+      // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
+      const hashed = sha256(revisionDigestInput(draft));
+      digest = typeof hashed === 'string' ? hashed : await hashed;
+    } catch (error) {
+      if (error instanceof LedgerError) {
+        throw error;
+      }
+      // canonicalJson refuses what has no canonical form, e.g. a lone surrogate in a text part.
+      throw new LedgerError('invalid-input', { rule: 'canonical-json', cause: error });
+    }
+    const revision = deepFreeze({ ...draft, digest } as LedgerRevision);
+    const record = deepFreeze(applyTransition(previous, revision));
+    await store.append(record, revision);
+    emit({ record, revision, origin: 'local' });
+    return record;
+  }
+
+  async function create(input: SendIntent): Promise<LedgerRecord> {
+    writable();
+    // Only the message can hold values the schemas do not copy (a data part's JSON), so only it is copied as JSON; decoding copies the rest.
+    const given = typeof input === 'object' && input !== null ? input.message : undefined;
+    const message = given === undefined ? undefined : asJson(given, 'message-json');
+    const decoded = decodeLedger(SendIntent, { ...input, message });
+    if (!decoded.ok) {
+      throw new LedgerError('invalid-input', { rule: decoded.error.rule });
+    }
+    const intent = dropUndefined(decoded.value);
+    return commit(undefined, {
+      id: intent.id,
+      revision: 0,
+      at: stamp(0),
+      transition: { type: 'create', intent },
+    });
+  }
+
+  async function transition(id: string, expectedRevision: number, input: LedgerTransition) {
+    writable();
+    // Decoding builds fresh objects of JSON members only (the schemas are strict and hold no opaque values), so only explicit `undefined` members remain to drop.
+    const decoded = decodeLedger(LedgerTransition, input);
+    if (!decoded.ok) {
+      throw new LedgerError('invalid-input', { rule: decoded.error.rule });
+    }
+    dropUndefined(decoded.value);
+    const current = await store.get(id);
+    if (current === undefined) {
+      throw new LedgerError('not-found');
+    }
+    if (current.revision !== expectedRevision) {
+      throw new LedgerError('stale-revision');
+    }
+    return commit(current, {
+      id,
+      revision: expectedRevision + 1,
+      expectedRevision,
+      at: stamp(current.updatedAt),
+      previousDigest: current.digest,
+      transition: decoded.value,
+    });
+  }
+
+  async function onRemote(id: string, revision: number): Promise<void> {
+    const history = await store.history(id);
+    let record: LedgerRecord | undefined;
+    for (const entry of history) {
+      record = applyTransition(record, entry);
+      if (entry.revision === revision) {
+        emit({ record: deepFreeze(record), revision: entry, origin: 'remote' });
+        return;
+      }
+    }
+  }
+
+  store.watch?.((id, revision) => {
+    if (!closed && listeners.size > 0) {
+      // A follower only announces what it could read and decode; a corrupt entry surfaces on the next read instead.
+      onRemote(id, revision).catch(() => undefined);
+    }
+  });
+
+  const ledger: Ledger = {
+    create: (intent) => guard(() => create(intent)),
+    transition: (id, expectedRevision, input) => guard(() => transition(id, expectedRevision, input)),
+    get: (id) => guard(() => store.get(id)),
+    list: (filter?: LedgerFilter) =>
+      guard(async () => {
+        const states = filter?.states === undefined ? undefined : new Set(filter.states);
+        return (await store.list(states)).sort(byCreation);
+      }),
+    history: (id) => guard(() => store.history(id)),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      listeners.clear();
+      await store.close();
+    },
+  };
+
+  if (store.writable) {
+    try {
+      for (const record of await store.list(new Set<LedgerStatus>(['executing']))) {
+        if (record.state.status === 'executing') {
+          await transition(record.id, record.revision, {
+            type: 'unknown',
+            attemptId: record.state.attemptId,
+            reason: 'crashed-while-executing',
+          });
+        }
+      }
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+  return ledger;
+}

@@ -1,0 +1,244 @@
+/**
+@module
+The IndexedDB ledger, the browser's default store, and the only module that imports `idb` (house-style rule 7: its errors never reach callers). Each write is one readwrite transaction that compares the stored head with the revision the writer expected and resolves only on the transaction's `complete` (DESIGN.md step 1: "completed IndexedDB transaction"). One writer at a time holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
+*/
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { LedgerError } from '../errors.js';
+import { decodeLedger, LedgerRecord, LedgerRevision } from '../protocol/ledger-record.js';
+import { type LedgerStore, openLedgerEngine } from './engine.js';
+import { deepFreeze, type Ledger, type LedgerOptions } from './ledger.js';
+
+// The model every store shares, so `@surecall/client/ledger` offers the same names whichever store the export conditions pick.
+export type {
+  AgentIdentity,
+  Attempt,
+  DeliveryMode,
+  ErrorSummary,
+  FailureEffect,
+  HistoryVerification,
+  Ledger,
+  LedgerChange,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from './ledger.js';
+export { applyTransition, attemptMessage, errorSummary, revisionDigest, verifyHistory } from './ledger.js';
+
+interface LedgerDatabase extends DBSchema {
+  // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.
+  records: { key: string; value: unknown; indexes: { status: string } };
+  revisions: { key: [string, number]; value: unknown };
+}
+
+const VERSION = 1;
+
+type Announcement = {
+  readonly type: 'surecall-ledger-change';
+  readonly id: string;
+  readonly revision: number;
+};
+
+function isAnnouncement(value: unknown): value is Announcement {
+  const candidate = value as Partial<Announcement> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.type === 'surecall-ledger-change' &&
+    typeof candidate.id === 'string' &&
+    Number.isSafeInteger(candidate.revision)
+  );
+}
+
+function decodeRecord(value: unknown): LedgerRecord {
+  const decoded = decodeLedger(LedgerRecord, value);
+  if (!decoded.ok) {
+    throw new LedgerError('corrupt', { rule: decoded.error.rule });
+  }
+  return deepFreeze(decoded.value);
+}
+
+function decodeRevision(value: unknown, position: number): LedgerRevision {
+  const decoded = decodeLedger(LedgerRevision, value);
+  if (!decoded.ok) {
+    throw new LedgerError('corrupt', { rule: decoded.error.rule, position });
+  }
+  return deepFreeze(decoded.value);
+}
+
+// IndexedDB's own errors (DOMException and friends) stay inside this module.
+async function io<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof LedgerError ? error : new LedgerError('io', { cause: error });
+  }
+}
+
+type Lease = { readonly held: boolean; readonly release: () => void };
+
+/**
+Takes the Web Lock `surecall-ledger:<name>` if it is free, and holds it until `release`. Node has no `navigator.locks`: there the lease is skipped and every instance writes, still guarded by the per-revision compare-and-set.
+*/
+async function takeLease(name: string): Promise<Lease> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (locks === undefined) {
+    return { held: true, release: () => undefined };
+  }
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return new Promise<Lease>((resolve, reject) => {
+    locks
+      .request(`surecall-ledger:${name}`, { mode: 'exclusive', ifAvailable: true }, async (lock) => {
+        if (lock === null) {
+          resolve({ held: false, release: () => undefined });
+          return;
+        }
+        resolve({ held: true, release });
+        await released;
+      })
+      .catch((error: unknown) => reject(new LedgerError('io', { rule: 'web-lock', cause: error })));
+  });
+}
+
+function idbStore(
+  db: IDBPDatabase<LedgerDatabase>,
+  lease: Lease,
+  channel: BroadcastChannel | undefined,
+): LedgerStore {
+  return {
+    writable: lease.held,
+    get: (id) =>
+      io(async () => {
+        const value = await db.get('records', id);
+        return value === undefined ? undefined : decodeRecord(value);
+      }),
+    list: (states) =>
+      io(async () => {
+        if (states === undefined) {
+          return (await db.getAll('records')).map(decodeRecord);
+        }
+        const lists = await Promise.all(
+          [...states].map((status) => db.getAllFromIndex('records', 'status', status)),
+        );
+        return lists.flat().map(decodeRecord);
+      }),
+    history: (id) =>
+      io(async () => {
+        const values = await db.getAll(
+          'revisions',
+          IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]),
+        );
+        return values.map(decodeRevision);
+      }),
+    append: (record, revision) =>
+      io(async () => {
+        const tx = db.transaction(['records', 'revisions'], 'readwrite');
+        const records = tx.objectStore('records');
+        const stored = await records.get(record.id);
+        // The compare-and-set, inside the same transaction as the write, so no other writer can slip in between.
+        const head = stored === undefined ? undefined : decodeLedger(LedgerRecord, stored);
+        const stale =
+          revision.revision === 0
+            ? stored !== undefined
+            : head === undefined || !head.ok || head.value.digest !== revision.previousDigest;
+        if (stale) {
+          tx.abort();
+          await tx.done.catch(() => undefined);
+          if (head !== undefined && !head.ok) {
+            throw new LedgerError('corrupt', { rule: head.error.rule });
+          }
+          throw new LedgerError('stale-revision', revision.revision === 0 ? { rule: 'exists' } : {});
+        }
+        try {
+          await Promise.all([records.put(record), tx.objectStore('revisions').add(revision), tx.done]);
+        } catch (error) {
+          // The revision's key already exists: another writer committed this very revision first.
+          if (error instanceof DOMException && error.name === 'ConstraintError') {
+            throw new LedgerError('stale-revision', { cause: error });
+          }
+          throw error;
+        }
+        channel?.postMessage({
+          type: 'surecall-ledger-change',
+          id: record.id,
+          revision: revision.revision,
+        } satisfies Announcement);
+      }),
+    watch(onRemote) {
+      if (channel !== undefined) {
+        channel.onmessage = (event: MessageEvent<unknown>) => {
+          if (isAnnouncement(event.data)) {
+            onRemote(event.data.id, event.data.revision);
+          }
+        };
+      }
+    },
+    async close() {
+      channel?.close();
+      db.close();
+      lease.release();
+    },
+  };
+}
+
+/**
+Opens the IndexedDB ledger named `options.name` (the database name). The tab that gets the Web Lock writes; any other tab opens it read-only: reads and `subscribe` work (changes arrive through a BroadcastChannel when the platform has one), and every write is refused as `locked`. Without Web Locks (Node, with `fake-indexeddb` in tests) every instance writes, each write still a compare-and-set on the revision. Records left `executing` become `unknown` when the writer opens.
+
+@throws {LedgerError} `unsupported` without IndexedDB; `io` when the database cannot be opened.
+
+@example
+```ts
+import { createLedger } from '@surecall/client/ledger'; // the idb store in a browser bundle
+const ledger = await createLedger({ name: 'sends' });
+```
+*/
+export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+  if (typeof options.name !== 'string' || options.name.length === 0) {
+    throw new LedgerError('invalid-input', { rule: 'name' });
+  }
+  if (typeof indexedDB === 'undefined') {
+    throw new LedgerError('unsupported', { rule: 'indexeddb' });
+  }
+  const db = await io(() =>
+    openDB<LedgerDatabase>(options.name, VERSION, {
+      upgrade(database) {
+        const records = database.createObjectStore('records', { keyPath: 'id' });
+        records.createIndex('status', 'state.status');
+        database.createObjectStore('revisions', { keyPath: ['id', 'revision'] });
+      },
+      // A newer version elsewhere wants the database: give it up; later calls fail as `io`.
+      blocking() {
+        db.close();
+      },
+    }),
+  );
+  const lease = await takeLease(options.name).catch((error: unknown) => {
+    db.close();
+    throw error;
+  });
+  const channel =
+    typeof BroadcastChannel === 'undefined'
+      ? undefined
+      : new BroadcastChannel(`surecall-ledger:${options.name}`);
+  return openLedgerEngine(idbStore(db, lease, channel));
+}
+
+/**
+The IndexedDB ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
+
+@example
+```ts
+import { openLedger } from '@surecall/client/ledger';
+const ledger = await openLedger({ name: 'sends' });
+```
+*/
+export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

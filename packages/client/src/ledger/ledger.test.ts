@@ -1,0 +1,934 @@
+import 'fake-indexeddb/auto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../errors.js';
+import * as file from './file.js';
+import * as idb from './idb.js';
+import {
+  applyTransition,
+  attemptMessage,
+  type DeliveryMode,
+  errorSummary,
+  type Ledger,
+  type LedgerChange,
+  type LedgerRecord,
+  type LedgerRevision,
+  type LedgerStatus,
+  type LedgerTransition,
+  revisionDigest,
+  type SendIntent,
+  verifyHistory,
+} from './ledger.js';
+import * as memory from './memory.js';
+
+type Backend = {
+  readonly name: 'memory' | 'idb' | 'file';
+  readonly createLedger: (options: { name: string }) => Promise<Ledger>;
+};
+
+let directory = '';
+let counter = 0;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'surecall-ledger-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const backends: readonly Backend[] = [
+  { name: 'memory', createLedger: memory.createLedger },
+  { name: 'idb', createLedger: idb.createLedger },
+  { name: 'file', createLedger: file.createLedger },
+];
+const durableBackends = backends.filter((backend) => backend.name !== 'memory');
+
+/** A name no other test uses: a database name for idb, a journal path for the file store. */
+function freshName(backend: Backend): string {
+  counter++;
+  return backend.name === 'file'
+    ? join(directory, `ledger-${counter}.jsonl`)
+    : `ledger-${counter}-${Math.random()}`;
+}
+
+const cardDigest = `sha256:${'c'.repeat(64)}`;
+const cause = errorSummary(new TransportError('network', { dispatched: true }));
+const notStartedCause = errorSummary(new TransportError('network', { dispatched: false }));
+
+function intent(id: string, delivery: DeliveryMode = 'at-most-once'): SendIntent {
+  return {
+    id,
+    tenant: 'acme',
+    run: 'run-1',
+    agent: { cardDigest, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
+    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book the flight' }] },
+    delivery,
+    ...(delivery === 'keyed' ? { idempotencyKey: `key-${id}-0123456789` } : {}),
+  };
+}
+
+const task = { kind: 'task', taskId: 'task-1', contextId: 'ctx-1' } as const;
+
+function attemptOf(record: LedgerRecord): string {
+  return record.state.status === 'prepared' ? 'none' : (record.state.attemptId ?? 'none');
+}
+
+/** A transition of `type` that names the right attempt and is well-formed, so only the state decides whether it is legal. */
+function transitionOf(type: LedgerTransition['type'], record: LedgerRecord): LedgerTransition {
+  const attemptId = attemptOf(record);
+  switch (type) {
+    case 'start':
+      return {
+        type,
+        attemptId: `a${record.attempts.length + 1}-${record.id}`,
+        messageId: `m${record.attempts.length + 1}-${record.id}`,
+      };
+    case 'commit':
+    case 'reconcile-commit':
+      return { type, attemptId, result: task };
+    case 'fail':
+      return record.state.status === 'prepared'
+        ? { type, cause: notStartedCause, effect: 'not-started' }
+        : { type, attemptId, cause, effect: 'not-applied' };
+    case 'unknown':
+      return { type, attemptId, cause, reason: 'ambiguous-outcome' };
+    case 'pending':
+      return { type, attemptId, notBefore: Date.now() + 1000 };
+    case 'unresolved':
+      return { type, attemptId, reason: 'no-evidence' };
+    case 'reconcile-fail':
+      return { type, attemptId, cause, effect: 'not-applied' };
+  }
+}
+
+/** Drives a fresh record into `status` through legal transitions only. */
+async function recordIn(
+  ledger: Ledger,
+  status: LedgerStatus | 'unresolved',
+  id: string,
+): Promise<LedgerRecord> {
+  let record = await ledger.create(intent(id));
+  const step = async (type: LedgerTransition['type']) => {
+    record = await ledger.transition(record.id, record.revision, transitionOf(type, record));
+  };
+  if (status === 'prepared') {
+    return record;
+  }
+  await step('start');
+  if (status === 'committed') {
+    await step('commit');
+  } else if (status === 'failed') {
+    await step('fail');
+  } else if (status === 'unknown' || status === 'unresolved') {
+    await step('unknown');
+    if (status === 'unresolved') {
+      await step('unresolved');
+    }
+  }
+  return record;
+}
+
+const types: readonly LedgerTransition['type'][] = [
+  'start',
+  'commit',
+  'fail',
+  'unknown',
+  'pending',
+  'unresolved',
+  'reconcile-commit',
+  'reconcile-fail',
+];
+
+// durable-client digest §9.3, as this ledger keeps it: every legal move, by the state it starts from.
+const legal: Readonly<
+  Record<LedgerStatus | 'unresolved', Readonly<Partial<Record<LedgerTransition['type'], LedgerStatus>>>>
+> = {
+  prepared: { start: 'executing', fail: 'failed' },
+  executing: { commit: 'committed', fail: 'failed', unknown: 'unknown' },
+  committed: {},
+  failed: {},
+  unknown: {
+    pending: 'unknown',
+    unresolved: 'unknown',
+    'reconcile-commit': 'committed',
+    'reconcile-fail': 'failed',
+  },
+  unresolved: { 'reconcile-commit': 'committed', 'reconcile-fail': 'failed' },
+};
+
+const matrix = (Object.keys(legal) as (keyof typeof legal)[]).flatMap((from) =>
+  types.map((type) => ({ from, type, to: legal[from][type] })),
+);
+
+function expectedRule(from: keyof typeof legal, type: LedgerTransition['type']): string {
+  if (from === 'failed' && type === 'start') {
+    return 'retry-not-authorized';
+  }
+  if (from === 'unresolved') {
+    return type === 'pending' || type === 'unresolved' ? 'unresolved' : `${type}-from-unknown`;
+  }
+  return `${type}-from-${from}`;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(LedgerError);
+  return error as LedgerError;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+it('gives every store the same createLedger signature and the same exports, so the conditions can pick any one', () => {
+  expectTypeOf(idb.createLedger).toEqualTypeOf(memory.createLedger);
+  expectTypeOf(file.createLedger).toEqualTypeOf(memory.createLedger);
+  for (const store of [memory, idb, file]) {
+    expect(store.openLedger).toBe(store.createLedger);
+  }
+  const names = Object.keys(memory).sort();
+  expect(Object.keys(idb).sort()).toEqual(names);
+  expect(Object.keys(file).sort()).toEqual([...names, 'compactLedger'].sort());
+});
+
+it.each(backends)('refuses an empty name for the $name ledger', async (backend) => {
+  expect(await refusal(backend.createLedger({ name: '' }))).toMatchObject({
+    reason: 'invalid-input',
+    rule: 'name',
+  });
+});
+
+it('summarizes a client error with its public fields only', () => {
+  const remote = new RemoteError({
+    dispatched: true,
+    httpStatus: 404,
+    remoteCode: -32001,
+    reason: 'TASK_NOT_FOUND',
+  });
+  expect(errorSummary(remote)).toEqual({
+    name: 'RemoteError',
+    kind: 'remote',
+    reason: 'TASK_NOT_FOUND',
+    dispatched: true,
+    httpStatus: 404,
+    remoteCode: -32001,
+  });
+  const invalid = new InvalidResponseError('schema', {
+    dispatched: true,
+    violation: { rule: 'required', path: '$.task' },
+  });
+  expect(errorSummary(invalid)).toEqual({
+    name: 'InvalidResponseError',
+    kind: 'invalid-response',
+    reason: 'schema',
+    dispatched: true,
+    violation: { rule: 'required', path: '$.task' },
+  });
+});
+
+it('states a refusal with public fields only', async () => {
+  const ledger = await memory.createLedger({ name: 'json' });
+  const error = await refusal(
+    ledger.transition('a-secret-id', 0, transitionOf('start', await ledger.create(intent('x')))),
+  );
+  expect(JSON.parse(JSON.stringify(error))).toEqual({
+    name: 'LedgerError',
+    kind: 'ledger',
+    reason: 'not-found',
+  });
+  expect(error.message).not.toContain('a-secret-id');
+});
+
+it('needs WebCrypto unless a store brings its own SHA-256', async () => {
+  const ledger = await memory.createLedger({ name: 'no-crypto' });
+  vi.stubGlobal('crypto', {});
+  try {
+    expect(await refusal(ledger.create(intent('no-crypto')))).toMatchObject({
+      reason: 'unsupported',
+      rule: 'webcrypto',
+    });
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});
+
+describe.each(backends)('the $name ledger', (backend) => {
+  let ledger: Ledger;
+  beforeAll(async () => {
+    ledger = await backend.createLedger({ name: freshName(backend) });
+  });
+  afterAll(async () => {
+    await ledger.close();
+  });
+
+  it('commits an intent as a frozen prepared record at revision 0 with a one-revision history', async () => {
+    const record = await ledger.create(intent('create-1'));
+    expect(record).toMatchObject({
+      id: 'create-1',
+      revision: 0,
+      state: { status: 'prepared' },
+      attempts: [],
+    });
+    expect(record.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(Object.isFrozen(record) && Object.isFrozen(record.message.parts)).toBe(true);
+    expect(await ledger.get('create-1')).toEqual(record);
+    const history = await ledger.history('create-1');
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ id: 'create-1', revision: 0, transition: { type: 'create' } });
+    expect(history[0]?.transition).not.toHaveProperty('expectedRevision');
+    expect(await ledger.get('absent')).toBeUndefined();
+    expect(await ledger.history('absent')).toEqual([]);
+  });
+
+  it.each(matrix)('$from + $type → $to', async ({ from, type, to }) => {
+    const record = await recordIn(ledger, from, `matrix-${from}-${type}`);
+    const transition = transitionOf(type, record);
+    if (to === undefined) {
+      const error = await refusal(ledger.transition(record.id, record.revision, transition));
+      expect(error.reason).toBe('invalid-transition');
+      expect(error.rule).toBe(expectedRule(from, type));
+      expect(await ledger.get(record.id)).toEqual(record);
+      return;
+    }
+    const next = await ledger.transition(record.id, record.revision, transition);
+    expect(next.state.status).toBe(to);
+    expect(next.revision).toBe(record.revision + 1);
+    const history = await ledger.history(record.id);
+    expect(history.at(-1)).toMatchObject({
+      revision: next.revision,
+      expectedRevision: record.revision,
+      transition,
+    });
+    const verified = await verifyHistory(history);
+    expect(verified).toEqual({ ok: true, record: next });
+  });
+
+  it.each(['at-most-once', 'keyed', 'message-id-deduplicated'] as const)(
+    'never lets an unknown %s send start a new attempt, not even after a probe',
+    async (delivery) => {
+      let record = await ledger.create(intent(`unknown-${delivery}`, delivery));
+      record = await ledger.transition(record.id, 0, {
+        type: 'start',
+        attemptId: 'a1',
+        messageId: record.message.messageId,
+      });
+      record = await ledger.transition(record.id, 1, {
+        type: 'unknown',
+        attemptId: 'a1',
+        cause,
+        reason: 'ambiguous-outcome',
+      });
+      record = await ledger.transition(record.id, 2, {
+        type: 'pending',
+        attemptId: 'a1',
+        notBefore: Date.now() + 500,
+      });
+      const error = await refusal(
+        ledger.transition(record.id, 3, {
+          type: 'start',
+          attemptId: 'a2',
+          messageId: record.message.messageId,
+        }),
+      );
+      expect(error).toMatchObject({ reason: 'invalid-transition', rule: 'start-from-unknown' });
+      expect((await ledger.get(record.id))?.attempts).toHaveLength(1);
+    },
+  );
+
+  it('binds results, errors and reconciliations to the current attempt', async () => {
+    const executing = await recordIn(ledger, 'executing', 'bind-1');
+    const wrong = { type: 'commit', attemptId: 'another', result: task } as const;
+    expect(await refusal(ledger.transition('bind-1', executing.revision, wrong))).toMatchObject({
+      reason: 'invalid-transition',
+      rule: 'attempt-mismatch',
+    });
+    const unknown = await recordIn(ledger, 'unknown', 'bind-2');
+    const reconcile = { type: 'reconcile-commit', attemptId: 'another', result: task } as const;
+    expect(await refusal(ledger.transition('bind-2', unknown.revision, reconcile))).toMatchObject({
+      rule: 'attempt-mismatch',
+    });
+  });
+
+  it.each([
+    ['a prepared send fails only as not-started', { type: 'fail', cause, effect: 'not-applied' }, 'effect'],
+    [
+      'a prepared send has no attempt to name',
+      { type: 'fail', attemptId: 'a1', cause, effect: 'not-started' },
+      'attempt-mismatch',
+    ],
+  ] as const)('%s', async (_, transition, rule) => {
+    const record = await ledger.create(intent(`prepared-${rule}`));
+    expect(await refusal(ledger.transition(record.id, 0, transition))).toMatchObject({
+      reason: 'invalid-transition',
+      rule,
+    });
+  });
+
+  it('refuses a stale expected revision and lets exactly one of two racing writers win', async () => {
+    const record = await recordIn(ledger, 'executing', 'stale-1');
+    const commit = transitionOf('commit', record);
+    expect(await refusal(ledger.transition(record.id, record.revision - 1, commit))).toMatchObject({
+      reason: 'stale-revision',
+    });
+    const results = await Promise.allSettled([
+      ledger.transition(record.id, record.revision, commit),
+      ledger.transition(record.id, record.revision, transitionOf('unknown', record)),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const loser = results.find((result) => result.status === 'rejected');
+    expect(loser?.status === 'rejected' && loser.reason).toMatchObject({ reason: 'stale-revision' });
+    expect(await ledger.history(record.id)).toHaveLength(record.revision + 2);
+    expect(await refusal(ledger.create(intent('stale-1')))).toMatchObject({
+      reason: 'stale-revision',
+      rule: 'exists',
+    });
+    expect(await refusal(ledger.transition('absent', 0, commit))).toMatchObject({ reason: 'not-found' });
+  });
+
+  it('retries a failure only with retryAfterMs, after the delay, with a fresh attempt id and messageId', async () => {
+    // Ahead of every revision written so far: the ledger's clock never runs backwards.
+    const start = Date.now() + 86_400_000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const executing = await recordIn(ledger, 'executing', 'retry-1');
+    const failed = await ledger.transition('retry-1', executing.revision, {
+      type: 'fail',
+      attemptId: attemptOf(executing),
+      cause: notStartedCause,
+      effect: 'not-started',
+      retryAfterMs: 250,
+    });
+    const again = (attemptId: string, messageId: string) =>
+      ledger.transition('retry-1', failed.revision, { type: 'start', attemptId, messageId });
+    expect(await refusal(again('a2', 'm2'))).toMatchObject({ rule: 'retry-too-early' });
+    vi.setSystemTime(start + 250);
+    expect(await refusal(again(attemptOf(executing), 'm2'))).toMatchObject({ reason: 'reused-attempt' });
+    expect(await refusal(again('a2', executing.attempts[0]?.messageId ?? ''))).toMatchObject({
+      rule: 'message-id-reused',
+    });
+    const retried = await again('a2', 'm2');
+    expect(retried.state).toEqual({ status: 'executing', attemptId: 'a2', messageId: 'm2' });
+    expect(retried.attempts.map((attempt) => attempt.attemptId)).toEqual([attemptOf(executing), 'a2']);
+    expect((await verifyHistory(await ledger.history('retry-1'))).ok).toBe(true);
+  });
+
+  it('keeps the messageId of a message-id-deduplicated send on every attempt', async () => {
+    const record = await ledger.create(intent('dedup-1', 'message-id-deduplicated'));
+    const start = { type: 'start', attemptId: 'a1', messageId: 'another' } as const;
+    expect(await refusal(ledger.transition(record.id, 0, start))).toMatchObject({
+      rule: 'message-id-mismatch',
+    });
+    const executing = await ledger.transition(record.id, 0, {
+      ...start,
+      messageId: 'm-dedup-1',
+      contextId: 'ctx-opaque',
+    });
+    expect(attemptMessage(executing, 'a1')).toEqual({ ...record.message, contextId: 'ctx-opaque' });
+    expect(attemptMessage(executing, 'a9')).toBeUndefined();
+  });
+
+  it('probes an unknown send no sooner than the last not-before time and within one hour', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2 * 86_400_000);
+    const unknown = await recordIn(ledger, 'unknown', 'probe-1');
+    const attemptId = attemptOf(unknown);
+    const now = Date.now();
+    expect(
+      await refusal(
+        ledger.transition('probe-1', unknown.revision, {
+          type: 'pending',
+          attemptId,
+          notBefore: now + 3_600_001,
+        }),
+      ),
+    ).toMatchObject({ rule: 'pending-delay' });
+    expect(
+      await refusal(
+        ledger.transition('probe-1', unknown.revision, { type: 'pending', attemptId, notBefore: now }),
+      ),
+    ).toMatchObject({ rule: 'pending-delay' });
+    const first = await ledger.transition('probe-1', unknown.revision, {
+      type: 'pending',
+      attemptId,
+      notBefore: now + 1000,
+    });
+    expect(first.state).toMatchObject({ status: 'unknown', pending: { notBefore: now + 1000, probes: 1 } });
+    const second = { type: 'pending', attemptId, notBefore: now + 2000 } as const;
+    expect(await refusal(ledger.transition('probe-1', first.revision, second))).toMatchObject({
+      rule: 'not-before',
+    });
+    vi.setSystemTime(now + 1000);
+    const probed = await ledger.transition('probe-1', first.revision, second);
+    expect(probed.state).toMatchObject({ pending: { probes: 2 } });
+    const given = await ledger.transition('probe-1', probed.revision, {
+      type: 'unresolved',
+      attemptId,
+      reason: 'no-evidence',
+    });
+    expect(given.state).toMatchObject({
+      status: 'unknown',
+      reason: 'no-evidence',
+      cause,
+      pending: { probes: 2 },
+    });
+  });
+
+  it('refuses malformed input without writing anything', async () => {
+    const cases: [unknown, string][] = [
+      [{ ...intent('bad-1'), delivery: 'keyed' }, 'idempotency-key'],
+      [{ ...intent('bad-2'), idempotencyKey: 'key-0123456789abcdef' }, 'idempotency-key'],
+      [{ ...intent('bad-3'), agent: { ...intent('bad-3').agent, cardDigest: 'sha256:abc' } }, 'digest'],
+      [{ ...intent('bad-4'), message: { ...intent('bad-4').message, role: 'ROLE_AGENT' } }, 'role'],
+      [
+        { ...intent('bad-5'), message: { ...intent('bad-5').message, unknownMember: 1 } },
+        'message-not-canonical',
+      ],
+      [{ ...intent('bad-6'), extra: true }, 'unrecognized_keys'],
+    ];
+    for (const [input, rule] of cases) {
+      expect(await refusal(ledger.create(input as SendIntent))).toMatchObject({
+        reason: 'invalid-input',
+        rule,
+      });
+    }
+    const record = await ledger.create(intent('bad-7'));
+    const bogus = {
+      type: 'start',
+      attemptId: 'a1',
+      messageId: 'm1',
+      extra: 1,
+    } as unknown as LedgerTransition;
+    expect(await refusal(ledger.transition(record.id, 0, bogus))).toMatchObject({ reason: 'invalid-input' });
+    expect(await ledger.history(record.id)).toHaveLength(1);
+    expect((await ledger.list()).map((listed) => listed.id)).not.toContain('bad-1');
+  });
+
+  it('drops undefined members, as JSON does, before validating and digesting', async () => {
+    const record = await ledger.create({
+      ...intent('undefined-1'),
+      idempotencyKey: undefined,
+    } as unknown as SendIntent);
+    expect(record).not.toHaveProperty('idempotencyKey');
+    const start = { type: 'start', attemptId: 'a1', messageId: 'm1', contextId: undefined };
+    const next = await ledger.transition(record.id, 0, start as unknown as LedgerTransition);
+    expect(next.state).toEqual({ status: 'executing', attemptId: 'a1', messageId: 'm1' });
+    expect((await verifyHistory(await ledger.history(record.id))).ok).toBe(true);
+  });
+});
+
+describe.each(backends)('the $name ledger, list and subscribe', (backend) => {
+  it('lists records in creation order, by state', async () => {
+    const ledger = await backend.createLedger({ name: freshName(backend) });
+    const ids = ['list-a', 'list-b', 'list-c', 'list-d'];
+    await recordIn(ledger, 'prepared', ids[0] as string);
+    await recordIn(ledger, 'unknown', ids[1] as string);
+    await recordIn(ledger, 'committed', ids[2] as string);
+    await recordIn(ledger, 'unknown', ids[3] as string);
+    expect((await ledger.list()).map((record) => record.id)).toEqual(ids);
+    expect((await ledger.list({ states: ['unknown'] })).map((record) => record.id)).toEqual([
+      'list-b',
+      'list-d',
+    ]);
+    expect((await ledger.list({ states: ['prepared', 'committed'] })).map((record) => record.id)).toEqual([
+      'list-a',
+      'list-c',
+    ]);
+    expect(await ledger.list({ states: [] })).toEqual([]);
+    await ledger.close();
+  });
+
+  it('tells every subscriber of each committed change, in order, and nothing of refused ones', async () => {
+    const ledger = await backend.createLedger({ name: freshName(backend) });
+    const seen: LedgerChange[] = [];
+    const unsubscribe = ledger.subscribe((change) => seen.push(change));
+    ledger.subscribe(() => {
+      throw new Error('a broken listener');
+    });
+    const committed = await recordIn(ledger, 'committed', 'sub-1');
+    await refusal(ledger.transition('sub-1', committed.revision, transitionOf('start', committed)));
+    expect(
+      seen.map((change) => [change.revision.revision, change.record.state.status, change.origin]),
+    ).toEqual([
+      [0, 'prepared', 'local'],
+      [1, 'executing', 'local'],
+      [2, 'committed', 'local'],
+    ]);
+    expect(seen.at(-1)?.record).toEqual(committed);
+    expect(seen.map((change) => change.revision)).toEqual(await ledger.history('sub-1'));
+    unsubscribe();
+    await ledger.create(intent('sub-2'));
+    expect(seen).toHaveLength(3);
+    await ledger.close();
+  });
+
+  it('refuses every call once closed', async () => {
+    const ledger = await backend.createLedger({ name: freshName(backend) });
+    await ledger.close();
+    await ledger.close();
+    for (const call of [
+      ledger.create(intent('closed-1')),
+      ledger.get('closed-1'),
+      ledger.list(),
+      ledger.history('x'),
+    ]) {
+      expect(await refusal(call)).toMatchObject({ reason: 'closed' });
+    }
+  });
+});
+
+describe.each(durableBackends)('the $name ledger, across a close', (backend) => {
+  it('keeps every record and its verified history', async () => {
+    const name = freshName(backend);
+    const first = await backend.createLedger({ name });
+    const before = [
+      await recordIn(first, 'committed', 'keep-1'),
+      await recordIn(first, 'unresolved', 'keep-2'),
+      await recordIn(first, 'failed', 'keep-3'),
+      await recordIn(first, 'prepared', 'keep-4'),
+    ];
+    const histories = await Promise.all(before.map((record) => first.history(record.id)));
+    await first.close();
+    const second = await backend.createLedger({ name });
+    expect(await second.list()).toEqual(before);
+    for (const [index, record] of before.entries()) {
+      const history = await second.history(record.id);
+      expect(history).toEqual(histories[index]);
+      expect(await verifyHistory(history)).toEqual({ ok: true, record });
+    }
+    await second.close();
+  });
+
+  it('turns a record left executing into unknown (crashed-while-executing) on open, never into a new attempt', async () => {
+    const name = freshName(backend);
+    const first = await backend.createLedger({ name });
+    const executing = await recordIn(first, 'executing', 'crash-1');
+    await first.close();
+    const second = await backend.createLedger({ name });
+    const recovered = await second.get('crash-1');
+    expect(recovered?.state).toEqual({
+      status: 'unknown',
+      attemptId: attemptOf(executing),
+      reason: 'crashed-while-executing',
+    });
+    expect(recovered?.attempts).toEqual(executing.attempts);
+    const history = await second.history('crash-1');
+    expect(history.at(-1)).toMatchObject({
+      revision: executing.revision + 1,
+      transition: { type: 'unknown' },
+    });
+    expect((await verifyHistory(history)).ok).toBe(true);
+    await second.close();
+  });
+});
+
+describe('verifyHistory', () => {
+  let history: LedgerRevision[] = [];
+  beforeAll(async () => {
+    const ledger = await memory.createLedger({ name: 'verify' });
+    await recordIn(ledger, 'committed', 'verify-1');
+    history = await ledger.history('verify-1');
+    await ledger.close();
+  });
+
+  type Tamper = (revisions: LedgerRevision[]) => void | Promise<void>;
+  const tampers: [string, Tamper, { revision: number; rule: string }][] = [
+    [
+      'a changed result',
+      (revisions) => {
+        const commit = revisions[2] as LedgerRevision;
+        revisions[2] = {
+          ...commit,
+          transition: { type: 'commit', attemptId: 'a1-verify-1', result: { ...task, taskId: 'other' } },
+        };
+      },
+      { revision: 2, rule: 'digest' },
+    ],
+    [
+      'a changed time',
+      (revisions) => {
+        const start = revisions[1] as LedgerRevision;
+        revisions[1] = { ...start, at: start.at + 1 };
+      },
+      { revision: 1, rule: 'digest' },
+    ],
+    [
+      'a changed intent',
+      (revisions) => {
+        const create = revisions[0] as LedgerRevision;
+        if (create.transition.type === 'create') {
+          revisions[0] = {
+            ...create,
+            transition: { type: 'create', intent: { ...create.transition.intent, run: 'run-2' } },
+          };
+        }
+      },
+      { revision: 0, rule: 'digest' },
+    ],
+    [
+      'a replaced digest',
+      (revisions) => {
+        revisions[1] = { ...(revisions[1] as LedgerRevision), digest: `sha256:${'0'.repeat(64)}` };
+      },
+      { revision: 1, rule: 'digest' },
+    ],
+    [
+      'a changed revision whose digest was recomputed, which its successor no longer chains to',
+      async (revisions) => {
+        const { digest: _, ...start } = revisions[1] as LedgerRevision;
+        const changed = { ...start, at: start.at + 1 };
+        revisions[1] = { ...changed, digest: await revisionDigest(changed) };
+      },
+      { revision: 2, rule: 'sequence' },
+    ],
+    ['a removed revision', (revisions) => void revisions.splice(1, 1), { revision: 1, rule: 'sequence' }],
+    [
+      'two revisions swapped',
+      (revisions) =>
+        void revisions.splice(1, 2, revisions[2] as LedgerRevision, revisions[1] as LedgerRevision),
+      { revision: 1, rule: 'sequence' },
+    ],
+    ['an empty history', (revisions) => void revisions.splice(0), { revision: 0, rule: 'empty' }],
+    [
+      'a value that is not a revision',
+      (revisions) => void revisions.splice(1, 1, { id: 'x' } as never),
+      { revision: 1, rule: 'invalid_type' },
+    ],
+  ];
+  it.each(tampers)('detects %s', async (_, tamper, error) => {
+    expect(await verifyHistory(history)).toMatchObject({ ok: true });
+    const revisions = structuredClone(history);
+    await tamper(revisions);
+    expect(await verifyHistory(revisions)).toEqual({ ok: false, error });
+  });
+});
+
+describe('applyTransition', () => {
+  const sha = (n: number) => `sha256:${n.toString(16).padStart(64, '0')}`;
+  const created = applyTransition(undefined, {
+    id: 'p',
+    revision: 0,
+    at: 0,
+    transition: { type: 'create', intent: intent('p') },
+    digest: sha(0),
+  });
+  const attempts = ['a1', 'a2', 'a3'];
+  const arbitraryTransition: fc.Arbitrary<LedgerTransition> = fc.oneof(
+    fc.record({
+      type: fc.constant('start' as const),
+      attemptId: fc.constantFrom(...attempts),
+      messageId: fc.constantFrom('m1', 'm2', 'm3'),
+    }),
+    fc.record({
+      type: fc.constant('commit' as const),
+      attemptId: fc.constantFrom(...attempts),
+      result: fc.constant(task),
+    }),
+    fc.record({
+      type: fc.constant('fail' as const),
+      attemptId: fc.constantFrom(...attempts),
+      cause: fc.constant(cause),
+      effect: fc.constantFrom('not-started' as const, 'not-applied' as const),
+      retryAfterMs: fc.constantFrom(1, 10),
+    }),
+    fc.record({
+      type: fc.constant('unknown' as const),
+      attemptId: fc.constantFrom(...attempts),
+      reason: fc.constant('ambiguous-outcome' as const),
+    }),
+    fc.record({
+      type: fc.constant('pending' as const),
+      attemptId: fc.constantFrom(...attempts),
+      notBefore: fc.integer({ min: 0, max: 200 }),
+    }),
+    fc.record({
+      type: fc.constant('unresolved' as const),
+      attemptId: fc.constantFrom(...attempts),
+      reason: fc.constantFrom('no-evidence' as const, 'conflicting-evidence' as const),
+    }),
+    fc.record({
+      type: fc.constant('reconcile-commit' as const),
+      attemptId: fc.constantFrom(...attempts),
+      result: fc.constant(task),
+    }),
+    fc.record({
+      type: fc.constant('reconcile-fail' as const),
+      attemptId: fc.constantFrom(...attempts),
+      cause: fc.constant(cause),
+      effect: fc.constant('not-applied' as const),
+    }),
+  );
+
+  it('never lets unknown become executing, never leaves committed, and only grows the attempts by a start', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(arbitraryTransition, fc.integer({ min: 0, max: 20 })), { maxLength: 30 }),
+        (steps) => {
+          let record = created;
+          for (const [transition, elapsed] of steps) {
+            const at = record.updatedAt + elapsed;
+            let next: LedgerRecord;
+            try {
+              next = applyTransition(record, {
+                id: 'p',
+                revision: record.revision + 1,
+                expectedRevision: record.revision,
+                at,
+                previousDigest: record.digest,
+                transition,
+                digest: sha(record.revision + 1),
+              });
+            } catch (error) {
+              expect(error).toBeInstanceOf(LedgerError);
+              expect((error as LedgerError).reason).toMatch(/^(invalid-transition|reused-attempt)$/);
+              continue;
+            }
+            expect(record.state.status === 'unknown' && next.state.status === 'executing').toBe(false);
+            expect(record.state.status).not.toBe('committed');
+            const grew = next.attempts.length - record.attempts.length;
+            expect(grew).toBe(transition.type === 'start' ? 1 : 0);
+            expect(new Set(next.attempts.map((attempt) => attempt.attemptId)).size).toBe(
+              next.attempts.length,
+            );
+            record = next;
+          }
+        },
+      ),
+    );
+  });
+
+  const start = {
+    id: 'p',
+    revision: 1,
+    expectedRevision: 0,
+    at: 5,
+    previousDigest: sha(0),
+    transition: { type: 'start', attemptId: 'a1', messageId: 'm1' },
+    digest: sha(1),
+  } satisfies LedgerRevision;
+  const create = {
+    id: 'p',
+    revision: 0,
+    at: 0,
+    transition: { type: 'create', intent: intent('p') },
+    digest: sha(0),
+  };
+  it.each([
+    ['a second create', created, create, 'create-first'],
+    ['a first revision that is not a create', undefined, start, 'missing-create'],
+    ['a skipped revision', created, { ...start, revision: 2, expectedRevision: 1 }, 'sequence'],
+    ['a wrong predecessor digest', created, { ...start, previousDigest: sha(7) }, 'sequence'],
+    ['a clock running backwards', { ...created, updatedAt: 6 }, start, 'clock'],
+    ['a revision of another record', created, { ...start, id: 'q' }, 'other-record'],
+  ] as [string, LedgerRecord | undefined, LedgerRevision, string][])(
+    'refuses %s as corrupt',
+    (_, record, revision, rule) => {
+      expect(() => applyTransition(record, revision)).toThrow(
+        expect.objectContaining({ reason: 'corrupt', rule }),
+      );
+    },
+  );
+});
+
+describe('the idb ledger, between tabs', () => {
+  type Request = (
+    name: string,
+    options: { ifAvailable?: boolean },
+    callback: (lock: object | null) => Promise<void>,
+  ) => Promise<void>;
+  function fakeLocks(): { request: Request } {
+    const held = new Set<string>();
+    return {
+      async request(name, options, callback) {
+        if (held.has(name) && options.ifAvailable === true) {
+          return callback(null);
+        }
+        held.add(name);
+        try {
+          await callback({ name });
+        } finally {
+          held.delete(name);
+        }
+      },
+    };
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('lets the Web Lock holder write while another tab follows read-only and hears each change', async () => {
+    vi.stubGlobal('navigator', { locks: fakeLocks() });
+    const name = freshName(durableBackends[0] as Backend);
+    const writer = await idb.createLedger({ name });
+    const follower = await idb.createLedger({ name });
+    const heard = new Promise<LedgerChange>((resolve) => follower.subscribe(resolve));
+    const record = await writer.create(intent('tab-1'));
+    const change = await heard;
+    expect(change).toMatchObject({ origin: 'remote', record, revision: { revision: 0 } });
+    expect(await follower.get('tab-1')).toEqual(record);
+    expect(await refusal(follower.create(intent('tab-2')))).toMatchObject({
+      reason: 'locked',
+      rule: 'follower',
+    });
+    await writer.close();
+    // The lease went with the writer: the next tab to open writes.
+    const successor = await idb.createLedger({ name });
+    await successor.transition('tab-1', 0, { type: 'start', attemptId: 'a1', messageId: 'm1' });
+    await Promise.all([follower.close(), successor.close()]);
+  });
+
+  it('needs IndexedDB', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    expect(await refusal(idb.createLedger({ name: 'none' }))).toMatchObject({
+      reason: 'unsupported',
+      rule: 'indexeddb',
+    });
+  });
+
+  it("yields the database to a newer version and reports IndexedDB's failures as io, never its own errors", async () => {
+    const name = freshName(durableBackends[0] as Backend);
+    const ledger = await idb.createLedger({ name });
+    await ledger.create(intent('upgrade-1'));
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, 2);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+    const error = await refusal(ledger.get('upgrade-1'));
+    expect(error).toMatchObject({ reason: 'io' });
+    expect(error.cause).toBeInstanceOf(DOMException);
+    await ledger.close();
+  });
+
+  it('reports a stored record that does not decode as corrupt, never skipping it', async () => {
+    const name = freshName(durableBackends[0] as Backend);
+    const ledger = await idb.createLedger({ name });
+    const record = await ledger.create(intent('corrupt-1'));
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => {
+        const tx = request.result.transaction('records', 'readwrite');
+        tx.objectStore('records').put({ ...record, state: { status: 'executing' } });
+        tx.oncomplete = () => {
+          request.result.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+    expect(await refusal(ledger.get('corrupt-1'))).toMatchObject({ reason: 'corrupt' });
+    expect(await refusal(ledger.list())).toMatchObject({ reason: 'corrupt' });
+    expect(await refusal(ledger.transition('corrupt-1', 0, transitionOf('start', record)))).toMatchObject({
+      reason: 'corrupt',
+    });
+    await ledger.close();
+  });
+});

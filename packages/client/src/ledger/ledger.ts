@@ -1,0 +1,254 @@
+/**
+@module
+The durable pending-send ledger (DESIGN.md, "The durable send"; durable-client digest §9): one record per logical send, committed before anything leaves, moved only by appending immutable revisions that each name the revision they expect. This file holds the shared model: the `Ledger` interface every store implements, the revision digest and the history verifier; the pure state machine `applyTransition` lives in `state-machine.ts`.
+*/
+import { canonicalJson } from '../canonical-json.js';
+import {
+  type A2aClientError,
+  InvalidResponseError,
+  LedgerError,
+  RemoteError,
+  RequestError,
+} from '../errors.js';
+import {
+  decodeLedger,
+  type ErrorSummary,
+  type LedgerRecord,
+  LedgerRevision,
+  type LedgerStatus,
+  type LedgerTransition,
+  type SendIntent,
+} from '../protocol/ledger-record.js';
+import type { Message } from '../protocol/message.js';
+import type { JsonValue } from '../wire/json.js';
+import { applyTransition } from './state-machine.js';
+
+export type {
+  AgentIdentity,
+  Attempt,
+  CreateTransition,
+  DeliveryMode,
+  ErrorSummary,
+  FailureEffect,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from '../protocol/ledger-record.js';
+export { applyTransition } from './state-machine.js';
+
+/**
+How to open a ledger. The same type for every store (house-style rule 4): `name` is the IndexedDB database name for the idb store, the journal's file path for the file store, and only a label for the memory store.
+
+@example
+```ts
+const ledger = await createLedger({ name: 'sends' });
+```
+*/
+export type LedgerOptions = { readonly name: string };
+
+/** A committed change: the record as that revision left it. `origin` is `remote` for a change another tab made (idb, through a BroadcastChannel). */
+export type LedgerChange = {
+  readonly record: LedgerRecord;
+  readonly revision: LedgerRevision;
+  readonly origin: 'local' | 'remote';
+};
+
+/** Which records `list` returns; without `states`, all of them. */
+export type LedgerFilter = { readonly states?: readonly LedgerStatus[] };
+
+/**
+The durable pending-send ledger. Every write resolves only once it is durable (a completed IndexedDB transaction, an fdatasync'd journal line); every record and revision it returns is frozen.
+
+@example
+```ts
+const record = await ledger.create(intent);                      // durable `prepared`
+const executing = await ledger.transition(record.id, record.revision, {
+  type: 'start', attemptId: crypto.randomUUID(), messageId: intent.message.messageId,
+});                                                               // durable before fetch is called
+// …send, then classify the outcome:
+await ledger.transition(record.id, executing.revision, {
+  type: 'commit', attemptId: executing.attempts[0].attemptId, result: { kind: 'task', taskId, contextId },
+});
+```
+*/
+export interface Ledger {
+  /** Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. */
+  create(intent: SendIntent): Promise<LedgerRecord>;
+  /** Appends `transition` if the record's head is still `expectedRevision` (else `stale-revision`) and the state machine allows it (else `invalid-transition` or `reused-attempt`). */
+  transition(id: string, expectedRevision: number, transition: LedgerTransition): Promise<LedgerRecord>;
+  /** The record's head, or `undefined`. */
+  get(id: string): Promise<LedgerRecord | undefined>;
+  /** Records in creation order (time, then id), optionally only those in the given states. */
+  list(filter?: LedgerFilter): Promise<LedgerRecord[]>;
+  /** Every revision of a record, oldest first; empty for an unknown id. */
+  history(id: string): Promise<LedgerRevision[]>;
+  /** Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing listener affects neither the write nor other listeners. */
+  subscribe(listener: (change: LedgerChange) => void): () => void;
+  /** Waits for writes in flight, then releases the store and its lease. Every later call fails with `closed`. */
+  close(): Promise<void>;
+}
+
+/** The digest function a store uses: SHA-256 of a string's UTF-8 bytes as `sha256:` and 64 hex digits. */
+export type Sha256 = (text: string) => string | Promise<string>;
+
+/** SHA-256 through WebCrypto (`globalThis.crypto.subtle`), looked up per call so a polyfill installed later is used. */
+export async function webCryptoSha256(text: string): Promise<string> {
+  const subtle: SubtleCrypto | undefined = globalThis.crypto?.subtle;
+  if (subtle === undefined) {
+    throw new LedgerError('unsupported', { rule: 'webcrypto' });
+  }
+  const hash = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let hex = 'sha256:';
+  for (const byte of hash) {
+    hex += byte.toString(16).padStart(2, '0');
+  }
+  return hex;
+}
+
+// The domain every revision digest is separated by, so it can never collide with another surecall digest.
+const REVISION_DIGEST_DOMAIN = 'surecall.ledger.revision.v1';
+const DOMAIN_JSON = canonicalJson(REVISION_DIGEST_DOMAIN);
+
+/**
+The text a revision's digest covers: the RFC 8785 canonical JSON of the domain (`surecall.ledger.revision.v1`), the id, the revision number, the time, the previous digest (`null` at revision 0) and the transition.
+*/
+export function revisionDigestInput(revision: Omit<LedgerRevision, 'digest'>): string {
+  // Exactly `canonicalJson` of the whole envelope: its members written in their sorted order (at, domain, id, previous, revision, transition), each value through `canonicalJson`, so only the transition pays for a general canonicalization.
+  const previous = revision.previousDigest === undefined ? 'null' : canonicalJson(revision.previousDigest);
+  return `{"at":${canonicalJson(revision.at)},"domain":${DOMAIN_JSON},"id":${canonicalJson(revision.id)},"previous":${previous},"revision":${canonicalJson(revision.revision)},"transition":${canonicalJson(revision.transition as unknown as JsonValue)}}`;
+}
+
+/**
+The digest of a revision (see {@link revisionDigestInput}), through WebCrypto unless another SHA-256 is given.
+
+@example
+```ts
+(await revisionDigest(revision)) === revision.digest; // true for an untampered revision
+```
+*/
+export async function revisionDigest(
+  revision: Omit<LedgerRevision, 'digest'>,
+  sha256: Sha256 = webCryptoSha256,
+): Promise<string> {
+  return sha256(revisionDigestInput(revision));
+}
+
+/** Freezes a JSON-shaped value in place, all the way down, and returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) {
+    return value;
+  }
+  Object.freeze(value);
+  const members = value as Record<string, unknown>;
+  for (const key of Object.keys(members)) {
+    const member = members[key];
+    // Records reuse the frozen parts of their predecessor, so the walk stops at the first frozen object.
+    if (typeof member === 'object' && member !== null) {
+      deepFreeze(member);
+    }
+  }
+  return value;
+}
+
+export type HistoryVerification =
+  | { readonly ok: true; readonly record: LedgerRecord; readonly error?: never }
+  | {
+      readonly ok: false;
+      readonly error: { readonly revision: number; readonly rule: string };
+      readonly record?: never;
+    };
+
+/**
+Replays and verifies a whole history: every revision decodes, follows its predecessor, is a legal transition, and carries the SHA-256 its content and its predecessor's digest give. A tampered revision, one removed, reordered or inserted, breaks the chain at that point. Never throws for any input.
+
+@example
+```ts
+const result = await verifyHistory(await ledger.history(id));
+if (!result.ok) { alert(`revision ${result.error.revision}: ${result.error.rule}`); }
+```
+*/
+export async function verifyHistory(
+  revisions: readonly unknown[],
+  sha256: Sha256 = webCryptoSha256,
+): Promise<HistoryVerification> {
+  let record: LedgerRecord | undefined;
+  for (let index = 0; index < revisions.length; index++) {
+    const decoded = decodeLedger(LedgerRevision, revisions[index]);
+    if (!decoded.ok) {
+      return { ok: false, error: { revision: index, rule: decoded.error.rule } };
+    }
+    const revision = decoded.value;
+    if (revision.revision !== index) {
+      return { ok: false, error: { revision: index, rule: 'sequence' } };
+    }
+    try {
+      record = applyTransition(record, revision);
+      if ((await revisionDigest(revision, sha256)) !== revision.digest) {
+        return { ok: false, error: { revision: index, rule: 'digest' } };
+      }
+    } catch (error) {
+      if (error instanceof LedgerError) {
+        return { ok: false, error: { revision: index, rule: error.rule ?? error.reason } };
+      }
+      // canonicalJson refuses a value JSON cannot hold.
+      return { ok: false, error: { revision: index, rule: 'json' } };
+    }
+  }
+  return record === undefined ? { ok: false, error: { revision: 0, rule: 'empty' } } : { ok: true, record };
+}
+
+/**
+The exact message an attempt sent: the intent's message with the attempt's `messageId` and, when the attempt set one, its opaque recovery `contextId`. Reconciliation compares against it and replays it. `undefined` when the record has no such attempt.
+
+@example
+```ts
+const sent = attemptMessage(record, record.attempts[0].attemptId);
+```
+*/
+export function attemptMessage(record: LedgerRecord, attemptId: string): Message | undefined {
+  const attempt = record.attempts.find((candidate) => candidate.attemptId === attemptId);
+  if (attempt === undefined) {
+    return undefined;
+  }
+  return {
+    ...record.message,
+    messageId: attempt.messageId,
+    ...(attempt.contextId === undefined ? {} : { contextId: attempt.contextId }),
+  };
+}
+
+/**
+The public-safe summary a record keeps of a client error: the fields of its `toJSON()` (name, kind, reason, dispatched, and the HTTP status, remote code and violation where the error has one), nothing else.
+
+@example
+```ts
+await ledger.transition(id, revision, { type: 'unknown', attemptId, cause: errorSummary(error), reason: 'ambiguous-outcome' });
+```
+*/
+export function errorSummary(error: A2aClientError): ErrorSummary {
+  const remoteCode = error instanceof RemoteError ? error.remoteCode : undefined;
+  const violation =
+    error instanceof InvalidResponseError || error instanceof RequestError ? error.violation : undefined;
+  return {
+    name: error.name,
+    kind: error.kind,
+    reason: error.reason,
+    dispatched: error.dispatched,
+    ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    ...(remoteCode === undefined ? {} : { remoteCode }),
+    ...(violation === undefined
+      ? {}
+      : {
+          violation: {
+            rule: violation.rule,
+            ...(violation.offset === undefined ? {} : { offset: violation.offset }),
+            ...(violation.path === undefined ? {} : { path: violation.path }),
+          },
+        }),
+  };
+}

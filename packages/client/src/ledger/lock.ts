@@ -1,0 +1,235 @@
+/**
+@module
+The file ledger's single-writer lease in Node (DESIGN.md rule 6): a lock file `<journal>.lock` holding the holder's pid, a fencing counter and a random token. It is created complete or not at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader ever sees a half-written lock. A live holder refuses everyone else; a lock whose pid is dead is taken over with the counter + 1. A lock created where none was found starts at 1 (a contender can find the place empty just after another removed a stale lock), so the counter alone does not order the writers: the file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path still names that very inode: a writer whose lock was taken over finds out before it writes again.
+*/
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { LedgerError } from '../errors.js';
+
+/** What a lock file holds. */
+export type LockContent = { readonly pid: number; readonly fence: number; readonly token: string };
+
+/** A held lock. */
+export type FileLock = {
+  /** The fencing counter: greater than that of every earlier holder of this lock file. */
+  readonly fence: number;
+  /** Throws `LedgerError('fenced')` when the lock file is no longer this holder's. */
+  check(): Promise<void>;
+  /** Raises the fencing counter to at least `minimum` (the journal may hold a higher one than a fresh lock file). */
+  raise(minimum: number): Promise<void>;
+  /** Removes the lock file if it is still this holder's. */
+  release(): Promise<void>;
+};
+
+function parseLock(text: string): LockContent | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockContent> | null;
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      Number.isSafeInteger(value.pid) &&
+      Number.isSafeInteger(value.fence) &&
+      typeof value.token === 'string'
+    ) {
+      return { pid: value.pid as number, fence: value.fence as number, token: value.token };
+    }
+  } catch {
+    // Not JSON: reported as unreadable below.
+  }
+  return undefined;
+}
+
+/**
+Reads a lock file: its content, or `undefined` when there is none.
+
+@throws {LedgerError} `corrupt` when the file exists but does not hold a lock.
+*/
+export async function readLock(path: string): Promise<LockContent | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw new LedgerError('io', { rule: 'lock', cause: error });
+  }
+  try {
+    return contentOf(await handle.readFile('utf8'));
+  } finally {
+    await handle.close();
+  }
+}
+
+function contentOf(text: string): LockContent {
+  const content = parseLock(text);
+  if (content === undefined) {
+    throw new LedgerError('corrupt', { rule: 'lock' });
+  }
+  return content;
+}
+
+/** True while a process with this pid exists (`kill(pid, 0)`; EPERM means it exists under another user). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function code(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code;
+}
+
+function privatePath(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
+}
+
+// Writes the content to a private file, synced so that even a power loss cannot leave an empty lock, and hard-links it into place: `link` fails with EEXIST when a lock exists, so the lock appears complete or not at all.
+async function place(path: string, content: LockContent): Promise<boolean> {
+  const temporary = privatePath(path);
+  await writeFile(temporary, JSON.stringify(content), { flag: 'wx', flush: true });
+  try {
+    await link(temporary, path);
+    return true;
+  } catch (error) {
+    if (code(error) === 'EEXIST') {
+      return false;
+    }
+    throw error;
+  } finally {
+    await unlink(temporary);
+  }
+}
+
+/**
+Removes a stale lock, but only the very file judged stale: it is renamed aside, and its inode compared with the one the caller still holds open (so that inode cannot have been reused). If a contender replaced the lock in between, the moved file is the contender's live lock, so it is put back when the place is still free.
+*/
+export async function removeStale(path: string, staleInode: number, staleDevice: number): Promise<void> {
+  const aside = privatePath(path);
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if (code(error) === 'ENOENT') {
+      return;
+    }
+    throw error;
+  }
+  const moved = await stat(aside);
+  if (moved.ino !== staleInode || moved.dev !== staleDevice) {
+    await link(aside, path).catch(() => undefined);
+  }
+  await unlink(aside);
+}
+
+const ATTEMPTS = 8;
+
+/**
+Takes the lock at `path`: creates it with fence 1, or takes over a lock whose pid is dead with its fence + 1.
+
+@throws {LedgerError} `locked` when a live process holds it; `corrupt` when the lock file is unreadable (a person must look); `io` on any other failure.
+
+@example
+```ts
+const lock = await acquireLock('/var/lib/app/sends.jsonl.lock');
+await lock.check(); // before each write
+await lock.release();
+```
+*/
+export async function acquireLock(path: string): Promise<FileLock> {
+  const token = randomBytes(16).toString('hex');
+  let fence = 1;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      if (await place(path, { pid: process.pid, fence, token })) {
+        return hold(path, await open(path, 'r'), { pid: process.pid, fence, token });
+      }
+      const handle = await open(path, 'r').catch((error: unknown) => {
+        if (code(error) === 'ENOENT') {
+          return undefined;
+        }
+        throw error;
+      });
+      if (handle === undefined) {
+        continue;
+      }
+      // Held open while judged, so its inode cannot be freed and reused by a new lock before removeStale compares it.
+      try {
+        const existing = contentOf(await handle.readFile('utf8'));
+        if (isAlive(existing.pid)) {
+          throw new LedgerError('locked');
+        }
+        fence = Math.max(fence, existing.fence + 1);
+        const { ino, dev } = await handle.stat();
+        await removeStale(path, ino, dev);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'lock', cause: error });
+    }
+  }
+  // Contenders kept replacing the lock under us: whoever is left holds it.
+  throw new LedgerError('locked', { rule: 'contended' });
+}
+
+async function hold(path: string, initial: FileHandle, initialContent: LockContent): Promise<FileLock> {
+  let handle = initial;
+  let content = initialContent;
+  let identity = await handle.stat();
+
+  async function ours(): Promise<boolean> {
+    try {
+      const current = await stat(path);
+      return current.ino === identity.ino && current.dev === identity.dev;
+    } catch (error) {
+      if (code(error) === 'ENOENT') {
+        return false;
+      }
+      throw new LedgerError('io', { rule: 'lock', cause: error });
+    }
+  }
+
+  async function check(): Promise<void> {
+    if (!(await ours())) {
+      throw new LedgerError('fenced');
+    }
+  }
+
+  return {
+    get fence() {
+      return content.fence;
+    },
+    check,
+    async raise(minimum) {
+      if (minimum <= content.fence) {
+        return;
+      }
+      await check();
+      const next = { ...content, fence: minimum };
+      const temporary = privatePath(path);
+      try {
+        await writeFile(temporary, JSON.stringify(next), { flag: 'wx', flush: true });
+        await rename(temporary, path);
+        const replacement = await open(path, 'r');
+        await handle.close();
+        handle = replacement;
+        identity = await handle.stat();
+        content = next;
+      } catch (error) {
+        throw new LedgerError('io', { rule: 'lock', cause: error });
+      }
+    },
+    async release() {
+      try {
+        if (await ours()) {
+          await unlink(path);
+        }
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+@module
+The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `createLedger` starts empty.
+*/
+import { LedgerError } from '../errors.js';
+import type { LedgerRecord, LedgerRevision } from '../protocol/ledger-record.js';
+import { type LedgerStore, openLedgerEngine } from './engine.js';
+import type { Ledger, LedgerOptions } from './ledger.js';
+
+// The model every store shares, so `@surecall/client/ledger` offers the same names whichever store the export conditions pick.
+export type {
+  AgentIdentity,
+  Attempt,
+  DeliveryMode,
+  ErrorSummary,
+  FailureEffect,
+  HistoryVerification,
+  Ledger,
+  LedgerChange,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from './ledger.js';
+export { applyTransition, attemptMessage, errorSummary, revisionDigest, verifyHistory } from './ledger.js';
+
+type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
+
+function memoryStore(): LedgerStore {
+  const entries = new Map<string, Entry>();
+  return {
+    writable: true,
+    get: async (id) => entries.get(id)?.record,
+    list: async (states) =>
+      [...entries.values()]
+        .map((entry) => entry.record)
+        .filter((record) => states === undefined || states.has(record.state.status)),
+    history: async (id) => [...(entries.get(id)?.revisions ?? [])],
+    async append(record, revision) {
+      const entry = entries.get(record.id);
+      if (revision.revision === 0) {
+        if (entry !== undefined) {
+          throw new LedgerError('stale-revision', { rule: 'exists' });
+        }
+        entries.set(record.id, { record, revisions: [revision] });
+        return;
+      }
+      if (entry === undefined || entry.record.digest !== revision.previousDigest) {
+        throw new LedgerError('stale-revision');
+      }
+      entry.record = record;
+      entry.revisions.push(revision);
+    },
+    close: async () => undefined,
+  };
+}
+
+/**
+Opens an empty in-memory ledger. `name` is only a label.
+
+@example
+```ts
+import { createLedger } from '@surecall/client/ledger';
+const ledger = await createLedger({ name: 'test' });
+```
+*/
+export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+  if (typeof options.name !== 'string' || options.name.length === 0) {
+    throw new LedgerError('invalid-input', { rule: 'name' });
+  }
+  return openLedgerEngine(memoryStore());
+}
+
+/**
+The memory ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
+
+@example
+```ts
+import { openLedger } from '@surecall/client/ledger';
+const ledger = await openLedger({ name: 'sends' });
+```
+*/
+export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

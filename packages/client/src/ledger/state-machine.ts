@@ -1,0 +1,201 @@
+/**
+@module
+The ledger's pure state machine (durable-client digest §9.3): which transition may follow which state, and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it knows.
+*/
+import { LedgerError } from '../errors.js';
+import {
+  type Attempt,
+  type CreateTransition,
+  type LedgerRecord,
+  type LedgerRevision,
+  type LedgerState,
+  type LedgerTransition,
+  MAX_DELAY_MS,
+} from '../protocol/ledger-record.js';
+
+function refuse(rule: string): never {
+  throw new LedgerError('invalid-transition', { rule });
+}
+
+function chain(rule: string, position: number): never {
+  throw new LedgerError('corrupt', { rule, position });
+}
+
+type Next = { state: LedgerState; attempts: Attempt[] };
+
+function requireAttempt(
+  state: LedgerState,
+  status: 'executing' | 'unknown',
+  type: string,
+  attemptId: string,
+) {
+  if (state.status !== status) {
+    refuse(`${type}-from-${state.status}`);
+  }
+  // durable-client digest §9.3: a result or an error is bound to the same attempt; a reconciliation to the original one.
+  if (state.attemptId !== attemptId) {
+    refuse('attempt-mismatch');
+  }
+}
+
+function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start' }>, at: number): Next {
+  const state = record.state;
+  if (state.status === 'failed') {
+    // durable-client digest §9.3: a failure is retried only with explicit SafeAfter advice, once its delay has elapsed.
+    if (state.retryAfterMs === undefined) {
+      refuse('retry-not-authorized');
+    }
+    if (at < record.updatedAt + state.retryAfterMs) {
+      refuse('retry-too-early');
+    }
+  } else if (state.status !== 'prepared') {
+    // DESIGN.md step 3: an unknown outcome is resolved by evidence, never by a new attempt.
+    refuse(`start-from-${state.status}`);
+  }
+  if (record.attempts.some((attempt) => attempt.attemptId === t.attemptId)) {
+    throw new LedgerError('reused-attempt');
+  }
+  if (record.delivery === 'message-id-deduplicated' && t.messageId !== record.message.messageId) {
+    refuse('message-id-mismatch');
+  }
+  // durable-client digest §10.1: at-most-once gives every physical attempt a fresh messageId.
+  if (
+    record.delivery === 'at-most-once' &&
+    record.attempts.some((attempt) => attempt.messageId === t.messageId)
+  ) {
+    refuse('message-id-reused');
+  }
+  const ids = {
+    attemptId: t.attemptId,
+    messageId: t.messageId,
+    ...(t.contextId === undefined ? {} : { contextId: t.contextId }),
+  };
+  return {
+    state: { status: 'executing', ...ids },
+    attempts: [...record.attempts, { ...ids, startedAt: at }],
+  };
+}
+
+function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
+  const state = record.state;
+  const attempts = record.attempts;
+  switch (t.type) {
+    case 'start':
+      return start(record, t, at);
+    case 'commit':
+      requireAttempt(state, 'executing', t.type, t.attemptId);
+      return { state: { status: 'committed', attemptId: t.attemptId, result: t.result }, attempts };
+    case 'fail': {
+      if (state.status === 'prepared') {
+        // Abandoning a prepared send: nothing left, and no attempt exists to name.
+        if (t.attemptId !== undefined) {
+          refuse('attempt-mismatch');
+        }
+        if (t.effect !== 'not-started') {
+          refuse('effect');
+        }
+      } else {
+        requireAttempt(state, 'executing', t.type, t.attemptId ?? '');
+      }
+      const { type: _type, ...failure } = t;
+      return { state: { status: 'failed', ...failure }, attempts };
+    }
+    case 'unknown': {
+      requireAttempt(state, 'executing', t.type, t.attemptId);
+      const { type: _type, ...unknown } = t;
+      return { state: { status: 'unknown', ...unknown }, attempts };
+    }
+    case 'pending': {
+      requireAttempt(state, 'unknown', t.type, t.attemptId);
+      if (
+        state.status !== 'unknown' ||
+        state.reason === 'no-evidence' ||
+        state.reason === 'conflicting-evidence'
+      ) {
+        // DESIGN.md step 3: once probing gave up, a person resolves the record.
+        refuse('unresolved');
+      }
+      // durable-client digest §12.2: a pending delay is 1 ms..1 h; and no probe runs before the previous one's not-before time.
+      const delay = t.notBefore - at;
+      if (delay < 1 || delay > MAX_DELAY_MS) {
+        refuse('pending-delay');
+      }
+      if (state.pending !== undefined && at < state.pending.notBefore) {
+        refuse('not-before');
+      }
+      const probes = (state.pending?.probes ?? 0) + 1;
+      return { state: { ...state, pending: { notBefore: t.notBefore, probes } }, attempts };
+    }
+    case 'unresolved': {
+      requireAttempt(state, 'unknown', t.type, t.attemptId);
+      if (
+        state.status !== 'unknown' ||
+        state.reason === 'no-evidence' ||
+        state.reason === 'conflicting-evidence'
+      ) {
+        refuse('unresolved');
+      }
+      const cause = t.cause ?? state.cause;
+      const { cause: _cause, ...rest } = state;
+      return { state: { ...rest, reason: t.reason, ...(cause === undefined ? {} : { cause }) }, attempts };
+    }
+    case 'reconcile-commit':
+      requireAttempt(state, 'unknown', t.type, t.attemptId);
+      return { state: { status: 'committed', attemptId: t.attemptId, result: t.result }, attempts };
+    case 'reconcile-fail':
+      requireAttempt(state, 'unknown', t.type, t.attemptId);
+      return {
+        state: { status: 'failed', attemptId: t.attemptId, cause: t.cause, effect: t.effect },
+        attempts,
+      };
+  }
+}
+
+function create(revision: LedgerRevision & { transition: CreateTransition }): LedgerRecord {
+  return {
+    ...revision.transition.intent,
+    state: { status: 'prepared' },
+    attempts: [],
+    revision: 0,
+    digest: revision.digest,
+    createdAt: revision.at,
+    updatedAt: revision.at,
+  };
+}
+
+/**
+The pure state machine (durable-client digest §9.3): the record `revision` produces from `record` (`undefined` before revision 0). It checks the chain, the revision follows its record's head, names its digest and is not older than it, and throws `LedgerError('corrupt')` when it does not; then the transition's legality, throwing `invalid-transition` (with the rule) or `reused-attempt`. It never checks the digest itself: `verifyHistory` does.
+
+Legal moves: `prepared → start | fail(not-started)`; `executing → commit | fail | unknown` (same attempt); `failed → start` only with `retryAfterMs` elapsed; `unknown → pending | unresolved | reconcile-commit | reconcile-fail` (original attempt; `pending` and `unresolved` not once unresolved). Nothing leaves `committed`, and `unknown` can never start an attempt.
+
+@example
+```ts
+const next = applyTransition(record, revision); // throws LedgerError('invalid-transition', { rule: 'start-from-unknown' })
+```
+*/
+export function applyTransition(record: LedgerRecord | undefined, revision: LedgerRevision): LedgerRecord {
+  const { transition } = revision;
+  if (transition.type === 'create') {
+    if (record !== undefined || revision.revision !== 0) {
+      chain('create-first', revision.revision);
+    }
+    return create({ ...revision, transition });
+  }
+  if (record === undefined) {
+    return chain('missing-create', revision.revision);
+  }
+  if (record.id !== revision.id) {
+    chain('other-record', revision.revision);
+  }
+  if (revision.revision !== record.revision + 1 || revision.previousDigest !== record.digest) {
+    chain('sequence', revision.revision);
+  }
+  // The ledger's clock never goes backwards within a record: retry and probe delays are measured on it.
+  if (revision.at < record.updatedAt) {
+    chain('clock', revision.revision);
+  }
+  const next = step(record, transition, revision.at);
+  return { ...record, ...next, revision: revision.revision, digest: revision.digest, updatedAt: revision.at };
+}
+
+/** The outcome of {@link verifyHistory}. */
