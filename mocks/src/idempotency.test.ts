@@ -1,14 +1,8 @@
+import { keyErrorText } from '@surecall/client';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AgentOptions, createAgent, type MockAgent } from './agent.js';
-import {
-  createKeyIndex,
-  type KeyClaim,
-  type KeyOutcome,
-  keyProblemText,
-  readIdempotencyKey,
-  validateIdempotencyKey,
-} from './idempotency.js';
+import { createKeyIndex, type KeyClaim, type KeyOutcome } from './idempotency.js';
 import {
   eventKinds,
   firstTask,
@@ -23,72 +17,6 @@ import type { Message } from './wire.js';
 
 const key = 'run_8f14e45fceea167a';
 const a = (count: number): string => 'a'.repeat(count);
-
-describe('validateIdempotencyKey (idempotency digest §1.2)', () => {
-  it.each(['tenant-a:8f14e45fceea167a', 'run_8f14e45fceea167a', 'v1.8f14e45fceea167a', a(16), a(255)])(
-    'accepts %j',
-    (candidate) => {
-      expect(validateIdempotencyKey(candidate)).toBeUndefined();
-    },
-  );
-
-  it.each([
-    ['', 'too-short'],
-    ['1', 'too-short'],
-    ['retry', 'too-short'],
-    [a(15), 'too-short'],
-    [`${a(13)}é`, 'too-short'],
-    [a(256), 'too-long'],
-    [`${a(16)}\n`, 'invalid-character'],
-    [`${a(16)}\r\n`, 'invalid-character'],
-    [`${a(16)} `, 'invalid-character'],
-    [`${a(16)}\0`, 'invalid-character'],
-    [`${a(16)}/`, 'invalid-character'],
-    [`${a(16)}é`, 'invalid-character'],
-    // 16 UTF-8 bytes in 15 UTF-16 units: the byte length decides, as in Rust.
-    [`${a(14)}é`, 'invalid-character'],
-    ['aaaaaaaaaaaaaaa+', 'invalid-character'],
-  ])('refuses %j as %s', (candidate, problem) => {
-    expect(validateIdempotencyKey(candidate)).toBe(problem);
-  });
-});
-
-describe('readIdempotencyKey (idempotency digest §1.4)', () => {
-  it.each<[string, { metadata?: unknown }, ReturnType<typeof readIdempotencyKey>]>([
-    ['no metadata', {}, { kind: 'none' }],
-    ['scalar metadata', { metadata: 'x' }, { kind: 'none' }],
-    ['array metadata', { metadata: [key] }, { kind: 'none' }],
-    ['no entry', { metadata: { other: key } }, { kind: 'none' }],
-    [
-      'a number',
-      { metadata: { 'a2a-rust.com/idempotency-key': 42 } },
-      { kind: 'invalid', problem: 'not-a-string' },
-    ],
-    [
-      'null',
-      { metadata: { 'a2a-rust.com/idempotency-key': null } },
-      { kind: 'invalid', problem: 'not-a-string' },
-    ],
-    [
-      'an object',
-      { metadata: { 'a2a-rust.com/idempotency-key': {} } },
-      { kind: 'invalid', problem: 'not-a-string' },
-    ],
-    [
-      'a short key',
-      { metadata: { 'a2a-rust.com/idempotency-key': 'x' } },
-      { kind: 'invalid', problem: 'too-short' },
-    ],
-    ['a valid key', { metadata: { 'a2a-rust.com/idempotency-key': key } }, { kind: 'key', key }],
-  ])('reads %s', (_, message, expected) => {
-    expect(readIdempotencyKey(message)).toEqual(expected);
-  });
-
-  it('keeps the a2a-rust refusal texts', () => {
-    expect(keyProblemText['too-short']).toMatch(/^idempotency key must be at least 16 bytes/);
-    expect(keyProblemText['not-a-string']).toBe('`a2a-rust.com/idempotency-key` must be a JSON string');
-  });
-});
 
 describe('createKeyIndex', () => {
   const task = (taskId: string): KeyOutcome => ({ kind: 'task', taskId });
@@ -377,17 +305,17 @@ describe('the agent’s keyed sends (idempotency digest §2, §8)', () => {
   });
 
   it.each([
-    ['too-short', 'short'],
-    ['too-long', a(256)],
-    ['invalid-character', `${a(16)}/`],
-    ['not-a-string', 42],
+    ['TooShort', 'short'],
+    ['TooLong', a(256)],
+    ['InvalidCharacter', `${a(16)}/`],
+    ['NotAString', 42],
   ] as const)('refuses a %s key with -32602 and its text', async (problem, value) => {
     const agent = agentWith();
     const message = userMessage('task a', { metadata: { 'a2a-rust.com/idempotency-key': value } });
     expect(await send(agent, message)).toMatchObject({
       ok: false,
       code: -32602,
-      message: keyProblemText[problem],
+      message: keyErrorText[problem],
     });
     expect(agent.executions.total()).toBe(0);
   });

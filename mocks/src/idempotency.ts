@@ -1,3 +1,8 @@
+/**
+@module
+The agent's side of the idempotency extension: the key index of idempotency digest §2 and §8. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never disagree on what a key is.
+*/
+import { IDEMPOTENCY_EXTENSION_URI, IDEMPOTENCY_METADATA_KEY } from '@surecall/client';
 import type { Message } from './wire.js';
 
 /**
@@ -8,90 +13,11 @@ How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.c
 */
 export type IdempotencyMode = 'honouring' | 'refusing' | 'foreign';
 
-/** The extension's URI, advertised in `capabilities.extensions` when honouring (idempotency digest §1.1). */
-export const idempotencyExtensionUri = 'https://a2a-rust.com/extensions/idempotency/v1';
+/** The extension's URI, advertised in `capabilities.extensions` when honouring: the client's `IDEMPOTENCY_EXTENSION_URI`. */
+export const idempotencyExtensionUri = IDEMPOTENCY_EXTENSION_URI;
 
-/** Where the key travels: this entry of `message.metadata` (idempotency digest §1.1). */
-export const idempotencyMetadataKey = 'a2a-rust.com/idempotency-key';
-
-/** Why a key was refused (idempotency digest §1.2–§1.3), in the order the rules are checked. */
-export type KeyProblem = 'too-short' | 'too-long' | 'invalid-character' | 'not-a-string';
-
-/** The refusal text of each problem, word for word the a2a-rust `KeyError` display, which its server sends as the JSON-RPC error message. */
-export const keyProblemText: Readonly<Record<KeyProblem, string>> = Object.freeze({
-  'too-short':
-    'idempotency key must be at least 16 bytes; generate it from a CSPRNG, not from message content',
-  'too-long': 'idempotency key must be at most 255 bytes',
-  'invalid-character': 'idempotency key accepts only ASCII alphanumerics and `-`, `_`, `.`, `:`',
-  'not-a-string': '`a2a-rust.com/idempotency-key` must be a JSON string',
-});
-
-const minKeyBytes = 16;
-const maxKeyBytes = 255;
-const encoder = new TextEncoder();
-
-function isKeyByte(byte: number): boolean {
-  return (
-    (byte >= 0x30 && byte <= 0x39) || // 0-9
-    (byte >= 0x41 && byte <= 0x5a) || // A-Z
-    (byte >= 0x61 && byte <= 0x7a) || // a-z
-    byte === 0x2d || // -
-    byte === 0x5f || // _
-    byte === 0x2e || // .
-    byte === 0x3a // :
-  );
-}
-
-/**
-The first rule a key breaks, or `undefined` for a valid key. Lengths are UTF-8 bytes and the character rule is checked byte by byte, as in a2a-rust: fourteen `a`s and an `é` are 16 bytes, so `invalid-character`, where counting UTF-16 units would say `too-short` (idempotency digest §1.2).
-
-@example
-```ts
-validateIdempotencyKey('run_8f14e45fceea167a'); // undefined
-validateIdempotencyKey('retry'); // 'too-short'
-validateIdempotencyKey('aaaaaaaaaaaaaaaa/'); // 'invalid-character'
-```
-*/
-export function validateIdempotencyKey(key: string): KeyProblem | undefined {
-  const bytes = encoder.encode(key);
-  if (bytes.length < minKeyBytes) {
-    return 'too-short';
-  }
-  if (bytes.length > maxKeyBytes) {
-    return 'too-long';
-  }
-  return bytes.every(isKeyByte) ? undefined : 'invalid-character';
-}
-
-/** What a message says about its key. */
-export type KeyReading =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'key'; readonly key: string }
-  | { readonly kind: 'invalid'; readonly problem: KeyProblem };
-
-/**
-The key a message carries (idempotency digest §1.4): none when `metadata` is absent, not an object, or has no entry; `not-a-string` for any other JSON value, `null` included; otherwise the key, checked by {@link validateIdempotencyKey}. Whether the message lists the extension URI does not matter.
-
-@example
-```ts
-readIdempotencyKey({ metadata: { 'a2a-rust.com/idempotency-key': 42 } }); // { kind: 'invalid', problem: 'not-a-string' }
-```
-*/
-export function readIdempotencyKey(message: { readonly metadata?: unknown }): KeyReading {
-  const metadata = message.metadata;
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    return { kind: 'none' };
-  }
-  if (!Object.hasOwn(metadata, idempotencyMetadataKey)) {
-    return { kind: 'none' };
-  }
-  const value: unknown = (metadata as Record<string, unknown>)[idempotencyMetadataKey];
-  if (typeof value !== 'string') {
-    return { kind: 'invalid', problem: 'not-a-string' };
-  }
-  const problem = validateIdempotencyKey(value);
-  return problem === undefined ? { kind: 'key', key: value } : { kind: 'invalid', problem };
-}
+/** Where the key travels, the entry of `message.metadata`: the client's `IDEMPOTENCY_METADATA_KEY`. */
+export const idempotencyMetadataKey = IDEMPOTENCY_METADATA_KEY;
 
 /** What the first send of a key produced, and so what every replay of it answers with. */
 export type KeyOutcome =

@@ -50,8 +50,8 @@ export type {
 export { createFaultLab, parseFaultSpec, safeParseFaultSpec } from './faults.js';
 export type { MockHandleOptions, MockHandlersOptions } from './handlers.js';
 export { createHandlers, createMockHandle } from './handlers.js';
-export type { KeyProblem } from './idempotency.js';
-export { idempotencyExtensionUri, idempotencyMetadataKey, validateIdempotencyKey } from './idempotency.js';
+// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client`.
+export { idempotencyExtensionUri, idempotencyMetadataKey } from './idempotency.js';
 export type { OperationName } from './operations.js';
 export { isLoopbackUrl, operationNames, webhookTimeoutMs } from './operations.js';
 export type {

@@ -2,14 +2,9 @@
 @module
 The send path (A2A spec §3.1.1, §3.1.2; idempotency digest §2.1): SendMessage and SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at once, once the task settles, or as a stream.
 */
+import { keyErrorText, keyOf } from '@surecall/client';
 import { continuationSteps, planFor } from './behaviours.js';
-import {
-  idempotencyExtensionUri,
-  type KeyClaim,
-  type KeyOutcome,
-  keyProblemText,
-  readIdempotencyKey,
-} from './idempotency.js';
+import { idempotencyExtensionUri, type KeyClaim, type KeyOutcome } from './idempotency.js';
 import { randomId } from './ids.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { CallContext, OperationsOptions, Outcome } from './operations.js';
@@ -69,11 +64,11 @@ export function createSend(options: SendOptions): Send {
     message: Message,
     outcome: KeyOutcome,
   ): Extract<KeyClaim, { kind: 'claimed' | 'replay' }> {
-    const reading = mode === 'honouring' ? readIdempotencyKey(message) : undefined;
-    if (reading?.kind !== 'key') {
+    const reading = mode === 'honouring' ? keyOf(message) : undefined;
+    if (reading?.value === undefined) {
       return { kind: 'claimed', release: () => {} };
     }
-    const claim = keys.claim(tenant, reading.key, message.messageId, outcome);
+    const claim = keys.claim(tenant, reading.value, message.messageId, outcome);
     switch (claim.kind) {
       case 'conflict':
         // idempotency digest §2.4: clients match on "already held".
@@ -105,12 +100,12 @@ export function createSend(options: SendOptions): Send {
     if (mode === 'foreign') {
       return;
     }
-    const reading = readIdempotencyKey(message);
-    if (reading.kind === 'invalid') {
+    const reading = keyOf(message);
+    if (!reading.ok) {
       // idempotency digest §2.2: a malformed key is refused before the agent asks whether it can honour keys at all.
-      throw new AgentError('InvalidParams', keyProblemText[reading.problem]);
+      throw new AgentError('InvalidParams', keyErrorText[reading.error]);
     }
-    if (reading.kind === 'key' && mode === 'refusing') {
+    if (reading.value !== undefined && mode === 'refusing') {
       throw new AgentError(
         'UnsupportedOperation',
         `this agent cannot honour \`a2a-rust.com/idempotency-key\`, so the send was refused rather than executed without deduplication; its card does not advertise ${idempotencyExtensionUri}`,

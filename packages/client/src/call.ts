@@ -5,9 +5,10 @@ import { createStreamValidator } from './bindings/stream.js';
 import { AuthorizationError } from './errors.js';
 import { type EventHub, errorJson, streamEventKind } from './events.js';
 import type { ResolvedClientOptions } from './options.js';
-import { prepareCall } from './outbound.js';
+import { type PreparedCall, prepareCall } from './outbound.js';
 import type { OperationName, OperationRequest, OperationResponse, StreamResponse } from './protocol/index.js';
 import { operations } from './protocol/index.js';
+import { carriesIdempotencyKey, type RetryNotice, runWithRetry } from './retry.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 
 /**
@@ -27,12 +28,16 @@ export type CallOptions = {
   readonly attempt?: TokenAttempt;
 };
 
-/** The semantic check of one unary answer (durable-client digest §4), given the request actually sent. */
+/** The semantic check of one unary answer (durable-client digest §4), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (idempotency digest §2.3). */
 export type UnaryCheck<N extends UnaryOperationName> = (
   request: OperationRequest<N>,
   value: OperationResponse<N>,
   httpStatus: number,
+  replay: boolean,
 ) => void;
+
+/** A unary answer as the caller receives it: when `replay` was true, the answer gains `replayed: true`. */
+export type UnaryAnswer<N extends UnaryOperationName> = OperationResponse<N> & { readonly replayed?: true };
 
 /** Runs the calls of one client: one binding, one JSON-RPC id counter, one call counter. */
 export type Caller = {
@@ -41,7 +46,7 @@ export type Caller = {
     params: unknown,
     options: CallOptions | undefined,
     check: UnaryCheck<N>,
-  ): Promise<OperationResponse<N>>;
+  ): Promise<UnaryAnswer<N>>;
   stream(
     operation: StreamOperationName,
     params: unknown,
@@ -72,7 +77,7 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
 }
 
 /**
-Creates the call runner of one client: every call goes through the outbound contract, gets its token context and inspector events, and has its answer checked; a stream goes through the lifecycle validator.
+Creates the call runner of one client: every call goes through the outbound contract, gets its token context and inspector events, and has its answer checked; a stream goes through the lifecycle validator. With a retry policy, each attempt (a stream's establishment only) runs inside `runWithRetry`: one call, one `callId`, a `request` event per attempt and a `retry` event before each wait.
 
 @example
 ```ts
@@ -81,7 +86,7 @@ const task = await caller.unary('getTask', { id: 't-1' }, undefined, (request, t
 ```
 */
 export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Caller {
-  const { card, cardDigest, pin, security } = resolved;
+  const { card, cardDigest, pin, security, retry, honoursIdempotency } = resolved;
   // Durable-client digest §2.5: the configured order, comma-joined, no spaces.
   const headers =
     resolved.extensions.length === 0 ? undefined : { 'a2a-extensions': resolved.extensions.join(',') };
@@ -123,21 +128,47 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return thrown;
   }
 
-  /** Everything before dispatch, then the binding's call; returns what `send` returns and the request it sent. */
+  /** The outbound contract, once per call: every attempt sends this same request. */
+  function prepare(call: Call, params: unknown, options: CallOptions | undefined): PreparedCall {
+    return prepareCall({ card, security, operation: call.operation, params, skill: options?.skill });
+  }
+
+  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. */
+  function attempts<T>(
+    call: Call,
+    prepared: PreparedCall,
+    options: CallOptions | undefined,
+    attempt: (number: number) => Promise<T>,
+  ): Promise<T> {
+    return runWithRetry(
+      {
+        policy: retry,
+        operation: call.operation,
+        keyed: carriesIdempotencyKey(call.operation, prepared.request, honoursIdempotency),
+        signal: options?.signal,
+        onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
+          hub.emit(() => ({
+            ...base(call),
+            type: 'retry',
+            attempt: number,
+            delayMs,
+            error: errorJson(error),
+          })),
+      },
+      attempt,
+    );
+  }
+
+  /** One attempt: the token context and inspector hooks, then the binding's call; returns what `send` returns. */
   function start<T>(
     call: Call,
-    params: unknown,
+    prepared: PreparedCall,
     options: CallOptions | undefined,
     send: (request: object, context: CallContext) => T,
-  ): { readonly request: object; readonly pending: T } {
+  ): T {
     const { operation } = call;
-    const { request, taskId, scopes } = prepareCall({
-      card,
-      security,
-      operation,
-      params,
-      skill: options?.skill,
-    });
+    const { request, taskId, scopes } = prepared;
+    call.providerError = undefined;
     const { rpcMethod, http } = operations[operation];
     const httpMethod =
       pin.binding === 'JSONRPC'
@@ -184,7 +215,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     };
     issuing = call;
     try {
-      return { request, pending: send(request, context) };
+      return send(request, context);
     } finally {
       issuing = undefined;
     }
@@ -195,22 +226,28 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     params: unknown,
     options: CallOptions | undefined,
     check: UnaryCheck<N>,
-  ): Promise<OperationResponse<N>> {
+  ): Promise<UnaryAnswer<N>> {
     const call = begin(operation);
     try {
-      const { request, pending } = start(call, params, options, (sent, context) =>
-        binding.unary(operation, sent as OperationRequest<N>, context),
-      );
-      const { value, httpStatus } = await pending;
-      check(request as OperationRequest<N>, value, httpStatus);
-      hub.emit(() => ({
-        ...base(call),
-        type: 'response',
-        stream: false,
-        httpStatus,
-        durationMs: elapsed(call),
-      }));
-      return value;
+      const prepared = prepare(call, params, options);
+      const keyed = carriesIdempotencyKey(operation, prepared.request, honoursIdempotency);
+      return await attempts(call, prepared, options, async (number) => {
+        const { value, httpStatus } = await start(call, prepared, options, (sent, context) =>
+          binding.unary(operation, sent as OperationRequest<N>, context),
+        );
+        // Idempotency digest §2.3: a keyed retry is answered with the key's task as it stands now, settled or not.
+        const replay = keyed && number > 1;
+        check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
+        hub.emit(() => ({
+          ...base(call),
+          type: 'response',
+          stream: false,
+          httpStatus,
+          durationMs: elapsed(call),
+        }));
+        // Only a send can be keyed, and its answer is always an object.
+        return (replay ? { ...value, replayed: true } : value) as UnaryAnswer<N>;
+      });
     } catch (error) {
       throw fail(call, error);
     }
@@ -235,10 +272,14 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         durationMs: elapsed(call),
       }));
     try {
-      const { request, pending } = start(call, params, options, (sent, context) =>
-        binding.stream(operation, sent as OperationRequest<typeof operation>, context),
+      const prepared = prepare(call, params, options);
+      const { request } = prepared;
+      // Only the establishment is retried: once the stream is open, a failure ends it (idempotency digest §3.4, "Streams").
+      const source = await attempts(call, prepared, options, () =>
+        start(call, prepared, options, (sent, context) =>
+          binding.stream(operation, sent as OperationRequest<typeof operation>, context),
+        ),
       );
-      const source = await pending;
       const validator = createStreamValidator(
         operation === 'subscribeToTask'
           ? { kind: 'subscribe', taskId: (request as OperationRequest<'subscribeToTask'>).id }

@@ -1,7 +1,7 @@
 import { idempotencyExtensionUri, jsonRpcPath, restPath } from '@surecall/mocks';
 import { createMockAgentServer } from '@surecall/mocks/node';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { type A2aClient, createClient } from './client.js';
+import { type A2aClient, createClient, type SendMessageResult } from './client.js';
 import { cardDigest } from './digest.js';
 import { RequestError } from './errors.js';
 import type { ClientEvent } from './events.js';
@@ -396,7 +396,7 @@ describe('the client surface', () => {
   it('is typed after the spec', () => {
     const client = makeClient('JSONRPC');
     expectTypeOf(client.getTask).returns.toEqualTypeOf<Promise<Task>>();
-    expectTypeOf(client.sendMessage).returns.toEqualTypeOf<Promise<SendMessageResponse>>();
+    expectTypeOf(client.sendMessage).returns.toEqualTypeOf<Promise<SendMessageResult>>();
     expectTypeOf(client.sendStreamingMessage).returns.toEqualTypeOf<AsyncIterable<StreamResponse>>();
     expectTypeOf(client.subscribeToTask).returns.toEqualTypeOf<AsyncIterable<StreamResponse>>();
     expectTypeOf(client.deleteTaskPushNotificationConfig).returns.toEqualTypeOf<Promise<void>>();

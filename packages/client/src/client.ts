@@ -21,7 +21,20 @@ import type {
 import type { ProtocolBinding } from './security.js';
 
 /**
-A strict A2A v1.0 client bound to one interface of one agent (DESIGN.md, layer "client"). It is stateless and immutable: it never retries, never follows a redirect, never sends what breaks the outbound contract or a capability of the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched` says whether the outcome may be unknown.
+What SendMessage returns: the protocol's answer, plus `replayed: true` when it came from a retry of a keyed send to an honouring peer. The peer then answered with the task its key holds, which an earlier attempt may have created, in whatever state it has reached: a blocking send's task may still be `SUBMITTED` or `WORKING` (idempotency digest §2.3), so follow it with `getTask` or `subscribeToTask`. The member is absent otherwise; it is the client's, never the peer's.
+
+@example
+```ts
+const result = await client.sendMessage({ message });
+if ('task' in result && result.replayed === true && !isTerminal(result.task.status.state)) {
+  for await (const event of client.subscribeToTask({ id: result.task.id })) render(event);
+}
+```
+*/
+export type SendMessageResult = SendMessageResponse & { readonly replayed?: true };
+
+/**
+A strict A2A v1.0 client bound to one interface of one agent (DESIGN.md, layer "client"). It is stateless and immutable: it never retries unless given a retry policy (and then only what `retry.ts` allows), never follows a redirect, never sends what breaks the outbound contract or a capability of the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched` says whether the outcome may be unknown.
 
 @example
 ```ts
@@ -40,8 +53,10 @@ export type A2aClient = {
   readonly binding: ProtocolBinding;
   /** Redacted inspector events of every call. */
   readonly events: ClientEvents;
-  /** SendMessage (A2A spec §3.1.1): the task (settled, unless `returnImmediately`) or a direct message. */
-  sendMessage(params: OperationParams<'sendMessage'>, options?: CallOptions): Promise<SendMessageResponse>;
+  /** Whether the peer honours idempotency keys: its card advertises the extension, unless `peerHonoursIdempotency` said otherwise. Only then is a keyed send retried (seed 000). */
+  readonly honoursIdempotency: boolean;
+  /** SendMessage (A2A spec §3.1.1): the task (settled, unless `returnImmediately` or `replayed`) or a direct message. */
+  sendMessage(params: OperationParams<'sendMessage'>, options?: CallOptions): Promise<SendMessageResult>;
   /** SendStreamingMessage (A2A spec §3.1.2). Nothing is sent until iteration starts; breaking out releases the stream. */
   sendStreamingMessage(
     params: OperationParams<'sendStreamingMessage'>,
@@ -108,9 +123,10 @@ export function createClient(options: ClientOptions): A2aClient {
     cardDigest: resolved.cardDigest,
     binding: resolved.pin.binding,
     events: hub.events,
+    honoursIdempotency: resolved.honoursIdempotency,
     sendMessage: (params, callOptions) =>
-      unary('sendMessage', params, callOptions, (request, value, httpStatus) =>
-        checkSendResult(request, value, { httpStatus }),
+      unary('sendMessage', params, callOptions, (request, value, httpStatus, replay) =>
+        checkSendResult(request, value, { httpStatus, replay }),
       ),
     sendStreamingMessage: (params, callOptions) => stream('sendStreamingMessage', params, callOptions),
     getTask: (params, callOptions) =>

@@ -73,6 +73,17 @@ export type ClientErrorEvent = ClientEventBase & {
   readonly durationMs: number;
 };
 
+/** An attempt failed and the retry policy will try again after `delayMs` (`retry.ts`): the next attempt's `request` event follows the wait. */
+export type ClientRetryEvent = ClientEventBase & {
+  readonly type: 'retry';
+  /** The attempt that failed, from 1; the next one is `attempt + 1`. */
+  readonly attempt: number;
+  /** The wait before the next attempt: the jittered backoff, or the peer's `Retry-After` clamped to the cap. */
+  readonly delayMs: number;
+  /** The failed attempt's error, as its public-safe `toJSON()`. */
+  readonly error: Readonly<Record<string, unknown>>;
+};
+
 /**
 An inspector event, a union on `type` (house-style rule 23): what the devtools read, and all they read.
 
@@ -84,6 +95,7 @@ const unsubscribe = client.events.subscribe((event) => {
     case 'response': timeline.answer(event.callId, event.httpStatus, event.durationMs); break;
     case 'stream-frame': frames.add(event.callId, event.index, event.kind, event.wireBytes, event.event); break;
     case 'stream-end': timeline.end(event.callId, event.reason); break;
+    case 'retry': timeline.retry(event.callId, event.attempt, event.delayMs, event.error); break;
     case 'error': timeline.fail(event.callId, event.error); break;
   }
 });
@@ -94,6 +106,7 @@ export type ClientEvent =
   | ClientResponseEvent
   | StreamFrameEvent
   | StreamEndEvent
+  | ClientRetryEvent
   | ClientErrorEvent;
 
 /** Receives every event; whatever it throws or rejects with is ignored, so an inspector can never break a call. */

@@ -6,8 +6,10 @@ surecall: an A2A v1.0 client that records every send before it leaves, checks ev
 export type { CallOptions } from './call.js';
 export type { CanonicalJsonReason } from './canonical-json.js';
 export { CanonicalJsonError, canonicalJson } from './canonical-json.js';
-export type { A2aClient } from './client.js';
+export type { A2aClient, SendMessageResult } from './client.js';
 export { createClient } from './client.js';
+export type { Delegation, DelegationOptions, DelegationOutcome } from './delegation.js';
+export { startDelegation } from './delegation.js';
 export { cardDigest } from './digest.js';
 // The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
 export type {
@@ -43,10 +45,25 @@ export type {
   ClientEvents,
   ClientRequestEvent,
   ClientResponseEvent,
+  ClientRetryEvent,
   StreamEndEvent,
   StreamEventKind,
   StreamFrameEvent,
 } from './events.js';
+export type { KeyError, KeyedMessage, KeyResult } from './idempotency.js';
+export {
+  declaresExtension,
+  honoursIdempotency,
+  IDEMPOTENCY_EXTENSION_URI,
+  IDEMPOTENCY_METADATA_KEY,
+  keyErrorText,
+  keyOf,
+  MAX_KEY_LEN,
+  MIN_KEY_LEN,
+  newIdempotencyKey,
+  setKey,
+  validateKey,
+} from './idempotency.js';
 export type {
   AgentIdentity,
   Attempt,
@@ -144,6 +161,19 @@ export {
   safeParseTask,
   TERMINAL_STATES,
 } from './protocol/index.js';
+export type { RetryPolicy, RetryPolicyOptions } from './retry.js';
+// runWithRetry and its notices stay internal: the client runs the loop.
+export {
+  carriesIdempotencyKey,
+  defaultRetryPolicy,
+  isDefiniteRejection,
+  isFinalError,
+  isRetryableError,
+  PRE_APPLICATION_CODES,
+  resolveRetryPolicy,
+  retryDelayMs,
+  shouldRetry,
+} from './retry.js';
 export type {
   A2aOperation,
   ProtocolBinding,

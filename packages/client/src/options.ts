@@ -1,7 +1,9 @@
 import { OptionsError } from './errors.js';
+import { honoursIdempotency } from './idempotency.js';
 import { type Limits, type LimitsOptions, resolveLimits } from './limits.js';
 import type { AgentCard, AgentInterface } from './protocol/index.js';
 import { contractBounds, isAbsoluteUrl } from './protocol/index.js';
+import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from './retry.js';
 import {
   type ProtocolBinding,
   type ResolvedSecurity,
@@ -52,6 +54,10 @@ export type ClientOptions = {
   readonly limits?: LimitsOptions;
   /** How HTTP+JSON subscribes: POST (the spec's prose, the official clients) or GET (the proto's annotation). @default 'POST' */
   readonly subscribeMethod?: 'POST' | 'GET';
+  /** The opt-in retry policy (`retry.ts`); `{}` takes every default. Without one, nothing is ever re-sent. @default undefined */
+  readonly retry?: RetryPolicyOptions;
+  /** Whether the peer honours idempotency keys. Leave it out to read it off the card (`honoursIdempotency(card)`); `true` asserts it for a peer known to implement the extension whose card does not say so, `false` denies it whatever the card says. Only an honouring peer makes a keyed send retryable (seed 000). @default honoursIdempotency(card) */
+  readonly peerHonoursIdempotency?: boolean;
 };
 
 /** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
@@ -68,6 +74,9 @@ export type ResolvedClientOptions = {
   readonly extensions: readonly string[];
   readonly limits: Limits;
   readonly subscribeMethod: 'POST' | 'GET';
+  /** `undefined` when no policy was given: a single attempt per call. */
+  readonly retry: RetryPolicy | undefined;
+  readonly honoursIdempotency: boolean;
 };
 
 /** The defaults of the optional client options (house-style rule 9). */
@@ -185,7 +194,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
 }
 
 /**
-Validates the client options and applies the defaults: the only place they are merged (house-style rule 9). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed.
+Validates the client options and applies the defaults: the only place they are merged (house-style rule 9). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy}; `peerHonoursIdempotency` not a boolean (`malformed`).
 
 @example
 ```ts
@@ -216,6 +225,10 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (subscribeMethod !== 'POST' && subscribeMethod !== 'GET') {
     throw new OptionsError('subscribeMethod', 'malformed');
   }
+  const asserted = options.peerHonoursIdempotency;
+  if (asserted !== undefined && typeof asserted !== 'boolean') {
+    throw new OptionsError('peerHonoursIdempotency', 'malformed');
+  }
   return Object.freeze({
     card,
     cardDigest: options.cardDigest,
@@ -224,5 +237,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     extensions: resolveExtensions(card, options.extensions ?? defaultClientOptions.extensions),
     limits: resolveLimits(options.limits ?? defaultClientOptions.limits),
     subscribeMethod,
+    retry: options.retry === undefined ? undefined : resolveRetryPolicy(options.retry),
+    // Seed 000: the card is the evidence; an explicit assertion (either way) is the operator's word over it.
+    honoursIdempotency: asserted ?? honoursIdempotency(card),
   });
 }

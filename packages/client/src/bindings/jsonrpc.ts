@@ -90,18 +90,20 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
 
   // A non-2xx answer: the code of an error in it is not authoritative (durable-client digest §4).
   function failed(response: Parameters<typeof failedAnswer>[0], id: number): Error {
-    return failedAnswer(response, limits, (body) => {
+    return failedAnswer(response, limits, (body, init) => {
       const envelope = readEnvelope(body, id);
       if (!isEnvelope(envelope)) {
         return undefined;
       }
       if ('result' in envelope) {
-        return new HttpProtocolError('result-on-error-status', {
-          dispatched: true,
-          httpStatus: response.status,
-        });
+        return new HttpProtocolError('result-on-error-status', init);
       }
-      const remote = fromJsonRpcError(envelope.error, { authoritative: false, httpStatus: response.status });
+      const { httpStatus, retryAfterMs } = init;
+      const remote = fromJsonRpcError(envelope.error, {
+        authoritative: false,
+        httpStatus,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
       return remote.ok ? remote.value : undefined;
     });
   }
@@ -164,7 +166,8 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
         response.release();
-        throw refusedStream({ status: httpStatus, mediaType: response.mediaType, body: response.body }, id);
+        const { mediaType, body, headers } = response;
+        throw refusedStream({ status: httpStatus, mediaType, body, headers }, id);
       }
       const stream = { body: response.body, release: response.release };
       return streamFrames(stream, { limits, signal: context.signal }, (event) => {

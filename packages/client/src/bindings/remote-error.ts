@@ -15,20 +15,33 @@ import {
   matchesRestIdentity,
   RestErrorEnvelope,
 } from '../protocol/index.js';
-import type { HttpUnaryResponse } from '../wire/http.js';
+import { type HttpUnaryResponse, parseRetryAfter } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 
-/** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (durable-client digest §4). */
-export type JsonRpcAuthority = { readonly authoritative: boolean; readonly httpStatus?: number };
+/** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (durable-client digest §4). `retryAfterMs` is the answer's `Retry-After`, if it had one. */
+export type JsonRpcAuthority = {
+  readonly authoritative: boolean;
+  readonly httpStatus?: number;
+  readonly retryAfterMs?: number;
+};
+
+/** What every error built from one non-2xx answer carries: dispatched, its status, and its `Retry-After` when valid. */
+export type FailedAnswerInit = {
+  readonly dispatched: true;
+  readonly httpStatus: number;
+  readonly retryAfterMs?: number;
+};
 
 function remote(
   httpStatus: number | undefined,
   named: A2aErrorEntry | undefined,
   remoteCode: number | undefined,
+  retryAfterMs?: number,
 ): RemoteError {
   return new RemoteError({
     dispatched: true,
     ...(httpStatus === undefined ? {} : { httpStatus }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(named === undefined ? {} : { reason: named.reason }),
     ...(remoteCode === undefined ? {} : { remoteCode }),
   });
@@ -53,20 +66,27 @@ export function fromJsonRpcError(error: unknown, authority: JsonRpcAuthority): D
   // A2A spec, §9.5: `data` is an array of `@type` objects in v1.0; v0.3's free-form object names nothing.
   const info = Array.isArray(data) ? errorFromDetails(data) : undefined;
   if (!authority.authoritative) {
-    return { ok: true, value: remote(authority.httpStatus, info, undefined) };
+    return { ok: true, value: remote(authority.httpStatus, info, undefined, authority.retryAfterMs) };
   }
-  return { ok: true, value: remote(authority.httpStatus, errorByCode(code) ?? info, code) };
+  return {
+    ok: true,
+    value: remote(authority.httpStatus, errorByCode(code) ?? info, code, authority.retryAfterMs),
+  };
 }
 
 /**
-An HTTP+JSON error body (A2A spec, §11.6: AIP-193 `{ error: { code, status, message, details } }`) as a `RemoteError`, or `undefined` when it is no such envelope or its `code` is not the HTTP status it came with. The A2A code is exposed only when the HTTP status, the `status` string and exactly one A2A ErrorInfo agree, in the v1.0.1 or the v1.0.0 table.
+An HTTP+JSON error body (A2A spec, §11.6: AIP-193 `{ error: { code, status, message, details } }`) as a `RemoteError`, or `undefined` when it is no such envelope or its `code` is not the HTTP status it came with. The A2A code is exposed only when the HTTP status, the `status` string and exactly one A2A ErrorInfo agree, in the v1.0.1 or the v1.0.0 table. `retryAfterMs` is the answer's `Retry-After`, if it had one.
 
 @example
 ```ts
 fromRestEnvelope(body, 404)?.remoteCode; // -32001 for NOT_FOUND + TASK_NOT_FOUND
 ```
 */
-export function fromRestEnvelope(body: JsonValue, httpStatus: number): RemoteError | undefined {
+export function fromRestEnvelope(
+  body: JsonValue,
+  httpStatus: number,
+  retryAfterMs?: number,
+): RemoteError | undefined {
   const result = decode(RestErrorEnvelope, body);
   if (!result.ok || result.value.error.code !== httpStatus) {
     return undefined;
@@ -74,7 +94,7 @@ export function fromRestEnvelope(body: JsonValue, httpStatus: number): RemoteErr
   const { status, details } = result.value.error;
   const info = errorFromDetails(details);
   const agreed = info !== undefined && matchesRestIdentity(info, httpStatus, status);
-  return remote(httpStatus, info, agreed ? info.code : undefined);
+  return remote(httpStatus, info, agreed ? info.code : undefined, retryAfterMs);
 }
 
 /**
@@ -106,19 +126,24 @@ export function fromRestStreamError(data: JsonValue): RemoteError | undefined {
 }
 
 /**
-The error for a non-2xx answer (durable-client digest §4, §5.1): what `interpret` makes of its JSON body (a `RemoteError`, or another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page.
+The error for a non-2xx answer (durable-client digest §4, §5.1): what `interpret` makes of its JSON body (a `RemoteError`, or another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page. Every one carries the answer's `Retry-After` as `retryAfterMs` when the headers hold a valid one (A2A spec §3.3.2: a 503 MAY send it), which `interpret` receives in `init`.
 
 @example
 ```ts
-throw failedAnswer(response, limits, (body) => fromRestEnvelope(body, response.status));
+throw failedAnswer(response, limits, (body, init) => fromRestEnvelope(body, init.httpStatus, init.retryAfterMs));
 ```
 */
 export function failedAnswer(
-  response: Pick<HttpUnaryResponse, 'status' | 'mediaType' | 'body'>,
+  response: Pick<HttpUnaryResponse, 'status' | 'mediaType' | 'body'> & { readonly headers?: Headers },
   limits: Limits,
-  interpret: (body: JsonValue) => A2aClientError | undefined,
+  interpret: (body: JsonValue, init: FailedAnswerInit) => A2aClientError | undefined,
 ): A2aClientError {
-  const init = { dispatched: true, httpStatus: response.status };
+  const retryAfterMs = parseRetryAfter(response.headers?.get('retry-after') ?? null, Date.now());
+  const init: FailedAnswerInit = {
+    dispatched: true,
+    httpStatus: response.status,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
   if (response.body.byteLength === 0) {
     return new HttpProtocolError('status', init);
   }
@@ -132,7 +157,7 @@ export function failedAnswer(
       }
       return new HttpProtocolError('error-envelope', init);
     }
-    const interpreted = interpret(body);
+    const interpreted = interpret(body, init);
     if (interpreted !== undefined) {
       return interpreted;
     }

@@ -76,7 +76,9 @@ export function createRestBinding(options: BindingOptions): Binding {
       });
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
-        throw failedAnswer(response, limits, (body) => fromRestEnvelope(body, httpStatus));
+        throw failedAnswer(response, limits, (body, init) =>
+          fromRestEnvelope(body, httpStatus, init.retryAfterMs),
+        );
       }
       if (!statusAllowed(operation, httpStatus)) {
         throw new HttpProtocolError('status', { dispatched: true, httpStatus });
@@ -101,10 +103,10 @@ export function createRestBinding(options: BindingOptions): Binding {
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
         response.release();
-        const { body, mediaType } = response;
+        const { body, mediaType, headers } = response;
         if (httpStatus < 200 || httpStatus > 299) {
-          throw failedAnswer({ status: httpStatus, mediaType, body }, limits, (json) =>
-            fromRestEnvelope(json, httpStatus),
+          throw failedAnswer({ status: httpStatus, mediaType, body, headers }, limits, (json, init) =>
+            fromRestEnvelope(json, httpStatus, init.retryAfterMs),
           );
         }
         // Durable-client digest §5.1: a 2xx stream answer must be an event stream.
