@@ -11,10 +11,15 @@ export { createClient } from './client.js';
 export type { Delegation, DelegationOptions, DelegationOutcome } from './delegation.js';
 export { startDelegation } from './delegation.js';
 export { cardDigest } from './digest.js';
+export type { CardTrust, DiscoverOptions, FetchAgentCardOptions, FetchedAgentCard } from './discovery.js';
+export { discover, fetchAgentCard } from './discovery.js';
 // The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
 export type {
   AuthorizationReason,
   ClientError,
+  DiscoveryDetail,
+  DiscoveryReason,
+  EndpointRule,
   ErrorKind,
   HttpProtocolReason,
   InvalidResponseReason,
@@ -28,6 +33,7 @@ export {
   A2aClientError,
   AuthorizationError,
   CapabilityError,
+  DiscoveryError,
   HttpProtocolError,
   InvalidResponseError,
   isClientError,
@@ -182,3 +188,11 @@ export type {
   TokenContext,
   TokenProvider,
 } from './security.js';
+export type {
+  CardSignatureAlgorithm,
+  CardSignatureCheck,
+  CardSignatureFailure,
+  CardSignatureKeyRequest,
+  CardSignatureKeyResolver,
+} from './signature.js';
+export { cardSignaturePayload, verifyCardSignature } from './signature.js';

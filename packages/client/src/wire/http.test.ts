@@ -132,6 +132,12 @@ describe('request headers', () => {
     expect(seen[0]?.headers.get('a2a-version')).toBe('1.0');
   });
 
+  it('leaves A2A-Version out only when asked, and then whatever the caller headers say', async () => {
+    onRpc(answer('{}'));
+    await exchange(bodiless({ a2aVersion: false, headers: { 'A2A-Version': '0.3' } }));
+    expect(seen[0]?.headers.has('a2a-version')).toBe(false);
+  });
+
   it('keeps the protocol headers out of the caller headers', async () => {
     onRpc(answer('{}'));
     await exchange(

@@ -32,6 +32,8 @@ export type HttpExchangeRequest = {
   readonly limits: Pick<Limits, 'requestBodyBytes' | 'responseBodyBytes' | 'requestTimeoutMs'>;
   /** Called immediately before `fetch`, once the request may reach the peer. */
   readonly onDispatch?: () => void;
+  /** `false` leaves out `A2A-Version`: the agent card is a plain public document, and a custom header would force a CORS preflight that a static card host may not answer. @default true */
+  readonly a2aVersion?: false;
 };
 
 /** A whole answer: the body is read, bounded by `limits.responseBodyBytes`. */
@@ -112,8 +114,12 @@ function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers
   } catch {
     throw new RequestError('invalid-params', { violation: { rule: 'headers' } });
   }
-  // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it every time.
-  headers.set('a2a-version', '1.0');
+  // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it on every A2A operation.
+  if (request.a2aVersion === false) {
+    headers.delete('a2a-version');
+  } else {
+    headers.set('a2a-version', '1.0');
+  }
   // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are SSE.
   headers.set('accept', acceptValues[request.accept]);
   // Credentials come only from `authorize`, inside the deadline (durable-client digest §6.1).
