@@ -18,6 +18,11 @@ export default defineConfig({
         extends: true,
         test: { name: 'mocks', include: ['mocks/src/**/*.test.ts'], environment: 'node' },
       },
+      {
+        // The devtools' logic lives in pure functions over client events (house-style rule 23), so Node runs it; components are proven in Chromium by e2e/.
+        extends: true,
+        test: { name: 'devtools', include: ['packages/devtools/src/**/*.test.ts'], environment: 'node' },
+      },
     ],
   },
 });

@@ -1,0 +1,55 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+The devtools in a real browser: Debian's Chromium (never a downloaded one; ecosystem digest §B.6) against a production build of the devtools served on 127.0.0.1, with the mock agent in the page behind MSW's service worker. Run from the repository root:
+
+  npx playwright test -c e2e/playwright.config.ts
+
+`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the port. Screenshots go to test-results/e2e/<test>/.
+*/
+const { DEVTOOLS_E2E_PORT, CHROMIUM_PATH } = process.env;
+const port = Number(DEVTOOLS_E2E_PORT ?? 4179);
+const root = new URL('..', import.meta.url).pathname;
+
+export default defineConfig({
+  testDir: './tests',
+  testMatch: '**/*.e2e.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: true,
+  reporter: 'list',
+  outputDir: '../test-results/e2e',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    serviceWorkers: 'allow',
+    launchOptions: {
+      executablePath: CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    // A production build (the worker script generated first), previewed on a fixed loopback port.
+    command: `npm run build --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
+    cwd: root,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { openDevtools, screenshot } from './helpers.js';
+
+test('discovers the mock agent in the page and sends an echo', async ({ page }, testInfo) => {
+  await openDevtools(page);
+
+  const agent = page.getByRole('tabpanel', { name: 'Agent' });
+  await expect(agent.getByRole('heading', { name: 'surecall mock agent' })).toBeVisible();
+  await expect(agent.getByTestId('card-digest')).toHaveText(/^sha256:[0-9a-f]{64}$/);
+  // The page's own origin is loopback http, which TLS cannot vouch for: discover() pinned the first fetch's digest.
+  await expect(agent.getByTestId('card-trust')).toHaveText(/^the digest of the first fetch/);
+  // The mock honours keys and says so on its card; a client that reports `honoursIdempotency` agrees.
+  await expect(agent.getByTestId('idempotency')).toHaveText(
+    /^(yes, says the client|unknown: this client does not report it) · card advertises the idempotency extension$/,
+  );
+  await expect(agent.getByRole('row', { name: /JSONRPC 1\.0 .*\/a2a\/jsonrpc.* pinned/ })).toBeVisible();
+
+  // The card's JSON tree is one tab stop; the arrows walk and open it.
+  const tree = agent.getByRole('tree', { name: 'Agent card JSON' });
+  await tree.getByRole('treeitem').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(tree.getByRole('treeitem', { name: /^name: "surecall mock agent"$/ })).toBeFocused();
+
+  await page.getByRole('button', { name: /^Echo: echo hello/ }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('reply “echo hello”');
+  await expect(page.getByTestId('feed-status')).toContainText('client: 2 events · 1 calls · 0 failed');
+
+  await screenshot(page, testInfo, 'agent-and-echo');
+
+  // The tabs follow the arrow keys (WAI-ARIA tabs pattern).
+  await page.getByRole('tab', { name: 'Agent' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Tasks' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Tasks' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Faults' })).toHaveAttribute('aria-selected', 'true');
+
+  // Readable narrower, too.
+  await page.setViewportSize({ width: 760, height: 900 });
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await screenshot(page, testInfo, 'agent-narrow');
+});

@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { openDevtools, screenshot } from './helpers.js';
+
+test('a streamed task shows its chunked artifact assembled and its frames with meters', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+
+  await page.getByRole('button', { name: /^Streamed task: task alpha beta gamma/ }).click();
+  const send = page.getByTestId('send').first();
+  await expect(send.getByTestId('send-outcome')).toHaveText('task completed');
+  await expect(send).toContainText('6 events');
+
+  await send.getByRole('button', { name: 'open task' }).click();
+  const tasks = page.getByRole('tabpanel', { name: 'Tasks' });
+  const detail = tasks.getByRole('article');
+  await expect(detail.getByTestId('task-state')).toHaveText('completed');
+  const history = detail.getByRole('region', { name: 'Status history' }).getByRole('listitem');
+  await expect(history.nth(0)).toContainText('submitted');
+  await expect(history.nth(1)).toContainText('working');
+  await expect(history.nth(2)).toContainText('completed');
+  const artifact = detail.getByTestId('artifact');
+  await expect(artifact.getByTestId('artifact-text')).toHaveText('alpha beta gamma');
+  // Assembled from the stream's chunks; GetTask's snapshot only confirms it.
+  await expect(artifact).toContainText('3 chunks assembled');
+  await screenshot(page, testInfo, 'task-artifact');
+
+  // ListTasks with a status filter finds it; a filter the task does not meet finds nothing.
+  const filters = tasks.getByRole('form', { name: 'Task filters' });
+  await filters.getByLabel('Status', { exact: true }).selectOption({ label: 'completed' });
+  await filters.getByRole('button', { name: 'List tasks' }).click();
+  const listed = tasks.getByRole('region', { name: 'Listed tasks' });
+  await expect(listed.getByRole('listitem')).toHaveCount(1);
+  await expect(listed).toContainText('page 1 · 1 in total');
+  await filters.getByLabel('Status', { exact: true }).selectOption({ label: 'working' });
+  await filters.getByRole('button', { name: 'List tasks' }).click();
+  await expect(listed).toContainText('No task matches.');
+
+  await page.getByRole('tab', { name: 'Streams' }).click();
+  const streams = page.getByRole('tabpanel', { name: 'Streams' });
+  await expect(streams.getByTestId('stream-status')).toHaveText('complete');
+  const frames = streams.getByRole('region', { name: 'Frames' }).getByRole('row');
+  await expect(frames).toHaveCount(7);
+  await expect(frames.nth(1)).toContainText('task submitted');
+  await expect(frames.nth(3)).toContainText('artifact text: start “alpha ”');
+  await expect(frames.nth(5)).toContainText('artifact text: append, last chunk “gamma”');
+  const meters = streams.getByRole('region', { name: 'Bounds' }).locator('meter');
+  await expect(meters).toHaveCount(5);
+  for (const bound of ['line', 'event', 'total', 'events', 'idle']) {
+    await expect(streams.locator(`[data-bound="${bound}"]`)).toHaveClass(/level-ok/);
+  }
+  await expect(streams.locator('[data-bound="events"] .meter-text')).toHaveText('6 of 4096 (0.1%)');
+  await expect(streams.locator('[data-bound="line"] .meter-text')).toContainText('of 512 KiB');
+
+  await frames.nth(3).getByRole('button').click();
+  await expect(streams.getByRole('tree', { name: 'Frame 2 JSON' })).toContainText('"alpha "');
+  await screenshot(page, testInfo, 'stream-frames');
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { devtoolsTabs, tabKey } from './tabs.js';
+
+describe('devtoolsTabs', () => {
+  it('shows the Faults tab only with a fault lab', () => {
+    expect(devtoolsTabs({ faultLab: false }).map((tab) => tab.id)).toEqual(['agent', 'tasks', 'streams']);
+    expect(devtoolsTabs({ faultLab: true }).map((tab) => tab.id)).toEqual([
+      'agent',
+      'tasks',
+      'streams',
+      'faults',
+    ]);
+  });
+});
+
+describe('tabKey', () => {
+  const tabs = devtoolsTabs({ faultLab: true });
+
+  it.each([
+    ['agent', 'ArrowRight', 'tasks'],
+    ['faults', 'ArrowRight', 'agent'],
+    ['agent', 'ArrowLeft', 'faults'],
+    ['streams', 'ArrowLeft', 'tasks'],
+    ['streams', 'Home', 'agent'],
+    ['tasks', 'End', 'faults'],
+    ['gone', 'ArrowRight', 'tasks'],
+  ])('from %s, %s selects %s', (current, key, next) => {
+    expect(tabKey(tabs, current, key)).toBe(next);
+  });
+
+  it('ignores other keys and empty lists', () => {
+    expect(tabKey(tabs, 'agent', 'ArrowDown')).toBeUndefined();
+    expect(tabKey([], 'agent', 'ArrowRight')).toBeUndefined();
+  });
+});

@@ -1,0 +1,58 @@
+/**
+@module
+The tab list of the devtools (WAI-ARIA APG, tabs pattern with automatic activation): which tabs exist for the sources given, and where the arrow keys move. Later panels (Sends, Recovery) join by adding an entry.
+*/
+
+/** One tab. */
+export type Tab = { readonly id: string; readonly label: string };
+
+/**
+The tab a navigation key selects from `current`: Left/Right move and wrap, Home and End go to the ends. `undefined` for any other key.
+
+@example
+```ts
+tabKey(tabs, 'agent', 'ArrowRight'); // 'tasks'
+```
+*/
+export function tabKey(tabs: readonly Tab[], current: string, key: string): string | undefined {
+  if (tabs.length === 0) {
+    return undefined;
+  }
+  const index = Math.max(
+    0,
+    tabs.findIndex((tab) => tab.id === current),
+  );
+  const at = (position: number): string | undefined => tabs[(position + tabs.length) % tabs.length]?.id;
+  switch (key) {
+    case 'ArrowRight':
+      return at(index + 1);
+    case 'ArrowLeft':
+      return at(index - 1);
+    case 'Home':
+      return at(0);
+    case 'End':
+      return at(tabs.length - 1);
+    default:
+      return undefined;
+  }
+}
+
+/** Which sources the devtools were given. */
+export type Sources = { readonly faultLab: boolean };
+
+/**
+The tabs for the sources given: Agent, Tasks and Streams always (they need only the client), Faults when a fault lab is reachable.
+
+@example
+```ts
+devtoolsTabs({ faultLab: true }).map((tab) => tab.id); // ['agent', 'tasks', 'streams', 'faults']
+```
+*/
+export function devtoolsTabs(sources: Sources): Tab[] {
+  return [
+    { id: 'agent', label: 'Agent' },
+    { id: 'tasks', label: 'Tasks' },
+    { id: 'streams', label: 'Streams' },
+    ...(sources.faultLab ? [{ id: 'faults', label: 'Faults' }] : []),
+  ];
+}
