@@ -12,6 +12,7 @@ const suites: readonly Suite[] = [
   { name: 'schema', run: async () => (await import('./schema.js')).run() },
   { name: 'client', run: async () => (await import('./client.js')).run() },
   { name: 'ledger', run: async () => (await import('./ledger.js')).run() },
+  { name: 'durable', run: async () => (await import('./durable.js')).run() },
 ];
 
 const only = process.argv.slice(2);

@@ -24,7 +24,7 @@ export type CallOptions = {
   readonly signal?: AbortSignal;
   /** A skill id of the card: the skill's `securityRequirements`, when it declares some, set the token's scopes. */
   readonly skill?: string;
-  /** Passed to the token provider as `TokenContext.attempt`. */
+  /** Passed to the token provider as `TokenContext.attempt`. A call made for a durable attempt is never retried by the client's policy. */
   readonly attempt?: TokenAttempt;
 };
 
@@ -133,7 +133,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return prepareCall({ card, security, operation: call.operation, params, skill: options?.skill });
   }
 
-  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. */
+  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (DESIGN.md, "The durable send"). */
   function attempts<T>(
     call: Call,
     prepared: PreparedCall,
@@ -142,7 +142,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
   ): Promise<T> {
     return runWithRetry(
       {
-        policy: retry,
+        policy: options?.attempt === undefined ? retry : undefined,
         operation: call.operation,
         keyed: carriesIdempotencyKey(call.operation, prepared.request, honoursIdempotency),
         signal: options?.signal,

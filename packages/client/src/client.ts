@@ -7,7 +7,7 @@ import {
 } from './bindings/checks.js';
 import { type CallOptions, createCaller } from './call.js';
 import { type ClientEvents, createEventHub } from './events.js';
-import { type ClientOptions, resolveClientOptions } from './options.js';
+import { type ClientOptions, type InterfacePin, resolveClientOptions } from './options.js';
 import type { OperationParams } from './outbound.js';
 import type {
   AgentCard,
@@ -51,6 +51,8 @@ export type A2aClient = {
   readonly cardDigest: string;
   /** The binding of the pinned interface. */
   readonly binding: ProtocolBinding;
+  /** The interface this client talks to: its binding, WHATWG-serialized URL and tenant. The durable ledger records it as the agent's identity. */
+  readonly pin: InterfacePin;
   /** Redacted inspector events of every call. */
   readonly events: ClientEvents;
   /** Whether the peer honours idempotency keys: its card advertises the extension, unless `peerHonoursIdempotency` said otherwise. Only then is a keyed send retried (seed 000). */
@@ -122,6 +124,11 @@ export function createClient(options: ClientOptions): A2aClient {
     card: resolved.card,
     cardDigest: resolved.cardDigest,
     binding: resolved.pin.binding,
+    pin: Object.freeze({
+      binding: resolved.pin.binding,
+      url: resolved.pin.url,
+      ...(resolved.pin.tenant === undefined ? {} : { tenant: resolved.pin.tenant }),
+    }),
     events: hub.events,
     honoursIdempotency: resolved.honoursIdempotency,
     sendMessage: (params, callOptions) =>

@@ -13,6 +13,27 @@ export { startDelegation } from './delegation.js';
 export { cardDigest } from './digest.js';
 export type { CardTrust, DiscoverOptions, FetchAgentCardOptions, FetchedAgentCard } from './discovery.js';
 export { discover, fetchAgentCard } from './discovery.js';
+export type {
+  DeduplicationAttestation,
+  DurableAgent,
+  DurableAgentOptions,
+  DurableEvent,
+  DurableEventListener,
+  DurableEvents,
+  DurableMessage,
+  DurableOutcome,
+  DurableProbeEvent,
+  DurableSendOptions,
+  DurableStatus,
+  DurableTransitionEvent,
+  ProbeKind,
+  ProbeResult,
+  ProbeRule,
+  ReconcileOptions,
+  RecoveryOptions,
+} from './durable.js';
+export { ATTEMPT_MESSAGE_PREFIX, durableAgent, SEND_MESSAGE_PREFIX } from './durable.js';
+export { defaultDurableAgentOptions, recoveryCeilings } from './durable-options.js';
 // The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
 export type {
   AuthorizationReason,
@@ -102,6 +123,8 @@ export { defaultLimits, limitCeilings, resolveLimits } from './limits.js';
 export type { ClientOptions, InterfacePin } from './options.js';
 export { defaultClientOptions } from './options.js';
 export type { OperationParams } from './outbound.js';
+export type { ProbeFailure, SendFailure } from './outcome.js';
+export { classifyProbeFailure, classifySendFailure, NOT_APPLIED_CODES, statusOf } from './outcome.js';
 export type {
   A2aErrorEntry,
   A2aErrorName,
@@ -167,6 +190,7 @@ export {
   safeParseTask,
   TERMINAL_STATES,
 } from './protocol/index.js';
+export { RECOVERY_CONTEXT_PREFIX, recoveryContextId } from './recovery.js';
 export type { RetryPolicy, RetryPolicyOptions } from './retry.js';
 // runWithRetry and its notices stay internal: the client runs the loop.
 export {
