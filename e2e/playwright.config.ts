@@ -5,10 +5,13 @@ The devtools in a real browser: Debian's Chromium (never a downloaded one; ecosy
 
   npx playwright test -c e2e/playwright.config.ts
 
-`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the port. Screenshots go to test-results/e2e/<test>/.
+A second server, the mock agent as a Node process, serves the specs that reload the page: the agent in the page would forget its tasks with it, so the ledger's unknown send could never be found again.
+
+`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the Node agent's. Screenshots go to test-results/e2e/<test>/.
 */
-const { DEVTOOLS_E2E_PORT, CHROMIUM_PATH } = process.env;
+const { DEVTOOLS_E2E_PORT, DEVTOOLS_E2E_AGENT_PORT, CHROMIUM_PATH } = process.env;
 const port = Number(DEVTOOLS_E2E_PORT ?? 4179);
+const agentPort = Number(DEVTOOLS_E2E_AGENT_PORT ?? 4180);
 const root = new URL('..', import.meta.url).pathname;
 
 export default defineConfig({
@@ -42,14 +45,26 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // A production build (the worker script generated first), previewed on a fixed loopback port.
-    command: `npm run build --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
-    cwd: root,
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // A production build (the worker script generated first), previewed on a fixed loopback port.
+      command: `npm run build --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
+      cwd: root,
+      url: `http://127.0.0.1:${port}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // The mock agent outside the page (honouring keys, CORS open to the devtools' origin); its tasks survive a page reload.
+      command: `npm run mock-agent -- --port ${agentPort}`,
+      cwd: root,
+      url: `http://127.0.0.1:${agentPort}/.well-known/agent-card.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -47,7 +47,7 @@ try {
       states.push(event.to);
       const why = event.reason === undefined ? '' : ` (${event.reason})`;
       timeline.push(`  ${at()}  ${event.to.padEnd(10)} ${event.cause}${why}`);
-    } else {
+    } else if (event.type === 'probe') {
       timeline.push(
         `  ${at()}  ${'probe'.padEnd(10)} ${event.recovery}: ${event.pagesScanned} page, ${event.tasksExamined} task, ${event.matches} match → ${event.result}`,
       );

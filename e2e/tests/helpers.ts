@@ -18,3 +18,32 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** The card URL of the Node mock agent the config starts beside the devtools. */
+const { DEVTOOLS_E2E_AGENT_PORT } = process.env;
+export const nodeAgentCardUrl = `http://127.0.0.1:${DEVTOOLS_E2E_AGENT_PORT ?? 4180}/.well-known/agent-card.json`;
+
+/** Arms one of the mock agent's after-commit faults on SendMessage from the Faults panel: the agent runs the next send, then its answer is lost (`Drop after commit`) or replaced by a gateway's 503 (`5xx after commit`). */
+export async function armAfterCommit(
+  page: Page,
+  fault: 'Drop after commit' | '5xx after commit' = 'Drop after commit',
+): Promise<void> {
+  await page.getByRole('tab', { name: 'Faults' }).click();
+  const faults = page.getByRole('tabpanel', { name: 'Faults' });
+  await faults.getByRole('switch', { name: fault }).click();
+  await expect(faults.getByRole('region', { name: 'Armed faults' })).toContainText(
+    new RegExp(`^Armed faults${fault} on SendMessage( \\(status 503\\))?, 1 left`),
+  );
+}
+
+/** Makes a durable send of `text` and waits until the Sends panel shows it in the unknown outcomes inbox. */
+export async function durableSendLost(page: Page, text: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Sends' }).click();
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Durable send' }).click();
+  const sends = page.getByRole('tabpanel', { name: 'Sends' });
+  await expect(sends).toBeVisible();
+  const inbox = sends.getByRole('region', { name: 'Unknown outcomes' });
+  await expect(inbox.getByTestId('inbox-entry')).toHaveCount(1);
+  await expect(inbox.getByTestId('inbox-entry')).toContainText('ambiguous-outcome');
+}

@@ -72,6 +72,32 @@ export type DurableProbeEvent = {
   readonly durationMs: number;
 };
 
+/** A probe began: emitted before its first request, so the devtools can open its span while it runs. */
+export type DurableProbeStartEvent = {
+  readonly type: 'probe-start';
+  readonly id: string;
+  /** The original attempt the probe is bound to. */
+  readonly attemptId: string;
+  readonly recovery: ProbeKind;
+  /** In milliseconds since the epoch; the closing `probe` event's `startedAt` is the same instant. */
+  readonly time: number;
+};
+
+/** One ListTasks page a context-history probe examined (durable-client digest §10.2, "Scan algorithm"), emitted as the scan goes: counts only. */
+export type DurableProbePageEvent = {
+  readonly type: 'probe-page';
+  readonly id: string;
+  /** 1-based page number within the probe. */
+  readonly page: number;
+  /** Tasks looked at on this page; fewer than it held when a conflict stopped the scan on it. */
+  readonly tasksExamined: number;
+  /** Tasks on this page holding the original message. */
+  readonly matches: number;
+  /** Whether the page carried a next-page token. */
+  readonly nextPageToken: boolean;
+  readonly time: number;
+};
+
 /**
 An event of a durable agent, a union on `type`.
 
@@ -80,12 +106,18 @@ An event of a durable agent, a union on `type`.
 const unsubscribe = agent.events.subscribe((event) => {
   switch (event.type) {
     case 'transition': inbox.move(event.id, event.from, event.to, event.reason); break;
-    case 'probe': spans.add(event.id, event.startedAt, event.durationMs, event.result); break;
+    case 'probe-start': spans.open(event.id, event.time); break;
+    case 'probe-page': spans.step(event.id, event.page, event.tasksExamined, event.matches); break;
+    case 'probe': spans.close(event.id, event.durationMs, event.result); break;
   }
 });
 ```
 */
-export type DurableEvent = DurableTransitionEvent | DurableProbeEvent;
+export type DurableEvent =
+  | DurableTransitionEvent
+  | DurableProbeStartEvent
+  | DurableProbePageEvent
+  | DurableProbeEvent;
 
 /** Receives every event; whatever it throws or rejects with is ignored, so an observer can never break a send. */
 export type DurableEventListener = (event: DurableEvent) => unknown;

@@ -33,6 +33,7 @@ export type {
   RecoveryOptions,
 } from './durable.js';
 export { ATTEMPT_MESSAGE_PREFIX, durableAgent, SEND_MESSAGE_PREFIX } from './durable.js';
+export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable-events.js';
 export { defaultDurableAgentOptions, recoveryCeilings } from './durable-options.js';
 // The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
 export type {

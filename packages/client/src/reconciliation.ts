@@ -17,7 +17,13 @@ import {
 } from './ledger/ledger.js';
 import { type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
 import type { Message, SendMessageResponse } from './protocol/index.js';
-import { type ProbeReport, replaySend, resultSummary, scanContextHistory } from './recovery.js';
+import {
+  type ProbeReport,
+  replaySend,
+  resultSummary,
+  type ScanPage,
+  scanContextHistory,
+} from './recovery.js';
 
 /** What one reconciliation may add. */
 export type ReconcileOptions = {
@@ -158,7 +164,9 @@ export function createReconciler(
       ...(skill === undefined ? {} : { skill }),
     };
     if (kind === 'context-history' && recovery.kind === 'context-history') {
-      return scanContextHistory({ client, callOptions, sent }, attempt, recovery);
+      const onPage = (page: ScanPage) =>
+        emit({ type: 'probe-page', id: record.id, ...page, time: Date.now() });
+      return scanContextHistory({ client, callOptions, sent, onPage }, attempt, recovery);
     }
     return replaySend({ client, callOptions, sent }, (message) =>
       sendOnce(record, attemptId, message, signal),
@@ -186,6 +194,7 @@ export function createReconciler(
     }
     const startedAt = Date.now();
     const started = performance.now();
+    emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
     const report = await probe(kind, record, attempt, options.signal);
     emit({
       type: 'probe',

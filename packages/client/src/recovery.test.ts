@@ -12,6 +12,7 @@ import {
   recoveryContextId,
   replaySend,
   resultSummary,
+  type ScanPage,
   sameMessage,
   sameSentMessage,
   scanContextHistory,
@@ -289,6 +290,40 @@ describe.each(bindings)(
       expect(first?.params).not.toHaveProperty('includeArtifacts');
       expect(first?.params).not.toHaveProperty('pageToken');
       expect(second?.params).toMatchObject({ pageToken: 'p2' });
+    });
+
+    it('tells of each page as it is examined, with that page’s own counts (the devtools’ step-by-step scan)', async () => {
+      const steps: ScanPage[] = [];
+      scriptPages(peer, [
+        { tasks: [task('task-9', []), task('task-1', [echo('task-1')])], nextPageToken: 'p2' },
+        { tasks: [task('task-3', [])] },
+      ]);
+      const report = await scanContextHistory(
+        { client: peer.client(binding), callOptions: {}, sent, onPage: (page) => steps.push(page) },
+        attempt,
+        bounds,
+      );
+      expect(report.result).toBe('match');
+      expect(steps).toEqual([
+        { page: 1, tasksExamined: 2, matches: 1, nextPageToken: true },
+        { page: 2, tasksExamined: 1, matches: 0, nextPageToken: false },
+      ]);
+    });
+
+    it('tells of the page a conflict stopped the scan on, counted up to the conflict', async () => {
+      const steps: ScanPage[] = [];
+      scriptPages(peer, [
+        {
+          tasks: [task('task-1', [echo('task-1')]), task('task-2', [echo('task-2')]), task('task-3', [])],
+        },
+      ]);
+      const report = await scanContextHistory(
+        { client: peer.client(binding), callOptions: {}, sent, onPage: (page) => steps.push(page) },
+        attempt,
+        bounds,
+      );
+      expect(report).toMatchObject({ result: 'conflict', rule: 'ambiguous-match' });
+      expect(steps).toEqual([{ page: 1, tasksExamined: 2, matches: 2, nextPageToken: false }]);
     });
 
     it('asks for artifacts only when told to', async () => {

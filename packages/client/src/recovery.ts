@@ -166,6 +166,20 @@ export type ProbeInput = {
   readonly callOptions: CallOptions;
   /** The exact message of the original attempt (`attemptMessage`). */
   readonly sent: Message;
+  /** Told of each ListTasks page a context-history scan read, once it was examined (the devtools show the scan step by step). */
+  readonly onPage?: (page: ScanPage) => void;
+};
+
+/** One page of a context-history scan, as examined: counts only, no task or message content. */
+export type ScanPage = {
+  /** 1-based. */
+  readonly page: number;
+  /** Tasks looked at on this page (fewer than the page held when a conflict stopped the scan there). */
+  readonly tasksExamined: number;
+  /** Tasks on this page holding the sent message. */
+  readonly matches: number;
+  /** Whether the page carried a next-page token. */
+  readonly nextPageToken: boolean;
 };
 
 /** A client error becomes a failed report; anything else, or an error after the caller gave up, is rethrown: neither is evidence. */
@@ -237,24 +251,38 @@ export async function scanContextHistory(
       return failed(error, input, counts());
     }
     pagesScanned += 1;
+    const before = { tasksExamined, matches };
+    let verdict: ProbeReport | undefined;
     for (const task of page.tasks) {
       tasksExamined += 1;
       if (seen.has(task.id)) {
-        return conflict('duplicate-task');
+        verdict = conflict('duplicate-task');
+        break;
       }
       seen.add(task.id);
       const echoes = task.history.filter((message) => message.messageId === sent.messageId);
       if (echoes.some((message) => !sameSentMessage(message, sent, task))) {
-        return conflict('message-mismatch');
+        verdict = conflict('message-mismatch');
+        break;
       }
       if (echoes.length === 0) {
         continue;
       }
       matches += 1;
       if (echoes.length > 1 || found !== undefined) {
-        return conflict('ambiguous-match');
+        verdict = conflict('ambiguous-match');
+        break;
       }
       found = { task };
+    }
+    input.onPage?.({
+      page: pagesScanned,
+      tasksExamined: tasksExamined - before.tasksExamined,
+      matches: matches - before.matches,
+      nextPageToken: page.nextPageToken !== '',
+    });
+    if (verdict !== undefined) {
+      return verdict;
     }
     // A2A spec §3.1.4: an empty nextPageToken is the last page.
     if (page.nextPageToken === '') {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConnectForm } from './components/connect-form.js';
 import { SurecallDevtools } from './components/devtools.js';
 import { ConnectError, type Connection, connect } from './connect.js';
+import { useDurable } from './hooks/use-durable.js';
 import { type EmbeddedMock, startEmbeddedMock } from './mock-mode.js';
 import {
   type ConnectRequest,
@@ -42,6 +43,40 @@ async function embeddedCardUrl(): Promise<string> {
 
 function describe(error: unknown): string {
   return error instanceof ConnectError ? error.message : 'Connecting failed unexpectedly';
+}
+
+/** The devtools for one connection, with a durable agent over the IndexedDB ledger of that agent. */
+function Connected({ connection }: { readonly connection: Connection }) {
+  const durable = useDurable(connection.client);
+  return (
+    <>
+      {durable.phase === 'failed' ? (
+        <p className="error" role="alert">
+          {durable.message}
+        </p>
+      ) : null}
+      <SurecallDevtools
+        client={connection.client}
+        connection={{
+          cardUrl: connection.cardUrl,
+          trust: connection.trust,
+          pin: connection.pin,
+          security: connection.security,
+          extensions: connection.extensions,
+        }}
+        rawCard={connection.rawCard}
+        faultLab={connection.origin}
+        {...(durable.phase === 'ready'
+          ? {
+              agent: durable.agent,
+              ledger: durable.ledger,
+              ledgerRole: durable.role,
+              delivery: { choices: durable.choices, current: durable.delivery, onChoose: durable.choose },
+            }
+          : {})}
+      />
+    </>
+  );
 }
 
 /**
@@ -130,21 +165,7 @@ export function App() {
             {phase.message}
           </p>
         ) : null}
-        {phase.phase === 'ready' ? (
-          <SurecallDevtools
-            key={phase.serial}
-            client={phase.connection.client}
-            connection={{
-              cardUrl: phase.connection.cardUrl,
-              trust: phase.connection.trust,
-              pin: phase.connection.pin,
-              security: phase.connection.security,
-              extensions: phase.connection.extensions,
-            }}
-            rawCard={phase.connection.rawCard}
-            faultLab={phase.connection.origin}
-          />
-        ) : null}
+        {phase.phase === 'ready' ? <Connected key={phase.serial} connection={phase.connection} /> : null}
       </main>
     </div>
   );

@@ -1,15 +1,20 @@
-import { type A2aClient, defaultLimits } from '@surecall/client';
+import { type A2aClient, type DurableAgent, defaultLimits, type Ledger } from '@surecall/client';
 import { useState } from 'react';
-import { type Feed, useEventCount } from '../hooks/use-event-count.js';
+import { useEventCount } from '../hooks/use-event-count.js';
 import { useFeed } from '../hooks/use-feed.js';
+import { useRecovery } from '../hooks/use-recovery.js';
 import { useSendBox } from '../hooks/use-send-box.js';
+import { useSends } from '../hooks/use-sends.js';
 import type { ConnectionFacts } from '../model/agent-view.js';
+import type { DevtoolsDelivery, LedgerRole } from '../model/durable-setup.js';
 import type { MeterLimits } from '../model/meters.js';
 import { devtoolsTabs } from '../model/tabs.js';
 import { AgentPanel } from './agent-panel.js';
 import { AppShell } from './app-shell.js';
 import { FaultsPanel } from './faults-panel.js';
+import { RecoveryPanel } from './recovery-panel.js';
 import { SendBox } from './send-box.js';
+import { SendsPanel } from './sends-panel.js';
 import { StreamsPanel } from './streams-panel.js';
 import { TasksPanel } from './tasks-panel.js';
 
@@ -27,20 +32,31 @@ export type SurecallDevtoolsProps = {
   readonly faultLab?: string;
   /** The bounds the client was built with, for the stream meters. @default defaultLimits */
   readonly limits?: MeterLimits;
-  /** A durable agent: its `events` feed the Sends and Recovery panels. */
-  readonly agent?: { readonly events: Feed };
-  /** The pending-send ledger, read through `subscribe` only. */
-  readonly ledger?: Feed;
+  /** A durable agent: the send box's “Durable send”, the inbox's reconcile actions, and its `events` for the Recovery panel. */
+  readonly agent?: DurableAgent;
+  /** The pending-send ledger the agent writes: the Sends panel reads it through `list`, `history` and `subscribe`. */
+  readonly ledger?: Ledger;
+  /** Whether this tab writes the ledger or follows the tab that does (IndexedDB, Web Locks), for the status line. */
+  readonly ledgerRole?: LedgerRole;
+  /** Lets a person choose the agent's delivery mode among those the peer allows; the host rebuilds the agent. */
+  readonly delivery?: DeliveryControl;
+};
+
+/** The delivery modes on offer and the current one. */
+export type DeliveryControl = {
+  readonly choices: readonly DevtoolsDelivery[];
+  readonly current: DevtoolsDelivery;
+  onChoose(delivery: DevtoolsDelivery): void;
 };
 
 /**
-The devtools as one embeddable panel: a send box, then the Agent, Tasks, Streams and (with a fault lab) Faults panels. It reads the client only through its public fields and events (house-style rule 23); mount it before the calls you want to see.
+The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its public fields and events (house-style rule 23); mount it before the calls you want to see.
 
 @example
 ```tsx
 import { SurecallDevtools } from '@surecall/devtools';
 
-<SurecallDevtools client={client} faultLab="http://127.0.0.1:4100" />
+<SurecallDevtools client={client} agent={agent} ledger={ledger} faultLab="http://127.0.0.1:4100" />
 ```
 */
 export function SurecallDevtools({
@@ -51,14 +67,38 @@ export function SurecallDevtools({
   limits = defaultLimits,
   agent,
   ledger,
+  ledgerRole,
+  delivery,
 }: SurecallDevtoolsProps) {
   const [feed, dispatch] = useFeed(client);
   const box = useSendBox(client);
-  const tabs = devtoolsTabs({ faultLab: faultLab !== undefined });
+  const tabs = devtoolsTabs({
+    faultLab: faultLab !== undefined,
+    ledger: ledger !== undefined,
+    agent: agent !== undefined,
+  });
   const [tab, setTab] = useState('agent');
   const [focusTask, setFocusTask] = useState<string | undefined>(undefined);
   const agentEvents = useEventCount(agent?.events);
   const ledgerChanges = useEventCount(ledger);
+  const sends = useSends(ledger);
+  const spans = useRecovery(agent?.events);
+  const [durableProblem, setDurableProblem] = useState<string | undefined>(undefined);
+  const durableSend = async (text: string): Promise<void> => {
+    if (agent === undefined) {
+      return;
+    }
+    setDurableProblem(undefined);
+    setTab('sends');
+    try {
+      await agent.send({ role: 'ROLE_USER', parts: [{ text }] });
+    } catch (error) {
+      // A refusal before anything left (a follower tab's ledger, invalid input): public-safe names only.
+      setDurableProblem(
+        `The durable send was refused: ${error instanceof Error && 'reason' in error ? String(error.reason) : 'unexpectedly'}`,
+      );
+    }
+  };
   const current = tabs.some((entry) => entry.id === tab) ? tab : 'agent';
   const latestTask = box.sends.find((send) => send.taskId !== undefined)?.taskId;
 
@@ -67,6 +107,13 @@ export function SurecallDevtools({
       client: {feed.events} events · {feed.calls} calls · {feed.failures} failed
       {agentEvents === undefined ? '' : ` · durable agent: ${agentEvents} events`}
       {ledgerChanges === undefined ? '' : ` · ledger: ${ledgerChanges} changes`}
+      {ledgerRole === undefined ? null : (
+        <span data-testid="ledger-role">
+          {ledgerRole === 'writer'
+            ? ' · this tab writes the ledger'
+            : ' · this tab follows the ledger (another tab writes)'}
+        </span>
+      )}
     </span>
   );
 
@@ -75,6 +122,14 @@ export function SurecallDevtools({
       <SendBox
         box={box}
         streaming={client.card.capabilities.streaming}
+        {...(agent === undefined
+          ? {}
+          : {
+              durable: {
+                send: (text: string) => void durableSend(text),
+                ...(delivery === undefined ? {} : { delivery }),
+              },
+            })}
         onOpenTask={(taskId) => {
           setFocusTask(taskId);
           setTab('tasks');
@@ -96,6 +151,18 @@ export function SurecallDevtools({
             />
           ),
           streams: <StreamsPanel streams={feed.streams} limits={limits} />,
+          ...(ledger === undefined
+            ? {}
+            : {
+                sends: (
+                  <SendsPanel
+                    sends={sends}
+                    {...(agent === undefined ? {} : { agent })}
+                    problem={durableProblem}
+                  />
+                ),
+              }),
+          ...(agent === undefined ? {} : { recovery: <RecoveryPanel spans={spans} /> }),
           ...(faultLab === undefined
             ? {}
             : { faults: <FaultsPanel origin={faultLab} client={client} sends={box.sends} /> }),

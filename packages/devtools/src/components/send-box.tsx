@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { SendBox as SendBoxState } from '../hooks/use-send-box.js';
+import type { DevtoolsDelivery } from '../model/durable-setup.js';
 import { formatClock, shortId } from '../model/format.js';
 import { type SendMode, sendPresets } from '../model/send.js';
 
@@ -10,6 +11,18 @@ export type SendBoxProps = {
   readonly streaming: boolean;
   /** Shows a task the send created. */
   onOpenTask(taskId: string): void;
+  /** A durable agent to send through (“Durable send”), and the delivery modes a person may choose. */
+  readonly durable?: DurableBox;
+};
+
+/** The send box's durable side. */
+export type DurableBox = {
+  send(text: string): void;
+  readonly delivery?: {
+    readonly choices: readonly DevtoolsDelivery[];
+    readonly current: DevtoolsDelivery;
+    onChoose(delivery: DevtoolsDelivery): void;
+  };
 };
 
 /**
@@ -20,7 +33,7 @@ A line of text sent to the agent as a user message, unary or streamed, with pres
 <SendBox box={useSendBox(client)} streaming={client.card.capabilities.streaming} onOpenTask={show} />
 ```
 */
-export function SendBox({ box, streaming, onOpenTask }: SendBoxProps) {
+export function SendBox({ box, streaming, onOpenTask, durable }: SendBoxProps) {
   const [text, setText] = useState('task alpha beta gamma');
   const [contextId, setContextId] = useState('');
   const id = useId();
@@ -56,6 +69,42 @@ export function SendBox({ box, streaming, onOpenTask }: SendBoxProps) {
         <button type="button" disabled={!streaming} onClick={() => send('stream')}>
           Send streaming
         </button>
+        {durable === undefined ? null : (
+          <>
+            <button
+              type="button"
+              title="Recorded in the ledger before it leaves; a lost answer becomes an unknown outcome to reconcile"
+              onClick={() => {
+                if (text.trim() !== '') {
+                  durable.send(text);
+                }
+              }}
+            >
+              Durable send
+            </button>
+            {durable.delivery === undefined ? null : (
+              <>
+                <label htmlFor={`${id}-delivery`}>Delivery</label>
+                <select
+                  id={`${id}-delivery`}
+                  value={durable.delivery.current}
+                  onChange={(event) => {
+                    const chosen = durable.delivery?.choices.find((choice) => choice === event.target.value);
+                    if (chosen !== undefined) {
+                      durable.delivery?.onChoose(chosen);
+                    }
+                  }}
+                >
+                  {durable.delivery.choices.map((choice) => (
+                    <option key={choice} value={choice}>
+                      {choice}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
+          </>
+        )}
       </form>
       <fieldset className="presets">
         <legend>Presets</legend>

@@ -11,6 +11,23 @@ describe('devtoolsTabs', () => {
       'faults',
     ]);
   });
+
+  it('shows Sends with a ledger and Recovery with a durable agent, before Faults', () => {
+    expect(devtoolsTabs({ faultLab: true, ledger: true, agent: true }).map((tab) => tab.id)).toEqual([
+      'agent',
+      'tasks',
+      'streams',
+      'sends',
+      'recovery',
+      'faults',
+    ]);
+    expect(devtoolsTabs({ faultLab: false, ledger: true }).map((tab) => tab.id)).toEqual([
+      'agent',
+      'tasks',
+      'streams',
+      'sends',
+    ]);
+  });
 });
 
 describe('tabKey', () => {

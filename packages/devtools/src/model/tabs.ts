@@ -38,10 +38,16 @@ export function tabKey(tabs: readonly Tab[], current: string, key: string): stri
 }
 
 /** Which sources the devtools were given. */
-export type Sources = { readonly faultLab: boolean };
+export type Sources = {
+  readonly faultLab: boolean;
+  /** A ledger is given: the Sends panel. */
+  readonly ledger?: boolean;
+  /** A durable agent is given: the Recovery panel. */
+  readonly agent?: boolean;
+};
 
 /**
-The tabs for the sources given: Agent, Tasks and Streams always (they need only the client), Faults when a fault lab is reachable.
+The tabs for the sources given: Agent, Tasks and Streams always (they need only the client), Sends with a ledger, Recovery with a durable agent, Faults when a fault lab is reachable.
 
 @example
 ```ts
@@ -53,6 +59,8 @@ export function devtoolsTabs(sources: Sources): Tab[] {
     { id: 'agent', label: 'Agent' },
     { id: 'tasks', label: 'Tasks' },
     { id: 'streams', label: 'Streams' },
+    ...(sources.ledger === true ? [{ id: 'sends', label: 'Sends' }] : []),
+    ...(sources.agent === true ? [{ id: 'recovery', label: 'Recovery' }] : []),
     ...(sources.faultLab ? [{ id: 'faults', label: 'Faults' }] : []),
   ];
 }

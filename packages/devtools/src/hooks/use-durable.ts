@@ -1,0 +1,98 @@
+import { type A2aClient, type DurableAgent, durableAgent, type Ledger, OptionsError } from '@surecall/client';
+import { createLedger } from '@surecall/client/ledger';
+import { useEffect, useMemo, useState } from 'react';
+import {
+  type DevtoolsDelivery,
+  deliveryChoices,
+  durableConfig,
+  type LedgerRole,
+  ledgerName,
+  ledgerRole,
+} from '../model/durable-setup.js';
+
+/** The durable side of the app: the ledger, this tab's role in it, and the agent for the chosen delivery. */
+export type Durable =
+  | { readonly phase: 'opening' }
+  | { readonly phase: 'failed'; readonly message: string }
+  | {
+      readonly phase: 'ready';
+      readonly ledger: Ledger;
+      readonly role: LedgerRole;
+      readonly agent: DurableAgent;
+      readonly choices: readonly DevtoolsDelivery[];
+      readonly delivery: DevtoolsDelivery;
+      choose(delivery: DevtoolsDelivery): void;
+    };
+
+// A ledger closing (React's development double effects, a reconnect) releases its Web Lock before the next one opens, so this tab stays the writer.
+let closing: Promise<unknown> = Promise.resolve();
+
+/**
+Opens the IndexedDB ledger of `client`'s agent (one per card digest; `@surecall/client/ledger` is the IndexedDB store in a browser) and builds a durable agent over it: at-most-once with context-history recovery by default, keyed when a person chooses it and the peer honours keys. The ledger is closed when the client changes or the app unmounts.
+
+@example
+```ts
+const durable = useDurable(client);
+if (durable.phase === 'ready') await durable.agent.send(message);
+```
+*/
+export function useDurable(client: A2aClient): Durable {
+  const [opened, setOpened] = useState<{ ledger: Ledger; role: LedgerRole } | { failed: string } | undefined>(
+    undefined,
+  );
+  const choices = useMemo(() => deliveryChoices(client.honoursIdempotency), [client]);
+  const [delivery, setDelivery] = useState<DevtoolsDelivery>('at-most-once');
+
+  useEffect(() => {
+    let live = true;
+    const opening = closing.then(() => createLedger({ name: ledgerName(client.cardDigest) }));
+    opening.then(
+      async (ledger) => {
+        const role = await ledgerRole(ledger);
+        if (live) {
+          setOpened({ ledger, role });
+        }
+      },
+      () => {
+        if (live) {
+          setOpened({ failed: 'The IndexedDB ledger could not be opened' });
+        }
+      },
+    );
+    return () => {
+      live = false;
+      setOpened(undefined);
+      closing = opening.then(
+        (ledger) => ledger.close(),
+        () => undefined,
+      );
+    };
+  }, [client]);
+
+  const built = useMemo(() => {
+    if (opened === undefined || 'failed' in opened) {
+      return opened;
+    }
+    try {
+      return {
+        ...opened,
+        agent: durableAgent({ client, ledger: opened.ledger, ...durableConfig(delivery) }),
+      };
+    } catch (error) {
+      return {
+        failed:
+          error instanceof OptionsError
+            ? `option ${error.option}: ${error.reason}`
+            : 'The durable agent could not be built',
+      };
+    }
+  }, [client, opened, delivery]);
+
+  if (built === undefined) {
+    return { phase: 'opening' };
+  }
+  if ('failed' in built) {
+    return { phase: 'failed', message: built.failed };
+  }
+  return { phase: 'ready', ...built, choices, delivery, choose: setDelivery };
+}

@@ -1,0 +1,172 @@
+/**
+@module
+The Recovery panel's model: each reconciliation as a span, folded from a durable agent's events. `probe-start` opens it, each `probe-page` adds a step (a context-history scan, page by page), `probe` closes it with its counts and result, and the transition that follows names the outcome: committed, pending until a time, or the reason it failed closed.
+*/
+import type { DurableEvent, ProbeKind, ProbeResult, ProbeRule } from '@surecall/client';
+
+/** One page of a scan. */
+export type ScanStep = {
+  readonly page: number;
+  readonly tasksExamined: number;
+  readonly matches: number;
+  readonly nextPageToken: boolean;
+  readonly time: number;
+};
+
+/** Where a reconciliation ended. */
+export type SpanOutcome =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'pending'; readonly notBefore: number | undefined }
+  | { readonly kind: 'unresolved'; readonly reason: string }
+  | { readonly kind: 'probed' };
+
+/** One reconciliation of one record. */
+export type RecoverySpan = {
+  /** The record. */
+  readonly id: string;
+  readonly attemptId: string;
+  readonly recovery: ProbeKind;
+  readonly startedAt: number;
+  readonly durationMs: number | undefined;
+  readonly steps: readonly ScanStep[];
+  readonly pagesScanned: number;
+  readonly tasksExamined: number;
+  readonly matches: number;
+  readonly result: ProbeResult | undefined;
+  readonly rule: ProbeRule | undefined;
+  readonly outcome: SpanOutcome;
+};
+
+function update(
+  spans: readonly RecoverySpan[],
+  id: string,
+  change: (span: RecoverySpan) => RecoverySpan,
+): RecoverySpan[] {
+  // The record's latest span: a record is probed again only after its previous probe ended.
+  const index = spans.findLastIndex((span) => span.id === id);
+  if (index === -1) {
+    return [...spans];
+  }
+  return spans.map((span, position) => (position === index ? change(span) : span));
+}
+
+/**
+The spans after `event`, oldest first. A `probe` without a `probe-start` seen (the panel mounted mid-probe) still makes a span, without steps; a transition closes only a span whose probe ended and whose outcome is still open.
+
+@example
+```ts
+const spans = events.reduce(recoverySpans, []);
+```
+*/
+export function recoverySpans(spans: readonly RecoverySpan[], event: DurableEvent): RecoverySpan[] {
+  switch (event.type) {
+    case 'probe-start':
+      return [
+        ...spans,
+        {
+          id: event.id,
+          attemptId: event.attemptId,
+          recovery: event.recovery,
+          startedAt: event.time,
+          durationMs: undefined,
+          steps: [],
+          pagesScanned: 0,
+          tasksExamined: 0,
+          matches: 0,
+          result: undefined,
+          rule: undefined,
+          outcome: { kind: 'running' },
+        },
+      ];
+    case 'probe-page':
+      return update(spans, event.id, (span) =>
+        span.result === undefined
+          ? {
+              ...span,
+              steps: [
+                ...span.steps,
+                {
+                  page: event.page,
+                  tasksExamined: event.tasksExamined,
+                  matches: event.matches,
+                  nextPageToken: event.nextPageToken,
+                  time: event.time,
+                },
+              ],
+              pagesScanned: span.pagesScanned + 1,
+              tasksExamined: span.tasksExamined + event.tasksExamined,
+              matches: span.matches + event.matches,
+            }
+          : span,
+      );
+    case 'probe': {
+      const closed = {
+        durationMs: event.durationMs,
+        pagesScanned: event.pagesScanned,
+        tasksExamined: event.tasksExamined,
+        matches: event.matches,
+        result: event.result,
+        rule: event.rule,
+        outcome: { kind: 'probed' } as const,
+      };
+      const open = spans.findLast((span) => span.id === event.id && span.result === undefined);
+      if (open === undefined) {
+        return [
+          ...spans,
+          {
+            id: event.id,
+            attemptId: event.attemptId,
+            recovery: event.recovery,
+            startedAt: event.startedAt,
+            steps: [],
+            ...closed,
+          },
+        ];
+      }
+      return update(spans, event.id, (span) => ({ ...span, ...closed }));
+    }
+    case 'transition':
+      return update(spans, event.id, (span) => {
+        if (span.outcome.kind !== 'probed') {
+          return span;
+        }
+        switch (event.cause) {
+          case 'reconcile-commit':
+            return { ...span, outcome: { kind: 'committed' } };
+          case 'pending':
+            return { ...span, outcome: { kind: 'pending', notBefore: event.notBefore } };
+          case 'unresolved':
+            return { ...span, outcome: { kind: 'unresolved', reason: event.reason ?? 'unresolved' } };
+          default:
+            return span;
+        }
+      });
+  }
+}
+
+/**
+One line for a span's outcome, with the fail-closed rule when there was one.
+
+@example
+```ts
+describeOutcome(span); // 'committed' | 'pending until 10:00:01.000' | 'unresolved: conflicting-evidence (ambiguous-match)'
+```
+*/
+export function describeOutcome(span: RecoverySpan): string {
+  const rule = span.rule === undefined ? '' : ` (${span.rule})`;
+  switch (span.outcome.kind) {
+    case 'running':
+      return 'running';
+    case 'committed':
+      return 'committed';
+    case 'pending':
+      return span.outcome.notBefore === undefined
+        ? `pending${rule}`
+        : `pending until ${new Date(span.outcome.notBefore).toISOString().slice(11, 23)}${rule}`;
+    case 'unresolved':
+      return `unresolved: ${span.outcome.reason}${rule}`;
+    case 'probed':
+      return `${span.result ?? 'probed'}${rule}`;
+  }
+}

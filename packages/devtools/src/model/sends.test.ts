@@ -1,0 +1,127 @@
+import { createLedger } from '@surecall/client/ledger/memory';
+import { describe, expect, it } from 'vitest';
+import { lostSend, reconciledSend } from './ledger-fixtures.js';
+import { describeError, inbox, sendRow, timeline, withRecord } from './sends.js';
+
+describe('timeline: a send’s history as steps with their causes', () => {
+  it('shows executing → unknown → committed for a lost answer found by reconciliation', async () => {
+    const ledger = await createLedger({ name: 'sends' });
+    await reconciledSend(ledger, 'send-1');
+    const steps = timeline(await ledger.history('send-1'));
+    expect(steps.map((step) => [step.status, step.cause])).toEqual([
+      ['prepared', 'create'],
+      ['executing', 'start'],
+      ['unknown', 'unknown'],
+      ['committed', 'reconcile-commit'],
+    ]);
+    expect(steps[2]?.detail).toBe('ambiguous-outcome: TransportError (transport/network, dispatched)');
+    expect(steps[3]?.detail).toBe('task task-send-1');
+    expect(steps[0]?.detail).toBe('at-most-once');
+  });
+
+  it('shows a pending step with its next probe time, and the key of a keyed send', async () => {
+    const ledger = await createLedger({ name: 'sends' });
+    const unknown = await lostSend(ledger, 'send-2', true);
+    const notBefore = Date.now() + 2000;
+    await ledger.transition('send-2', unknown.revision, {
+      type: 'pending',
+      attemptId: 'attempt-send-2',
+      notBefore,
+    });
+    const steps = timeline(await ledger.history('send-2'));
+    expect(steps.at(-1)).toMatchObject({
+      status: 'pending',
+      detail: `next probe not before ${new Date(notBefore).toISOString().slice(11, 23)}`,
+    });
+    expect(steps[0]?.detail).toBe('keyed, key key-send-2-0123456789');
+  });
+});
+
+describe('sendRow', () => {
+  it('gives the status the agent reports, the key, attempts, age and why the outcome is unknown', async () => {
+    const ledger = await createLedger({ name: 'sends' });
+    const record = await lostSend(ledger, 'send-3', true);
+    const row = sendRow(record, record.createdAt + 1500);
+    expect(row).toMatchObject({
+      id: 'send-3',
+      status: 'unknown',
+      delivery: 'keyed',
+      key: 'key-send-3-0123456789',
+      attempts: 1,
+      ageMs: 1500,
+      text: 'task book it',
+      detail: 'ambiguous-outcome: TransportError (transport/network, dispatched)',
+    });
+  });
+
+  it('never shows a negative age for a clock that lags the record', async () => {
+    const ledger = await createLedger({ name: 'sends' });
+    const record = await lostSend(ledger, 'send-4');
+    expect(sendRow(record, record.createdAt - 10).ageMs).toBe(0);
+  });
+});
+
+describe('withRecord', () => {
+  it('keeps the later revision of a record whatever order changes arrive in, newest send first', async () => {
+    const ledger = await createLedger({ name: 'sends' });
+    const first = await lostSend(ledger, 'a');
+    const later = await reconciledSend(ledger, 'b');
+    const older = (await ledger.history('b'))[2];
+    expect(older?.revision).toBe(2);
+    let held = withRecord([], later);
+    held = withRecord(held, first);
+    // An older revision of b (heard late) does not replace the committed one.
+    held = withRecord(held, { ...later, revision: 2 });
+    expect(held.map((record) => [record.id, record.revision])).toEqual([
+      ['b', 3],
+      ['a', 2],
+    ]);
+  });
+});
+
+describe('inbox: the unknown outcomes', () => {
+  it('holds only unknown records, due unless a probe is scheduled later or a person must decide', async () => {
+    const ledger = await createLedger({ name: 'sends' });
+    await reconciledSend(ledger, 'done');
+    const now = Date.now();
+    await lostSend(ledger, 'due');
+    const later = await lostSend(ledger, 'later');
+    await ledger.transition('later', later.revision, {
+      type: 'pending',
+      attemptId: 'attempt-later',
+      notBefore: now + 60_000,
+    });
+    const person = await lostSend(ledger, 'person');
+    await ledger.transition('person', person.revision, {
+      type: 'unresolved',
+      attemptId: 'attempt-person',
+      reason: 'conflicting-evidence',
+    });
+    const entries = inbox(await ledger.list(), now + 1000);
+    expect(entries.map((entry) => [entry.id, entry.status, entry.due])).toEqual([
+      ['due', 'unknown', true],
+      ['later', 'pending', false],
+      ['person', 'unresolved', false],
+    ]);
+    expect(inbox(await ledger.list(), now + 61_000).find((entry) => entry.id === 'later')?.due).toBe(true);
+  });
+});
+
+describe('describeError', () => {
+  it.each([
+    [
+      { name: 'TransportError', kind: 'transport', reason: 'network', dispatched: false },
+      'TransportError (transport/network, not dispatched)',
+    ],
+    [
+      { name: 'HttpProtocolError', kind: 'http', reason: 'status', dispatched: true, httpStatus: 502 },
+      'HttpProtocolError (http/status, dispatched, HTTP 502)',
+    ],
+    [
+      { name: 'RemoteError', kind: 'remote', reason: 'a2a-error', dispatched: true, remoteCode: -32001 },
+      'RemoteError (remote/a2a-error, dispatched, code -32001)',
+    ],
+  ])('%o → %s', (error, text) => {
+    expect(describeError(error)).toBe(text);
+  });
+});
