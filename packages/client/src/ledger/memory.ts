@@ -7,28 +7,8 @@ import type { LedgerRecord, LedgerRevision } from '../protocol/ledger-record.js'
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import type { Ledger, LedgerOptions } from './ledger.js';
 
-// The model every store shares, so `@surecall/client/ledger` offers the same names whichever store the export conditions pick.
-export type {
-  AgentIdentity,
-  Attempt,
-  DeliveryMode,
-  ErrorSummary,
-  FailureEffect,
-  HistoryVerification,
-  Ledger,
-  LedgerChange,
-  LedgerFilter,
-  LedgerOptions,
-  LedgerRecord,
-  LedgerRevision,
-  LedgerState,
-  LedgerStatus,
-  LedgerTransition,
-  ResultSummary,
-  SendIntent,
-  UnknownReason,
-} from './ledger.js';
-export { applyTransition, attemptMessage, errorSummary, revisionDigest, verifyHistory } from './ledger.js';
+// The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
+export type { Ledger, LedgerOptions } from './ledger.js';
 
 type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 
