@@ -133,18 +133,22 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return prepareCall({ card, security, operation: call.operation, params, skill: options?.skill });
   }
 
-  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (DESIGN.md, "The durable send"). */
+  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (DESIGN.md, "The durable send"). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
   function attempts<T>(
     call: Call,
-    prepared: PreparedCall,
+    keyed: boolean,
     options: CallOptions | undefined,
     attempt: (number: number) => Promise<T>,
   ): Promise<T> {
+    const policy = options?.attempt === undefined ? retry : undefined;
+    if (policy === undefined) {
+      return attempt(1);
+    }
     return runWithRetry(
       {
-        policy: options?.attempt === undefined ? retry : undefined,
+        policy,
         operation: call.operation,
-        keyed: carriesIdempotencyKey(call.operation, prepared.request, honoursIdempotency),
+        keyed,
         signal: options?.signal,
         onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
           hub.emit(() => ({
@@ -231,7 +235,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     try {
       const prepared = prepare(call, params, options);
       const keyed = carriesIdempotencyKey(operation, prepared.request, honoursIdempotency);
-      return await attempts(call, prepared, options, async (number) => {
+      return await attempts(call, keyed, options, async (number) => {
         const { value, httpStatus } = await start(call, prepared, options, (sent, context) =>
           binding.unary(operation, sent as OperationRequest<N>, context),
         );
@@ -275,7 +279,8 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       const prepared = prepare(call, params, options);
       const { request } = prepared;
       // Only the establishment is retried: once the stream is open, a failure ends it (idempotency digest §3.4, "Streams").
-      const source = await attempts(call, prepared, options, () =>
+      const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);
+      const source = await attempts(call, keyed, options, () =>
         start(call, prepared, options, (sent, context) =>
           binding.stream(operation, sent as OperationRequest<typeof operation>, context),
         ),

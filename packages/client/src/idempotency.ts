@@ -31,7 +31,7 @@ The display text of each {@link KeyError}, word for word a2a-rust's: its server 
 keyErrorText.TooLong; // 'idempotency key must be at most 255 bytes'
 ```
 */
-export const keyErrorText: Readonly<Record<KeyError, string>> = Object.freeze({
+export const keyErrorText: Readonly<Record<KeyError, string>> = /* @__PURE__ */ Object.freeze({
   TooShort: 'idempotency key must be at least 16 bytes; generate it from a CSPRNG, not from message content',
   TooLong: 'idempotency key must be at most 255 bytes',
   InvalidCharacter: 'idempotency key accepts only ASCII alphanumerics and `-`, `_`, `.`, `:`',

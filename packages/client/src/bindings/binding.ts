@@ -17,7 +17,7 @@ export type UnaryOperationName = Exclude<OperationName, 'sendStreamingMessage' |
 /** The two operations answered with an SSE stream of `StreamResponse` (A2A spec, §3.1.2 and §3.1.6). */
 export type StreamOperationName = 'sendStreamingMessage' | 'subscribeToTask';
 
-/** What one call adds to the binding's fixed options. */
+/** What one call adds to the binding's fixed options: members of the `wire/http` request of the same names, spread into it as they are. */
 export type CallContext = {
   /** Ends the call: before dispatch a `RequestError('aborted')`, after it a `TransportError('aborted')`. */
   readonly signal?: AbortSignal;

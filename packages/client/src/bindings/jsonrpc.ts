@@ -11,11 +11,11 @@ import {
   type OperationRequest,
   operations,
 } from '../protocol/index.js';
-import { exchange, type HttpExchangeRequest, openStream } from '../wire/http.js';
+import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { frameType, streamFrames } from './frames.js';
 import { failedAnswer, fromJsonRpcError } from './remote-error.js';
-import { contextFields, interfaceUrl } from './request.js';
+import { interfaceUrl } from './request.js';
 import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
@@ -77,14 +77,24 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     operation: N,
     request: OperationRequest<N>,
     context: CallContext,
-  ): { readonly id: number; readonly http: Omit<HttpExchangeRequest, 'accept'> } {
-    const params: JsonObject = { ...(request as JsonObject), ...(tenant === undefined ? {} : { tenant }) };
+    accept: MediaKind,
+  ): { readonly id: number; readonly http: HttpExchangeRequest } {
+    // A2A spec, §8.3.2: the interface's tenant, never the caller's; without one the request is sent as it is.
+    const params = tenant === undefined ? request : { ...(request as JsonObject), tenant };
     const id = nextId();
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: operations[operation].rpcMethod, params });
     // A2A spec, §9.1: JSON-RPC requests are application/json.
     return {
       id,
-      http: { method: 'POST', url, body, contentType: 'application/json', limits, ...contextFields(context) },
+      http: {
+        method: 'POST',
+        url,
+        body,
+        contentType: 'application/json',
+        accept,
+        limits,
+        ...context,
+      },
     };
   }
 
@@ -142,8 +152,8 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     protocolBinding: 'JSONRPC',
 
     async unary(operation, request, context) {
-      const { id, http } = prepare(operation, request, context);
-      const response = await exchange({ ...http, accept: 'json' });
+      const { id, http } = prepare(operation, request, context, 'json');
+      const response = await exchange(http);
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
         throw failed(response, id);
@@ -161,8 +171,8 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     },
 
     async stream(operation, request, context) {
-      const { id, http } = prepare(operation, request, context);
-      const response = await openStream({ ...http, accept: 'sse' });
+      const { id, http } = prepare(operation, request, context, 'sse');
+      const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
         response.release();

@@ -1,10 +1,8 @@
 /**
 @module
-The request side both bindings share: the interface URL read once, and the per-call context handed to `wire/http`. The request itself arrives already checked against the outbound contract (`outbound.ts`, the one place that decides what may leave).
+The request side both bindings share: the interface URL, read once. The request itself arrives already checked against the outbound contract (`outbound.ts`, the one place that decides what may leave).
 */
 import { OptionsError } from '../errors.js';
-import type { HttpExchangeRequest } from '../wire/http.js';
-import type { CallContext } from './binding.js';
 
 /**
 The interface URL, parsed once when a binding is built: absolute `http:` or `https:`, with no credentials, query or fragment (an interface URL is a base that paths are appended to; discovery refuses the rest too).
@@ -34,24 +32,4 @@ export function interfaceUrl(url: string): URL {
     throw new OptionsError('url', 'inconsistent');
   }
   return parsed;
-}
-
-/** The members of {@link CallContext} `wire/http` takes, copied only when present (`exactOptionalPropertyTypes`). */
-export type ContextFields = Pick<HttpExchangeRequest, 'signal' | 'authorize' | 'onDispatch' | 'headers'>;
-
-/**
-The call's context as `wire/http` request fields.
-
-@example
-```ts
-await exchange({ method: 'GET', url, accept: 'json', limits, ...contextFields(context) });
-```
-*/
-export function contextFields(context: CallContext): ContextFields {
-  return {
-    ...(context.signal === undefined ? {} : { signal: context.signal }),
-    ...(context.authorize === undefined ? {} : { authorize: context.authorize }),
-    ...(context.onDispatch === undefined ? {} : { onDispatch: context.onDispatch }),
-    ...(context.headers === undefined ? {} : { headers: context.headers }),
-  };
 }

@@ -4,11 +4,11 @@ The HTTP+JSON binding (A2A spec, §11): one route per operation below the interf
 */
 import { HttpProtocolError, InvalidResponseError } from '../errors.js';
 import type { OperationName, OperationRequest } from '../protocol/index.js';
-import { exchange, type HttpExchangeRequest, openStream } from '../wire/http.js';
-import type { Binding, BindingOptions, UnaryOperationName } from './binding.js';
+import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
+import type { Binding, BindingOptions, CallContext, UnaryOperationName } from './binding.js';
 import { frameType, streamFrames } from './frames.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
-import { contextFields, interfaceUrl } from './request.js';
+import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
 import {
   decodeResult,
@@ -54,14 +54,18 @@ export function createRestBinding(options: BindingOptions): Binding {
   function route<N extends OperationName>(
     operation: N,
     request: OperationRequest<N>,
-  ): Omit<HttpExchangeRequest, 'accept'> {
+    context: CallContext,
+    accept: MediaKind,
+  ): HttpExchangeRequest {
     const built = restRoute(operation, request as Readonly<Record<string, unknown>>, tenant);
     const method = operation === 'subscribeToTask' ? (options.subscribeMethod ?? 'POST') : built.method;
     return {
       method,
       url: `${prefix}${built.path}`,
       ...(built.body === undefined ? {} : { body: built.body, contentType }),
+      accept,
       limits,
+      ...context,
     };
   }
 
@@ -69,11 +73,7 @@ export function createRestBinding(options: BindingOptions): Binding {
     protocolBinding: 'HTTP+JSON',
 
     async unary(operation, request, context) {
-      const response = await exchange({
-        ...route(operation, request),
-        accept: 'json',
-        ...contextFields(context),
-      });
+      const response = await exchange(route(operation, request, context, 'json'));
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
         throw failedAnswer(response, limits, (body, init) =>
@@ -95,11 +95,7 @@ export function createRestBinding(options: BindingOptions): Binding {
     },
 
     async stream(operation, request, context) {
-      const response = await openStream({
-        ...route(operation, request),
-        accept: 'sse',
-        ...contextFields(context),
-      });
+      const response = await openStream(route(operation, request, context, 'sse'));
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
         response.release();

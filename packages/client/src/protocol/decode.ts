@@ -101,10 +101,13 @@ function renderPath(path: readonly PropertyKey[]): string {
   return rendered;
 }
 
+// Marked free of side effects, so that a bundle keeps only the parsers it calls (each call below is otherwise kept as a module-level statement).
+/* @__NO_SIDE_EFFECTS__ */
 function parser<S extends z.ZodMiniType>(schema: S): (value: unknown) => z.output<S> {
   return (value) => decodeOrThrow(schema, value, false);
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 function safeParser<S extends z.ZodMiniType>(schema: S): (value: unknown) => DecodeResult<z.output<S>> {
   return (value) => decode(schema, value);
 }

@@ -166,9 +166,10 @@ export type OperationRequest<N extends OperationName> = z.output<(typeof operati
 /** The answer type of an operation (for a stream, the type of each event). */
 export type OperationResponse<N extends OperationName> = z.output<(typeof operations)[N]['response']>;
 
+// Marked pure, so that a bundle that never lists the operations leaves the list out.
 /** Every operation name, in the order of the spec. */
-export const operationNames: readonly OperationName[] = Object.freeze(
-  Object.keys(operations) as OperationName[],
+export const operationNames: readonly OperationName[] = /* @__PURE__ */ Object.freeze(
+  /* @__PURE__ */ Object.keys(operations) as OperationName[],
 );
 
 const TEMPLATE_VARIABLE = /\{([A-Za-z]+)\}/g;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -206,6 +207,29 @@ describe('request body bound (UTF-8 bytes)', () => {
     expect(error).toMatchObject({ name: 'RequestError', reason: 'body-too-large', dispatched: false });
     expect(onDispatch).not.toHaveBeenCalled();
     expect(seen).toHaveLength(0);
+  });
+
+  it('refuses exactly the bodies over the bound, and sends the others as their UTF-8', async () => {
+    onRpc(answer('{}'));
+    // One- to four-byte characters and a lone surrogate (three bytes of U+FFFD), in runs whose UTF-16 length straddles limit/3 and whose UTF-8 size straddles the limit.
+    const body = fc
+      .array(fc.constantFrom('a', 'é', '€', '😀', '\ud800'), { minLength: 16, maxLength: 40 })
+      .map((units) => units.join(''));
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        seen.length = 0;
+        const bytes = encoder.encode(text);
+        const outcome = await exchange(request({ body: text })).then(
+          () => 'sent',
+          (error: unknown) => (isClientError(error) ? error.reason : 'other'),
+        );
+        expect(outcome).toBe(bytes.byteLength <= limits.requestBodyBytes ? 'sent' : 'body-too-large');
+        if (outcome === 'sent') {
+          expect(new Uint8Array(await (seen[0]?.arrayBuffer() ?? new ArrayBuffer(0)))).toEqual(bytes);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 

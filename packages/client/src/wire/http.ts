@@ -95,16 +95,29 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function encodeBody(body: string | undefined, limit: number): Uint8Array<ArrayBuffer> | undefined {
+function invalidRequest(): RequestError {
+  return new RequestError('invalid-params', { violation: { rule: 'request' } });
+}
+
+/**
+The body as it is sent, once its UTF-8 size is known to be within `requestBodyBytes`. It stays a string: fetch encodes it to UTF-8 once, exactly as `TextEncoder` would (lone surrogates included), so encoding it here too would only copy it.
+*/
+function boundedBody(request: HttpExchangeRequest): string | undefined {
+  const { body } = request;
   if (body === undefined) {
     return undefined;
   }
-  // Every UTF-16 code unit takes at least one UTF-8 byte, so an oversized string is refused before encoding it.
-  const bytes = body.length > limit ? undefined : encoder.encode(body);
-  if (bytes === undefined || bytes.byteLength > limit) {
+  const limit = request.limits.requestBodyBytes;
+  // Every UTF-16 code unit takes one to three UTF-8 bytes (a surrogate pair, two units, takes four), so only a body between limit/3 and limit code units needs counting.
+  const fits = body.length * 3 <= limit || (body.length <= limit && encoder.encode(body).byteLength <= limit);
+  if (!fits) {
     throw new RequestError('body-too-large', { violation: { rule: 'requestBodyBytes' } });
   }
-  return bytes;
+  // Fetch standard, "new Request": a GET cannot carry a body. Ours bypasses ky's Request (see `http`), so it is refused here.
+  if (request.method === 'GET') {
+    throw invalidRequest();
+  }
+  return body;
 }
 
 function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers {
@@ -131,11 +144,10 @@ function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers
   return headers;
 }
 
-async function resolveToken(request: HttpExchangeRequest, deadline: Deadline): Promise<string | undefined> {
-  const { authorize } = request;
-  if (authorize === undefined) {
-    return undefined;
-  }
+async function resolveToken(
+  authorize: (signal: AbortSignal) => Promise<string | undefined>,
+  deadline: Deadline,
+): Promise<string | undefined> {
   let token: unknown;
   try {
     // A provider may ignore its signal: the deadline still ends the wait.
@@ -153,9 +165,20 @@ async function resolveToken(request: HttpExchangeRequest, deadline: Deadline): P
   return token;
 }
 
+/**
+The one ky instance, with the options that never change: ky 1.x retries GETs on network errors and its timeout ends at the headers, both ours to decide. A call adds its method and headers, from which ky builds a `Request`, and a `fetch` that sends that `Request` with the body and the deadline's signal. Given to ky, the body would be teed when ky clones the `Request` for retries it never makes, then piped through an identity stream when `fetch` wraps that `Request` again, and the signal would be combined with ky's own controller: all per call, and all unused here.
+*/
+const http = ky.create({
+  retry: 0,
+  timeout: false,
+  throwHttpErrors: false,
+  // DESIGN.md: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
+  redirect: 'manual',
+});
+
 /** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
 async function dispatch(request: HttpExchangeRequest): Promise<{ response: Response; deadline: Deadline }> {
-  const body = encodeBody(request.body, request.limits.requestBodyBytes);
+  const body = boundedBody(request);
   const headers = requestHeaders(request, body !== undefined);
   if (request.signal?.aborted === true) {
     throw new RequestError('aborted');
@@ -163,23 +186,17 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
   const deadline = startDeadline(request.signal, request.limits.requestTimeoutMs);
   let dispatched = false;
   try {
-    const token = await resolveToken(request, deadline);
-    if (token !== undefined) {
-      headers.set('authorization', `Bearer ${token}`);
+    if (request.authorize !== undefined) {
+      const token = await resolveToken(request.authorize, deadline);
+      if (token !== undefined) {
+        headers.set('authorization', `Bearer ${token}`);
+      }
     }
     let pending: Promise<Response>;
     try {
-      pending = ky(request.url, {
+      pending = http(request.url, {
         method: request.method,
         headers,
-        ...(body === undefined ? {} : { body }),
-        signal: deadline.signal,
-        // ky 1.x retries GETs on network errors and its timeout ends at the headers: both are ours to decide.
-        retry: 0,
-        timeout: false,
-        throwHttpErrors: false,
-        // DESIGN.md: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
-        redirect: 'manual',
         // Looked up per call, never captured at load, so that MSW and instrumentation see every request.
         fetch: (input, init) => {
           if (deadline.signal.aborted) {
@@ -191,11 +208,15 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
           } catch {
             // An observer never changes the outcome of an exchange.
           }
-          return globalThis.fetch(input, init);
+          return globalThis.fetch(input, {
+            ...init,
+            signal: deadline.signal,
+            ...(body === undefined ? {} : { body }),
+          });
         },
       });
     } catch {
-      throw new RequestError('invalid-params', { violation: { rule: 'request' } });
+      throw invalidRequest();
     }
     let response: Response;
     try {
