@@ -7,15 +7,14 @@ Also here, because it needs the file ledger and a real socket: the durable-befor
 */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { createAgent, createFaultLab, createMockHandle } from '@surecall/mocks';
 import { listenLoopback, type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
-import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { compileForChild } from './child-build.fixture.js';
 import { type A2aClient, createClient } from './client.js';
 import { cardDigest } from './digest.js';
 import { type DurableAgent, durableAgent } from './durable.js';
@@ -28,7 +27,6 @@ const { SURECALL_FULL, SURECALL_SEED } = process.env;
 const full = SURECALL_FULL === '1';
 const iterations = full ? 200 : 20;
 const seed = Number(SURECALL_SEED ?? 20_261_129);
-const sources = dirname(fileURLToPath(import.meta.url));
 
 let directory = '';
 let fixture = '';
@@ -36,43 +34,13 @@ let mock: RunningMockAgent;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'surecall-durable-crash-'));
-  fixture = await compile('durable-child.fixture.ts', join(directory, 'build'));
+  fixture = await compileForChild('durable-child.fixture.ts', join(directory, 'build'));
   mock = await startMockAgent({ stepMs: 0, mode: 'honouring' });
 });
 afterAll(async () => {
   await mock?.close();
   await rm(directory, { recursive: true, force: true });
 });
-
-/** Compiles a fixture and every source it imports with `transpileModule` (no type checking, no tsx start-up cost), into `out`. */
-async function compile(entry: string, out: string): Promise<string> {
-  const pending = [entry];
-  const done = new Set<string>();
-  while (pending.length > 0) {
-    const file = pending.pop() as string;
-    if (done.has(file)) {
-      continue;
-    }
-    done.add(file);
-    const { outputText } = ts.transpileModule(await readFile(join(sources, file), 'utf8'), {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-    });
-    const target = join(out, file.replace(/\.ts$/, '.js'));
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, outputText);
-    for (const [, specifier] of outputText.matchAll(/(?:from|import) ['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
-      pending.push(join(dirname(file), `${specifier}.ts`));
-    }
-  }
-  await writeFile(join(out, 'package.json'), '{ "type": "module" }');
-  // Bare imports (ky, zod) resolve through the repository's node_modules.
-  await symlink(join(sources, '../../../node_modules'), join(out, 'node_modules'));
-  return join(out, entry.replace(/\.ts$/, '.js'));
-}
 
 /** What the child reports, one object per line. */
 type Report = {

@@ -1,22 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import {
-  type FileHandle,
-  mkdir,
-  mkdtemp,
-  open,
-  readFile,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { compileForChild } from '../child-build.fixture.js';
 import { LedgerError } from '../errors.js';
 import { compactLedger, createLedger } from './file.js';
 import { type Ledger, type LedgerRecord, type SendIntent, verifyHistory } from './ledger.js';
@@ -28,7 +17,7 @@ let counter = 0;
 let fileHandlePrototype: FileHandle;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'surecall-file-ledger-'));
-  fixture = await compileFixture(join(directory, 'build'));
+  fixture = await compileForChild('ledger/file-child.fixture.ts', join(directory, 'build'));
   const probe = await open(join(directory, 'probe'), 'w');
   fileHandlePrototype = Object.getPrototypeOf(probe) as FileHandle;
   await probe.close();
@@ -256,40 +245,7 @@ describe('group commit', () => {
   });
 });
 
-const sources = fileURLToPath(new URL('..', import.meta.url));
 let fixture = '';
-
-/**
-Compiles the child fixture and every module it imports to JavaScript, once, with the project's own TypeScript (`transpileModule`: the types are erased, nothing else changes). Starting a process under tsx costs about half a second of CPU; starting plain Node on the compiled files costs a sixth of that, which is what lets the crash test run 30 processes in a few seconds.
-*/
-async function compileFixture(out: string): Promise<string> {
-  const pending = ['ledger/file-child.fixture.ts'];
-  const done = new Set<string>();
-  while (pending.length > 0) {
-    const file = pending.pop() as string;
-    if (done.has(file)) {
-      continue;
-    }
-    done.add(file);
-    const { outputText } = ts.transpileModule(await readFile(join(sources, file), 'utf8'), {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-    });
-    const target = join(out, file.replace(/\.ts$/, '.js'));
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, outputText);
-    for (const [, specifier] of outputText.matchAll(/(?:from|import) ['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
-      pending.push(join(dirname(file), `${specifier}.ts`));
-    }
-  }
-  await writeFile(join(out, 'package.json'), '{ "type": "module" }');
-  // Bare imports (zod) resolve through the repository's node_modules.
-  await symlink(join(sources, '../../../node_modules'), join(out, 'node_modules'));
-  return join(out, 'ledger/file-child.fixture.js');
-}
 
 /** What the fixture reports, one object per line. */
 type Event = {
