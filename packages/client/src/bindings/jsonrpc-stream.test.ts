@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLimits } from '../limits.js';
 import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../protocol/index.js';
-import type { StreamFrame } from './binding.js';
+import { drain } from './binding-tests.fixture.js';
 import { createJsonRpcBinding } from './jsonrpc.js';
 
 // The JSON-RPC stream checks (durable-client digest §5.1 establishment, §5.3 per-event parsing): one raw answer per row.
@@ -42,18 +42,6 @@ function answer(status: number, body: string | ReadableStream<Uint8Array>, conte
   server.use(
     http.post(url, () => new HttpResponse(body, { status, headers: { 'content-type': contentType } })),
   );
-}
-
-async function drain(frames: AsyncIterableIterator<StreamFrame>) {
-  const events: unknown[] = [];
-  try {
-    for await (const next of frames) {
-      events.push(next.event);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
 }
 
 type Failure = {

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { isClientError } from '../errors.js';
 import { resolveLimits } from '../limits.js';
 import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../protocol/index.js';
-import type { Binding, StreamFrame } from './binding.js';
+import type { Binding } from './binding.js';
+import { drain, failure } from './binding-tests.fixture.js';
 import { createJsonRpcBinding } from './jsonrpc.js';
 
 const url = 'https://agent.test/a2a/rpc';
@@ -59,27 +60,6 @@ function answer(status: number, body: string | null, contentType: string | null 
 
 const frame = (data: string, event?: string): string =>
   `${event === undefined ? '' : `event: ${event}\n`}data: ${data}\n\n`;
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-async function drain(frames: AsyncIterableIterator<StreamFrame>) {
-  const events: unknown[] = [];
-  try {
-    for await (const next of frames) {
-      events.push(next.event);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
 
 type Seen = { readonly method: string; readonly headers: Record<string, string>; readonly body: unknown };
 

@@ -5,6 +5,7 @@ import { isClientError } from '../errors.js';
 import { resolveLimits } from '../limits.js';
 import type { AgentCard, Message, Task } from '../protocol/index.js';
 import type { Binding, StreamFrame } from './binding.js';
+import { failure } from './binding-tests.fixture.js';
 import { createJsonRpcBinding } from './jsonrpc.js';
 import { createRestBinding } from './rest.js';
 
@@ -52,15 +53,6 @@ async function collect(frames: AsyncIterableIterator<StreamFrame>, stopAfter = N
     return { ...collected, error };
   }
   return collected;
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function expectError(error: unknown, expected: Record<string, unknown>): void {

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OptionsError } from '../errors.js';
 import { resolveLimits } from '../limits.js';
 import type { JsonValue, Message } from '../protocol/index.js';
-import type { BindingOptions, StreamFrame } from './binding.js';
+import type { BindingOptions } from './binding.js';
+import { drain, failure } from './binding-tests.fixture.js';
 import { createRestBinding } from './rest.js';
 import { type RestRoute, restRoute } from './rest-route.js';
 
@@ -59,27 +60,6 @@ function record(seen: Seen[], reply: (seen: Seen) => Response): void {
 }
 
 const frame = (data: JsonValue): string => `data: ${JSON.stringify(data)}\n\n`;
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-async function drain(frames: AsyncIterableIterator<StreamFrame>) {
-  const events: unknown[] = [];
-  try {
-    for await (const next of frames) {
-      events.push(next.event);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
 
 // The request side of the HTTP+JSON binding (durable-client digest §3.1, §12.1). A2A spec, §11.5 and D§2.1: where each field goes; one row per rule, no I/O.
 const routeCases: readonly [string, Parameters<typeof restRoute>, RestRoute][] = [

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { isClientError } from '../errors.js';
 import { resolveLimits } from '../limits.js';
 import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../protocol/index.js';
-import type { StreamFrame } from './binding.js';
+import { drain, failure } from './binding-tests.fixture.js';
 import { createRestBinding } from './rest.js';
 
 const origin = 'https://agent.test';
@@ -41,27 +41,6 @@ function answer(
 
 const frame = (data: JsonValue | string, event?: string): string =>
   `${event === undefined ? '' : `event: ${event}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-async function drain(frames: AsyncIterableIterator<StreamFrame>) {
-  const events: unknown[] = [];
-  try {
-    for await (const next of frames) {
-      events.push(next.event);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
 
 type Answer = { readonly status: number; readonly body: string | null; readonly contentType: string | null };
 type Outcome =
