@@ -12,16 +12,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], environment: 'node' },
+        test: { name: 'client', include: ['packages/client/{src,test}/**/*.test.ts'], environment: 'node' },
       },
       {
         extends: true,
-        test: { name: 'mocks', include: ['mocks/src/**/*.test.ts'], environment: 'node' },
+        test: { name: 'mocks', include: ['mocks/{src,test}/**/*.test.ts'], environment: 'node' },
       },
       {
         // The devtools' logic lives in pure functions over client events (house-style rule 23), so Node runs it; components are proven in Chromium by e2e/.
         extends: true,
-        test: { name: 'devtools', include: ['packages/devtools/src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'devtools',
+          include: ['packages/devtools/{src,test}/**/*.test.ts'],
+          environment: 'node',
+        },
       },
     ],
   },

@@ -1,7 +1,7 @@
 /**
 `npm run bench -- client`: the strict client against the official SDK's own client.
 
-- `send-latency-jsonrpc`, `send-latency-rest`: 1,000 sequential echo SendMessage calls on loopback against one `@a2a-js/sdk@1.3.0` server (mocks/src/sdk-agent.ts) in this process, ours vs the SDK's `ClientFactory` client forced onto the same binding; the value is the median latency of one call in ms within a run of 1,000, then the median of alternating runs. Both sides pay the same server, so the ratio is the client's own overhead diluted by a real round trip.
+- `send-latency-jsonrpc`, `send-latency-rest`: 1,000 sequential echo SendMessage calls on loopback against one `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) in this process, ours vs the SDK's `ClientFactory` client forced onto the same binding; the value is the median latency of one call in ms within a run of 1,000, then the median of alternating runs. Both sides pay the same server, so the ratio is the client's own overhead diluted by a real round trip.
 - `bundle-client`: the minified, gzipped (level 9) browser ESM bundle of a tiny entry that fetches the card, builds a client and sends one message, ours (through the `@surecall/source` condition, so no build is needed) vs the same with `@a2a-js/sdk/client`, in KB of 1,000 bytes. Sizes are deterministic, so each side is built once. The bench fails when our bundle imports any `node:` module.
 */
 import { gzipSync } from 'node:zlib';
@@ -9,7 +9,7 @@ import { SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { type A2aClient, cardDigest, createClient, type JsonValue, parseAgentCard } from '@surecall/client';
 import { build } from 'esbuild';
-import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk-agent.js';
+import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk/agent.js';
 import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
 
 const runs = 5;

@@ -2,7 +2,7 @@
 SSE decoding, ours (`decodeSse`, every bound enforced at the defaults) against eventsource-parser@3.1.1 fed the way it is used (`TextDecoder` streaming decode of each chunk, then `feed`), on one deterministic ~64 MiB A2A HTTP+JSON stream of 4,096 artifact updates with ~16 KiB of text each, one word in ten multi-byte. Both sides consume every event's data (summing its length) and read the same chunks from the same async iterable.
 */
 import { createParser } from 'eventsource-parser';
-import { resolveLimits } from '../packages/client/src/limits.js';
+import { resolveLimits } from '../packages/client/src/core/limits.js';
 import { decodeSse } from '../packages/client/src/wire/sse.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
 

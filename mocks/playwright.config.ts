@@ -6,8 +6,8 @@ Proves the `mockAgent` fixture of `@surecall/mocks/playwright`. The spec uses on
   NODE_OPTIONS=--conditions=@surecall/source npx playwright test -c mocks/playwright.config.ts
 */
 export default defineConfig({
-  testDir: './src',
-  testMatch: '**/*.spec.ts',
+  testDir: './test',
+  testMatch: '**/*.e2e.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,

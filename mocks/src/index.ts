@@ -12,11 +12,23 @@ const handle = createMockHandle({ agent, faults });
 faults.set({ operation: 'SendMessage', kind: 'drop-after' }); // the work happens, the answer is lost
 ```
 */
-export type { AgentOptions, Executions, IdempotencyMode, MockAgent } from './agent.js';
-export { createAgent } from './agent.js';
-export type { BehaviourInfo, BehaviourName } from './behaviours.js';
-export { behaviours, maxBigKiB, maxSlowSeconds, slowTickMs } from './behaviours.js';
-export { agentCardPath, jsonRpcPath, restPath } from './card.js';
+export type { AgentOptions, Executions, IdempotencyMode, MockAgent } from './agent/agent.js';
+export { createAgent } from './agent/agent.js';
+export type { BehaviourInfo, BehaviourName } from './agent/behaviours.js';
+export { behaviours, maxBigKiB, maxSlowSeconds, slowTickMs } from './agent/behaviours.js';
+export { agentCardPath, jsonRpcPath, restPath } from './agent/card.js';
+// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client`.
+export { idempotencyExtensionUri, idempotencyMetadataKey } from './agent/idempotency.js';
+export type { OperationName } from './agent/operations.js';
+export { isLoopbackUrl, operationNames, webhookTimeoutMs } from './agent/operations.js';
+export type {
+  AgentErrorMapping,
+  AgentErrorName,
+  ErrorInfo,
+  JsonRpcErrorObject,
+  RestErrorBody,
+} from './agent/remote-errors.js';
+export { AgentError, agentErrors, jsonRpcError, restError } from './agent/remote-errors.js';
 export type {
   ActiveFault,
   AlteredHistoryFault,
@@ -46,21 +58,9 @@ export type {
   TwoUnionMembersFault,
   WrongJsonRpcIdFault,
   WrongMediaTypeFault,
-} from './faults.js';
-export { createFaultLab, parseFaultSpec, safeParseFaultSpec } from './faults.js';
-export type { MockHandleOptions, MockHandlersOptions } from './handlers.js';
-export { createHandlers, createMockHandle } from './handlers.js';
-// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client`.
-export { idempotencyExtensionUri, idempotencyMetadataKey } from './idempotency.js';
-export type { OperationName } from './operations.js';
-export { isLoopbackUrl, operationNames, webhookTimeoutMs } from './operations.js';
-export type {
-  AgentErrorMapping,
-  AgentErrorName,
-  ErrorInfo,
-  JsonRpcErrorObject,
-  RestErrorBody,
-} from './remote-errors.js';
-export { AgentError, agentErrors, jsonRpcError, restError } from './remote-errors.js';
-export type { SseEvent } from './sse.js';
-export { encodeSseEvent, encodeSseStream, sseHeaders } from './sse.js';
+} from './faults/faults.js';
+export { createFaultLab, parseFaultSpec, safeParseFaultSpec } from './faults/faults.js';
+export type { MockHandleOptions, MockHandlersOptions } from './http/handlers.js';
+export { createHandlers, createMockHandle } from './http/handlers.js';
+export type { SseEvent } from './http/sse.js';
+export { encodeSseEvent, encodeSseStream, sseHeaders } from './http/sse.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallContext, StreamFrame } from './bindings/binding.js';
 import { createCaller } from './call.js';
-import { TransportError } from './errors.js';
+import { TransportError } from './core/errors.js';
 import { type ClientEvent, createEventHub } from './events.js';
 import { resolveClientOptions } from './options.js';
 import { parseAgentCard, type StreamResponse } from './protocol/index.js';

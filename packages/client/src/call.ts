@@ -2,13 +2,13 @@ import type { Binding, CallContext, StreamOperationName, UnaryOperationName } fr
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { createRestBinding } from './bindings/rest.js';
 import { createStreamValidator } from './bindings/stream.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './core/errors.js';
 import { type EventHub, errorJson, streamEventKind } from './events.js';
+import { carriesIdempotencyKey, type RetryNotice, runWithRetry } from './idempotency/retry.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type { OperationName, OperationRequest, OperationResponse, StreamResponse } from './protocol/index.js';
 import { operations } from './protocol/index.js';
-import { carriesIdempotencyKey, type RetryNotice, runWithRetry } from './retry.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 
 /**

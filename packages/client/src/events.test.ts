@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CapabilityError, InvalidResponseError, OptionsError } from './errors.js';
+import { CapabilityError, InvalidResponseError, OptionsError } from './core/errors.js';
 import { type ClientEvent, createEventHub, errorJson, streamEventKind } from './events.js';
 import type { StreamResponse } from './protocol/index.js';
 

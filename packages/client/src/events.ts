@@ -1,4 +1,4 @@
-import { isClientError } from './errors.js';
+import { isClientError } from './core/errors.js';
 import type { HttpMethod, OperationName, StreamResponse } from './protocol/index.js';
 import type { A2aOperation, ProtocolBinding } from './security.js';
 

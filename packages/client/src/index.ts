@@ -4,15 +4,58 @@ surecall: an A2A v1.0 client that records every send before it leaves, checks ev
 */
 
 export type { CallOptions } from './call.js';
-export type { CanonicalJsonReason } from './canonical-json.js';
-export { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 export type { A2aClient, SendMessageResult } from './client.js';
 export { createClient } from './client.js';
-export type { Delegation, DelegationOptions, DelegationOutcome } from './delegation.js';
-export { startDelegation } from './delegation.js';
-export { cardDigest } from './digest.js';
-export type { CardTrust, DiscoverOptions, FetchAgentCardOptions, FetchedAgentCard } from './discovery.js';
-export { discover, fetchAgentCard } from './discovery.js';
+export type { CanonicalJsonReason } from './core/canonical-json.js';
+export { CanonicalJsonError, canonicalJson } from './core/canonical-json.js';
+// The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
+export type {
+  AuthorizationReason,
+  ClientError,
+  DiscoveryDetail,
+  DiscoveryReason,
+  EndpointRule,
+  ErrorKind,
+  HttpProtocolReason,
+  InvalidResponseReason,
+  LedgerReason,
+  OptionsReason,
+  RequestReason,
+  TransportReason,
+  Violation,
+} from './core/errors.js';
+export {
+  A2aClientError,
+  AuthorizationError,
+  CapabilityError,
+  DiscoveryError,
+  HttpProtocolError,
+  InvalidResponseError,
+  isClientError,
+  LedgerError,
+  OptionsError,
+  RemoteError,
+  RequestError,
+  TransportError,
+} from './core/errors.js';
+export type { Limits, LimitsOptions } from './core/limits.js';
+export { defaultLimits, limitCeilings, resolveLimits } from './core/limits.js';
+export { cardDigest } from './discovery/digest.js';
+export type {
+  CardTrust,
+  DiscoverOptions,
+  FetchAgentCardOptions,
+  FetchedAgentCard,
+} from './discovery/discovery.js';
+export { discover, fetchAgentCard } from './discovery/discovery.js';
+export type {
+  CardSignatureAlgorithm,
+  CardSignatureCheck,
+  CardSignatureFailure,
+  CardSignatureKeyRequest,
+  CardSignatureKeyResolver,
+} from './discovery/signature.js';
+export { cardSignaturePayload, verifyCardSignature } from './discovery/signature.js';
 export type {
   DeduplicationAttestation,
   DurableAgent,
@@ -31,40 +74,13 @@ export type {
   ProbeRule,
   ReconcileOptions,
   RecoveryOptions,
-} from './durable.js';
-export { ATTEMPT_MESSAGE_PREFIX, durableAgent, SEND_MESSAGE_PREFIX } from './durable.js';
-export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable-events.js';
-export { defaultDurableAgentOptions, recoveryCeilings } from './durable-options.js';
-// The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
-export type {
-  AuthorizationReason,
-  ClientError,
-  DiscoveryDetail,
-  DiscoveryReason,
-  EndpointRule,
-  ErrorKind,
-  HttpProtocolReason,
-  InvalidResponseReason,
-  LedgerReason,
-  OptionsReason,
-  RequestReason,
-  TransportReason,
-  Violation,
-} from './errors.js';
-export {
-  A2aClientError,
-  AuthorizationError,
-  CapabilityError,
-  DiscoveryError,
-  HttpProtocolError,
-  InvalidResponseError,
-  isClientError,
-  LedgerError,
-  OptionsError,
-  RemoteError,
-  RequestError,
-  TransportError,
-} from './errors.js';
+} from './durable/agent.js';
+export { ATTEMPT_MESSAGE_PREFIX, durableAgent, SEND_MESSAGE_PREFIX } from './durable/agent.js';
+export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable/events.js';
+export { defaultDurableAgentOptions, recoveryCeilings } from './durable/options.js';
+export type { ProbeFailure, SendFailure } from './durable/outcome.js';
+export { classifyProbeFailure, classifySendFailure, NOT_APPLIED_CODES, statusOf } from './durable/outcome.js';
+export { RECOVERY_CONTEXT_PREFIX, recoveryContextId } from './durable/recovery.js';
 export type {
   ClientErrorEvent,
   ClientEvent,
@@ -78,7 +94,9 @@ export type {
   StreamEventKind,
   StreamFrameEvent,
 } from './events.js';
-export type { KeyError, KeyedMessage, KeyResult } from './idempotency.js';
+export type { Delegation, DelegationOptions, DelegationOutcome } from './idempotency/delegation.js';
+export { startDelegation } from './idempotency/delegation.js';
+export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
 export {
   declaresExtension,
   honoursIdempotency,
@@ -91,7 +109,20 @@ export {
   newIdempotencyKey,
   setKey,
   validateKey,
-} from './idempotency.js';
+} from './idempotency/key.js';
+export type { RetryPolicy, RetryPolicyOptions } from './idempotency/retry.js';
+// runWithRetry and its notices stay internal: the client runs the loop.
+export {
+  carriesIdempotencyKey,
+  defaultRetryPolicy,
+  isDefiniteRejection,
+  isFinalError,
+  isRetryableError,
+  PRE_APPLICATION_CODES,
+  resolveRetryPolicy,
+  retryDelayMs,
+  shouldRetry,
+} from './idempotency/retry.js';
 export type {
   AgentIdentity,
   Attempt,
@@ -119,13 +150,9 @@ export {
   revisionDigest,
   verifyHistory,
 } from './ledger/ledger.js';
-export type { Limits, LimitsOptions } from './limits.js';
-export { defaultLimits, limitCeilings, resolveLimits } from './limits.js';
 export type { ClientOptions, InterfacePin } from './options.js';
 export { defaultClientOptions } from './options.js';
 export type { OperationParams } from './outbound.js';
-export type { ProbeFailure, SendFailure } from './outcome.js';
-export { classifyProbeFailure, classifySendFailure, NOT_APPLIED_CODES, statusOf } from './outcome.js';
 export type {
   A2aErrorEntry,
   A2aErrorName,
@@ -191,20 +218,6 @@ export {
   safeParseTask,
   TERMINAL_STATES,
 } from './protocol/index.js';
-export { RECOVERY_CONTEXT_PREFIX, recoveryContextId } from './recovery.js';
-export type { RetryPolicy, RetryPolicyOptions } from './retry.js';
-// runWithRetry and its notices stay internal: the client runs the loop.
-export {
-  carriesIdempotencyKey,
-  defaultRetryPolicy,
-  isDefiniteRejection,
-  isFinalError,
-  isRetryableError,
-  PRE_APPLICATION_CODES,
-  resolveRetryPolicy,
-  retryDelayMs,
-  shouldRetry,
-} from './retry.js';
 export type {
   A2aOperation,
   ProtocolBinding,
@@ -213,11 +226,3 @@ export type {
   TokenContext,
   TokenProvider,
 } from './security.js';
-export type {
-  CardSignatureAlgorithm,
-  CardSignatureCheck,
-  CardSignatureFailure,
-  CardSignatureKeyRequest,
-  CardSignatureKeyResolver,
-} from './signature.js';
-export { cardSignaturePayload, verifyCardSignature } from './signature.js';

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { OptionsError } from './errors.js';
-import { defaultLimits } from './limits.js';
+import { OptionsError } from './core/errors.js';
+import { defaultLimits } from './core/limits.js';
 import {
   type ClientOptions,
   defaultClientOptions,

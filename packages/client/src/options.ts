@@ -1,9 +1,9 @@
-import { OptionsError } from './errors.js';
-import { honoursIdempotency } from './idempotency.js';
-import { type Limits, type LimitsOptions, resolveLimits } from './limits.js';
+import { OptionsError } from './core/errors.js';
+import { type Limits, type LimitsOptions, resolveLimits } from './core/limits.js';
+import { honoursIdempotency } from './idempotency/key.js';
+import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from './idempotency/retry.js';
 import type { AgentCard, AgentInterface } from './protocol/index.js';
 import { contractBounds, isAbsoluteUrl } from './protocol/index.js';
-import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from './retry.js';
 import {
   type ProtocolBinding,
   type ResolvedSecurity,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthorizationError, CapabilityError, RequestError } from './errors.js';
+import { AuthorizationError, CapabilityError, RequestError } from './core/errors.js';
 import { prepareCall } from './outbound.js';
 import { type AgentCard, type OperationName, parseAgentCard } from './protocol/index.js';
 import { type ResolvedSecurity, resolveSecurity } from './security.js';

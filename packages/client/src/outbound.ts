@@ -1,4 +1,4 @@
-import { AuthorizationError, CapabilityError, OptionsError, RequestError } from './errors.js';
+import { AuthorizationError, CapabilityError, OptionsError, RequestError } from './core/errors.js';
 import type { AgentCard, OperationName, OperationRequest } from './protocol/index.js';
 import { decode, operations } from './protocol/index.js';
 import { type ResolvedSecurity, skillScopes } from './security.js';

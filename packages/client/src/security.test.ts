@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OptionsError } from './errors.js';
+import { OptionsError } from './core/errors.js';
 import { parseAgentCard, type SecurityRequirement, type SecurityScheme } from './protocol/index.js';
 import {
   type ResolvedSecurity,

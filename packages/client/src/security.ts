@@ -1,4 +1,4 @@
-import { OptionsError } from './errors.js';
+import { OptionsError } from './core/errors.js';
 import type {
   AgentCard,
   OperationName,

@@ -1,7 +1,7 @@
 import { createMockAgentServer } from '@surecall/mocks/node';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from './connect.js';
+import { connect } from './app/connect.js';
 import { createFaultLabClient, FaultLabError } from './fault-lab.js';
 
 const mock = createMockAgentServer({ stepMs: 0, origin: 'https://agent.test' });

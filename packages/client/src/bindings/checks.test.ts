@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError, type InvalidResponseReason } from '../errors.js';
+import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
 import type {
   ListTaskPushNotificationConfigsResponse,
   ListTasksResponse,

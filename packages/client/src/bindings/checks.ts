@@ -5,7 +5,7 @@ The semantic checks of a decoded answer (durable-client digest §4: resource ide
 Reasons: `identity` for a resource that is not the one asked about (or a message inside it that belongs elsewhere), `lifecycle` for a blocking send answered before the task settled, `page` for a page that breaks its own contract or the request's filters.
 */
 
-import { InvalidResponseError, type InvalidResponseReason } from '../errors.js';
+import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
 import {
   compareTimestamps,
   isInterrupted,

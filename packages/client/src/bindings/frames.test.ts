@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { resolveLimits } from '../limits.js';
+import { resolveLimits } from '../core/limits.js';
 import type { SseEvent } from '../wire/sse.js';
 import type { StreamFrame } from './binding.js';
 import { type EstablishedStream, frameType, streamFrames } from './frames.js';

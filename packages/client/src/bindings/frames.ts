@@ -2,8 +2,8 @@
 @module
 An established SSE answer as an iterator of checked frames (durable-client digest §5.2–§5.3). The binding says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even before the first `next()`.
 */
-import { InvalidResponseError } from '../errors.js';
-import type { Limits } from '../limits.js';
+import { InvalidResponseError } from '../core/errors.js';
+import type { Limits } from '../core/limits.js';
 import type { HttpStreamResponse } from '../wire/http.js';
 import { decodeSse, type SseEvent } from '../wire/sse.js';
 import type { StreamFrame } from './binding.js';

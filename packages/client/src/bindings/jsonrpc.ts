@@ -2,7 +2,7 @@
 @module
 The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (durable-client digest §4, §5.1, §5.3).
 */
-import { HttpProtocolError, InvalidResponseError, type Violation } from '../errors.js';
+import { HttpProtocolError, InvalidResponseError, type Violation } from '../core/errors.js';
 import {
   isJsonObject,
   type JsonObject,

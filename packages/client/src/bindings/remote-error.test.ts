@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RemoteError } from '../errors.js';
-import { resolveLimits } from '../limits.js';
+import { RemoteError } from '../core/errors.js';
+import { resolveLimits } from '../core/limits.js';
 import {
   type A2aErrorEntry,
   a2aErrors,

@@ -2,7 +2,7 @@
 @module
 The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (§2.1, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (durable-client digest §3.1, §4, §5.1, §5.3).
 */
-import { HttpProtocolError, InvalidResponseError } from '../errors.js';
+import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
 import type { OperationName, OperationRequest } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext, UnaryOperationName } from './binding.js';

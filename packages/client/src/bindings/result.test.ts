@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError } from '../errors.js';
-import { resolveLimits } from '../limits.js';
+import { InvalidResponseError } from '../core/errors.js';
+import { resolveLimits } from '../core/limits.js';
 import type { JsonValue } from '../protocol/index.js';
 import {
   decodeResult,

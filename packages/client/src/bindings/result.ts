@@ -2,8 +2,8 @@
 @module
 The response side both bindings share (durable-client digest §4, "Bounded JSON", "Exact response union", "Decode and contract", "Delete"; §5.3): bytes to bounded JSON, the exact one-key union on the raw value, the operation's response schema, and the two rules only a binding can apply because only it knows the request's shape: the empty delete answer and the push config's tenant.
 */
-import { InvalidResponseError, type Violation } from '../errors.js';
-import type { Limits } from '../limits.js';
+import { InvalidResponseError, type Violation } from '../core/errors.js';
+import type { Limits } from '../core/limits.js';
 import {
   decode,
   isJsonObject,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError, type InvalidResponseReason } from '../errors.js';
+import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
 import type { Message, StreamResponse, Task, TaskState } from '../protocol/index.js';
 import { createStreamValidator, type StreamOrigin } from './stream.js';
 

@@ -16,7 +16,7 @@ Decisions where the sources differ:
 - The first failure is final: any later `accept` or `end` throws that same error again.
 */
 
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError } from '../core/errors.js';
 import {
   isInterrupted,
   isTerminal,

@@ -2,15 +2,7 @@
 @module
 The one implementation of the `Ledger` interface, over a small store contract that each backend (memory, idb, file) fulfils. Validation, the revision digest, the state machine, change notification and the recovery of crashed attempts live here once, so the three stores cannot drift apart.
 */
-import { LedgerError } from '../errors.js';
-import {
-  decodeLedger,
-  type LedgerRecord,
-  type LedgerRevision,
-  type LedgerStatus,
-  LedgerTransition,
-  SendIntent,
-} from '../protocol/ledger-record.js';
+import { LedgerError } from '../core/errors.js';
 import {
   applyTransition,
   deepFreeze,
@@ -21,6 +13,14 @@ import {
   type Sha256,
   webCryptoSha256,
 } from './ledger.js';
+import {
+  decodeLedger,
+  type LedgerRecord,
+  type LedgerRevision,
+  type LedgerStatus,
+  LedgerTransition,
+  SendIntent,
+} from './record.js';
 
 /**
 What a backend provides. Reads return decoded, frozen values. `append` is the only write: it makes `record` the head and adds `revision` durably, as one compare-and-set: for revision 0 the id must be new, otherwise the stored head must still be revision − 1 with `previousDigest`; a lost race throws `LedgerError('stale-revision')`.

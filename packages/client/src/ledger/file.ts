@@ -5,13 +5,7 @@ The file ledger, Node's durable store: an append-only journal of JSON lines, one
 import { hash } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { LedgerError } from '../errors.js';
-import {
-  decodeLedger,
-  JournalLine,
-  type LedgerRecord,
-  type LedgerRevision,
-} from '../protocol/ledger-record.js';
+import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { type Appender, openAppender, readJournal } from './journal.js';
 import {
@@ -22,6 +16,7 @@ import {
   revisionDigestInput,
 } from './ledger.js';
 import { acquireLock, type FileLock } from './lock.js';
+import { decodeLedger, JournalLine, type LedgerRecord, type LedgerRevision } from './record.js';
 
 // The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
 export type { Ledger, LedgerOptions } from './ledger.js';

@@ -3,10 +3,10 @@
 The IndexedDB ledger, the browser's default store, and the only module that imports `idb` (house-style rule 7: its errors never reach callers). Each write is one readwrite transaction that compares the stored head with the revision the writer expected and resolves only on the transaction's `complete` (DESIGN.md step 1: "completed IndexedDB transaction"). One writer at a time holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
 */
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import { LedgerError } from '../errors.js';
-import { decodeLedger, LedgerRecord, LedgerRevision } from '../protocol/ledger-record.js';
+import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { deepFreeze, type Ledger, type LedgerOptions } from './ledger.js';
+import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
 // The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
 export type { Ledger, LedgerOptions } from './ledger.js';

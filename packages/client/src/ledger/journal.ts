@@ -4,7 +4,7 @@ The file ledger's journal: an append-only file of JSON lines, read whole on open
 */
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../core/errors.js';
 
 /** A journal as read on open. */
 export type JournalRead = {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../errors.js';
+import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../core/errors.js';
 import * as file from './file.js';
 import * as idb from './idb.js';
 import {

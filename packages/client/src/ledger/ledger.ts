@@ -2,14 +2,16 @@
 @module
 The durable pending-send ledger (DESIGN.md, "The durable send"; durable-client digest §9): one record per logical send, committed before anything leaves, moved only by appending immutable revisions that each name the revision they expect. This file holds the shared model: the `Ledger` interface every store implements, the revision digest and the history verifier; the pure state machine `applyTransition` lives in `state-machine.ts`.
 */
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import {
   type A2aClientError,
   InvalidResponseError,
   LedgerError,
   RemoteError,
   RequestError,
-} from '../errors.js';
+} from '../core/errors.js';
+import type { Message } from '../protocol/message.js';
+import type { JsonValue } from '../wire/json.js';
 import {
   decodeLedger,
   type ErrorSummary,
@@ -18,9 +20,7 @@ import {
   type LedgerStatus,
   type LedgerTransition,
   type SendIntent,
-} from '../protocol/ledger-record.js';
-import type { Message } from '../protocol/message.js';
-import type { JsonValue } from '../wire/json.js';
+} from './record.js';
 import { applyTransition } from './state-machine.js';
 
 export type {
@@ -38,7 +38,7 @@ export type {
   ResultSummary,
   SendIntent,
   UnknownReason,
-} from '../protocol/ledger-record.js';
+} from './record.js';
 export { applyTransition } from './state-machine.js';
 
 /**

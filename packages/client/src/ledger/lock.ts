@@ -4,7 +4,7 @@ The file ledger's single-writer lease in Node (DESIGN.md rule 6): a lock file `<
 */
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../core/errors.js';
 
 /** What a lock file holds. */
 export type LockContent = { readonly pid: number; readonly fence: number; readonly token: string };

@@ -2,10 +2,10 @@
 @module
 The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `createLedger` starts empty.
 */
-import { LedgerError } from '../errors.js';
-import type { LedgerRecord, LedgerRevision } from '../protocol/ledger-record.js';
+import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import type { Ledger, LedgerOptions } from './ledger.js';
+import type { LedgerRecord, LedgerRevision } from './record.js';
 
 // The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
 export type { Ledger, LedgerOptions } from './ledger.js';

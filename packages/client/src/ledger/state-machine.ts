@@ -2,7 +2,7 @@
 @module
 The ledger's pure state machine (durable-client digest §9.3): which transition may follow which state, and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it knows.
 */
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../core/errors.js';
 import {
   type Attempt,
   type CreateTransition,
@@ -11,7 +11,7 @@ import {
   type LedgerState,
   type LedgerTransition,
   MAX_DELAY_MS,
-} from '../protocol/ledger-record.js';
+} from './record.js';
 
 function refuse(rule: string): never {
   throw new LedgerError('invalid-transition', { rule });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError } from '../core/errors.js';
 import { AgentCard } from './agent-card.js';
 import {
   type DecodeResult,

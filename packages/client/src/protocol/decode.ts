@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidResponseError, type Violation } from '../errors.js';
+import { InvalidResponseError, type Violation } from '../core/errors.js';
 import { AgentCard } from './agent-card.js';
 import { Message } from './message.js';
 import { isKnownField } from './scalars.js';

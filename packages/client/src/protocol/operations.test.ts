@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { RequestError } from '../errors.js';
+import { RequestError } from '../core/errors.js';
 import type { AgentCard } from './agent-card.js';
 import {
   expandPath,

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { RequestError } from '../errors.js';
+import { RequestError } from '../core/errors.js';
 import { AgentCard } from './agent-card.js';
 import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
 import {

@@ -1,4 +1,4 @@
-import { TransportError } from '../errors.js';
+import { TransportError } from '../core/errors.js';
 
 /** Why a deadline ended early: its own timer fired, or the caller aborted. */
 export type Stop = 'timeout' | 'aborted';

@@ -1,6 +1,6 @@
 import ky from 'ky';
-import { AuthorizationError, HttpProtocolError, RequestError } from '../errors.js';
-import type { Limits } from '../limits.js';
+import { AuthorizationError, HttpProtocolError, RequestError } from '../core/errors.js';
+import type { Limits } from '../core/limits.js';
 import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
 import { classifyMediaType } from './media-type.js';
 import { cancelBody, liveBody, readAll } from './response-body.js';

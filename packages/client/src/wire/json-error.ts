@@ -1,4 +1,4 @@
-import type { Violation } from '../errors.js';
+import type { Violation } from '../core/errors.js';
 
 /**
 Which rule a refused document broke.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultLimits, resolveLimits } from '../limits.js';
+import { defaultLimits, resolveLimits } from '../core/limits.js';
 import { JsonError, type JsonLimits, type JsonRule, jsonLimitsFrom, parseJson } from './json.js';
 
 const MiB = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { defaultLimits, type Limits } from '../limits.js';
+import { defaultLimits, type Limits } from '../core/limits.js';
 import { JsonError } from './json-error.js';
 import { Scanner } from './json-scanner.js';
 import { invalidUtf8Offset, loneSurrogateIndex } from './utf8.js';

@@ -1,4 +1,4 @@
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError } from '../core/errors.js';
 import { type Deadline, dispatchedFailure } from './deadline.js';
 
 const digitsOnly = /^[0-9]+$/;

@@ -1,4 +1,4 @@
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError } from '../core/errors.js';
 import type { SseDecoder, SseEvent, SseLimits, SseRule } from './sse.js';
 import { CR, fieldName, findSpecial, LF, parseDigits } from './sse-lines.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidResponseError, TransportError } from '../errors.js';
-import { defaultLimits } from '../limits.js';
+import { InvalidResponseError, TransportError } from '../core/errors.js';
+import { defaultLimits } from '../core/limits.js';
 import { createSseDecoder, decodeSse, type SseEvent, type SseLimits, type SseRule } from './sse.js';
 
 type Part = string | readonly number[] | Uint8Array;

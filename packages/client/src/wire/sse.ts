@@ -1,5 +1,5 @@
-import { TransportError } from '../errors.js';
-import type { Limits } from '../limits.js';
+import { TransportError } from '../core/errors.js';
+import type { Limits } from '../core/limits.js';
 import { createSseDecoder } from './sse-decoder.js';
 
 // The push decoder has its own module; callers keep importing it from here.

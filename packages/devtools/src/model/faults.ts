@@ -43,7 +43,7 @@ export type FaultSwitch = {
 
 const frame: FaultParam = { name: 'frame', label: 'Frame', type: 'number', min: 0, max: 65_535, initial: 0 };
 
-// Descriptions follow the fault table of mocks/src/faults.ts; the object form makes the compiler insist on every kind the mock knows.
+// Descriptions follow the fault table of mocks/src/faults/faults.ts; the object form makes the compiler insist on every kind the mock knows.
 const switches = {
   'drop-after': {
     label: 'Drop after commit',

@@ -1,0 +1,121 @@
+import { OptionsError } from '@surecall/client';
+import { handleJsonRpc } from '../http/jsonrpc.js';
+import { handleRest } from '../http/rest.js';
+import { agentCardPath, agentCardResponse, buildAgentCard, jsonRpcPath, restPath } from './card.js';
+import { createExecutionCounter, type Executions } from './executions.js';
+import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
+import { createOperations } from './operations.js';
+import { createTaskStore } from './store.js';
+
+export type { Executions } from './executions.js';
+export type { IdempotencyMode } from './idempotency.js';
+
+/** How a mock agent behaves. Every field is optional. */
+export type AgentOptions = {
+  /** How the agent treats idempotency keys: `honouring` claims and replays them, `refusing` rejects keyed sends, `foreign` ignores keys. @default 'honouring' */
+  readonly mode?: IdempotencyMode;
+  /** Every request must carry a tenant (REST `/{tenant}/…` prefix, JSON-RPC `params.tenant`). @default false */
+  readonly tenantRequired?: boolean;
+  /** Pause between the scripted steps of a task, so streams show progress. @default 25 */
+  readonly stepMs?: number;
+  /** How long an idempotency key is held; checked when a send claims it. @default 24 h */
+  readonly keyTtlMs?: number;
+  /** Live idempotency keys a tenant may hold; a send with a new key past it is refused (HTTP 503 / -32603) and runs nothing. @default 100_000 */
+  readonly keyCapPerTenant?: number;
+  /** Clock for timestamps and key TTLs. @default Date.now */
+  readonly now?: () => number;
+  /** Terminal tasks are forgotten this long after their last status change, so a keyed retry can meet a key that outlived its task (it answers TaskNotFound and runs nothing). @default never */
+  readonly taskTtlMs?: number;
+};
+
+/** A running mock agent. */
+export type MockAgent = {
+  /** Serves `GET /.well-known/agent-card.json`, JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` (and `/a2a/rest/{tenant}/…`). URLs in the card use the request's origin. Anything else: 404. */
+  readonly handle: (request: Request) => Promise<Response>;
+  /** How many business actions ran: what a test asserts to prove a retry did or did not run again. */
+  readonly executions: Executions;
+  /** The idempotency mode the agent was created with. */
+  readonly mode: IdempotencyMode;
+  /** Stops every pending timer (slow tasks, scripted steps). */
+  close(): void;
+};
+
+const hour = 3_600_000;
+
+function checkWhole(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value)) {
+    throw new OptionsError(name, 'not-a-whole-number');
+  }
+  if (value < min) {
+    throw new OptionsError(name, 'below-minimum');
+  }
+  return value;
+}
+
+/**
+A reference A2A v1.0 agent that answers `Request`s with `Response`s, with no network of its own: put it behind MSW, a loopback `node:http` server or a Playwright route, or call `handle` directly in a unit test.
+
+The first word of a message's first text part picks a behaviour: `echo …` (a direct Message), `task w1 w2 …` (an artifact streamed one chunk per word), `input` (INPUT_REQUIRED until a follow-up carrying the taskId), `auth` (AUTH_REQUIRED, then completes by itself), `slow N` (N seconds of progress, cancelable), `fail`, `reject`, `big N` (one text part of N KiB); anything else works like `task` with all the words.
+
+Tasks are kept per tenant. Push-config webhooks are POSTed only to literal loopback hosts (127.0.0.0/8, [::1]); any other URL is accepted and stored but never called, so a test cannot make the mock reach the outside world. GetExtendedAgentCard accepts any non-empty bearer token.
+
+@example
+```ts
+import { createAgent } from '@surecall/mocks';
+
+const agent = createAgent({ stepMs: 0 });
+const response = await agent.handle(
+  new Request('http://agent.test/a2a/rest/message:send', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'task a b' }] } }),
+  }),
+);
+const { task } = await response.json(); // task.status.state === 'TASK_STATE_COMPLETED'
+agent.executions.of('m-1'); // 1
+agent.close();
+```
+*/
+export function createAgent(options: AgentOptions = {}): MockAgent {
+  const mode = options.mode ?? 'honouring';
+  if (mode !== 'honouring' && mode !== 'refusing' && mode !== 'foreign') {
+    throw new OptionsError('mode', 'inconsistent');
+  }
+  const stepMs = checkWhole('stepMs', options.stepMs ?? 25, 0);
+  const ttlMs = checkWhole('keyTtlMs', options.keyTtlMs ?? 24 * hour, 1);
+  const capPerTenant = checkWhole('keyCapPerTenant', options.keyCapPerTenant ?? 100_000, 1);
+  const taskTtlMs =
+    options.taskTtlMs === undefined ? undefined : checkWhole('taskTtlMs', options.taskTtlMs, 1);
+  // Read Date.now at each call, so fake timers installed after the agent was made still drive it.
+  const now = options.now ?? (() => Date.now());
+  const counter = createExecutionCounter();
+  const store = createTaskStore({ now, taskTtlMs });
+  const operations = createOperations({
+    mode,
+    tenantRequired: options.tenantRequired ?? false,
+    stepMs,
+    store,
+    keys: createKeyIndex({ ttlMs, capPerTenant, now }),
+    executions: counter,
+  });
+  const binding = { operations, mode };
+
+  return {
+    async handle(request) {
+      const { pathname, origin } = new URL(request.url);
+      if (pathname === agentCardPath) {
+        return agentCardResponse(request, buildAgentCard({ origin, mode, extended: false }));
+      }
+      if (pathname === jsonRpcPath) {
+        return handleJsonRpc(request, binding);
+      }
+      if (pathname === restPath || pathname.startsWith(`${restPath}/`)) {
+        return handleRest(request, pathname.slice(restPath.length), binding);
+      }
+      return new Response(null, { status: 404 });
+    },
+    executions: { total: counter.total, of: counter.of, reset: counter.reset },
+    mode,
+    close: () => operations.close(),
+  };
+}

@@ -1,0 +1,221 @@
+import { buildAgentCard } from './card.js';
+import type { ExecutionCounter } from './executions.js';
+import type { IdempotencyMode, KeyIndex } from './idempotency.js';
+import { createLifecycle } from './lifecycle.js';
+import { createPush } from './push.js';
+import { AgentError } from './remote-errors.js';
+import { agentMessage, createScripts } from './scripts.js';
+import { createSend } from './send.js';
+import type { TaskRecord, TaskStore } from './store.js';
+import { terminalStates } from './task-states.js';
+import { createTaskStreams } from './task-streams.js';
+import {
+  type Params,
+  parseCreatePushConfig,
+  parseGetTaskRequest,
+  parseListPushConfigs,
+  parseListTasksRequest,
+  parsePushConfigRef,
+  parseTaskRef,
+} from './validate.js';
+import type { WireStreamResponse } from './wire.js';
+
+// The headers both bindings check, and push delivery, have their own modules; the bindings and the package entry keep importing them from here.
+export {
+  activatedExtensions,
+  checkVersion,
+  extensionHeaders,
+  isJsonContentType,
+  protocolVersion,
+} from '../http/headers.js';
+export { isLoopbackUrl, webhookTimeoutMs } from './push.js';
+
+/** The eleven operations of A2A v1.0 (A2A spec §2.1), by their JSON-RPC method names. */
+export type OperationName =
+  | 'SendMessage'
+  | 'SendStreamingMessage'
+  | 'GetTask'
+  | 'ListTasks'
+  | 'CancelTask'
+  | 'SubscribeToTask'
+  | 'CreateTaskPushNotificationConfig'
+  | 'GetTaskPushNotificationConfig'
+  | 'ListTaskPushNotificationConfigs'
+  | 'DeleteTaskPushNotificationConfig'
+  | 'GetExtendedAgentCard';
+
+/** Every operation name, in the order of A2A spec §2.1. */
+export const operationNames: readonly OperationName[] = Object.freeze([
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
+]);
+
+/** What a binding knows about one call besides its fields. */
+export type CallContext = {
+  /** The tenant of the request; `''` when it names none. */
+  readonly tenant: string;
+  /** The `Authorization` header, if any. */
+  readonly authorization: string | null;
+  /** The request's origin, for the URLs of the extended card. */
+  readonly origin: string;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+};
+
+/** What an operation answers: one value, or a stream of events (SendStreamingMessage, SubscribeToTask). */
+export type Outcome =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'stream'; readonly events: ReadableStream<WireStreamResponse> };
+
+/** The operations over one task store, independent of any binding. */
+export type Operations = {
+  /** Run one operation; A2A errors are thrown as `AgentError`. */
+  call(operation: OperationName, params: Params, context: CallContext): Promise<Outcome>;
+  /** Stop every timer and webhook delivery, end every open stream, and release every waiting send. */
+  close(): void;
+};
+
+/** What the operations need from the agent. */
+export type OperationsOptions = {
+  readonly mode: IdempotencyMode;
+  readonly tenantRequired: boolean;
+  readonly stepMs: number;
+  readonly store: TaskStore;
+  readonly keys: KeyIndex;
+  readonly executions: ExecutionCounter;
+};
+
+function bearerToken(authorization: string | null): string | undefined {
+  const match = /^bearer +(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/**
+The operations of the mock agent. Scripts advance on timers (`stepMs` apart); blocking sends wait on the task's own events, never on a clock.
+
+@example
+```ts
+const store = createTaskStore({ now: Date.now });
+const operations = createOperations({ mode: 'honouring', tenantRequired: false, stepMs: 0, store,
+  keys: createKeyIndex({ ttlMs: 86_400_000, capPerTenant: 100_000, now: Date.now }), executions: createExecutionCounter() });
+const outcome = await operations.call('GetTask', { id: 't-1' }, context); // AgentError TaskNotFound
+```
+*/
+export function createOperations(options: OperationsOptions): Operations {
+  const { mode, tenantRequired, stepMs, store, keys, executions } = options;
+  const lifecycle = createLifecycle();
+  const scripts = createScripts({ store, stepMs, lifecycle });
+  const streams = createTaskStreams({ store, lifecycle });
+  const push = createPush({ store, lifecycle });
+  const send = createSend({ mode, store, keys, executions, lifecycle, scripts, streams, push });
+  const { stop } = scripts;
+  const { liveStream } = streams;
+  const { addPushConfig } = push;
+
+  function taskOf(tenant: string, id: string): TaskRecord {
+    const record = store.get(tenant, id);
+    if (record === undefined) {
+      throw new AgentError('TaskNotFound', `Task not found: ${id}`, { taskId: id });
+    }
+    return record;
+  }
+
+  async function dispatch(operation: OperationName, params: Params, context: CallContext): Promise<Outcome> {
+    const { tenant } = context;
+    const value = (result: unknown): Outcome => ({ kind: 'value', value: result });
+    switch (operation) {
+      case 'SendMessage':
+        return send(params, context, false);
+      case 'SendStreamingMessage':
+        return send(params, context, true);
+      case 'GetTask': {
+        const { id, historyLength } = parseGetTaskRequest(params);
+        return value(store.view(taskOf(tenant, id), { historyLength, artifacts: 'when-present' }));
+      }
+      case 'ListTasks':
+        return value(store.list(tenant, parseListTasksRequest(params)));
+      case 'CancelTask': {
+        const record = taskOf(tenant, parseTaskRef(params).id);
+        if (terminalStates.has(record.task.status.state)) {
+          throw new AgentError('TaskNotCancelable', `Task ${record.task.id} is already in a terminal state`, {
+            taskId: record.task.id,
+          });
+        }
+        stop(record);
+        store.setStatus(record, 'TASK_STATE_CANCELED', agentMessage(record.task, 'canceled by client'));
+        return value(store.view(record, { artifacts: 'when-present' }));
+      }
+      case 'SubscribeToTask': {
+        const record = taskOf(tenant, parseTaskRef(params).id);
+        if (terminalStates.has(record.task.status.state)) {
+          // A2A spec §3.1.6: subscribing to a terminal task is UnsupportedOperation, not TaskNotFound.
+          throw new AgentError('UnsupportedOperation', `Task ${record.task.id} is in a terminal state`, {
+            taskId: record.task.id,
+          });
+        }
+        const first = { task: store.view(record, { artifacts: 'when-present' }) };
+        return { kind: 'stream', events: liveStream(record, first, context.signal) };
+      }
+      case 'CreateTaskPushNotificationConfig': {
+        const input = parseCreatePushConfig(params);
+        return value(structuredClone(addPushConfig(taskOf(tenant, input.taskId), input)));
+      }
+      case 'GetTaskPushNotificationConfig': {
+        const { taskId, id } = parsePushConfigRef(params);
+        const config = taskOf(tenant, taskId).pushConfigs.get(id);
+        if (config === undefined) {
+          // A2A spec §3.1.8: a missing config is reported as TaskNotFound.
+          throw new AgentError('TaskNotFound', `Push notification config not found: ${id}`, {
+            taskId,
+            configId: id,
+          });
+        }
+        return value(structuredClone(config));
+      }
+      case 'ListTaskPushNotificationConfigs': {
+        const query = parseListPushConfigs(params);
+        return value(store.listPushConfigs(taskOf(tenant, query.taskId), query));
+      }
+      case 'DeleteTaskPushNotificationConfig': {
+        const { taskId, id } = parsePushConfigRef(params);
+        // A2A spec §3.1.10: delete is idempotent, so a config that is already gone is not an error.
+        store.deletePushConfig(taskOf(tenant, taskId), id);
+        return value({});
+      }
+      case 'GetExtendedAgentCard':
+        if (bearerToken(context.authorization) === undefined) {
+          // A2A spec §13.3: the extended card is served to authenticated callers only.
+          throw new AgentError(
+            'Unauthenticated',
+            'GetExtendedAgentCard needs an Authorization: Bearer token',
+          );
+        }
+        return value(buildAgentCard({ origin: context.origin, mode, extended: true }));
+    }
+  }
+
+  return {
+    async call(operation, params, context) {
+      if (tenantRequired && context.tenant === '') {
+        throw new AgentError(
+          'InvalidParams',
+          'this agent requires a tenant: a /{tenant} path prefix over HTTP+JSON, params.tenant over JSON-RPC',
+        );
+      }
+      return dispatch(operation, params, context);
+    },
+    close() {
+      lifecycle.close();
+      scripts.clear();
+    },
+  };
+}

@@ -1,0 +1,260 @@
+/**
+@module
+The malformed-answer faults (internal to `faults.ts`): changes to one JSON document, a unary body or one frame's data, at the JSON-RPC envelope or in the result it carries. A document the fault does not fit comes back unchanged.
+*/
+
+import type { FaultSpec } from './faults.js';
+import type { Call } from './rewrites.js';
+
+/** A JSON object, seen through the members the lab reads or rewrites; every other member passes through untouched. */
+export type JsonObject = {
+  id?: unknown;
+  contextId?: unknown;
+  taskId?: unknown;
+  role?: unknown;
+  parts?: unknown;
+  text?: unknown;
+  status?: unknown;
+  history?: unknown;
+  message?: unknown;
+  task?: unknown;
+  tasks?: unknown;
+  statusUpdate?: unknown;
+  artifactUpdate?: unknown;
+  result?: unknown;
+  error?: unknown;
+  method?: unknown;
+  kind?: unknown;
+  [member: string]: unknown;
+};
+
+/** A plain JSON object. */
+export function isRecord(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The faults whose change is to one JSON document: a unary body or one frame's data. */
+export type DocumentFault = Extract<
+  FaultSpec,
+  {
+    kind:
+      | 'duplicate-keys'
+      | 'wrong-jsonrpc-id'
+      | 'result-and-error'
+      | 'two-union-members'
+      | 'blocking-submitted'
+      | 'different-task-id'
+      | 'altered-history';
+  }
+>;
+
+/** True for the faults that change one JSON document. */
+export function rewritesDocuments(spec: FaultSpec): spec is DocumentFault {
+  switch (spec.kind) {
+    case 'duplicate-keys':
+    case 'wrong-jsonrpc-id':
+    case 'result-and-error':
+    case 'two-union-members':
+    case 'blocking-submitted':
+    case 'different-task-id':
+    case 'altered-history':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The index of the frame a document fault rewrites in a stream. */
+export function frameOf(spec: DocumentFault): number {
+  return 'frame' in spec && spec.frame !== undefined ? spec.frame : 0;
+}
+
+/** Where a document rewrite applies: to which operation's answer, for which fault. */
+export type DocumentRewrite = { readonly call: Call; readonly spec: DocumentFault };
+
+/** Rewrite one JSON document; a document the fault does not fit comes back unchanged. */
+export function rewriteDocument(
+  text: string,
+  { status, call, spec }: DocumentRewrite & { readonly status: number },
+): string {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!isRecord(document)) {
+    return text;
+  }
+  if (call.binding === 'JSONRPC') {
+    return rewriteEnvelope(document, spec) ?? text;
+  }
+  // HTTP+JSON answers are the bare result (A2A spec, §11.3); an error status carries an error body, not a result.
+  if (status < 200 || status > 299 || spec.kind === 'wrong-jsonrpc-id' || spec.kind === 'result-and-error') {
+    return text;
+  }
+  if (spec.kind === 'duplicate-keys') {
+    return duplicateFirstKey(document) ?? text;
+  }
+  return rewriteResult(document, spec) ? JSON.stringify(document) : text;
+}
+
+/** JSON-RPC 2.0, §5: an answer holds exactly one of `result` and `error`, and echoes the request `id` (in every stream event too, A2A spec §9.4.2). */
+function rewriteEnvelope(envelope: JsonObject, spec: DocumentFault): string | undefined {
+  switch (spec.kind) {
+    case 'wrong-jsonrpc-id': {
+      const id = envelope.id;
+      envelope.id = typeof id === 'number' ? id + 1_000_000 : `${String(id)}-wrong`;
+      return JSON.stringify(envelope);
+    }
+    case 'result-and-error': {
+      if ('result' in envelope && !('error' in envelope)) {
+        envelope.error = { code: -32603, message: 'Internal error' };
+      } else if ('error' in envelope && !('result' in envelope)) {
+        envelope.result = {};
+      }
+      return JSON.stringify(envelope);
+    }
+    case 'duplicate-keys': {
+      const result = envelope.result;
+      const raw = isRecord(result) ? duplicateFirstKey(result) : undefined;
+      return raw === undefined ? undefined : stringifyWithRaw(envelope, { key: 'result', raw });
+    }
+    default: {
+      const result = envelope.result;
+      return isRecord(result) && rewriteResult(result, spec) ? JSON.stringify(envelope) : undefined;
+    }
+  }
+}
+
+function duplicateFirstKey(object: JsonObject): string | undefined {
+  const first = Object.entries(object)[0];
+  if (first === undefined) {
+    return undefined;
+  }
+  const [key, value] = first;
+  return `{${JSON.stringify(key)}:${JSON.stringify(value)},${JSON.stringify(object).slice(1)}`;
+}
+
+/** `JSON.stringify`, except that one member's value is written as the given text. */
+function stringifyWithRaw(
+  object: JsonObject,
+  member: { readonly key: string; readonly raw: string },
+): string {
+  const members = Object.entries(object).map(
+    ([key, value]) => `${JSON.stringify(key)}:${key === member.key ? member.raw : JSON.stringify(value)}`,
+  );
+  return `{${members.join(',')}}`;
+}
+
+const unionMembers = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
+
+/** The Task objects a result holds: a bare Task (GetTask, CancelTask), `{task}`, or ListTasks' `tasks`. */
+function tasksIn(result: JsonObject): JsonObject[] {
+  if (typeof result.id === 'string' && isRecord(result.status)) {
+    return [result];
+  }
+  const task = result.task;
+  if (isRecord(task)) {
+    return [task];
+  }
+  const tasks = result.tasks;
+  return Array.isArray(tasks) ? tasks.filter(isRecord) : [];
+}
+
+/** Change a result in place; says whether anything changed. */
+function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
+  switch (spec.kind) {
+    case 'two-union-members':
+      return addUnionMember(result);
+    case 'blocking-submitted': {
+      const task = result.task;
+      if (!isRecord(task)) {
+        return false;
+      }
+      task.status = { ...(isRecord(task.status) ? task.status : {}), state: 'TASK_STATE_SUBMITTED' };
+      return true;
+    }
+    case 'different-task-id':
+      return substituteTaskId(result, spec.taskId);
+    case 'altered-history':
+      return alterHistory(result, spec.text);
+    default:
+      return false;
+  }
+}
+
+/** A send result or stream event is a proto `oneof payload`: exactly one member is present, and that member is what it is (A2A spec, Appendix A.2.1). Add a second, well-formed one. */
+function addUnionMember(result: JsonObject): boolean {
+  const present = unionMembers.filter((member) => isRecord(result[member]));
+  const [member] = present;
+  const value = member === undefined ? undefined : result[member];
+  if (present.length !== 1 || !isRecord(value)) {
+    return false;
+  }
+  const taskId = member === 'task' ? value.id : value.taskId;
+  const contextId = value.contextId;
+  if (member === 'task') {
+    result.message = {
+      messageId: 'fault-lab-extra-message',
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'added by the fault lab' }],
+      ...(typeof contextId === 'string' ? { contextId } : {}),
+      ...(typeof taskId === 'string' ? { taskId } : {}),
+    };
+  } else {
+    result.task = {
+      id: typeof taskId === 'string' ? taskId : 'fault-lab-extra-task',
+      contextId: typeof contextId === 'string' ? contextId : 'fault-lab-extra-context',
+      status: { state: 'TASK_STATE_WORKING' },
+    };
+  }
+  return true;
+}
+
+function substituteTaskId(result: JsonObject, replacement: string | undefined): boolean {
+  const [task] = tasksIn(result);
+  if (task !== undefined && typeof task.id === 'string') {
+    const id = replacement ?? `${task.id}-substituted`;
+    task.id = id;
+    // The messages move with the task, so the id is the only thing that gives the substitution away.
+    const status = task.status;
+    const messages = [...(Array.isArray(task.history) ? task.history : [])];
+    if (isRecord(status) && isRecord(status.message)) {
+      messages.push(status.message);
+    }
+    for (const message of messages) {
+      if (isRecord(message) && 'taskId' in message) {
+        message.taskId = id;
+      }
+    }
+    return true;
+  }
+  for (const member of ['statusUpdate', 'artifactUpdate'] as const) {
+    const event = result[member];
+    if (isRecord(event) && typeof event.taskId === 'string') {
+      event.taskId = replacement ?? `${event.taskId}-substituted`;
+      return true;
+    }
+  }
+  return false;
+}
+
+function alterHistory(result: JsonObject, replacement: string | undefined): boolean {
+  for (const task of tasksIn(result)) {
+    const history = Array.isArray(task.history) ? task.history : [];
+    for (const message of history) {
+      if (!isRecord(message) || message.role !== 'ROLE_USER' || !Array.isArray(message.parts)) {
+        continue;
+      }
+      const part = message.parts.find(
+        (candidate): candidate is JsonObject => isRecord(candidate) && typeof candidate.text === 'string',
+      );
+      if (part !== undefined) {
+        part.text = replacement ?? `${String(part.text)} (altered)`;
+        return true;
+      }
+    }
+  }
+  return false;
+}

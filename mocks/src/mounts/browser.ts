@@ -1,0 +1,65 @@
+/**
+@module
+The mock agent in a browser, behind MSW's `setupWorker`: the devtools (and e2e pages) talk to it with plain `fetch`, and flip faults through `POST /__faults` on the page's own origin. Imports nothing from `node:*`. `mockServiceWorker.js` must be served from the page's public folder (`npx msw init <publicDir> --no-save`).
+*/
+import { type SetupWorker, setupWorker } from 'msw/browser';
+import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
+import { agentCardPath } from '../agent/card.js';
+import { createFaultLab, type FaultLab } from '../faults/faults.js';
+import { createHandlers } from '../http/handlers.js';
+
+/** Options of {@link createMockAgentWorker}: the agent's, plus the origin it answers for. */
+export type MockAgentWorkerOptions = AgentOptions & {
+  /** The origin the worker answers for. Without it, the agent's paths on any origin are answered, the page's own included. */
+  readonly origin?: string;
+};
+
+/** The mock agent behind a service worker. */
+export type MockAgentWorker = {
+  /** The MSW worker: `use` and `resetHandlers` work as usual. */
+  readonly worker: SetupWorker;
+  readonly agent: MockAgent;
+  readonly faults: FaultLab;
+  readonly executions: Executions;
+  /** The agent card's URL: on `origin`, or on the page's origin. */
+  readonly cardUrl: string;
+  /** Register the worker. A page loads its own assets too, so unmatched requests go to the network. @default { onUnhandledRequest: 'bypass' } */
+  start(options?: Parameters<SetupWorker['start']>[0]): Promise<void>;
+  /** Unregister the interception and stop the agent's timers. */
+  stop(): void;
+};
+
+/**
+The mock agent behind MSW's `setupWorker`.
+
+@example
+```ts
+const mock = createMockAgentWorker({ stepMs: 200 });
+await mock.start();
+const client = await discover({ cardUrl: mock.cardUrl, loopback: true });
+mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+```
+*/
+export function createMockAgentWorker(options: MockAgentWorkerOptions = {}): MockAgentWorker {
+  const { origin, ...agentOptions } = options;
+  const agent = createAgent(agentOptions);
+  const faults = createFaultLab();
+  const worker = setupWorker(
+    ...createHandlers(origin === undefined ? { agent, faults } : { agent, faults, origin }),
+  );
+  const base = origin === undefined ? globalThis.location.origin : new URL(origin).origin;
+  return {
+    worker,
+    agent,
+    faults,
+    executions: agent.executions,
+    cardUrl: `${base}${agentCardPath}`,
+    start: async (startOptions = { onUnhandledRequest: 'bypass' }) => {
+      await worker.start(startOptions);
+    },
+    stop: () => {
+      worker.stop();
+      agent.close();
+    },
+  };
+}

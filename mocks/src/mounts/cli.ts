@@ -1,0 +1,129 @@
+/**
+@module
+`npm run mock-agent -- --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--banner]`
+
+Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. Bad arguments print the usage on stderr and exit 2.
+*/
+import { parseArgs } from 'node:util';
+import type { IdempotencyMode } from '../agent/agent.js';
+import type { RunningMockAgent } from './node.js';
+
+const usage =
+  'usage: mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--banner]';
+const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
+
+type Cli = {
+  readonly port: number;
+  readonly mode: IdempotencyMode | undefined;
+  readonly tenantRequired: boolean;
+  readonly stepMs: number | undefined;
+  readonly banner: boolean;
+};
+
+function wholeNumber(value: string | undefined, max: number): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value)) {
+    return undefined;
+  }
+  const number = Number(value);
+  return number <= max ? number : undefined;
+}
+
+function readArgs(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string' },
+        mode: { type: 'string' },
+        'tenant-required': { type: 'boolean', default: false },
+        'step-ms': { type: 'string' },
+        banner: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseCli(argv: readonly string[]): Cli | undefined {
+  const values = readArgs(argv);
+  if (values === undefined) {
+    return undefined;
+  }
+  const port = wholeNumber(values.port ?? '0', 65_535);
+  const mode = modes.find((candidate) => candidate === values.mode);
+  const stepMs = values['step-ms'] === undefined ? undefined : wholeNumber(values['step-ms'], 60_000);
+  if (port === undefined || (values.mode !== undefined && mode === undefined)) {
+    return undefined;
+  }
+  if (values['step-ms'] !== undefined && stepMs === undefined) {
+    return undefined;
+  }
+  return { port, mode, tenantRequired: values['tenant-required'], stepMs, banner: values.banner };
+}
+
+function banner(mock: RunningMockAgent): string {
+  const headers = `-H 'A2A-Version: 1.0' -H 'Content-Type: application/json'`;
+  const send = (text: string) =>
+    `{"message":{"messageId":"m-${text.split(' ')[0]}","role":"ROLE_USER","parts":[{"text":"${text}"}]}}`;
+  return [
+    '',
+    `A2A v1.0 mock agent on ${mock.origin}`,
+    `  agent card  ${mock.cardUrl}`,
+    `  JSON-RPC    ${mock.origin}/a2a/jsonrpc`,
+    `  HTTP+JSON   ${mock.origin}/a2a/rest`,
+    '',
+    'Try:',
+    `  curl -s ${mock.cardUrl}`,
+    `  curl -s ${headers} -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":${send('echo hello')}}' ${mock.origin}/a2a/jsonrpc`,
+    `  curl -sN ${headers} -d '{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":${send('task alpha beta')}}' ${mock.origin}/a2a/jsonrpc`,
+    `  curl -s ${headers} -d '${send('input')}' ${mock.origin}/a2a/rest/message:send`,
+    `  curl -s -H 'A2A-Version: 1.0' '${mock.origin}/a2a/rest/tasks?pageSize=5'`,
+    '',
+    'Faults (the next matching request only):',
+    `  curl -s -d '{"kind":"drop-after","operation":"SendMessage"}' ${mock.origin}/__faults`,
+    `  curl -s ${mock.origin}/__faults`,
+    `  curl -s '${mock.origin}/__executions?messageId=m-echo'`,
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const cli = parseCli(process.argv.slice(2));
+  if (cli === undefined) {
+    console.error(usage);
+    process.exit(2);
+  }
+  // Loaded only once the arguments are known good, so a refused start answers at once.
+  const { startMockAgent } = await import('./node.js');
+  const mock = await startMockAgent({
+    port: cli.port,
+    tenantRequired: cli.tenantRequired,
+    ...(cli.mode === undefined ? {} : { mode: cli.mode }),
+    ...(cli.stepMs === undefined ? {} : { stepMs: cli.stepMs }),
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    mock.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  console.log(`READY ${mock.port}`);
+  if (cli.banner) {
+    console.log(banner(mock));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('mock-agent failed to start:', error instanceof Error ? error.message : 'unknown error');
+  process.exit(1);
+});

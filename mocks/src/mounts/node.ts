@@ -1,0 +1,131 @@
+/**
+@module
+The mock agent for Node: in-process behind MSW's `setupServer` (no socket: for unit tests of code that calls `fetch`), or on a real loopback port (for anything that must see a wire: other processes, the official SDK, Playwright).
+*/
+import { type SetupServer, setupServer } from 'msw/node';
+import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
+import { agentCardPath } from '../agent/card.js';
+import { createFaultLab, type FaultLab } from '../faults/faults.js';
+import { createHandlers, createMockHandle } from '../http/handlers.js';
+import { listenLoopback } from '../http/server.js';
+
+export type { LoopbackOptions, LoopbackServer, NodeListenerOptions } from '../http/server.js';
+export { createNodeListener, listenLoopback } from '../http/server.js';
+
+/** Options of {@link createMockAgentServer}: the agent's, plus the origin it answers for. */
+export type MockAgentServerOptions = AgentOptions & {
+  /** The origin MSW answers for. `https` costs nothing here (no TLS happens in-process) and passes a client's TLS-only rule. @default 'https://agent.test' */
+  readonly origin?: string;
+};
+
+/** The mock agent behind MSW in this process. */
+export type MockAgentServer = {
+  /** The MSW server: `use` and `resetHandlers` work as usual. */
+  readonly server: SetupServer;
+  readonly agent: MockAgent;
+  readonly faults: FaultLab;
+  readonly executions: Executions;
+  readonly origin: string;
+  /** `<origin>/.well-known/agent-card.json` */
+  readonly cardUrl: string;
+  /** Start intercepting; unhandled requests fail the test unless told otherwise. @default { onUnhandledRequest: 'error' } */
+  listen(options?: Parameters<SetupServer['listen']>[0]): void;
+  /** Stop intercepting and stop the agent's timers. */
+  close(): void;
+};
+
+/**
+The mock agent behind MSW's `setupServer`: `fetch` to its origin is answered in-process, faults included.
+
+@example
+```ts
+const mock = createMockAgentServer({ stepMs: 0 });
+beforeAll(() => mock.listen());
+afterEach(() => mock.faults.clear());
+afterAll(() => mock.close());
+
+it('survives a lost answer', async () => {
+  mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+  // … call mock.cardUrl with the client under test …
+});
+```
+*/
+export function createMockAgentServer(options: MockAgentServerOptions = {}): MockAgentServer {
+  const { origin: requested = 'https://agent.test', ...agentOptions } = options;
+  const origin = new URL(requested).origin;
+  const agent = createAgent(agentOptions);
+  const faults = createFaultLab();
+  const server = setupServer(...createHandlers({ agent, faults, origin }));
+  return {
+    server,
+    agent,
+    faults,
+    executions: agent.executions,
+    origin,
+    cardUrl: `${origin}${agentCardPath}`,
+    listen: (listenOptions = { onUnhandledRequest: 'error' }) => server.listen(listenOptions),
+    close: () => {
+      server.close();
+      agent.close();
+    },
+  };
+}
+
+/** Options of {@link startMockAgent}: the agent's, plus the port. */
+export type StartMockAgentOptions = AgentOptions & {
+  /** The TCP port on 127.0.0.1; 0 picks a free one. @default 0 */
+  readonly port?: number;
+};
+
+/** A mock agent listening on loopback. */
+export type RunningMockAgent = {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** `<origin>/.well-known/agent-card.json` */
+  readonly cardUrl: string;
+  readonly port: number;
+  readonly agent: MockAgent;
+  readonly faults: FaultLab;
+  readonly executions: Executions;
+  /** Close the port (cutting open streams) and stop the agent. */
+  close(): Promise<void>;
+};
+
+/**
+Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes.
+
+@example
+```ts
+const mock = await startMockAgent({ port: 0, stepMs: 5 });
+const factory = new ClientFactory();
+const client = await factory.createFromUrl(mock.cardUrl, '');
+mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+await mock.close();
+```
+*/
+export async function startMockAgent(options: StartMockAgentOptions = {}): Promise<RunningMockAgent> {
+  const { port, ...agentOptions } = options;
+  const agent = createAgent(agentOptions);
+  const faults = createFaultLab();
+  try {
+    const server = await listenLoopback({ handle: createMockHandle({ agent, faults }), port: port ?? 0 });
+    return {
+      origin: server.origin,
+      cardUrl: `${server.origin}${agentCardPath}`,
+      port: server.port,
+      agent,
+      faults,
+      executions: agent.executions,
+      close: async () => {
+        try {
+          await server.close();
+        } finally {
+          agent.close();
+        }
+      },
+    };
+  } catch (error) {
+    agent.close();
+    throw error;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+@module
+The official `@a2a-js/sdk@1.3.0` server on a loopback port, for interop tests and benchmarks: both HTTP bindings over one `DefaultRequestHandler` with in-memory task and push stores, streaming, push notifications and the extended card enabled, and the executor of `sdk-executor.ts` (the mock agent's words: `echo`, `task`, `input`, `slow`). Node only (express).
+*/
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
+import {
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type User,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import express, { type Request } from 'express';
+import { agentCardPath, jsonRpcPath, restPath } from '../agent/card.js';
+import type { WireAgentCard } from '../agent/wire.js';
+import { createSdkExecutor } from './executor.js';
+
+/** Options of {@link startSdkAgent}. */
+export type SdkAgentOptions = {
+  /** The bearer token that unlocks the extended card. @default 'sdk-agent-token' */
+  readonly bearerToken?: string;
+  /** Spacing of the `slow N` progress chunks, in milliseconds. @default 1000 */
+  readonly tickMs?: number;
+};
+
+/** One push notification the SDK delivered to {@link RunningSdkAgent.webhookUrl}. */
+export type PushDelivery = {
+  /** The `X-A2A-Notification-Token` header, when the config carried a token. */
+  readonly token: string | undefined;
+  /** The JSON body: one StreamResponse (A2A spec §4.3.3). */
+  readonly body: unknown;
+};
+
+/** The running SDK server. */
+export type RunningSdkAgent = {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** `<origin>/.well-known/agent-card.json` */
+  readonly cardUrl: string;
+  /** The JSON-RPC interface URL. */
+  readonly jsonRpcUrl: string;
+  /** The HTTP+JSON interface URL. */
+  readonly restUrl: string;
+  /** The public card, exactly as served (ProtoJSON). */
+  readonly card: WireAgentCard;
+  /** The token that makes GetExtendedAgentCard answer the extended card. */
+  readonly bearerToken: string;
+  /** A loopback URL on this server that records push notifications, for push configs. */
+  readonly webhookUrl: string;
+  /** Every push notification received at `webhookUrl`, in arrival order. */
+  readonly pushes: readonly PushDelivery[];
+  /** Stop the executor's timers, cut every open connection (streams included) and close the port. */
+  close(): Promise<void>;
+};
+
+/** The tenant of the card's second pair of interfaces. */
+export const sdkTenant = 'acme';
+
+/** The description of the extended card, so a test can tell the two apart. */
+export const sdkExtendedDescription =
+  'The official SDK server, extended card: served to bearer-authenticated callers.';
+
+function buildCard(origin: string, extended: boolean): WireAgentCard {
+  return {
+    name: 'surecall interop peer (@a2a-js/sdk 1.3.0)',
+    description: extended
+      ? sdkExtendedDescription
+      : 'The official SDK server; the first word of a message picks a behaviour: echo, task, input, slow.',
+    // The same two endpoints again under a tenant (A2A spec §8.3.2): the SDK routes it as a REST path segment or the
+    // JSON-RPC `params.tenant`, and scopes its stores by it.
+    supportedInterfaces: [
+      { url: `${origin}${jsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${origin}${restPath}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      {
+        url: `${origin}${jsonRpcPath}`,
+        protocolBinding: 'JSONRPC',
+        protocolVersion: '1.0',
+        tenant: sdkTenant,
+      },
+      {
+        url: `${origin}${restPath}`,
+        protocolBinding: 'HTTP+JSON',
+        protocolVersion: '1.0',
+        tenant: sdkTenant,
+      },
+    ],
+    version: '1.3.0',
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+    securitySchemes: {
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'Unlocks the extended card.' } },
+    },
+    // A2A spec §4.5: an OR of alternatives. The empty one admits anonymous callers; the bearer one lets a client hold a
+    // token at all (durable-client digest §2.6: a bearer client needs a single-scheme alternative naming its scheme).
+    securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'interop',
+        name: 'interop',
+        description: 'echo, task, input and slow, as the mock agent does them.',
+        tags: ['interop'],
+      },
+    ],
+    ...(extended ? { provider: { organization: 'surecall', url: origin } } : {}),
+  };
+}
+
+/** The SDK's type for a card, which `JSON.stringify` writes as `wire` (it honours `toJSON`). */
+function sdkCard(wire: WireAgentCard): SdkAgentCard {
+  // The SDK's card endpoint serialises its provider's answer with JSON.stringify; a bare ts-proto object would leak
+  // `{"$case": …}` oneofs and numeric enums (a2a-js digest §4.7), so the object writes its ProtoJSON form instead.
+  return Object.assign(SdkAgentCard.fromJSON(wire), { toJSON: () => wire });
+}
+
+function bearerUserBuilder(token: string): UserBuilder {
+  const anonymous = UserBuilder.noAuthentication;
+  const authenticated: User = { isAuthenticated: true, userName: 'bearer' };
+  // The SDK's own model: the builder names the caller, and the static extended card goes only to an authenticated one.
+  return async (request: Request) =>
+    request.get('authorization') === `Bearer ${token}` ? authenticated : anonymous();
+}
+
+/**
+Starts the official SDK server on 127.0.0.1 with a free port: the card at `/.well-known/agent-card.json`, JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` and a push webhook at `/webhook`.
+
+@example
+```ts
+const sdk = await startSdkAgent({ tickMs: 20 });
+const response = await fetch(sdk.jsonRpcUrl, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }),
+});
+await sdk.close();
+```
+*/
+export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<RunningSdkAgent> {
+  const bearerToken = options.bearerToken ?? 'sdk-agent-token';
+  const app = express();
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  const card = buildCard(origin, false);
+  const executor = createSdkExecutor(options.tickMs === undefined ? {} : { tickMs: options.tickMs });
+  const requestHandler = new DefaultRequestHandler(
+    sdkCard(card),
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    new InMemoryPushNotificationStore(),
+    undefined,
+    sdkCard(buildCard(origin, true)),
+  );
+  const userBuilder = bearerUserBuilder(bearerToken);
+  const pushes: PushDelivery[] = [];
+
+  // Routes are added after listen so that the card can name the bound port; nothing can call before we return.
+  app.use(agentCardPath, agentCardHandler({ agentCardProvider: requestHandler }));
+  app.use(jsonRpcPath, jsonRpcHandler({ requestHandler, userBuilder }));
+  app.use(restPath, restHandler({ requestHandler, userBuilder }));
+  app.post('/webhook', express.json({ type: () => true }), (request, response) => {
+    pushes.push({ token: request.get('x-a2a-notification-token'), body: request.body });
+    response.status(204).end();
+  });
+
+  return {
+    origin,
+    cardUrl: `${origin}${agentCardPath}`,
+    jsonRpcUrl: `${origin}${jsonRpcPath}`,
+    restUrl: `${origin}${restPath}`,
+    card,
+    bearerToken,
+    webhookUrl: `${origin}/webhook`,
+    pushes,
+    close: async () => {
+      executor.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

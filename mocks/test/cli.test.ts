@@ -1,0 +1,96 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function start(...args: string[]) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@surecall/source', '--import', 'tsx', 'mocks/src/mounts/cli.ts', ...args],
+    { cwd: root, stdio: 'pipe' },
+  );
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const ready = new Promise<number>((resolve, reject) => {
+    const check = () => {
+      const match = /^READY (\d+)\n/.exec(stdout);
+      if (match?.[1] !== undefined) {
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => reject(new Error(`exited before READY: ${stderr}`)));
+  });
+  // A refused start never becomes ready; only the tests that wait for READY observe that.
+  ready.catch(() => undefined);
+  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+    }
+  }
+});
+
+// Each case starts a fresh `node --import tsx` process, which takes most of a second on a busy machine.
+describe('npm run mock-agent', { timeout: 20_000 }, () => {
+  it('prints exactly READY <port>, serves the card there, and exits 0 on SIGTERM', async () => {
+    const agent = start('--port', '0');
+    const port = await agent.ready;
+    const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: { url: string }[];
+    };
+    expect(card.supportedInterfaces.map((entry) => entry.url)).toContain(
+      `http://127.0.0.1:${port}/a2a/jsonrpc`,
+    );
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toEqual([0, null]);
+    expect(agent.output()).toEqual({ stdout: `READY ${port}\n`, stderr: '' });
+  });
+
+  it('with --banner, prints the card URL and example calls after READY, and exits 0 on SIGINT', async () => {
+    const agent = start(
+      '--port',
+      '0',
+      '--mode',
+      'refusing',
+      '--tenant-required',
+      '--step-ms',
+      '5',
+      '--banner',
+    );
+    const port = await agent.ready;
+    await expect.poll(() => agent.output().stdout).toContain('curl');
+    const { stdout } = agent.output();
+    expect(stdout.startsWith(`READY ${port}\n`)).toBe(true);
+    expect(stdout).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
+    expect(stdout).toContain(`http://127.0.0.1:${port}/a2a/jsonrpc`);
+    expect(stdout).toContain(`http://127.0.0.1:${port}/a2a/rest/message:send`);
+    agent.child.kill('SIGINT');
+    expect(await agent.exited).toEqual([0, null]);
+  });
+
+  it.each([
+    ['an unknown mode', ['--mode', 'sometimes']],
+    ['a port out of range', ['--port', '70000']],
+    ['an unknown flag', ['--port', '0', '--verbose']],
+  ])('refuses %s with the usage on stderr and exit code 2', async (_name, args) => {
+    const agent = start(...args);
+    expect(await agent.exited).toEqual([2, null]);
+    expect(agent.output().stdout).toBe('');
+    expect(agent.output().stderr).toMatch(/^usage: mock-agent /);
+  });
+});

@@ -1,0 +1,437 @@
+/**
+@module
+`discover()`, the way to build a client from an agent's published card (durable-client digest §2.3; A2A spec §8.2, §8.3.2): validate the options before any I/O, fetch one bounded public card, digest it, check it, select one interface, match it against the caller's egress pins, validate the extensions and the security choice, and freeze all of it into an `A2aClient`.
+*/
+
+import { type A2aClient, createClient } from '../client.js';
+import {
+  type DiscoveryDetail,
+  DiscoveryError,
+  HttpProtocolError,
+  InvalidResponseError,
+  OptionsError,
+  RequestError,
+  TransportError,
+  type TransportReason,
+} from '../core/errors.js';
+import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
+import type { ClientOptions, InterfacePin } from '../options.js';
+import { AgentCard, type AgentInterface, contractBounds, decode, isAbsoluteUrl } from '../protocol/index.js';
+import { labelRule } from '../protocol/text.js';
+import { resolveSecurity, type SecurityOptions } from '../security.js';
+import { exchange, type HttpUnaryResponse } from '../wire/http.js';
+import { JsonError, type JsonValue, jsonLimitsFrom, parseJson } from '../wire/json.js';
+import { cardDigest } from './digest.js';
+import { endpointRule, sameEndpoint, tenantRule } from './endpoint.js';
+
+/**
+How the fetched card is trusted (durable-client digest §2.2). `tls`: the verified HTTPS server identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's digest must equal a separately provisioned value; the only mode a loopback `http:` card URL admits.
+
+@example
+```ts
+const trust: CardTrust = { kind: 'digest', digest: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' };
+```
+*/
+export type CardTrust = { readonly kind: 'tls' } | { readonly kind: 'digest'; readonly digest: string };
+
+/**
+Where the card is fetched from, and how.
+
+@example
+```ts
+const options: FetchAgentCardOptions = { cardUrl: 'https://partner.example/.well-known/agent-card.json' };
+```
+*/
+export type FetchAgentCardOptions = {
+  /** The card URL: `https:`, no userinfo, query or fragment, the path exactly `/.well-known/agent-card.json`. */
+  readonly cardUrl: string;
+  /** Admit `http:` to a literal loopback address (127.0.0.0/8, `[::1]`; never `localhost`), for tests and sidecars; `https:` stays admitted. @default false */
+  readonly loopback?: boolean;
+  /** Overrides of the bounds table; the fetch uses `discoveryTimeoutMs`, `responseBodyBytes` and the `json*` bounds. @default {} */
+  readonly limits?: LimitsOptions;
+  /** Cancels the fetch. */
+  readonly signal?: AbortSignal;
+};
+
+/**
+Everything `discover()` takes: the card URL, the egress pins, the trust mode and every `createClient` option but the three discovery decides (`card`, `cardDigest`, `pin`), which pass through unchanged.
+
+@example
+```ts
+const options: DiscoverOptions = {
+  cardUrl: 'https://partner.example/.well-known/agent-card.json',
+  pins: [{ binding: 'HTTP+JSON', url: 'https://partner.example/a2a' }],
+  trust: { kind: 'tls' },
+  security: { kind: 'anonymous' },
+};
+```
+*/
+export type DiscoverOptions = Omit<ClientOptions, 'card' | 'cardDigest' | 'pin'> &
+  FetchAgentCardOptions & {
+    /** The interfaces this caller may talk to, 1 to 16, each `(binding, url, tenant)` once; the card's preferred interface must be one of them. */
+    readonly pins: readonly InterfacePin[];
+    readonly trust: CardTrust;
+  };
+
+/**
+A fetched card: the JSON exactly as parsed (what signatures and the digest cover), the decoded card, and its digest.
+
+@example
+```ts
+const { raw, card, digest } = await fetchAgentCard({ cardUrl });
+```
+*/
+export type FetchedAgentCard = {
+  /** The parsed card, unknown members and `signatures` included. */
+  readonly raw: JsonValue;
+  /** The card, decoded with the full card contract. */
+  readonly card: AgentCard;
+  /** `sha256:` and 64 lowercase hex digits (durable-client digest §2.2). */
+  readonly digest: string;
+};
+
+// Durable-client digest §7.1: at most 16 interface pins.
+const MAX_PINS = 16;
+// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (durable-client digest §2.5).
+const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
+const EXTENSION_HEADER_BYTES = 8 * 1024;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+const transportDetails: Readonly<Record<TransportReason, DiscoveryDetail>> = {
+  network: 'network',
+  timeout: 'timeout',
+  aborted: 'aborted',
+  read: 'read',
+  // A unary exchange has no idle bound; should one ever fire, it is the deadline's kind of failure.
+  idle: 'timeout',
+};
+
+function checkCardUrl(cardUrl: unknown, loopback: boolean): void {
+  const rule = endpointRule(cardUrl, { role: 'card', loopback });
+  if (rule !== undefined) {
+    throw new DiscoveryError('Discovery', { detail: rule, option: 'cardUrl' });
+  }
+}
+
+function checkLoopback(loopback: unknown): boolean {
+  if (loopback !== undefined && typeof loopback !== 'boolean') {
+    throw new OptionsError('loopback', 'malformed');
+  }
+  return loopback ?? false;
+}
+
+// Durable-client digest §2.3, step 1 (with the endpoint rules of §2.1 for each pin).
+function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
+  if (!Array.isArray(pins)) {
+    throw new OptionsError('pins', 'malformed');
+  }
+  if (pins.length === 0) {
+    throw new DiscoveryError('MissingInterfacePin', { option: 'pins' });
+  }
+  if (pins.length > MAX_PINS) {
+    throw new DiscoveryError('TooManyInterfacePins', { option: 'pins' });
+  }
+  pins.forEach((pin: InterfacePin, index) => {
+    if (pin === null || typeof pin !== 'object') {
+      throw new OptionsError(`pins.${index}`, 'malformed');
+    }
+    if (pin.binding !== 'JSONRPC' && pin.binding !== 'HTTP+JSON') {
+      throw new OptionsError(`pins.${index}.binding`, 'unsupported');
+    }
+    const rule = endpointRule(pin.url, { role: 'interface', loopback });
+    if (rule !== undefined) {
+      throw new DiscoveryError('InterfacePinMismatch', { detail: rule, option: `pins.${index}.url` });
+    }
+    if (pin.tenant !== undefined && tenantRule(pin.tenant) !== undefined) {
+      throw new DiscoveryError('InterfacePinMismatch', {
+        detail: 'invalid-tenant',
+        option: `pins.${index}.tenant`,
+      });
+    }
+    if (pins.slice(0, index).some((earlier) => samePin(earlier, pin))) {
+      throw new DiscoveryError('DuplicateInterfacePin', { option: `pins.${index}` });
+    }
+  });
+}
+
+function samePin(pin: InterfacePin, other: InterfacePin): boolean {
+  return pin.binding === other.binding && pin.tenant === other.tenant && sameEndpoint(pin.url, other.url);
+}
+
+// Durable-client digest §2.5 (§2.3, step 2): the list alone, before the card is known.
+function checkExtensions(extensions: unknown): readonly string[] {
+  if (extensions === undefined) {
+    return [];
+  }
+  if (!Array.isArray(extensions)) {
+    throw new OptionsError('extensions', 'malformed');
+  }
+  if (extensions.length > contractBounds.extensions) {
+    throw new DiscoveryError('InvalidExtensions', { detail: 'too-many', option: 'extensions' });
+  }
+  const seen = new Set<unknown>();
+  extensions.forEach((uri: unknown, index) => {
+    const option = `extensions.${index}`;
+    if (
+      typeof uri !== 'string' ||
+      uri.length > contractBounds.urlBytes ||
+      !HEADER_ITEM.test(uri) ||
+      !isAbsoluteUrl(uri)
+    ) {
+      throw new DiscoveryError('InvalidExtensions', { detail: 'malformed', option });
+    }
+    if (seen.has(uri)) {
+      throw new DiscoveryError('InvalidExtensions', { detail: 'duplicate', option });
+    }
+    seen.add(uri);
+  });
+  // The header value is `uri1,uri2` with no spaces, and every character is one byte.
+  if (extensions.join(',').length > EXTENSION_HEADER_BYTES) {
+    throw new DiscoveryError('InvalidExtensions', { detail: 'header-too-large', option: 'extensions' });
+  }
+  return extensions as readonly string[];
+}
+
+// The shape of the security choice, and the scheme name rule that durable-client digest §2.6 checks at construction.
+function checkSecurityShape(security: SecurityOptions): void {
+  if (security === null || typeof security !== 'object') {
+    throw new OptionsError('security', 'malformed');
+  }
+  if (security.kind === 'anonymous') {
+    return;
+  }
+  if (security.kind !== 'bearer') {
+    throw new OptionsError('security.kind', 'malformed');
+  }
+  if (typeof security.token !== 'function') {
+    throw new OptionsError('security.token', 'malformed');
+  }
+  if (
+    typeof security.scheme !== 'string' ||
+    labelRule(security.scheme, contractBounds.labelBytes) !== undefined
+  ) {
+    throw new DiscoveryError('Security', { detail: 'invalid-scheme-name', option: 'security.scheme' });
+  }
+}
+
+function checkTrust(trust: CardTrust, cardUrl: string): void {
+  if (trust === null || typeof trust !== 'object' || (trust.kind !== 'tls' && trust.kind !== 'digest')) {
+    throw new OptionsError('trust', 'malformed');
+  }
+  if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !DIGEST.test(trust.digest))) {
+    throw new OptionsError('trust.digest', 'malformed');
+  }
+  // Durable-client digest §2.2, §2.3 step 3: over plain HTTP only a separately provisioned digest says the card is the one reviewed.
+  if (trust.kind === 'tls' && new URL(cardUrl).protocol !== 'https:') {
+    throw new DiscoveryError('TlsTrustRequiresHttps', { option: 'trust' });
+  }
+}
+
+function fetchFailure(error: unknown): unknown {
+  if (error instanceof TransportError) {
+    return new DiscoveryError('Discovery', { detail: transportDetails[error.reason], cause: error });
+  }
+  if (error instanceof HttpProtocolError) {
+    return new DiscoveryError('Discovery', {
+      detail: error.reason === 'redirect' ? 'redirect' : 'media-type',
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      cause: error,
+    });
+  }
+  if (error instanceof InvalidResponseError) {
+    // Durable-client digest §2.3, step 7: a card over the ceiling is an invalid card, not a failed fetch.
+    return new DiscoveryError('InvalidAgentCard', {
+      detail: 'body-too-large',
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      violation: { rule: 'responseBodyBytes' },
+      cause: error,
+    });
+  }
+  if (error instanceof RequestError && error.reason === 'aborted') {
+    return new DiscoveryError('Discovery', { detail: 'aborted', cause: error });
+  }
+  return error;
+}
+
+// Durable-client digest §2.3, steps 5-8: one anonymous GET under one deadline over headers and body, no redirect, a JSON media type, a bounded body, strict JSON.
+async function fetchCardJson(
+  cardUrl: string,
+  limits: Limits,
+  signal: AbortSignal | undefined,
+): Promise<JsonValue> {
+  let response: HttpUnaryResponse;
+  try {
+    response = await exchange({
+      method: 'GET',
+      url: cardUrl,
+      accept: 'json',
+      // The card fetch is no A2A operation (durable-client digest §2.3): no version header, so no CORS preflight.
+      a2aVersion: false,
+      limits: {
+        requestBodyBytes: limits.requestBodyBytes,
+        responseBodyBytes: limits.responseBodyBytes,
+        requestTimeoutMs: limits.discoveryTimeoutMs,
+      },
+      ...(signal === undefined ? {} : { signal }),
+    });
+  } catch (error) {
+    throw fetchFailure(error);
+  }
+  const { status } = response;
+  if (status < 200 || status > 299) {
+    throw new DiscoveryError('Discovery', { detail: 'status', httpStatus: status });
+  }
+  // Step 6: a card is JSON; an answer with no Content-Type is refused, even an empty one.
+  if (response.mediaType !== 'json') {
+    throw new DiscoveryError('Discovery', { detail: 'media-type', httpStatus: status });
+  }
+  try {
+    return parseJson(response.body, jsonLimitsFrom(limits));
+  } catch (error) {
+    if (error instanceof JsonError) {
+      throw new DiscoveryError('InvalidAgentCard', { detail: 'json', violation: error.toViolation() });
+    }
+    throw error;
+  }
+}
+
+function decodeCard(raw: JsonValue): AgentCard {
+  const result = decode(AgentCard, raw);
+  if (!result.ok) {
+    throw new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation });
+  }
+  return result.value;
+}
+
+/**
+Fetches an agent's public card the way `discover()` does (durable-client digest §2.3, steps 5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a 2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract. Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning its digest in `discover({ trust: { kind: 'digest', digest } })`.
+
+@throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail` and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
+@throws {OptionsError} when `loopback` or `limits` are malformed.
+
+@example
+```ts
+const fetched = await fetchAgentCard({ cardUrl: 'https://partner.example/.well-known/agent-card.json' });
+const checks = await verifyCardSignature(fetched.raw, resolveKey);
+if (checks.some((check) => check.verified)) {
+  const client = await discover({ cardUrl, pins, security, trust: { kind: 'digest', digest: fetched.digest } });
+}
+```
+*/
+export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<FetchedAgentCard> {
+  const loopback = checkLoopback(options.loopback);
+  const limits = resolveLimits(options.limits);
+  checkCardUrl(options.cardUrl, loopback);
+  const raw = await fetchCardJson(options.cardUrl, limits, options.signal);
+  const digest = await cardDigest(raw);
+  return Object.freeze({ raw, card: decodeCard(raw), digest });
+}
+
+// Durable-client digest §2.3, steps 11-12; A2A spec §8.3.2: the first entry in the server's order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
+function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boolean): InterfacePin {
+  const chosen = card.supportedInterfaces.find(
+    (entry: AgentInterface) =>
+      entry.protocolVersion === '1.0' &&
+      (entry.protocolBinding === 'JSONRPC' || entry.protocolBinding === 'HTTP+JSON'),
+  );
+  if (chosen === undefined) {
+    throw new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' });
+  }
+  const rule = endpointRule(chosen.url, { role: 'interface', loopback });
+  if (rule !== undefined) {
+    throw new DiscoveryError('NoSupportedInterface', { detail: rule });
+  }
+  // A tenant on one side only is a mismatch: both absent, or byte-equal.
+  const pin = pins.find(
+    (candidate) =>
+      candidate.binding === chosen.protocolBinding &&
+      candidate.tenant === chosen.tenant &&
+      sameEndpoint(candidate.url, chosen.url),
+  );
+  if (pin === undefined) {
+    throw new DiscoveryError('InterfacePinMismatch', { detail: 'no-matching-pin', option: 'pins' });
+  }
+  return pin;
+}
+
+// Durable-client digest §2.3, step 13: request only what the card declares, and everything it requires.
+function matchExtensions(card: AgentCard, extensions: readonly string[]): void {
+  const declared = card.capabilities.extensions;
+  const declaredUris = new Set(declared.map((entry) => entry.uri));
+  const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri));
+  if (undeclared !== -1) {
+    throw new DiscoveryError('ExtensionMismatch', {
+      detail: 'undeclared',
+      option: `extensions.${undeclared}`,
+    });
+  }
+  const configured = new Set(extensions);
+  if (declared.some((entry) => entry.required && !configured.has(entry.uri))) {
+    throw new DiscoveryError('ExtensionMismatch', { detail: 'required-missing', option: 'extensions' });
+  }
+}
+
+// Durable-client digest §2.3, step 14: the one selection of security.ts, its refusals named as §11.3 names them.
+function selectSecurity(card: AgentCard, security: SecurityOptions): void {
+  try {
+    resolveSecurity(card, security);
+  } catch (error) {
+    if (!(error instanceof OptionsError)) {
+      throw error;
+    }
+    const detail: DiscoveryDetail =
+      security.kind === 'anonymous'
+        ? 'anonymous-not-allowed'
+        : error.reason === 'not-satisfied'
+          ? 'requirement-not-satisfied'
+          : 'bearer-scheme-unsupported';
+    throw new DiscoveryError('Security', { detail, option: 'security' });
+  }
+}
+
+/**
+Builds the client for one agent, in the exact order of durable-client digest §2.3. Before any I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a literal loopback address; no userinfo, query or fragment; the card path exactly `/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16 unique pins, well-formed extensions, a well-formed security choice, and `tls` trust only for an `https:` card URL. Then one bounded fetch of the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over `JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised URL, tenant), the extensions (each declared; every `required` one configured) and the security choice (durable-client digest §2.6). The client is built with `createClient` and is immutable: adopting another card, interface or security means discovering again.
+
+The card fetch is the only request; it carries no credentials. A signature on the card is data, never trust (see `verifyCardSignature`).
+
+@throws {DiscoveryError} on every rule above, with a public-safe `reason`, `detail` and `option` (see `DiscoveryReason`).
+@throws {OptionsError} when an option is not even of the right shape (`trust`, `pins`, `security`, `loopback`, `limits`, …).
+
+@example
+```ts
+const client = await discover({
+  cardUrl: 'https://partner.example/.well-known/agent-card.json',
+  pins: [{ binding: 'HTTP+JSON', url: 'https://partner.example/a2a' }],
+  trust: { kind: 'tls' },
+  security: { kind: 'bearer', scheme: 'oidc', token: async (context) => mint(context) },
+});
+const result = await client.sendMessage({ message });
+```
+*/
+export async function discover(options: DiscoverOptions): Promise<A2aClient> {
+  const { cardUrl, pins, trust, loopback: loopbackOption, signal, ...clientOptions } = options;
+  const loopback = checkLoopback(loopbackOption);
+  const limits = resolveLimits(clientOptions.limits);
+  checkCardUrl(cardUrl, loopback);
+  checkPins(pins, loopback);
+  const extensions = checkExtensions(clientOptions.extensions);
+  checkSecurityShape(clientOptions.security);
+  checkTrust(trust, cardUrl);
+
+  const raw = await fetchCardJson(cardUrl, limits, signal);
+  // Step 9: the digest of the card as parsed, before its contract is even checked.
+  const digest = await cardDigest(raw);
+  if (trust.kind === 'digest' && digest !== trust.digest) {
+    throw new DiscoveryError('AgentCardDigestMismatch', { option: 'trust.digest' });
+  }
+  const card = decodeCard(raw);
+  const pin = selectPin(card, pins, loopback);
+  matchExtensions(card, extensions);
+  selectSecurity(card, clientOptions.security);
+  return createClient({
+    ...clientOptions,
+    card,
+    cardDigest: digest,
+    pin: { binding: pin.binding, url: pin.url, ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }) },
+  });
+}

@@ -1,0 +1,294 @@
+/**
+@module
+The durable agent (DESIGN.md, "The durable send"; durable-client digest §8–§10): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person.
+*/
+import type { A2aClient } from '../client.js';
+import { InvalidResponseError, LedgerError } from '../core/errors.js';
+import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
+import {
+  type AgentIdentity,
+  attemptMessage,
+  type DeliveryMode,
+  errorSummary,
+  type LedgerRecord,
+  type LedgerTransition,
+} from '../ledger/ledger.js';
+import type { Message, SendMessageResponse } from '../protocol/index.js';
+import { createDurableEventHub, type DurableEvents } from './events.js';
+import { type DurableAgentOptions, type ResolvedRecovery, resolveDurableAgentOptions } from './options.js';
+import { classifySendFailure, type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
+import { createReconciler, type ReconcileOptions } from './reconciliation.js';
+import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';
+
+export type {
+  DurableEvent,
+  DurableEventListener,
+  DurableEvents,
+  DurableProbeEvent,
+  DurableTransitionEvent,
+  ProbeKind,
+  ProbeResult,
+  ProbeRule,
+} from './events.js';
+export type { DeduplicationAttestation, DurableAgentOptions, RecoveryOptions } from './options.js';
+export type { DurableOutcome, DurableStatus } from './outcome.js';
+export type { ReconcileOptions } from './reconciliation.js';
+
+/** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (durable-client digest §10.1). */
+export const ATTEMPT_MESSAGE_PREFIX = 'surecall-attempt-';
+
+/** The messageId prefix of a send whose identity survives replays (keyed, message-id-deduplicated): `surecall-send-<record id>`. */
+export const SEND_MESSAGE_PREFIX = 'surecall-send-';
+
+/** A message for a durable send: the agent sets `messageId` itself (per attempt for at-most-once, per send otherwise). */
+export type DurableMessage = Omit<Message, 'messageId'>;
+
+/** What one send may add. */
+export type DurableSendOptions = {
+  /** The record id. Reusing one returns that record's outcome without sending, when the message is the same; otherwise `LedgerError('stale-revision')`. @default crypto.randomUUID() */
+  readonly id?: string;
+  /** Cancels the send: before dispatch it fails as not started, after it the outcome is unknown. */
+  readonly signal?: AbortSignal;
+};
+
+/**
+A durable agent: sends recorded in a ledger before they leave, and reconciled by evidence.
+
+@example
+```ts
+const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'book the 9:40 to Lyon' }] });
+if (outcome.status === 'unknown') {
+  const reconciled = await agent.reconcile(outcome.id); // committed | pending | unresolved
+}
+```
+*/
+export type DurableAgent = {
+  readonly delivery: DeliveryMode;
+  readonly recovery: ResolvedRecovery;
+  /** Every transition and probe of this agent. */
+  readonly events: DurableEvents;
+  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending). A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves. If the ledger cannot record the outcome, its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
+  send(message: DurableMessage, options?: DurableSendOptions): Promise<DurableOutcome>;
+  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe. */
+  reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
+  /** The record, or `undefined`. */
+  get(id: string): Promise<LedgerRecord | undefined>;
+  /** Every record whose outcome is unknown (pending and unresolved ones included), oldest first. */
+  unknown(): Promise<LedgerRecord[]>;
+  /** The unknown records with a probe scheduled, soonest first. */
+  pending(): Promise<LedgerRecord[]>;
+};
+
+/** The interface the client is pinned to: `client.pin` where the client exposes it, else the card's first interface of its binding. */
+function agentIdentity(client: A2aClient): AgentIdentity {
+  const { binding, url, tenant } = client.pin;
+  return { cardDigest: client.cardDigest, binding, url, ...(tenant === undefined ? {} : { tenant }) };
+}
+
+/**
+Builds a durable agent over a client and a ledger. Throws `OptionsError` for options that break a rule (see `resolveDurableAgentOptions`): for instance `keyed` delivery to a peer whose card does not advertise idempotency keys, or `message-id-deduplicated` delivery without the attested `message-id-replay` recovery.
+
+@example
+```ts
+import { openLedger } from '@surecall/client/ledger';
+const agent = durableAgent({
+  client,
+  ledger: await openLedger({ name: 'sends' }),
+  recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 },
+});
+const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'book it' }] });
+if (outcome.status === 'unknown') await agent.reconcile(outcome.id);
+```
+*/
+export function durableAgent(options: DurableAgentOptions): DurableAgent {
+  const { client, ledger, delivery, recovery, tenant, run, skill } = resolveDurableAgentOptions(options);
+  const identity = agentIdentity(client);
+  const hub = createDurableEventHub();
+
+  function announce(
+    from: LedgerRecord | undefined,
+    to: LedgerRecord,
+    cause: 'create' | LedgerTransition['type'],
+  ) {
+    const { state } = to;
+    hub.emit({
+      type: 'transition',
+      id: to.id,
+      from: from === undefined ? null : from.state.status,
+      to: state.status,
+      cause,
+      ...(state.status === 'unknown' ? { reason: state.reason } : {}),
+      ...(cause === 'pending' && state.status === 'unknown' && state.pending !== undefined
+        ? { notBefore: state.pending.notBefore }
+        : {}),
+      revision: to.revision,
+      time: Date.now(),
+    });
+  }
+
+  async function write(record: LedgerRecord, transition: LedgerTransition): Promise<LedgerRecord> {
+    const next = await ledger.transition(record.id, record.revision, transition);
+    announce(record, next, transition.type);
+    return next;
+  }
+
+  /** The one SendMessage of an attempt or a replay: `returnImmediately`, the attempt's identity for the token provider, and never a retry. */
+  function sendOnce(record: LedgerRecord, attemptId: string, message: Message, signal?: AbortSignal) {
+    // The `attempt` option also keeps the client's retry policy out of it: the ledger records every attempt.
+    return client.sendMessage(
+      { message, configuration: { returnImmediately: true } },
+      {
+        attempt: { sendId: record.id, attemptId },
+        ...(signal === undefined ? {} : { signal }),
+        ...(skill === undefined ? {} : { skill }),
+      },
+    );
+  }
+
+  /** The intent's message: the send's own messageId and, for keyed delivery, the idempotency key. */
+  function intentMessage(message: DurableMessage, id: string, key: string | undefined): Message {
+    let copy: Message;
+    try {
+      copy = { ...structuredClone(message), messageId: `${SEND_MESSAGE_PREFIX}${id}` };
+    } catch (error) {
+      throw new LedgerError('invalid-input', { rule: 'message-json', cause: error });
+    }
+    if (key !== undefined) {
+      setKey(copy, key);
+    }
+    return copy;
+  }
+
+  function keyFor(message: DurableMessage): string | undefined {
+    if (delivery !== 'keyed') {
+      return undefined;
+    }
+    const given = keyOf(message);
+    if (!given.ok) {
+      throw new LedgerError('invalid-input', { rule: 'idempotency-key' });
+    }
+    return given.value ?? newIdempotencyKey();
+  }
+
+  /** A reused id: the same message gives that record back; another message is refused, as `create` would. */
+  function recovered(existing: LedgerRecord, message: DurableMessage): DurableOutcome {
+    const again = intentMessage(message, existing.id, existing.idempotencyKey);
+    if (!sameMessage(again, existing.message)) {
+      throw new LedgerError('stale-revision', { rule: 'exists' });
+    }
+    return durableOutcome(existing);
+  }
+
+  async function send(
+    message: DurableMessage,
+    sendOptions: DurableSendOptions = {},
+  ): Promise<DurableOutcome> {
+    const id = sendOptions.id ?? crypto.randomUUID();
+    if (
+      recovery.kind === 'context-history' &&
+      (message.contextId !== undefined || message.taskId !== undefined)
+    ) {
+      // The recovery context is the agent's: a caller's context, or a task (whose context is its own), would leave the scan nothing to find.
+      throw new LedgerError('invalid-input', {
+        rule: message.contextId === undefined ? 'task-id' : 'context-id',
+      });
+    }
+    if (sendOptions.id !== undefined) {
+      const existing = await ledger.get(id);
+      if (existing !== undefined) {
+        return recovered(existing, message);
+      }
+    }
+    const key = keyFor(message);
+    const prepared = await ledger.create({
+      id,
+      tenant,
+      run,
+      agent: identity,
+      message: intentMessage(message, id, key),
+      delivery,
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+    });
+    announce(undefined, prepared, 'create');
+    const attemptId = crypto.randomUUID();
+    const contextId =
+      recovery.kind === 'context-history'
+        ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
+        : undefined;
+    // DESIGN.md, "The durable send", step 1: `executing` is durable before the request can leave.
+    let record = await write(prepared, {
+      type: 'start',
+      attemptId,
+      messageId:
+        delivery === 'at-most-once' ? `${ATTEMPT_MESSAGE_PREFIX}${attemptId}` : prepared.message.messageId,
+      ...(contextId === undefined ? {} : { contextId }),
+    });
+    const sent = attemptMessage(record, attemptId) as Message;
+    let answer: SendMessageResponse;
+    try {
+      answer = await sendOnce(record, attemptId, sent, sendOptions.signal);
+    } catch (error) {
+      const failure = classifySendFailure(error);
+      if (failure.outcome === 'unknown') {
+        record = await write(record, {
+          type: 'unknown',
+          attemptId,
+          reason: 'ambiguous-outcome',
+          ...(failure.cause === undefined ? {} : { cause: failure.cause }),
+        });
+      } else {
+        record = await write(record, {
+          type: 'fail',
+          attemptId,
+          cause: failure.cause,
+          effect: failure.outcome,
+        });
+      }
+      return durableOutcome(record, { error });
+    }
+    if (!answerEchoes(answer, sent)) {
+      // The answer contradicts what was sent: it proves nothing about what the peer stored.
+      const error = new InvalidResponseError('identity', {
+        dispatched: true,
+        violation: { rule: 'history-echo' },
+      });
+      record = await write(record, {
+        type: 'unknown',
+        attemptId,
+        reason: 'ambiguous-outcome',
+        cause: errorSummary(error),
+      });
+      return durableOutcome(record, { error });
+    }
+    record = await write(record, { type: 'commit', attemptId, result: resultSummary(answer) });
+    return durableOutcome(record, { answer });
+  }
+
+  const reconcile = createReconciler({
+    client,
+    ledger,
+    recovery,
+    identity,
+    skill,
+    emit: hub.emit,
+    write,
+    sendOnce,
+  });
+
+  return Object.freeze({
+    delivery,
+    recovery,
+    events: hub.events,
+    send,
+    reconcile,
+    get: (id: string) => ledger.get(id),
+    unknown: () => ledger.list({ states: ['unknown'] }),
+    async pending() {
+      const records = await ledger.list({ states: ['unknown'] });
+      const scheduled = records.filter((record) => statusOf(record) === 'pending');
+      const notBefore = (record: LedgerRecord) =>
+        record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? 0) : 0;
+      return scheduled.sort((left, right) => notBefore(left) - notBefore(right));
+    },
+  });
+}

@@ -1,0 +1,172 @@
+/**
+@module
+Where a durable send stands for its caller, and what a failed call means for a durable send (durable-client digest §8.4) and for a reconciliation probe (§10.3). Both are pure tables over the closed error taxonomy: whether the request may have reached the peer (`dispatched`), and whether the peer's answer is an authoritative refusal made before anything was applied.
+*/
+
+import { isClientError } from '../core/errors.js';
+import { PRE_APPLICATION_CODES } from '../idempotency/retry.js';
+import { type ErrorSummary, errorSummary, type LedgerRecord } from '../ledger/ledger.js';
+import type { SendMessageResponse } from '../protocol/index.js';
+import type { ProbeResult, ProbeRule } from './events.js';
+
+/**
+The remote codes that prove the peer refused a request before applying it (durable-client digest §8.4): the same set the retry policy treats as "nothing applied" (`PRE_APPLICATION_CODES`). A `RemoteError` carries a `remoteCode` only where its binding makes it authoritative, so one without a code never counts.
+*/
+export const NOT_APPLIED_CODES: ReadonlySet<number> = PRE_APPLICATION_CODES;
+
+/**
+How a send that failed ended (durable-client digest §8.4):
+
+- `not-started`: it failed before dispatch, nothing left;
+- `not-applied`: the peer answered with an authoritative pre-application rejection;
+- `unknown`: anything else after possible dispatch (a lost or late answer, a reset, an answer that is not A2A or breaks the protocol, a remote error without one of those codes, a cancellation once sent, or a failure this client cannot name); reconcile first.
+*/
+export type SendFailure =
+  | { readonly outcome: 'not-started'; readonly cause: ErrorSummary }
+  | { readonly outcome: 'not-applied'; readonly cause: ErrorSummary }
+  | { readonly outcome: 'unknown'; readonly cause?: ErrorSummary };
+
+/**
+Classifies what a send threw. Anything that is not a client error is `unknown` without a cause: it may have come from anywhere after the ledger said `executing`, and only a client error's summary is public-safe.
+
+@example
+```ts
+classifySendFailure(new TransportError('network', { dispatched: true })); // { outcome: 'unknown', cause: { … } }
+classifySendFailure(new RemoteError({ dispatched: true, remoteCode: -32602 })).outcome; // 'not-applied'
+```
+*/
+export function classifySendFailure(error: unknown): SendFailure {
+  if (!isClientError(error)) {
+    return { outcome: 'unknown' };
+  }
+  const cause = errorSummary(error);
+  if (!error.dispatched) {
+    return { outcome: 'not-started', cause };
+  }
+  if (error.kind === 'remote' && error.remoteCode !== undefined && NOT_APPLIED_CODES.has(error.remoteCode)) {
+    return { outcome: 'not-applied', cause };
+  }
+  return { outcome: 'unknown', cause };
+}
+
+/** What a probe that threw found: never a `match` or a `none`. */
+export type ProbeFailure = {
+  readonly result: Exclude<ProbeResult, 'match' | 'none'>;
+  readonly rule: ProbeRule;
+  readonly cause: ErrorSummary;
+};
+
+/**
+Classifies what a probe (a ListTasks page, a keyed or message-id replay) threw, by durable-client digest §10.3. A probe error is never "reconcile first", which would be recursive:
+
+- `transient-error`: a lost connection or a timeout (`dependency-unavailable`), a token provider that is unavailable (`dependency-unavailable`), a remote error without a definitive code (`remote-unavailable`): probe again after the delay;
+- `refused`: a denied token (`permission-denied`), a definitive rejection (`operation-rejected`), a request or capability the client will not send, or credentials it does not have (`operation-unsupported`): no later probe can do better;
+- `conflict`: an answer that is not A2A or breaks the protocol (`invalid-response`): the peer's evidence cannot be trusted.
+
+Returns `undefined` for anything that is not a client error: that is a fault of this process, not evidence, and the caller rethrows it without touching the ledger.
+
+@example
+```ts
+classifyProbeFailure(new TransportError('timeout', { dispatched: true }))?.result; // 'transient-error'
+```
+*/
+export function classifyProbeFailure(error: unknown): ProbeFailure | undefined {
+  if (!isClientError(error)) {
+    return undefined;
+  }
+  const cause = errorSummary(error);
+  switch (error.kind) {
+    case 'transport':
+      return { result: 'transient-error', rule: 'dependency-unavailable', cause };
+    case 'authorization':
+      if (error.reason === 'unavailable') {
+        return { result: 'transient-error', rule: 'dependency-unavailable', cause };
+      }
+      return {
+        result: 'refused',
+        rule: error.reason === 'permission-denied' ? 'permission-denied' : 'operation-unsupported',
+        cause,
+      };
+    case 'request':
+    case 'capability':
+      return { result: 'refused', rule: 'operation-unsupported', cause };
+    case 'remote':
+      return error.remoteCode !== undefined && NOT_APPLIED_CODES.has(error.remoteCode)
+        ? { result: 'refused', rule: 'operation-rejected', cause }
+        : { result: 'transient-error', rule: 'remote-unavailable', cause };
+    case 'http-protocol':
+    case 'invalid-response':
+      return { result: 'conflict', rule: 'invalid-response', cause };
+  }
+}
+
+/**
+Where a record stands, for its caller:
+
+- `committed`: the peer accepted the message and returned a durable handle (a task, or a direct message); not that the task finished (durable-client digest §8.3);
+- `failed`: known not applied: it failed before it left, or the peer refused it before applying it;
+- `unknown`: it may or may not have been applied: reconcile it before anything else;
+- `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;
+- `unresolved`: probing gave up (`no-evidence`) or found evidence that contradicts itself (`conflicting-evidence`): a person decides; it is never sent again on its own;
+- `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the ledger reopened).
+*/
+export type DurableStatus = 'committed' | 'failed' | 'unknown' | 'pending' | 'unresolved' | 'in-flight';
+
+/** What a send or a reconciliation left. */
+export type DurableOutcome = {
+  readonly status: DurableStatus;
+  /** The record's id: the logical send. */
+  readonly id: string;
+  /** The record as this call left it. */
+  readonly record: LedgerRecord;
+  /** The answer this call received and committed: the send's or a replay's, or `{ task }` for the task a scan found. */
+  readonly answer?: SendMessageResponse;
+  /** The error this call received, when the send failed or its outcome is unknown. */
+  readonly error?: unknown;
+};
+
+/**
+Where a record stands (see {@link DurableStatus}).
+
+@example
+```ts
+statusOf(await ledger.get(id)); // 'pending'
+```
+*/
+export function statusOf(record: LedgerRecord): DurableStatus {
+  const { state } = record;
+  switch (state.status) {
+    case 'prepared':
+    case 'executing':
+      return 'in-flight';
+    case 'committed':
+    case 'failed':
+      return state.status;
+    case 'unknown':
+      if (state.reason === 'no-evidence' || state.reason === 'conflicting-evidence') {
+        return 'unresolved';
+      }
+      return state.pending === undefined ? 'unknown' : 'pending';
+  }
+}
+
+/**
+The outcome a call reports for `record`, with what the call itself received.
+
+@example
+```ts
+durableOutcome(record, { error }); // { status: 'unknown', id, record, error }
+```
+*/
+export function durableOutcome(
+  record: LedgerRecord,
+  extra: { readonly answer?: SendMessageResponse; readonly error?: unknown } = {},
+): DurableOutcome {
+  return {
+    status: statusOf(record),
+    id: record.id,
+    record,
+    ...(extra.answer === undefined ? {} : { answer: extra.answer }),
+    ...(extra.error === undefined ? {} : { error: extra.error }),
+  };
+}

@@ -1,0 +1,236 @@
+/**
+@module
+Reconciliation of an unknown durable send (durable-client digest §10.4): load the record, make sure it is still unknown, due, and sent to this very agent, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
+*/
+import type { CallOptions } from '../call.js';
+import type { A2aClient } from '../client.js';
+import { LedgerError } from '../core/errors.js';
+import {
+  type AgentIdentity,
+  type Attempt,
+  attemptMessage,
+  type Ledger,
+  type LedgerRecord,
+  type LedgerTransition,
+} from '../ledger/ledger.js';
+import type { Message, SendMessageResponse } from '../protocol/index.js';
+import type { DurableEvent, ProbeKind } from './events.js';
+import type { ResolvedRecovery } from './options.js';
+import { type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
+import {
+  type ProbeReport,
+  replaySend,
+  resultSummary,
+  type ScanPage,
+  scanContextHistory,
+} from './recovery.js';
+
+/** What one reconciliation may add. */
+export type ReconcileOptions = {
+  /** Cancels the probe; nothing is written to the ledger, and the error is thrown. */
+  readonly signal?: AbortSignal;
+};
+
+/** What the reconciler needs from its agent. */
+export type ReconcilerInput = {
+  readonly client: A2aClient;
+  readonly ledger: Ledger;
+  readonly recovery: ResolvedRecovery;
+  /** The agent the client is pinned to: a record sent elsewhere is never probed here. */
+  readonly identity: AgentIdentity;
+  readonly skill: string | undefined;
+  readonly emit: (event: DurableEvent) => void;
+  /** Appends a transition to the record's head and announces it. */
+  readonly write: (record: LedgerRecord, transition: LedgerTransition) => Promise<LedgerRecord>;
+  /** One SendMessage of the given attempt, never retried. */
+  readonly sendOnce: (
+    record: LedgerRecord,
+    attemptId: string,
+    message: Message,
+    signal?: AbortSignal,
+  ) => Promise<SendMessageResponse>;
+};
+
+function sameAgent(left: AgentIdentity, right: AgentIdentity): boolean {
+  return (
+    left.cardDigest === right.cardDigest &&
+    left.binding === right.binding &&
+    left.url === right.url &&
+    left.tenant === right.tenant
+  );
+}
+
+/**
+Which probe `recovery` can run for `record`, or `undefined`: keyed replay only for a keyed send, message-id replay only for a deduplicated one, and a context-history scan only for an attempt that carried a recovery contextId. A record sent under another configuration is left alone.
+
+@example
+```ts
+probeKind({ kind: 'keyed', retryAfterMs: 1000, maxProbes: 10 }, record, undefined); // 'keyed' for a keyed record
+```
+*/
+export function probeKind(
+  recovery: ResolvedRecovery,
+  record: LedgerRecord,
+  contextId: string | undefined,
+): ProbeKind | undefined {
+  switch (recovery.kind) {
+    case 'disabled':
+      return undefined;
+    case 'keyed':
+      return record.delivery === 'keyed' ? 'keyed' : undefined;
+    case 'message-id-replay':
+      return record.delivery === 'message-id-deduplicated' ? 'message-id-replay' : undefined;
+    case 'context-history':
+      return contextId === undefined ? undefined : 'context-history';
+  }
+}
+
+/**
+The ledger transition a probe's report leads to (durable-client digest §10.3, §10.4):
+
+- `match` → `reconcile-commit`, bound to the original attempt;
+- `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even twice), so nothing may claim it failed; a person decides;
+- `refused` → `unresolved('no-evidence')`: no later probe can do better;
+- `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th such probe, `unresolved('no-evidence')`: probing is bounded in count too (DESIGN.md step 3; a direct Message created no task, so no scan can ever find it).
+
+`reconcile-fail` is never produced: a probe can show that a send was applied, never that it was not.
+
+@example
+```ts
+probeTransition(record, { kind: 'keyed', retryAfterMs: 1000, maxProbes: 1 }, { result: 'none', pagesScanned: 1, tasksExamined: 0, matches: 0 });
+// { type: 'unresolved', attemptId, reason: 'no-evidence' }
+```
+*/
+export function probeTransition(
+  record: LedgerRecord,
+  recovery: Exclude<ResolvedRecovery, { kind: 'disabled' }>,
+  report: ProbeReport,
+): LedgerTransition {
+  const { state } = record;
+  if (state.status !== 'unknown') {
+    throw new LedgerError('invalid-transition', { rule: `probe-from-${state.status}` });
+  }
+  const { attemptId } = state;
+  const cause = report.cause === undefined ? {} : { cause: report.cause };
+  switch (report.result) {
+    case 'match':
+      return {
+        type: 'reconcile-commit',
+        attemptId,
+        result: resultSummary(report.answer as SendMessageResponse),
+      };
+    case 'conflict':
+      return { type: 'unresolved', attemptId, reason: 'conflicting-evidence', ...cause };
+    case 'refused':
+      return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
+    case 'none':
+    case 'transient-error': {
+      const probes = (state.pending?.probes ?? 0) + 1;
+      if (probes >= recovery.maxProbes) {
+        return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
+      }
+      // The ledger's clock never runs backwards, so the delay is measured from the later of now and the record's last write.
+      return {
+        type: 'pending',
+        attemptId,
+        notBefore: Math.max(Date.now(), record.updatedAt) + recovery.retryAfterMs,
+      };
+    }
+  }
+}
+
+/**
+Creates the `reconcile` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
+
+@example
+```ts
+const reconcile = createReconciler({ client, ledger, recovery, identity, skill, emit, write, sendOnce });
+await reconcile(id); // committed | pending | unresolved, or the record as it stands
+```
+*/
+export function createReconciler(
+  input: ReconcilerInput,
+): (id: string, options?: ReconcileOptions) => Promise<DurableOutcome> {
+  const { client, ledger, recovery, identity, skill, emit, write, sendOnce } = input;
+  const running = new Map<string, Promise<DurableOutcome>>();
+
+  function probe(kind: ProbeKind, record: LedgerRecord, attempt: Attempt, signal?: AbortSignal) {
+    const { attemptId } = attempt;
+    const sent = attemptMessage(record, attemptId) as Message;
+    const callOptions: CallOptions = {
+      // Durable-client digest §10.4: every probe carries the original attempt's identity to the token provider.
+      attempt: { sendId: record.id, attemptId },
+      ...(signal === undefined ? {} : { signal }),
+      ...(skill === undefined ? {} : { skill }),
+    };
+    if (kind === 'context-history' && recovery.kind === 'context-history') {
+      const onPage = (page: ScanPage) =>
+        emit({ type: 'probe-page', id: record.id, ...page, time: Date.now() });
+      return scanContextHistory({ client, callOptions, sent, onPage }, attempt, recovery);
+    }
+    return replaySend({ client, callOptions, sent }, (message) =>
+      sendOnce(record, attemptId, message, signal),
+    );
+  }
+
+  async function reconcileOnce(id: string, options: ReconcileOptions): Promise<DurableOutcome> {
+    const record = await ledger.get(id);
+    if (record === undefined) {
+      throw new LedgerError('not-found');
+    }
+    const { state } = record;
+    if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
+      return durableOutcome(record);
+    }
+    if (!sameAgent(record.agent, identity)) {
+      // A probe through another agent, or another tenant of it, would look in the wrong place or run the send there.
+      throw new LedgerError('invalid-input', { rule: 'agent-mismatch' });
+    }
+    const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
+    const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
+    const early = state.pending !== undefined && Date.now() < state.pending.notBefore;
+    if (attempt === undefined || kind === undefined || early) {
+      return durableOutcome(record);
+    }
+    const startedAt = Date.now();
+    const started = performance.now();
+    emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
+    const report = await probe(kind, record, attempt, options.signal);
+    emit({
+      type: 'probe',
+      id,
+      attemptId: attempt.attemptId,
+      recovery: kind,
+      pagesScanned: report.pagesScanned,
+      tasksExamined: report.tasksExamined,
+      matches: report.matches,
+      result: report.result,
+      ...(report.rule === undefined ? {} : { rule: report.rule }),
+      startedAt,
+      durationMs: performance.now() - started,
+    });
+    try {
+      const next = await write(record, probeTransition(record, recovery, report));
+      return durableOutcome(
+        next,
+        report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
+      );
+    } catch (error) {
+      // Another writer moved the record meanwhile: what it wrote stands.
+      if (error instanceof LedgerError && error.reason === 'stale-revision') {
+        return durableOutcome((await ledger.get(id)) ?? record);
+      }
+      throw error;
+    }
+  }
+
+  return (id, options = {}) => {
+    const current = running.get(id);
+    if (current !== undefined) {
+      return current;
+    }
+    const promise = reconcileOnce(id, options).finally(() => running.delete(id));
+    running.set(id, promise);
+    return promise;
+  };
+}

@@ -1,0 +1,358 @@
+/**
+@module
+The opt-in retry policy (seed 000, "What the client does with it"; idempotency digest §3.1–§3.4). Without a policy nothing is ever re-sent. With one, an attempt that failed is tried again only when the failure is transient **and** a second attempt cannot duplicate work:
+
+- the operation is idempotent by nature (`operations[op].idempotent`: GetTask, ListTasks, CancelTask, SubscribeToTask, GetExtendedAgentCard, and Get/List/Delete push config);
+- or the send carries a valid idempotency key and the peer is known to honour keys (its card advertises the extension, or the caller asserted it), so the peer answers the retry with the first attempt's task;
+- or the failure is a definite rejection: a 429 or 503 error answer, which says the request was refused before anything was applied.
+
+A keyed send against a peer not known to honour keys is exactly as non-retryable as an unkeyed one. A stream retries only its establishment. Every decision here is pure; {@link runWithRetry} is the loop the client runs around an attempt.
+*/
+import { isClientError, OptionsError, RequestError, TransportError } from '../core/errors.js';
+import { a2aErrors, type OperationName, operations } from '../protocol/index.js';
+import { keyOf } from './key.js';
+
+/**
+How a client retries. Every field is optional: `retry: {}` is the a2a-rust default policy (idempotency digest §3.1).
+
+@example
+```ts
+const client = createClient({ card, cardDigest, pin, security, retry: { maxRetries: 5 } });
+```
+*/
+export type RetryPolicyOptions = {
+  /** Attempts after the first. @default 3 */
+  readonly maxRetries?: number;
+  /** The backoff before the first retry, in milliseconds. @default 500 */
+  readonly initialBackoffMs?: number;
+  /** The longest backoff, and the cap on a peer's `Retry-After`. @default 30000 */
+  readonly maxBackoffMs?: number;
+  /** Each backoff is the previous one times this. @default 2 */
+  readonly backoffMultiplier?: number;
+  /** A source of numbers in [0, 1) for the jitter; inject one to make the waits deterministic in a test. @default Math.random */
+  readonly random?: () => number;
+};
+
+/** {@link RetryPolicyOptions} after validation: nothing is optional. */
+export type RetryPolicy = {
+  readonly maxRetries: number;
+  readonly initialBackoffMs: number;
+  readonly maxBackoffMs: number;
+  readonly backoffMultiplier: number;
+  readonly random: () => number;
+};
+
+/** The defaults of a retry policy: a2a-rust's `RetryPolicy::default()`, so that comparisons stay fair (idempotency digest §8, client item 7). */
+export const defaultRetryPolicy = Object.freeze({
+  maxRetries: 3,
+  initialBackoffMs: 500,
+  maxBackoffMs: 30_000,
+  backoffMultiplier: 2,
+});
+
+// The longest delay `setTimeout` keeps: a longer one fires at once (HTML, timer initialisation steps; Node clamps the same way).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function wholeMs(option: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    throw new OptionsError(option, 'not-a-whole-number');
+  }
+  if (value < 0) {
+    throw new OptionsError(option, 'below-minimum');
+  }
+  if (value > MAX_TIMER_MS) {
+    throw new OptionsError(option, 'above-ceiling');
+  }
+  return value;
+}
+
+/**
+Validates a retry policy and applies its defaults. Throws `OptionsError` naming the field (`retry.maxRetries`, …): a count or a delay that is not a whole number, negative, or a delay beyond what `setTimeout` can wait (2³¹−1 ms); `maxBackoffMs` below `initialBackoffMs` (`inconsistent`); a multiplier that is not a finite number of at least 1; a `random` that is not a function.
+
+@example
+```ts
+resolveRetryPolicy({}).maxRetries; // 3
+```
+*/
+export function resolveRetryPolicy(options: RetryPolicyOptions): RetryPolicy {
+  if (options === null || typeof options !== 'object') {
+    throw new OptionsError('retry', 'malformed');
+  }
+  const maxRetries = options.maxRetries ?? defaultRetryPolicy.maxRetries;
+  if (typeof maxRetries !== 'number' || !Number.isSafeInteger(maxRetries)) {
+    throw new OptionsError('retry.maxRetries', 'not-a-whole-number');
+  }
+  if (maxRetries < 0) {
+    throw new OptionsError('retry.maxRetries', 'below-minimum');
+  }
+  const initialBackoffMs = wholeMs(
+    'retry.initialBackoffMs',
+    options.initialBackoffMs ?? defaultRetryPolicy.initialBackoffMs,
+  );
+  const maxBackoffMs = wholeMs('retry.maxBackoffMs', options.maxBackoffMs ?? defaultRetryPolicy.maxBackoffMs);
+  if (maxBackoffMs < initialBackoffMs) {
+    throw new OptionsError('retry.maxBackoffMs', 'inconsistent');
+  }
+  const backoffMultiplier = options.backoffMultiplier ?? defaultRetryPolicy.backoffMultiplier;
+  if (typeof backoffMultiplier !== 'number' || !Number.isFinite(backoffMultiplier)) {
+    throw new OptionsError('retry.backoffMultiplier', 'malformed');
+  }
+  if (backoffMultiplier < 1) {
+    throw new OptionsError('retry.backoffMultiplier', 'below-minimum');
+  }
+  const random = options.random ?? Math.random;
+  if (typeof random !== 'function') {
+    throw new OptionsError('retry.random', 'malformed');
+  }
+  return Object.freeze({ maxRetries, initialBackoffMs, maxBackoffMs, backoffMultiplier, random });
+}
+
+/** The statuses a2a-rust treats as transient (idempotency digest §3.2): throttled, bad gateway, unavailable, gateway timeout. */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/**
+Whether a failure is transient (idempotency digest §3.2): a transport failure (`network`, `timeout`, `read`, `idle`; never the caller's own `aborted`), or an answer with HTTP status 429, 502, 503 or 504. Everything else is surfaced at once: a refusal before dispatch, any other status (500 included), any A2A error in a 2xx answer, any answer that broke the protocol.
+
+@example
+```ts
+isRetryableError(new TransportError('timeout', { dispatched: true })); // true
+isRetryableError(new HttpProtocolError('status', { dispatched: true, httpStatus: 500 })); // false
+```
+*/
+export function isRetryableError(error: unknown): boolean {
+  if (!isClientError(error)) {
+    return false;
+  }
+  if (error.kind === 'transport') {
+    return error.reason !== 'aborted';
+  }
+  return (
+    (error.kind === 'remote' || error.kind === 'http-protocol' || error.kind === 'invalid-response') &&
+    error.httpStatus !== undefined &&
+    TRANSIENT_STATUSES.has(error.httpStatus)
+  );
+}
+
+/**
+Whether a failure is a definite rejection: the peer refused the request before applying anything, so even a send that creates state may be sent again. That is an error answer with HTTP status 429 or 503, read as a refusal: an A2A error (`remote`), an empty body (`http-protocol` `status`) or a body that is not A2A (`http-protocol` `error-envelope`, such as a proxy's page).
+
+Why exactly these: RFC 6585, §4 defines 429 as the user having sent too many requests (a rate limit turns the request away); RFC 9110, §15.6.4 defines 503 as the server being currently unable to handle the request; A2A spec §3.3.2 names 503 a system error that MAY carry `Retry-After`; and a2a-rust retries only these two on a non-idempotent send, because "the server refused the request up front" (idempotency digest §3.4). A 502 or 504 is not one: a gateway may already have forwarded the request. Nor is a 429/503 that carries a JSON-RPC `result` (`result-on-error-status`: the peer says it produced something) or an unreadably large body.
+
+@example
+```ts
+isDefiniteRejection(new HttpProtocolError('status', { dispatched: true, httpStatus: 503 })); // true
+isDefiniteRejection(new HttpProtocolError('status', { dispatched: true, httpStatus: 502 })); // false
+```
+*/
+export function isDefiniteRejection(error: unknown): boolean {
+  if (!isClientError(error) || (error.httpStatus !== 429 && error.httpStatus !== 503)) {
+    return false;
+  }
+  return (
+    error.kind === 'remote' ||
+    (error.kind === 'http-protocol' && (error.reason === 'status' || error.reason === 'error-envelope'))
+  );
+}
+
+const FINAL_CODES: ReadonlySet<number> = new Set([
+  a2aErrors.InvalidParams.code,
+  a2aErrors.UnsupportedOperation.code,
+  a2aErrors.TaskNotFound.code,
+]);
+const FINAL_REASONS: ReadonlySet<string> = new Set([
+  a2aErrors.InvalidParams.reason,
+  a2aErrors.UnsupportedOperation.reason,
+  a2aErrors.TaskNotFound.reason,
+]);
+
+/**
+Whether a remote error ends a keyed send for good, whatever its status (idempotency digest §8, client item 4): -32602 InvalidParams (the key is malformed, or held by another message), -32004 UnsupportedOperation (the peer cannot honour keys) and -32001 TaskNotFound (the key outlived its task: resending would run it twice). Named by an authoritative code or by the error's ErrorInfo reason.
+
+@example
+```ts
+isFinalError(new RemoteError({ dispatched: true, remoteCode: -32004, reason: 'UNSUPPORTED_OPERATION' })); // true
+```
+*/
+export function isFinalError(error: unknown): boolean {
+  return (
+    isClientError(error) &&
+    error.kind === 'remote' &&
+    ((error.remoteCode !== undefined && FINAL_CODES.has(error.remoteCode)) || FINAL_REASONS.has(error.reason))
+  );
+}
+
+/**
+Whether a request is a keyed send the peer will deduplicate (a2a-rust's `carries_idempotency_key`, idempotency digest §3.4): the peer honours keys, the operation is SendMessage or SendStreamingMessage, and `request.message` carries a key that passes `validateKey`. `message.extensions` is not looked at; a malformed key, or a key on any other operation, changes nothing.
+
+@example
+```ts
+carriesIdempotencyKey('sendMessage', { message }, client.honoursIdempotency);
+```
+*/
+export function carriesIdempotencyKey(
+  operation: OperationName,
+  request: unknown,
+  peerHonoursIdempotency: boolean,
+): boolean {
+  if (!peerHonoursIdempotency || (operation !== 'sendMessage' && operation !== 'sendStreamingMessage')) {
+    return false;
+  }
+  const message =
+    typeof request === 'object' && request !== null ? (request as { message?: unknown }).message : undefined;
+  if (typeof message !== 'object' || message === null) {
+    return false;
+  }
+  const key = keyOf(message);
+  return key.ok && key.value !== undefined;
+}
+
+/**
+The retry decision for one failed attempt (idempotency digest §3.4): the failure is transient and not final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from {@link carriesIdempotencyKey}), or the failure is a definite rejection.
+
+@example
+```ts
+shouldRetry('sendMessage', false, new TransportError('timeout', { dispatched: true })); // false: ambiguous
+shouldRetry('sendMessage', true, new TransportError('timeout', { dispatched: true })); // true: the peer deduplicates
+```
+*/
+export function shouldRetry(operation: OperationName, keyed: boolean, error: unknown): boolean {
+  if (!isRetryableError(error) || isFinalError(error)) {
+    return false;
+  }
+  return operations[operation].idempotent || keyed || isDefiniteRejection(error);
+}
+
+/**
+How long to wait before retry number `retry` (1 for the first): the backoff `initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2, backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes precedence, clamped to `maxBackoffMs` (idempotency digest §3.1).
+
+@example
+```ts
+retryDelayMs(resolveRetryPolicy({ random: () => 0 }), 2, error); // 500: the 1000 ms backoff, jittered to its lower half
+```
+*/
+export function retryDelayMs(policy: RetryPolicy, retry: number, error: unknown): number {
+  const retryAfterMs = isClientError(error) ? error.retryAfterMs : undefined;
+  if (retryAfterMs !== undefined) {
+    return Math.min(retryAfterMs, policy.maxBackoffMs);
+  }
+  const backoff = Math.min(
+    policy.maxBackoffMs,
+    Math.floor(policy.initialBackoffMs * policy.backoffMultiplier ** (retry - 1)),
+  );
+  const low = Math.ceil(backoff / 2);
+  const span = backoff - low;
+  // A random source that strays outside [0, 1) cannot push the wait outside its range.
+  const draw = Math.min(Math.max(policy.random(), 0), 1);
+  return span === 0 ? backoff : low + Math.min(span - 1, Math.floor(draw * span));
+}
+
+/** One retry about to happen, as the client reports it. */
+export type RetryNotice = {
+  /** The attempt that failed, from 1; the next one is `attempt + 1`. */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly error: unknown;
+};
+
+/** What {@link runWithRetry} needs besides the attempt itself. */
+export type RetryRun = {
+  /** `undefined`: a single attempt, nothing is ever re-sent. */
+  readonly policy: RetryPolicy | undefined;
+  readonly operation: OperationName;
+  /** From {@link carriesIdempotencyKey}. */
+  readonly keyed: boolean;
+  /** The caller's signal: it also ends a backoff. */
+  readonly signal: AbortSignal | undefined;
+  /** Told before each backoff starts. */
+  readonly onRetry: (notice: RetryNotice) => void;
+};
+
+/**
+The authoritative remote codes that say the peer refused a request before applying it (durable-client digest §8.4): the request was rejected (-32700, -32600, -32602) or the operation was (-32601, -32004, -32005, -32008, -32009).
+
+@example
+```ts
+PRE_APPLICATION_CODES.has(-32004); // true: UnsupportedOperation
+```
+*/
+export const PRE_APPLICATION_CODES: ReadonlySet<number> = new Set(
+  [
+    a2aErrors.ParseError,
+    a2aErrors.InvalidRequest,
+    a2aErrors.InvalidParams,
+    a2aErrors.MethodNotFound,
+    a2aErrors.UnsupportedOperation,
+    a2aErrors.ContentTypeNotSupported,
+    a2aErrors.ExtensionSupportRequired,
+    a2aErrors.VersionNotSupported,
+  ].map(({ code }) => code),
+);
+
+/** Whether an error says this attempt applied nothing: never sent, a definite rejection, or an authoritative pre-application refusal. */
+function claimsNothingApplied(error: unknown): boolean {
+  return (
+    isClientError(error) &&
+    (!error.dispatched ||
+      isDefiniteRejection(error) ||
+      (error.kind === 'remote' &&
+        error.remoteCode !== undefined &&
+        PRE_APPLICATION_CODES.has(error.remoteCode)))
+  );
+}
+
+/** Waits `ms` on `setTimeout` (so fake timers drive it); resolves `false` at once if `signal` aborts. */
+function backoff(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+Runs `attempt` (given its number, from 1) until it succeeds, the policy says stop, or the caller aborts.
+
+What a failed call throws never claims less than the attempts proved: when the last attempt says it applied nothing (it was never sent, was definitely rejected, or was refused with a pre-application code such as -32004) but an earlier attempt left the outcome open, that earlier error is thrown, since the request may have been applied then; otherwise the last error is. A caller's abort during a backoff throws `TransportError('aborted', dispatched: true)` when an earlier attempt left the outcome open, and `RequestError('aborted')` when none did; the last attempt's error is its `cause`.
+
+@example
+```ts
+const task = await runWithRetry(
+  { policy, operation: 'getTask', keyed: false, signal, onRetry: (notice) => log(notice) },
+  () => binding.unary('getTask', request, context),
+);
+```
+*/
+export async function runWithRetry<T>(run: RetryRun, attempt: (attempt: number) => Promise<T>): Promise<T> {
+  const { policy, operation, keyed, signal, onRetry } = run;
+  let open: unknown;
+  for (let number = 1; ; number += 1) {
+    try {
+      return await attempt(number);
+    } catch (error) {
+      if (isClientError(error) && !claimsNothingApplied(error)) {
+        open = error;
+      }
+      const settled = open !== undefined && claimsNothingApplied(error) ? open : error;
+      if (policy === undefined || number > policy.maxRetries || !shouldRetry(operation, keyed, error)) {
+        throw settled;
+      }
+      const delayMs = retryDelayMs(policy, number, error);
+      onRetry({ attempt: number, delayMs, error });
+      if (!(await backoff(delayMs, signal))) {
+        throw open === undefined
+          ? new RequestError('aborted', { cause: error })
+          : new TransportError('aborted', { dispatched: true, cause: error });
+      }
+    }
+  }
+}

@@ -1,0 +1,359 @@
+/**
+@module
+The schemas of the durable pending-send ledger (durable-client digest §9): the intent, its states, its transitions and its revisions. Every record or revision read back from IndexedDB or a journal file is decoded with them, because storage is an edge too (house-style rule 11): a value that fails is a corrupt entry, never skipped and never repaired. The objects are strict, so an unknown member is refused rather than stripped: stripping would change a stored value silently.
+*/
+import * as z from 'zod/mini';
+import { Message } from '../protocol/message.js';
+import { int32 } from '../protocol/scalars.js';
+import { Id, Label, Url } from '../protocol/text.js';
+
+/** Pushes a ledger rule break; the message is the rule name, never the input. */
+function fail(payload: z.core.ParsePayload, rule: string, path: readonly PropertyKey[] = []): void {
+  payload.issues.push({
+    code: 'custom',
+    input: payload.value,
+    message: rule,
+    params: { rule },
+    path: [...path],
+  });
+}
+
+/** A non-negative safe integer. */
+function whole(min = 0, max = Number.MAX_SAFE_INTEGER): z.ZodMiniNumber<number> {
+  return z.number().check((payload) => {
+    if (!Number.isSafeInteger(payload.value)) {
+      fail(payload, 'integer');
+    } else if (payload.value < min || payload.value > max) {
+      fail(payload, 'range');
+    }
+  });
+}
+
+/** Milliseconds since the Unix epoch, as `Date.now()` gives them. */
+const Millis = whole();
+
+/** The longest wait a `retryAfterMs` or a pending probe may name: one hour (durable-client digest §10.2, `retry_after` ≤ 1 h). */
+export const MAX_DELAY_MS = 3_600_000;
+
+/** A SHA-256 digest as `sha256:` and 64 lowercase hex digits, the form `cardDigest` produces. */
+const Sha256Digest = z.string().check((payload) => {
+  if (!/^sha256:[0-9a-f]{64}$/.test(payload.value)) {
+    fail(payload, 'digest');
+  }
+});
+
+/**
+How a send may be delivered again (durable-client digest §10.1): `at-most-once` never repeats an uncertain attempt and gives each attempt a fresh messageId; `keyed` carries an idempotency key the peer honours; `message-id-deduplicated` reuses the message's own messageId under an operator's attestation that the peer deduplicates it.
+*/
+export const DeliveryMode = z.enum(['at-most-once', 'keyed', 'message-id-deduplicated']);
+/** How a send may be delivered again. */
+export type DeliveryMode = z.infer<typeof DeliveryMode>;
+
+/** The agent a send goes to, as discovered and pinned: the card's digest, the selected interface's binding and URL, and the pin's tenant. */
+export const AgentIdentity = z.strictObject({
+  cardDigest: Sha256Digest,
+  binding: z.enum(['JSONRPC', 'HTTP+JSON']),
+  url: Url,
+  tenant: z.optional(Id),
+});
+/** The agent a send goes to. */
+export type AgentIdentity = z.infer<typeof AgentIdentity>;
+
+/** True when `left` and `right` are the same JSON value, member order aside; `undefined` anywhere is not JSON and never equal. */
+function sameJson(left: unknown, right: unknown): boolean {
+  if (left === right) {
+    return left !== undefined;
+  }
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) {
+    return false;
+  }
+  if (Array.isArray(left) || Array.isArray(right)) {
+    return (
+      Array.isArray(left) &&
+      Array.isArray(right) &&
+      left.length === right.length &&
+      left.every((item, index) => sameJson(item, right[index]))
+    );
+  }
+  const leftKeys = Object.keys(left);
+  const rightMembers = right as Record<string, unknown>;
+  return (
+    leftKeys.length === Object.keys(right).length &&
+    leftKeys.every(
+      (key) =>
+        Object.hasOwn(rightMembers, key) &&
+        sameJson((left as Record<string, unknown>)[key], rightMembers[key]),
+    )
+  );
+}
+
+// A valid outbound message (role user), kept exactly as given: decoding it must not change it, or the stored message would no longer be the one that was sent.
+const ExactMessage = z.custom<Message>().check((payload) => {
+  const decoded = z.safeParse(Message, payload.value);
+  if (!decoded.success) {
+    fail(payload, 'message');
+  } else if (decoded.data.role !== 'ROLE_USER') {
+    fail(payload, 'role');
+  } else if (!sameJson(decoded.data, payload.value)) {
+    fail(payload, 'message-not-canonical');
+  }
+});
+
+const intentShape = {
+  /** The invocation id: the logical send, stable across attempts. */
+  id: Id,
+  /** A local tenant label (never sent). */
+  tenant: Label,
+  /** A local run label (never sent). */
+  run: Label,
+  agent: AgentIdentity,
+  /** The message as built by the caller; each attempt sends it with its own `messageId` and `contextId` (see `attemptMessage`). */
+  message: ExactMessage,
+  delivery: DeliveryMode,
+  /** The idempotency key, present exactly when `delivery` is `keyed`. */
+  idempotencyKey: z.optional(Id),
+};
+
+function checkIntent(
+  payload: z.core.ParsePayload<{ delivery: DeliveryMode; idempotencyKey?: string | undefined }>,
+) {
+  if ((payload.value.delivery === 'keyed') !== (payload.value.idempotencyKey !== undefined)) {
+    fail(payload, 'idempotency-key', ['idempotencyKey']);
+  }
+}
+
+/**
+Everything needed to send, and later to reconcile, one logical send, committed before anything leaves.
+
+@example
+```ts
+const intent: SendIntent = {
+  id: crypto.randomUUID(),
+  tenant: 'acme',
+  run: 'nightly-42',
+  agent: { cardDigest: 'sha256:9f86…', binding: 'JSONRPC', url: 'https://partner.example/a2a' },
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'book it' }] },
+  delivery: 'at-most-once',
+};
+```
+*/
+export const SendIntent = z.strictObject(intentShape).check(checkIntent);
+/** Everything needed to send, and later to reconcile, one logical send. */
+export type SendIntent = z.infer<typeof SendIntent>;
+
+/**
+A public-safe summary of an error: the `toJSON()` fields of a client error, nothing else. It is all a record keeps of a failure, so no remote text, body, token or URL can reach the ledger.
+*/
+export const ErrorSummary = z.strictObject({
+  name: Label,
+  kind: Label,
+  reason: Label,
+  dispatched: z.boolean(),
+  httpStatus: z.optional(whole(100, 599)),
+  remoteCode: z.optional(int32()),
+  violation: z.optional(
+    z.strictObject({ rule: Label, offset: z.optional(whole()), path: z.optional(Label) }),
+  ),
+});
+/** A public-safe summary of an error. */
+export type ErrorSummary = z.infer<typeof ErrorSummary>;
+
+/** What a committed send proved: a task (with its durable handle) or a direct message (A2A spec §3.1.1: the answer is a Task or a Message). */
+export const ResultSummary = z
+  .strictObject({ kind: z.enum(['task', 'message']), taskId: z.optional(Id), contextId: z.optional(Id) })
+  .check((payload) => {
+    if (
+      payload.value.kind === 'task' &&
+      (payload.value.taskId === undefined || payload.value.contextId === undefined)
+    ) {
+      fail(payload, 'task-handle');
+    }
+  });
+/** What a committed send proved. */
+export type ResultSummary = z.infer<typeof ResultSummary>;
+
+/** What a known failure did to the peer: nothing was sent, or the peer rejected it before applying it (durable-client digest §8.4). */
+export const FailureEffect = z.enum(['not-started', 'not-applied']);
+/** What a known failure did to the peer. */
+export type FailureEffect = z.infer<typeof FailureEffect>;
+
+/** Why a record is unknown: an ambiguous outcome after dispatch, a crash while executing, no evidence after the allowed probes, or evidence that contradicts itself (duplicates, a same-id message with another payload, an exhausted scan). */
+export const UnknownReason = z.enum([
+  'ambiguous-outcome',
+  'crashed-while-executing',
+  'no-evidence',
+  'conflicting-evidence',
+]);
+/** Why a record is unknown. */
+export type UnknownReason = z.infer<typeof UnknownReason>;
+
+const Delay = whole(1, MAX_DELAY_MS);
+
+/** The state of a record (durable-client digest §9.2). */
+export const LedgerState = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('prepared') }),
+  z.strictObject({ status: z.literal('executing'), attemptId: Id, messageId: Id, contextId: z.optional(Id) }),
+  z.strictObject({ status: z.literal('committed'), attemptId: Id, result: ResultSummary }),
+  z.strictObject({
+    status: z.literal('failed'),
+    attemptId: z.optional(Id),
+    cause: ErrorSummary,
+    effect: FailureEffect,
+    retryAfterMs: z.optional(Delay),
+  }),
+  z.strictObject({
+    status: z.literal('unknown'),
+    attemptId: Id,
+    cause: z.optional(ErrorSummary),
+    reason: UnknownReason,
+    pending: z.optional(z.strictObject({ notBefore: Millis, probes: whole(1) })),
+  }),
+]);
+/** The state of a record, discriminated by `status`. */
+export type LedgerState = z.infer<typeof LedgerState>;
+/** The status names. */
+export type LedgerStatus = LedgerState['status'];
+
+/** One physical dispatch of the send. */
+export const Attempt = z.strictObject({
+  attemptId: Id,
+  messageId: Id,
+  contextId: z.optional(Id),
+  startedAt: Millis,
+});
+/** One physical dispatch of the send. */
+export type Attempt = z.infer<typeof Attempt>;
+
+/** The transitions a caller appends (durable-client digest §9.3); `create` is revision 0's and comes from `Ledger.create`. */
+export const LedgerTransition = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('start'), attemptId: Id, messageId: Id, contextId: z.optional(Id) }),
+  z.strictObject({ type: z.literal('commit'), attemptId: Id, result: ResultSummary }),
+  z.strictObject({
+    type: z.literal('fail'),
+    attemptId: z.optional(Id),
+    cause: ErrorSummary,
+    effect: FailureEffect,
+    retryAfterMs: z.optional(Delay),
+  }),
+  z.strictObject({
+    type: z.literal('unknown'),
+    attemptId: Id,
+    cause: z.optional(ErrorSummary),
+    reason: z.enum(['ambiguous-outcome', 'crashed-while-executing']),
+  }),
+  z.strictObject({ type: z.literal('pending'), attemptId: Id, notBefore: Millis }),
+  z.strictObject({
+    type: z.literal('unresolved'),
+    attemptId: Id,
+    cause: z.optional(ErrorSummary),
+    reason: z.enum(['no-evidence', 'conflicting-evidence']),
+  }),
+  z.strictObject({ type: z.literal('reconcile-commit'), attemptId: Id, result: ResultSummary }),
+  z.strictObject({
+    type: z.literal('reconcile-fail'),
+    attemptId: Id,
+    cause: ErrorSummary,
+    effect: FailureEffect,
+  }),
+]);
+/** A transition a caller appends, discriminated by `type`. */
+export type LedgerTransition = z.infer<typeof LedgerTransition>;
+
+const CreateTransition = z.strictObject({ type: z.literal('create'), intent: SendIntent });
+/** Revision 0's transition: the intent itself. */
+export type CreateTransition = z.infer<typeof CreateTransition>;
+
+/**
+One immutable entry of a record's history. Revision 0 carries the `create` transition and no predecessor; revision n names the revision it expected (n − 1) and the digest of that revision, and its own `digest` is SHA-256 over the canonical JSON of the id, the revision, the time, the previous digest and the transition.
+*/
+export const LedgerRevision = z
+  .strictObject({
+    id: Id,
+    revision: whole(),
+    expectedRevision: z.optional(whole()),
+    at: Millis,
+    previousDigest: z.optional(Sha256Digest),
+    transition: z.union([CreateTransition, LedgerTransition]),
+    digest: Sha256Digest,
+  })
+  .check((payload) => {
+    const { revision, expectedRevision, previousDigest, transition } = payload.value;
+    const first = revision === 0;
+    if (first !== (transition.type === 'create')) {
+      fail(payload, 'create-first', ['transition']);
+    } else if (first !== (expectedRevision === undefined) || (!first && expectedRevision !== revision - 1)) {
+      fail(payload, 'expected-revision', ['expectedRevision']);
+    } else if (first !== (previousDigest === undefined)) {
+      fail(payload, 'previous-digest', ['previousDigest']);
+    } else if (transition.type === 'create' && transition.intent.id !== payload.value.id) {
+      fail(payload, 'intent-id', ['transition']);
+    }
+  });
+/** One immutable entry of a record's history. */
+export type LedgerRevision = z.infer<typeof LedgerRevision>;
+
+/** The statuses whose state names the last attempt. */
+function attemptOf(state: LedgerState): string | undefined {
+  return state.status === 'prepared' ? undefined : state.attemptId;
+}
+
+/**
+A record: the intent's fields, the current state, every attempt in order, and the head of its history (`revision`, `digest`). It is what replaying its revisions gives; stores keep it for fast reads and decode it on every read.
+*/
+export const LedgerRecord = z
+  .strictObject({
+    ...intentShape,
+    state: LedgerState,
+    attempts: z.array(Attempt),
+    revision: whole(),
+    digest: Sha256Digest,
+    createdAt: Millis,
+    updatedAt: Millis,
+  })
+  .check((payload) => {
+    checkIntent(payload);
+    const { state, attempts } = payload.value;
+    // A state names the latest attempt; prepared, and a failure before any attempt, name none and have none.
+    if (attemptOf(state) !== attempts.at(-1)?.attemptId) {
+      fail(payload, 'attempt', ['state']);
+    }
+  });
+/** A record of one logical send. */
+export type LedgerRecord = z.infer<typeof LedgerRecord>;
+
+/** A decoding failure: the rule and a path made of this module's member names and array indexes only. */
+export type LedgerDecodeFailure = { readonly rule: string; readonly path: string };
+
+/**
+Decodes a stored ledger value without throwing: `{ ok: true, value }` or `{ ok: false, error: { rule, path } }`.
+
+@example
+```ts
+const result = decodeLedger(LedgerRecord, await store.get(id));
+if (!result.ok) { throw new LedgerError('corrupt', { rule: result.error.rule }); }
+```
+*/
+export function decodeLedger<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+):
+  | { readonly ok: true; readonly value: z.output<S>; readonly error?: never }
+  | { readonly ok: false; readonly error: LedgerDecodeFailure; readonly value?: never } {
+  const result = z.safeParse(schema, value);
+  if (result.success) {
+    return { ok: true, value: result.data };
+  }
+  const issue = result.error.issues[0];
+  const { rule: custom } = issue?.code === 'custom' ? (issue.params ?? {}) : {};
+  const rule = typeof custom === 'string' ? custom : (issue?.code ?? 'invalid');
+  let path = '$';
+  for (const key of issue?.path ?? []) {
+    path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  }
+  return { ok: false, error: { rule, path } };
+}
+
+/** One line of the file ledger's journal: a revision and the fencing counter of the writer that appended it. */
+export const JournalLine = z.strictObject({ fence: whole(1), revision: LedgerRevision });
+/** One line of the file ledger's journal. */
+export type JournalLine = z.infer<typeof JournalLine>;

@@ -1,0 +1,186 @@
+/**
+`discover()` over a real loopback wire (durable-client digest §12.1: a `127.0.0.1:0` server, the card pinned by its digest): the mock agent (`startMockAgent`) and the official `@a2a-js/sdk` server (`startSdkAgent`), each reached with `loopback: true` and digest trust.
+*/
+
+import { inspect } from 'node:util';
+import { jsonRpcPath, restPath } from '@surecall/mocks';
+import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
+import {
+  type RunningSdkAgent,
+  sdkExtendedDescription,
+  sdkTenant,
+  startSdkAgent,
+} from '@surecall/mocks/sdk-agent';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DiscoveryError } from '../../src/core/errors.js';
+import { type DiscoverOptions, discover, fetchAgentCard } from '../../src/discovery/discovery.js';
+import type { Message } from '../../src/protocol/index.js';
+
+function message(text: string): Message {
+  return { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] };
+}
+
+async function failure(pending: Promise<unknown>): Promise<DiscoveryError> {
+  const error = await pending.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(DiscoveryError);
+  return error as DiscoveryError;
+}
+
+describe('the mock agent on loopback', () => {
+  let agent: RunningMockAgent;
+  let digest: string;
+  let base: DiscoverOptions;
+
+  beforeAll(async () => {
+    agent = await startMockAgent({ port: 0, stepMs: 0 });
+    ({ digest } = await fetchAgentCard({ cardUrl: agent.cardUrl, loopback: true }));
+    base = {
+      cardUrl: agent.cardUrl,
+      pins: [{ binding: 'JSONRPC', url: `${agent.origin}${jsonRpcPath}` }],
+      trust: { kind: 'digest', digest },
+      security: { kind: 'anonymous' },
+      loopback: true,
+    };
+  });
+  afterAll(() => agent.close());
+
+  it('discovers with loopback and digest trust, then talks over the wire', async () => {
+    const client = await discover(base);
+    expect(client.cardDigest).toBe(digest);
+    expect(client.binding).toBe('JSONRPC');
+    const result = await client.sendMessage({ message: message('task one') });
+    expect('task' in result || 'message' in result).toBe(true);
+  });
+
+  it('reaches the same server through the IPv4 shorthand 127.1', async () => {
+    const shorthand = agent.origin.replace('127.0.0.1', '127.1');
+    const client = await discover({
+      ...base,
+      cardUrl: `${shorthand}/.well-known/agent-card.json`,
+      pins: [{ binding: 'JSONRPC', url: `${shorthand}${jsonRpcPath}` }],
+    });
+    await expect(client.listTasks({})).resolves.toBeDefined();
+  });
+
+  it('refuses tls trust for a plain-http card, and plain http without loopback', async () => {
+    expect(await failure(discover({ ...base, trust: { kind: 'tls' } }))).toMatchObject({
+      reason: 'TlsTrustRequiresHttps',
+    });
+    const { loopback: _, ...strict } = base;
+    expect(await failure(discover(strict))).toMatchObject({ reason: 'Discovery', detail: 'https-required' });
+  });
+
+  it('refuses localhost, a name, even for a server that answers there', async () => {
+    const named = agent.origin.replace('127.0.0.1', 'localhost');
+    expect(
+      await failure(discover({ ...base, cardUrl: `${named}/.well-known/agent-card.json` })),
+    ).toMatchObject({ reason: 'Discovery', detail: 'literal-loopback-required' });
+  });
+
+  it('refuses digest drift and pin drift', async () => {
+    expect(
+      await failure(discover({ ...base, trust: { kind: 'digest', digest: `sha256:${'f'.repeat(64)}` } })),
+    ).toMatchObject({ reason: 'AgentCardDigestMismatch' });
+    expect(
+      await failure(
+        discover({
+          ...base,
+          pins: [{ binding: 'JSONRPC', url: `${agent.origin}${jsonRpcPath}`, tenant: 'acme' }],
+        }),
+      ),
+    ).toMatchObject({ reason: 'InterfacePinMismatch' });
+    expect(
+      await failure(
+        discover({ ...base, pins: [{ binding: 'HTTP+JSON', url: `${agent.origin}${restPath}` }] }),
+      ),
+    ).toMatchObject({ reason: 'InterfacePinMismatch' });
+  });
+
+  it('says Discovery when nothing listens', async () => {
+    const closed = await startMockAgent({ port: 0 });
+    await closed.close();
+    expect(await failure(fetchAgentCard({ cardUrl: closed.cardUrl, loopback: true }))).toMatchObject({
+      reason: 'Discovery',
+      detail: 'network',
+    });
+  });
+
+  it('keeps the origin, the path and the card out of an error inspected in full, causes included', async () => {
+    const drift = await failure(
+      discover({ ...base, pins: [{ binding: 'JSONRPC', url: `${agent.origin}/secret-path-marker` }] }),
+    );
+    const closed = await startMockAgent({ port: 0 });
+    await closed.close();
+    const lost = await failure(
+      discover({
+        ...base,
+        cardUrl: closed.cardUrl,
+        pins: [{ binding: 'JSONRPC', url: `${closed.origin}/secret-path-marker` }],
+      }),
+    );
+    expect(lost.cause).toBeDefined();
+    for (const [error, port] of [
+      [drift, agent.port],
+      [lost, closed.port],
+    ] as const) {
+      const shown = inspect(error, { depth: 8 });
+      expect(shown).not.toContain(String(port));
+      expect(shown).not.toContain('secret-path-marker');
+      expect(shown).not.toContain('mock agent');
+    }
+  });
+});
+
+describe('the official SDK server on loopback', () => {
+  let sdk: RunningSdkAgent;
+  let base: DiscoverOptions;
+
+  beforeAll(async () => {
+    // The SDK logs every request it refuses; the assertions are what matters.
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    sdk = await startSdkAgent({ tickMs: 600_000 });
+    const { digest } = await fetchAgentCard({ cardUrl: sdk.cardUrl, loopback: true });
+    base = {
+      cardUrl: sdk.cardUrl,
+      pins: [{ binding: 'JSONRPC', url: sdk.jsonRpcUrl }],
+      trust: { kind: 'digest', digest },
+      security: { kind: 'bearer', scheme: 'bearer', token: async () => sdk.bearerToken },
+      loopback: true,
+    };
+  });
+  afterAll(async () => {
+    await sdk.close();
+    vi.restoreAllMocks();
+  });
+
+  it('discovers the SDK card with digest trust and calls the server', async () => {
+    const client = await discover(base);
+    expect(client.card.name).toBe(sdk.card.name);
+    const result = await client.sendMessage({ message: message('echo over the wire') });
+    expect(result).toBeDefined();
+  });
+
+  it('returns the SDK’s extended card as data, never changing the client', async () => {
+    const client = await discover(base);
+    const extended = await client.getExtendedAgentCard();
+    expect(extended.description).toBe(sdkExtendedDescription);
+    expect(client.card.description).toBe(sdk.card.description);
+    expect(client.card.provider).toBeUndefined();
+  });
+
+  it('takes the first interface, never the tenant ones listed after it', async () => {
+    const tenantOnly = {
+      ...base,
+      pins: [{ binding: 'JSONRPC' as const, url: sdk.jsonRpcUrl, tenant: sdkTenant }],
+    };
+    expect(await failure(discover(tenantOnly))).toMatchObject({
+      reason: 'InterfacePinMismatch',
+      detail: 'no-matching-pin',
+    });
+    const restOnly = { ...base, pins: [{ binding: 'HTTP+JSON' as const, url: sdk.restUrl }] };
+    expect(await failure(discover(restOnly))).toMatchObject({ reason: 'InterfacePinMismatch' });
+  });
+});

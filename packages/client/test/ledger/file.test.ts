@@ -1,0 +1,412 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LedgerError } from '../../src/core/errors.js';
+import { compactLedger, createLedger } from '../../src/ledger/file.js';
+import { type Ledger, type LedgerRecord, type SendIntent, verifyHistory } from '../../src/ledger/ledger.js';
+import { readLock } from '../../src/ledger/lock.js';
+import * as memory from '../../src/ledger/memory.js';
+import { compileForChild } from '../support/child-build.js';
+
+let directory = '';
+let counter = 0;
+let fileHandlePrototype: FileHandle;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'surecall-file-ledger-'));
+  fixture = await compileForChild('test/support/file-child.ts', join(directory, 'build'));
+  const probe = await open(join(directory, 'probe'), 'w');
+  fileHandlePrototype = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function freshPath(): string {
+  counter++;
+  return join(directory, `journal-${counter}.jsonl`);
+}
+
+function intent(id: string): SendIntent {
+  return {
+    id,
+    tenant: 'acme',
+    run: 'run-1',
+    agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'HTTP+JSON', url: 'https://agent.example/a2a' },
+    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book it' }] },
+    delivery: 'at-most-once',
+  };
+}
+
+async function committed(ledger: Ledger, id: string): Promise<LedgerRecord> {
+  await ledger.create(intent(id));
+  await ledger.transition(id, 0, { type: 'start', attemptId: `a-${id}`, messageId: `m-${id}` });
+  return ledger.transition(id, 1, {
+    type: 'commit',
+    attemptId: `a-${id}`,
+    result: { kind: 'task', taskId: `t-${id}`, contextId: 'ctx' },
+  });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(LedgerError);
+  return error as LedgerError;
+}
+
+function journalLines(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').slice(0, -1);
+}
+
+/** A journal of three committed sends (nine lines), closed. */
+async function journalOfThree(): Promise<string> {
+  const path = freshPath();
+  const ledger = await createLedger({ name: path });
+  for (const id of ['j-1', 'j-2', 'j-3']) {
+    await committed(ledger, id);
+  }
+  await ledger.close();
+  return path;
+}
+
+describe('the journal on open', () => {
+  it('truncates a torn last line, the unacknowledged tail of a write a crash interrupted', async () => {
+    const path = await journalOfThree();
+    const whole = (await stat(path)).size;
+    const line = journalLines(path)[0] as string;
+    appendFileSync(path, line.slice(0, 40));
+    const ledger = await createLedger({ name: path });
+    expect((await ledger.list()).map((record) => record.state.status)).toEqual([
+      'committed',
+      'committed',
+      'committed',
+    ]);
+    expect((await stat(path)).size).toBe(whole);
+    await committed(ledger, 'j-4');
+    await ledger.close();
+    const reopened = await createLedger({ name: path });
+    expect(await reopened.list()).toHaveLength(4);
+    await reopened.close();
+  });
+
+  it.each([
+    ['a line that is not JSON', (lines: string[]) => lines.splice(4, 1, '{"fence":1,'), 5, 'json'],
+    [
+      'a line that does not decode',
+      (lines: string[]) => lines.splice(2, 1, '{"fence":1}'),
+      3,
+      'invalid_type',
+    ],
+    [
+      'a line whose content no longer matches its digest',
+      (lines: string[]) =>
+        lines.splice(3, 1, (lines[3] as string).replace('"tenant":"acme"', '"tenant":"evil"')),
+      4,
+      'digest',
+    ],
+    ['a removed line', (lines: string[]) => lines.splice(1, 1), 2, 'sequence'],
+    ['a duplicated line', (lines: string[]) => lines.splice(1, 0, lines[1] as string), 3, 'sequence'],
+    [
+      'a line from an older fence after a newer one',
+      (lines: string[]) => lines.splice(0, 1, (lines[0] as string).replace('"fence":1', '"fence":2')),
+      2,
+      'fence',
+    ],
+    ['a complete last line that is corrupt', (lines: string[]) => lines.splice(8, 1, 'garbage'), 9, 'json'],
+  ] as const)(
+    'refuses %s as corrupt, naming its line, and never skips it',
+    async (_, tamper, position, rule) => {
+      const path = await journalOfThree();
+      const lines = journalLines(path);
+      tamper(lines);
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      const error = await refusal(createLedger({ name: path }));
+      expect(error).toMatchObject({ reason: 'corrupt', position, rule });
+      expect(error.message).not.toContain(directory);
+      // The refusal released the lock: once repaired, the journal opens.
+      expect(await readLock(`${path}.lock`)).toBeUndefined();
+    },
+  );
+
+  it('refuses a line that is not UTF-8', async () => {
+    const path = await journalOfThree();
+    const bytes = readFileSync(path);
+    const broken = Buffer.concat([bytes.subarray(0, 20), Buffer.from([0xff]), bytes.subarray(21)]);
+    writeFileSync(path, broken);
+    expect(await refusal(createLedger({ name: path }))).toMatchObject({
+      reason: 'corrupt',
+      position: 1,
+      rule: 'utf-8',
+    });
+  });
+});
+
+describe('compaction', () => {
+  it('rewrites the journal record by record, keeping every record and its whole digest chain', async () => {
+    const path = freshPath();
+    const ledger = await createLedger({ name: path });
+    // Interleaved: each record's revisions are spread across the journal.
+    await Promise.all(['c-1', 'c-2', 'c-3'].map((id) => committed(ledger, id)));
+    const before = await ledger.list();
+    const histories = await Promise.all(before.map((record) => ledger.history(record.id)));
+    // Queued behind the compaction: its lines go to the new journal, after the snapshot.
+    const compaction = compactLedger(ledger);
+    const during = committed(ledger, 'c-4');
+    expect(await compaction).toEqual({ records: 3, revisions: 9 });
+    await during;
+    expect(
+      journalLines(path)
+        .slice(0, 9)
+        .map((line) => (JSON.parse(line) as { revision: { id: string } }).revision.id),
+    ).toEqual(['c-1', 'c-1', 'c-1', 'c-2', 'c-2', 'c-2', 'c-3', 'c-3', 'c-3']);
+    await ledger.close();
+    const reopened = await createLedger({ name: path });
+    expect((await reopened.list()).slice(0, 3)).toEqual(before);
+    for (const [index, record] of before.entries()) {
+      const history = await reopened.history(record.id);
+      expect(history).toEqual(histories[index]);
+      expect(await verifyHistory(history)).toEqual({ ok: true, record });
+    }
+    expect((await reopened.get('c-4'))?.state.status).toBe('committed');
+    await reopened.close();
+  });
+
+  it('drops a temporary file a crashed compaction left, and compacts only file ledgers', async () => {
+    const path = await journalOfThree();
+    writeFileSync(`${path}.compact.tmp`, 'half a snapshot');
+    const ledger = await createLedger({ name: path });
+    expect(await stat(`${path}.compact.tmp`).catch(() => undefined)).toBeUndefined();
+    await ledger.close();
+    const other = await memory.createLedger({ name: 'memory' });
+    expect(await refusal(compactLedger(other))).toMatchObject({
+      reason: 'invalid-input',
+      rule: 'not-a-file-ledger',
+    });
+  });
+});
+
+describe('group commit', () => {
+  it('makes concurrent commits share syncs, each resolving only after a sync that covers its line', async () => {
+    const path = freshPath();
+    const ledger = await createLedger({ name: path });
+    const ids = Array.from({ length: 48 }, (_, index) => `g-${index}`);
+    for (const id of ids) {
+      await ledger.create(intent(id));
+    }
+    const original = fileHandlePrototype.datasync;
+    let durable = '';
+    const datasync = vi.spyOn(fileHandlePrototype, 'datasync').mockImplementation(async function (
+      this: FileHandle,
+    ) {
+      await original.call(this);
+      durable = readFileSync(path, 'utf8');
+    });
+    const covered = await Promise.all(
+      ids.map(async (id) => {
+        const record = await ledger.transition(id, 0, {
+          type: 'start',
+          attemptId: `a-${id}`,
+          messageId: `m-${id}`,
+        });
+        return durable.includes(record.digest);
+      }),
+    );
+    expect(covered.every(Boolean)).toBe(true);
+    expect(datasync.mock.calls.length).toBeGreaterThan(0);
+    expect(datasync.mock.calls.length).toBeLessThan(ids.length / 4);
+    await ledger.close();
+  });
+
+  it('fails every waiting and later write when a sync fails, since what reached the disk is unknown', async () => {
+    const path = freshPath();
+    const ledger = await createLedger({ name: path });
+    await ledger.create(intent('io-0'));
+    vi.spyOn(fileHandlePrototype, 'datasync').mockRejectedValueOnce(
+      Object.assign(new Error('EIO'), { code: 'EIO' }),
+    );
+    const results = await Promise.allSettled([ledger.create(intent('io-1')), ledger.create(intent('io-2'))]);
+    expect(results.map((result) => result.status === 'rejected' && result.reason)).toEqual([
+      expect.objectContaining({ reason: 'io' }),
+      expect.objectContaining({ reason: 'io' }),
+    ]);
+    expect(await refusal(ledger.create(intent('io-3')))).toMatchObject({ reason: 'io' });
+    expect((await ledger.list()).map((record) => record.id)).toEqual(['io-0']);
+    await ledger.close();
+  });
+});
+
+let fixture = '';
+
+/** What the fixture reports, one object per line. */
+type Event = {
+  readonly event: string;
+  readonly id?: string;
+  readonly revision?: number;
+  readonly reason?: string;
+  readonly fence?: number;
+};
+type Child = {
+  readonly process: ChildProcess;
+  /** Resolves with the first event of that name, even one that came before the call. */
+  next(event: string): Promise<Event>;
+  /** Receives every event from now on. */
+  listen(listener: (event: Event) => void): void;
+  go(): void;
+};
+
+// Every process a test starts, so that none outlives it, even when an assertion fails half-way.
+const children = new Set<ChildProcess>();
+afterEach(async () => {
+  await Promise.all([...children].map(killed));
+  children.clear();
+});
+
+/** Starts the compiled fixture in a process of its own; it loads, then waits for `go` before it opens the ledger. */
+function child(args: readonly string[]): Child {
+  const process_ = spawn(process.execPath, [fixture, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.add(process_);
+  const waiting = new Map<string, (event: Event) => void>();
+  const seen = new Map<string, Event>();
+  let listener: (event: Event) => void = () => undefined;
+  createInterface({ input: process_.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    const event = JSON.parse(line) as Event;
+    const name = event.event;
+    listener(event);
+    if (!seen.has(name)) {
+      seen.set(name, event);
+    }
+    waiting.get(name)?.(event);
+  });
+  return {
+    process: process_,
+    next: (event) =>
+      new Promise((resolve) => {
+        const already = seen.get(event);
+        if (already !== undefined) {
+          resolve(already);
+        } else {
+          waiting.set(event, resolve);
+        }
+      }),
+    listen(next) {
+      listener = next;
+    },
+    go: () => process_.stdin?.write('go\n'),
+  };
+}
+
+function killed(process_: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (process_.exitCode !== null || process_.signalCode !== null) {
+      resolve();
+      return;
+    }
+    process_.once('exit', () => resolve());
+    process_.kill('SIGKILL');
+  });
+}
+
+describe('the lock file', () => {
+  it('refuses a second ledger on the same journal, in this process and in another one', async () => {
+    const path = freshPath();
+    const ledger = await createLedger({ name: path });
+    expect(await refusal(createLedger({ name: path }))).toMatchObject({ reason: 'locked' });
+    const other = child(['try', path]);
+    other.go();
+    expect(await other.next('refused')).toMatchObject({ reason: 'locked' });
+    await killed(other.process);
+    await ledger.close();
+    const after = await createLedger({ name: path });
+    await after.close();
+  });
+
+  it('takes over the lock of a killed holder with a higher fencing counter, and fences the old lock out', async () => {
+    const path = freshPath();
+    await (await createLedger({ name: path })).close();
+    const holder = child(['hold', path]);
+    holder.go();
+    const { fence } = (await holder.next('opened')) as { fence: number };
+    expect(await refusal(createLedger({ name: path }))).toMatchObject({ reason: 'locked' });
+    await killed(holder.process);
+    const ledger = await createLedger({ name: path });
+    expect((await readLock(`${path}.lock`))?.fence).toBe(fence + 1);
+    await ledger.create(intent('after-takeover'));
+    expect((JSON.parse(journalLines(path).at(-1) as string) as { fence: number }).fence).toBe(fence + 1);
+    // Someone else now holds the path: this writer is fenced out before its next batch.
+    await rm(`${path}.lock`);
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, fence: fence + 2, token: 'other' }));
+    expect(await refusal(ledger.create(intent('fenced')))).toMatchObject({ reason: 'fenced' });
+    await ledger.close();
+    expect(await readLock(`${path}.lock`)).toMatchObject({ token: 'other' });
+  }, 15_000);
+});
+
+/** mulberry32: a small seeded generator, so the kill points are the same on every run. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+describe('a ledger process killed with SIGKILL', () => {
+  it('always reopens with every acknowledged write, and never with a record still executing', async () => {
+    const path = freshPath();
+    const random = seeded(20_260_601);
+    const iterations = 30;
+    const acknowledged = new Map<string, number>();
+    let next = child(['stream', path, 'k0', '4']);
+    for (let iteration = 0; iteration < iterations; iteration++) {
+      const current = next;
+      // A seeded kill point: after 1 to 60 acknowledged writes, with more in flight from the other writers.
+      const killAfter = 1 + Math.floor(random() * 60);
+      let acks = 0;
+      const enough = new Promise<void>((resolve) => {
+        current.listen((event) => {
+          if (event.event === 'ack') {
+            acknowledged.set(String(event.id), Number(event.revision));
+            acks++;
+            if (acks === killAfter) {
+              resolve();
+            }
+          }
+        });
+      });
+      current.go();
+      // Load the next process while this one runs: starting Node costs more than the run itself.
+      if (iteration + 1 < iterations) {
+        next = child(['stream', path, `k${iteration + 1}`, '4']);
+      }
+      await enough;
+      await killed(current.process);
+      const ledger = await createLedger({ name: path });
+      const records = new Map((await ledger.list()).map((record) => [record.id, record]));
+      for (const [id, revision] of acknowledged) {
+        expect(records.get(id)?.revision, id).toBeGreaterThanOrEqual(revision);
+      }
+      expect([...records.values()].filter((record) => record.state.status === 'executing')).toEqual([]);
+      await ledger.close();
+    }
+    const ledger = await createLedger({ name: path });
+    for (const record of await ledger.list()) {
+      expect(await verifyHistory(await ledger.history(record.id))).toEqual({ ok: true, record });
+    }
+    expect(await ledger.list()).not.toHaveLength(0);
+    await ledger.close();
+  }, 60_000);
+});

@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerError } from '../../src/core/errors.js';
+import { acquireLock, isAlive, readLock, removeStale } from '../../src/ledger/lock.js';
+
+let directory = '';
+let counter = 0;
+let deadPid = 0;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'surecall-lock-'));
+  // A pid that existed and no longer does: a holder that was killed.
+  const exited = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => exited.once('exit', resolve));
+  deadPid = exited.pid as number;
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+function freshPath(): string {
+  counter++;
+  return join(directory, `journal-${counter}.lock`);
+}
+
+async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(LedgerError);
+  return error as LedgerError;
+}
+
+describe('acquireLock', () => {
+  it('creates the lock with fence 1 and this pid, and removes it on release', async () => {
+    const path = freshPath();
+    expect(await readLock(path)).toBeUndefined();
+    const lock = await acquireLock(path);
+    expect(lock.fence).toBe(1);
+    expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 1 });
+    await lock.check();
+    await lock.release();
+    expect(await readLock(path)).toBeUndefined();
+    // Nothing is left beside it: the private files used to place the lock are gone.
+    expect((await readdir(directory)).filter((name) => name.startsWith(`journal-${counter}.lock.`))).toEqual(
+      [],
+    );
+  });
+
+  it('refuses while a live process holds the lock', async () => {
+    const path = freshPath();
+    const lock = await acquireLock(path);
+    expect(await refusal(acquireLock(path))).toMatchObject({ reason: 'locked' });
+    await lock.release();
+    await (await acquireLock(path)).release();
+  });
+
+  it("takes over a dead holder's lock with its fence + 1", async () => {
+    const path = freshPath();
+    expect(isAlive(deadPid)).toBe(false);
+    writeFileSync(path, JSON.stringify({ pid: deadPid, fence: 41, token: 'dead' }));
+    const lock = await acquireLock(path);
+    expect(lock.fence).toBe(42);
+    expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 42 });
+    await lock.release();
+  });
+
+  it('lets exactly one of many racing contenders take over a stale lock', async () => {
+    const path = freshPath();
+    writeFileSync(path, JSON.stringify({ pid: deadPid, fence: 7, token: 'dead' }));
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => acquireLock(path)));
+    const winners = results.filter((result) => result.status === 'fulfilled');
+    expect(winners).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        expect(result.reason).toMatchObject({ reason: 'locked' });
+      }
+    }
+    const winner = winners[0]?.status === 'fulfilled' ? winners[0].value : undefined;
+    // 8 for a contender that judged the stale lock; 1 for one that arrived after it was gone (the file ledger then raises it above the journal's fences).
+    expect([1, 8]).toContain(winner?.fence);
+    expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: winner?.fence });
+    await winner?.check();
+    await winner?.release();
+  });
+
+  it('never removes a live lock that replaced the stale one it judged', async () => {
+    const path = freshPath();
+    writeFileSync(path, JSON.stringify({ pid: deadPid, fence: 3, token: 'dead' }));
+    const judged = await open(path, 'r');
+    const { ino, dev } = await judged.stat();
+    // Meanwhile a faster contender removed the stale lock and placed its own.
+    rmSync(path);
+    const live = await acquireLock(path);
+    await removeStale(path, ino, dev);
+    await judged.close();
+    await live.check();
+    expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 1 });
+    await live.release();
+    // And a stale lock that is still the one judged does go.
+    writeFileSync(path, JSON.stringify({ pid: deadPid, fence: 3, token: 'dead' }));
+    const stale = await open(path, 'r');
+    const judgedAgain = await stale.stat();
+    await removeStale(path, judgedAgain.ino, judgedAgain.dev);
+    await stale.close();
+    expect(await readLock(path)).toBeUndefined();
+  });
+
+  it('refuses an unreadable lock as corrupt rather than guessing whose it is', async () => {
+    const path = freshPath();
+    writeFileSync(path, '{"pid":');
+    expect(await refusal(acquireLock(path))).toMatchObject({ reason: 'corrupt', rule: 'lock' });
+    expect(await refusal(readLock(path))).toMatchObject({ reason: 'corrupt' });
+    expect(readFileSync(path, 'utf8')).toBe('{"pid":');
+  });
+});
+
+describe('a held lock', () => {
+  it('is fenced once its file is replaced or moved, and then leaves the new lock alone', async () => {
+    const path = freshPath();
+    const lock = await acquireLock(path);
+    rmSync(path);
+    writeFileSync(path, JSON.stringify({ pid: process.pid, fence: 2, token: 'successor' }));
+    expect(await refusal(lock.check())).toMatchObject({ reason: 'fenced' });
+    await lock.release();
+    expect(await readLock(path)).toMatchObject({ token: 'successor' });
+
+    const moved = freshPath();
+    const second = await acquireLock(moved);
+    renameSync(moved, `${moved}.aside`);
+    expect(await refusal(second.check())).toMatchObject({ reason: 'fenced' });
+    await second.release();
+  });
+
+  it('raises its fence in place and stays the holder', async () => {
+    const path = freshPath();
+    const lock = await acquireLock(path);
+    await lock.raise(9);
+    expect(lock.fence).toBe(9);
+    await lock.raise(3);
+    expect(lock.fence).toBe(9);
+    expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 9 });
+    await lock.check();
+    await lock.release();
+    expect(await readLock(path)).toBeUndefined();
+  });
+});
