@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Workspace packages resolve to their TypeScript source through this condition (house-style rule 5), so
+// Workspace packages resolve to their TypeScript source through this condition (CONTRIBUTING.md#source-condition), so
 // nothing needs building before a test run.
 const conditions = ['@surecall/source'];
 
@@ -15,11 +15,16 @@ export default defineConfig({
         test: { name: 'client', include: ['packages/client/{src,test}/**/*.test.ts'], environment: 'node' },
       },
       {
+        // Checks of the repository itself: citations and anchors.
+        extends: true,
+        test: { name: 'repository', include: ['scripts/**/*.test.ts'], environment: 'node' },
+      },
+      {
         extends: true,
         test: { name: 'mocks', include: ['mocks/{src,test}/**/*.test.ts'], environment: 'node' },
       },
       {
-        // The devtools' logic lives in pure functions over client events (house-style rule 23), so Node runs it; components are proven in Chromium by e2e/.
+        // The devtools' logic lives in pure functions over client events (CONTRIBUTING.md#devtools), so Node runs it; components are proven in Chromium by e2e/.
         extends: true,
         test: {
           name: 'devtools',

@@ -176,7 +176,7 @@ export async function run(): Promise<BenchRow[]> {
     memory(anchor, stream, 64 * 1024, gc),
   );
   const relative = row('sse-memory', 'MiB', peak, anchorName, { op: '<=', ratio: 1 });
-  // The goal is absolute (the issue: at most 8 MiB of growth while decoding ~64 MiB); the ratio is context.
+  // The goal is absolute (CONTRIBUTING.md#benchmarks: at most 8 MiB of growth while decoding ~64 MiB); the ratio is context.
   rows.push({ ...relative, goal: 'value <= 8 MiB', met: peak.ours <= 8 });
   return rows;
 }

@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 /**
-The devtools in a real browser: Debian's Chromium (never a downloaded one; ecosystem digest §B.6) against a production build of the devtools served on 127.0.0.1, with the mock agent in the page behind MSW's service worker. Run from the repository root:
+The devtools in a real browser: Debian's Chromium (never a downloaded one; ARCHITECTURE.md#decisions) against a production build of the devtools served on 127.0.0.1, with the mock agent in the page behind MSW's service worker. Run from the repository root:
 
   npx playwright test -c e2e/playwright.config.ts
 

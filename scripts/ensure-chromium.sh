@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The e2e specs drive Debian's Chromium, never a downloaded browser (ecosystem digest §B.6): install it when it is
+# The e2e specs drive Debian's Chromium, never a downloaded browser (ARCHITECTURE.md#decisions): install it when it is
 # missing and this machine allows it, so that `npm test` works on a fresh machine as well as in .ci/run.
 set -euo pipefail
 browser="${CHROMIUM_PATH:-/usr/bin/chromium}"

@@ -1,5 +1,5 @@
 /**
-The official SDK server as `startSdkAgent` wires it, probed with plain `fetch`: each of the eleven operations over both HTTP bindings, the executor's behaviours, push delivery, the bearer-gated extended card and the ProtoJSON card. Frames and bodies are read as the SDK writes them, so these tests also pin the SDK behaviours our client must accept (a2a-js digest §4.7): JSON-RPC delete answers `result: null`, REST delete 204, REST create 201, REST errors 400/404 with an ErrorInfo.
+The official SDK server as `startSdkAgent` wires it, probed with plain `fetch`: each of the eleven operations over both HTTP bindings, the executor's behaviours, push delivery, the bearer-gated extended card and the ProtoJSON card. Frames and bodies are read as the SDK writes them, so these tests also pin the SDK behaviours our client must accept (docs/interop.md#the-official-js-sdk-server): JSON-RPC delete answers `result: null`, REST delete 204, REST create 201, REST errors 400/404 with an ErrorInfo.
 */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ErrorInfo } from '../src/agent/remote-errors.js';
@@ -104,7 +104,7 @@ function frames(binding: Binding, body: string): Frame[] {
     });
 }
 
-/** One call per operation, in each binding's form (a2a-js digest §4.2). */
+/** One call per operation, in each binding's form (docs/interop.md#the-official-js-sdk-server). */
 function call(binding: Binding, operation: string, params: Params, headers: Record<string, string> = {}) {
   if (binding === 'JSONRPC') {
     return fetch(sdk.jsonRpcUrl, {
@@ -274,7 +274,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the SDK server over %s', (bind
     const task = await sendTask(binding, message('task p'));
     const config = { taskId: task.id, url: sdk.webhookUrl, token: 'tok' };
     const created = await answer(await call(binding, 'createTaskPushNotificationConfig', config));
-    // a2a-js digest §4.2: REST create answers 201.
+    // docs/interop.md#the-official-js-sdk-server: REST create answers 201.
     expect(created.status).toBe(binding === 'HTTP+JSON' ? 201 : 200);
     const { id } = resultOf<TaskPushNotificationConfig>(binding, created);
     expect(id).toEqual(expect.any(String));
@@ -284,7 +284,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the SDK server over %s', (bind
     const list = await answer(await call(binding, 'listTaskPushNotificationConfigs', ids));
     expect(resultOf(binding, list)).toEqual({ configs: [{ ...config, id }] });
     const deleted = await answer(await call(binding, 'deleteTaskPushNotificationConfig', ids));
-    // a2a-js digest §4.2: JSON-RPC delete answers `result: null`, REST a 204 with no body.
+    // docs/interop.md#the-official-js-sdk-server: JSON-RPC delete answers `result: null`, REST a 204 with no body.
     if (binding === 'JSONRPC') {
       expect(resultOf(binding, deleted)).toBeNull();
     } else {
@@ -298,7 +298,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the SDK server over %s', (bind
     expect(resultOf<WireAgentCard>(binding, extended).description).toBe(sdkExtendedDescription);
     const wrong = { authorization: 'Bearer not-the-token' };
     const anonymous = await answer(await call(binding, 'getExtendedAgentCard', {}, wrong));
-    // The SDK's own model: an unauthenticated caller gets the public card, not an error (a2a-js digest §4.2).
+    // The SDK's own model: an unauthenticated caller gets the public card, not an error (docs/interop.md#the-official-js-sdk-server).
     expect(resultOf<WireAgentCard>(binding, anonymous).description).toBe(sdk.card.description);
   });
 

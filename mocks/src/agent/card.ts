@@ -30,7 +30,7 @@ const skillOf = (info: (typeof behaviours)[number]): AgentSkill => ({
 });
 
 /**
-The agent's card (A2A spec §3.8). Both interfaces are listed without a `tenant`, even when the agent requires one: tests choose the tenant themselves and pass it as the REST path prefix or `params.tenant`. The idempotency extension is advertised only when the agent honours keys (idempotency digest §4). A bearer scheme is declared for GetExtendedAgentCard; no other operation needs credentials, so the requirements offer two alternatives, none (anonymous) or the bearer scheme alone, which lets a client choose either (durable-client digest §2.6).
+The agent's card (A2A spec §3.8). Both interfaces are listed without a `tenant`, even when the agent requires one: tests choose the tenant themselves and pass it as the REST path prefix or `params.tenant`. The idempotency extension is advertised only when the agent honours keys (docs/idempotency.md#honouring-peers). A bearer scheme is declared for GetExtendedAgentCard; no other operation needs credentials, so the requirements offer two alternatives, none (anonymous) or the bearer scheme alone, which lets a client choose either (docs/protocol-checks.md#security-selection).
 
 @example
 ```ts

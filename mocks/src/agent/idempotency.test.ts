@@ -108,7 +108,7 @@ describe('createKeyIndex', () => {
   });
 });
 
-describe('the agent’s keyed sends (idempotency digest §2, §8)', () => {
+describe('the agent’s keyed sends (docs/idempotency.md#server-semantics, docs/idempotency.md#what-the-tests-prove)', () => {
   const agents: MockAgent[] = [];
   const agentWith = (options: AgentOptions = {}): MockAgent => {
     const agent = createAgent({ stepMs: 0, ...options });

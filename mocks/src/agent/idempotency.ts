@@ -1,12 +1,12 @@
 /**
 @module
-The agent's side of the idempotency extension: the key index of idempotency digest §2 and §8. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never disagree on what a key is.
+The agent's side of the idempotency extension: the key index of docs/idempotency.md#server-semantics and docs/idempotency.md#what-the-tests-prove. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never disagree on what a key is.
 */
 import { IDEMPOTENCY_EXTENSION_URI, IDEMPOTENCY_METADATA_KEY } from '@surecall/client';
 import type { Message } from './wire.js';
 
 /**
-How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.com/idempotency-key']`; idempotency digest §8 "Mock server"):
+How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.com/idempotency-key']`; docs/idempotency.md#what-the-tests-prove):
 - `honouring`: keys are claimed per tenant before any work starts; an identical retry replays the first outcome, and the card advertises the extension;
 - `refusing`: no key index; a keyed send is refused with UnsupportedOperation (-32004) and nothing runs, so a client's "no advertisement" path can be tested;
 - `foreign`: the key is ignored entirely, like a server that never heard of the extension; a retry runs again.
@@ -35,7 +35,7 @@ export type KeyClaim =
   /** The tenant holds `capPerTenant` live keys: refuse as unavailable, run nothing. */
   | { readonly kind: 'full' };
 
-/** The server-side key index of idempotency digest §2 and §8: `(tenant, key) → (messageId, outcome, claimedAt)`. */
+/** The server-side key index of docs/idempotency.md#server-semantics and docs/idempotency.md#what-the-tests-prove: `(tenant, key) → (messageId, outcome, claimedAt)`. */
 export type KeyIndex = {
   /**
   Claim `key` for `messageId` of `tenant`, whose send will produce `outcome`. Synchronous, so racing sends in one agent get exactly one `claimed` (§2.6). Identity is the messageId, never the content (§2.2).
@@ -99,7 +99,7 @@ export function createKeyIndex(options: KeyIndexOptions): KeyIndex {
           ? { kind: 'replay', outcome: held.outcome }
           : { kind: 'conflict' };
       }
-      // A key past its TTL is free again: the retry that arrives later is treated as a new send (idempotency digest §2.7).
+      // A key past its TTL is free again: the retry that arrives later is treated as a new send (docs/idempotency.md#key-lifetime).
       keys.delete(key);
       sweep(keys, at, false);
       if (keys.size >= capPerTenant) {

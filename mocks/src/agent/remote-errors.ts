@@ -13,7 +13,7 @@ export type AgentErrorMapping = {
 };
 
 /**
-Every error the agent answers with: the protocol's own table (the client's `a2aErrors`, v1.0.1 columns: A2A spec §5.4 and §9.5) plus two of the mock's own decisions. `Unavailable` is the idempotency key cap: HTTP 503, and -32603 over JSON-RPC because neither spec defines a throttling code (idempotency digest §2.4). `Unauthenticated` is -32000, outside the A2A range -32001…-32099, because the spec defines no code for it (spec digest §4.3); it is sent with HTTP 401 on both bindings.
+Every error the agent answers with: the protocol's own table (the client's `a2aErrors`, v1.0.1 columns: A2A spec §5.4 and §9.5) plus two of the mock's own decisions. `Unavailable` is the idempotency key cap: HTTP 503, and -32603 over JSON-RPC because neither spec defines a throttling code (docs/idempotency.md#errors-on-the-wire). `Unauthenticated` is -32000, outside the A2A range -32001…-32099, because the spec defines no code for it (A2A spec §9.5); it is sent with HTTP 401 on both bindings.
 */
 export const agentErrors = Object.freeze({
   ...a2aErrors,

@@ -31,7 +31,7 @@ export function agentMessage(
   task: { readonly id: string; readonly contextId: string },
   text: string,
 ): Message {
-  // The client's identity check wants both ids on every agent message of a task (durable-client digest §4).
+  // The client's identity check wants both ids on every agent message of a task (docs/protocol-checks.md#unary-answers).
   return {
     messageId: randomId(),
     contextId: task.contextId,

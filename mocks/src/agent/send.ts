@@ -1,6 +1,6 @@
 /**
 @module
-The send path (A2A spec §3.1.1, §3.1.2; idempotency digest §2.1): SendMessage and SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at once, once the task settles, or as a stream.
+The send path (A2A spec §3.1.1, §3.1.2; docs/idempotency.md#server-semantics): SendMessage and SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at once, once the task settles, or as a stream.
 */
 import { keyErrorText, keyOf } from '@surecall/client';
 import { continuationSteps, planFor } from './behaviours.js';
@@ -28,7 +28,7 @@ export type SendOptions = Pick<OperationsOptions, 'mode' | 'store' | 'keys' | 'e
   readonly push: Push;
 };
 
-// A racing retry may claim its key before the winner's task exists: it looks this many times, this far apart (idempotency digest §2.6).
+// A racing retry may claim its key before the winner's task exists: it looks this many times, this far apart (docs/idempotency.md#concurrent-retries).
 const replayPolls = 10;
 const replayPollMs = 25;
 
@@ -71,7 +71,7 @@ export function createSend(options: SendOptions): Send {
     const claim = keys.claim(tenant, reading.value, message.messageId, outcome);
     switch (claim.kind) {
       case 'conflict':
-        // idempotency digest §2.4: clients match on "already held".
+        // docs/idempotency.md#errors-on-the-wire: clients match on "already held".
         throw new AgentError(
           'InvalidParams',
           'idempotency key is already held by another message; a retry resends the identical message, so a different messageId means the key was reused',
@@ -86,7 +86,7 @@ export function createSend(options: SendOptions): Send {
     }
   }
 
-  /** Run what a claimed send does; if it fails before its outcome exists, the key is released (idempotency digest §2.1). */
+  /** Run what a claimed send does; if it fails before its outcome exists, the key is released (docs/idempotency.md#server-semantics). */
   function holding<T>(claim: { readonly release: () => void }, commit: () => T): T {
     try {
       return commit();
@@ -102,7 +102,7 @@ export function createSend(options: SendOptions): Send {
     }
     const reading = keyOf(message);
     if (!reading.ok) {
-      // idempotency digest §2.2: a malformed key is refused before the agent asks whether it can honour keys at all.
+      // docs/idempotency.md#server-semantics: a malformed key is refused before the agent asks whether it can honour keys at all.
       throw new AgentError('InvalidParams', keyErrorText[reading.error]);
     }
     if (reading.value !== undefined && mode === 'refusing') {
@@ -120,7 +120,7 @@ export function createSend(options: SendOptions): Send {
         return record;
       }
       if (poll === replayPolls || lifecycle.closed) {
-        // idempotency digest §2.7: the key outlived its task; the send is never run again.
+        // docs/idempotency.md#key-lifetime: the key outlived its task; the send is never run again.
         throw new AgentError('TaskNotFound', `Task not found: ${taskId}`, { taskId });
       }
       await sleep(replayPollMs);
@@ -156,7 +156,7 @@ export function createSend(options: SendOptions): Send {
       const event = { message: structuredClone(outcome.message) };
       return streaming ? { kind: 'stream', events: singleEvent(event) } : { kind: 'value', value: event };
     }
-    // idempotency digest §2.3: the replay answers with the first task. Unlike a2a-rust, a blocking replay waits as the first blocking send did, so it never hands a blocking caller a WORKING task (durable-client digest §4, blocking-send lifecycle).
+    // docs/idempotency.md#replays: the replay answers with the first task. Unlike a2a-rust, a blocking replay waits as the first blocking send did, so it never hands a blocking caller a WORKING task (docs/protocol-checks.md#unary-answers, blocking-send lifecycle).
     return answer(await findReplayedTask(tenant, outcome.taskId), request, streaming, signal);
   }
 
@@ -212,7 +212,7 @@ export function createSend(options: SendOptions): Send {
       return replay(tenant, claim.outcome, request, streaming, signal);
     }
     const record = holding(claim, () => {
-      // The history keeps the user's message unchanged apart from the ids the server adds (DESIGN.md, context-history recovery).
+      // The history keeps the user's message unchanged apart from the ids the server adds (docs/durable-send.md#recovery-modes, context-history recovery).
       const stored: Message = {
         ...message,
         ...(contextId === undefined ? { contextId: newContextId } : {}),

@@ -226,7 +226,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
       if (chunk.append && held !== undefined) {
         held.parts.push(...structuredClone(chunk.artifact.parts));
       } else if (held !== undefined) {
-        // The spec leaves `append: false` on a known artifact open; the digest's reading (replace it) is what clients do.
+        // The spec leaves `append: false` on a known artifact open; the reading of docs/protocol-checks.md#stream-events (replace it) is what clients do.
         artifacts[index] = structuredClone(chunk.artifact);
       } else {
         artifacts.push(structuredClone(chunk.artifact));
@@ -237,7 +237,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
           taskId: task.id,
           contextId: task.contextId,
           artifact: structuredClone(chunk.artifact),
-          // ProtoJSON leaves out fields holding their default, so `false` flags are not sent (spec digest §1).
+          // ProtoJSON leaves out fields holding their default, so `false` flags are not sent (docs/protocol-checks.md#protojson).
           ...(chunk.append ? { append: true } : {}),
           ...(chunk.lastChunk ? { lastChunk: true } : {}),
         },

@@ -1,5 +1,5 @@
 /**
-The A2A wire types this agent writes. They are the client's decoded types (one definition of the protocol for the whole repository), relaxed in the few places where the client reads a missing field as its default: ProtoJSON leaves out empty lists and `false` flags (A2A spec §5.5; spec digest §1), and so does this agent.
+The A2A wire types this agent writes. They are the client's decoded types (one definition of the protocol for the whole repository), relaxed in the few places where the client reads a missing field as its default: ProtoJSON leaves out empty lists and `false` flags (A2A spec §5.5; docs/protocol-checks.md#protojson), and so does this agent.
 */
 import type {
   AgentCapabilities,

@@ -136,7 +136,7 @@ export function createMockHandle({ agent, faults }: MockHandleOptions): Handle {
 }
 
 /**
-The MSW handler set of the mock agent: one `http.all` handler, because A2A streams are POST requests answered with a `ReadableStream` body, which MSW's `sse()` (GET only) cannot serve (house-style rule 19).
+The MSW handler set of the mock agent: one `http.all` handler, because A2A streams are POST requests answered with a `ReadableStream` body, which MSW's `sse()` (GET only) cannot serve (CONTRIBUTING.md#tests, rule 19).
 
 @example
 ```ts

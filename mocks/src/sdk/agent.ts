@@ -92,7 +92,7 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'Unlocks the extended card.' } },
     },
     // A2A spec §4.5: an OR of alternatives. The empty one admits anonymous callers; the bearer one lets a client hold a
-    // token at all (durable-client digest §2.6: a bearer client needs a single-scheme alternative naming its scheme).
+    // token at all (docs/protocol-checks.md#security-selection: a bearer client needs a single-scheme alternative naming its scheme).
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
@@ -111,7 +111,7 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
 /** The SDK's type for a card, which `JSON.stringify` writes as `wire` (it honours `toJSON`). */
 function sdkCard(wire: WireAgentCard): SdkAgentCard {
   // The SDK's card endpoint serialises its provider's answer with JSON.stringify; a bare ts-proto object would leak
-  // `{"$case": …}` oneofs and numeric enums (a2a-js digest §4.7), so the object writes its ProtoJSON form instead.
+  // `{"$case": …}` oneofs and numeric enums (docs/interop.md#the-official-js-sdk-server), so the object writes its ProtoJSON form instead.
   return Object.assign(SdkAgentCard.fromJSON(wire), { toJSON: () => wire });
 }
 

@@ -33,7 +33,7 @@ type Ids = { readonly taskId: string; readonly contextId: string };
 const now = (): string => new Date().toISOString();
 
 function agentMessage(ids: Ids, text: string): Message {
-  // Our identity check wants both ids on every agent message of a task (durable-client digest §4).
+  // Our identity check wants both ids on every agent message of a task (docs/protocol-checks.md#unary-answers).
   return {
     messageId: randomUUID(),
     contextId: ids.contextId,
@@ -213,7 +213,7 @@ export function createSdkExecutor(options: SdkExecutorOptions = {}): SdkExecutor
   async function cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     const entry = running.get(taskId);
     if (entry === undefined) {
-      // Nothing runs for this task: the SDK then sees no CANCELED event and answers TaskNotCancelable (a2a-js digest §4.5).
+      // Nothing runs for this task: the SDK then sees no CANCELED event and answers TaskNotCancelable (docs/interop.md#the-official-js-sdk-server).
       return;
     }
     entry.stop(true);

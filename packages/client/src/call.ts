@@ -28,7 +28,7 @@ export type CallOptions = {
   readonly attempt?: TokenAttempt;
 };
 
-/** The semantic check of one unary answer (durable-client digest §4), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (idempotency digest §2.3). */
+/** The semantic check of one unary answer (docs/protocol-checks.md#unary-answers), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (docs/idempotency.md#replays). */
 export type UnaryCheck<N extends UnaryOperationName> = (
   request: OperationRequest<N>,
   value: OperationResponse<N>,
@@ -87,10 +87,10 @@ const task = await caller.unary('getTask', { id: 't-1' }, undefined, (request, t
 */
 export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Caller {
   const { card, cardDigest, pin, security, retry, honoursIdempotency } = resolved;
-  // Durable-client digest §2.5: the configured order, comma-joined, no spaces.
+  // docs/protocol-checks.md#extensions: the configured order, comma-joined, no spaces.
   const headers =
     resolved.extensions.length === 0 ? undefined : { 'a2a-extensions': resolved.extensions.join(',') };
-  // Durable-client digest §3.1: one JSON-RPC id counter per client, from 1, shared by every operation. The binding draws the id synchronously while `issuing` is set, so each call learns its own.
+  // docs/protocol-checks.md#requests: one JSON-RPC id counter per client, from 1, shared by every operation. The binding draws the id synchronously while `issuing` is set, so each call learns its own.
   let lastRpcId = 0;
   let issuing: Call | undefined;
   const binding = buildBinding(resolved, () => {
@@ -133,7 +133,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return prepareCall({ card, security, operation: call.operation, params, skill: options?.skill });
   }
 
-  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (DESIGN.md, "The durable send"). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
+  /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
   function attempts<T>(
     call: Call,
     keyed: boolean,
@@ -197,7 +197,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       ...(provider === undefined
         ? {}
         : {
-            // Durable-client digest §6.1: once per HTTP request, inside its deadline (the transport bounds the wait).
+            // docs/protocol-checks.md#token-provider: once per HTTP request, inside its deadline (the transport bounds the wait).
             authorize: async (signal: AbortSignal) => {
               try {
                 return await provider(Object.freeze({ ...tokenContext, signal }));
@@ -239,7 +239,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         const { value, httpStatus } = await start(call, prepared, options, (sent, context) =>
           binding.unary(operation, sent as OperationRequest<N>, context),
         );
-        // Idempotency digest §2.3: a keyed retry is answered with the key's task as it stands now, settled or not.
+        // docs/idempotency.md#replays: a keyed retry is answered with the key's task as it stands now, settled or not.
         const replay = keyed && number > 1;
         check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
         hub.emit(() => ({
@@ -278,7 +278,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     try {
       const prepared = prepare(call, params, options);
       const { request } = prepared;
-      // Only the establishment is retried: once the stream is open, a failure ends it (idempotency digest §3.4, "Streams").
+      // Only the establishment is retried: once the stream is open, a failure ends it (docs/idempotency.md#retry-policy, streams).
       const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);
       const source = await attempts(call, keyed, options, () =>
         start(call, prepared, options, (sent, context) =>

@@ -21,7 +21,7 @@ import type {
 import type { ProtocolBinding } from './security.js';
 
 /**
-What SendMessage returns: the protocol's answer, plus `replayed: true` when it came from a retry of a keyed send to an honouring peer. The peer then answered with the task its key holds, which an earlier attempt may have created, in whatever state it has reached: a blocking send's task may still be `SUBMITTED` or `WORKING` (idempotency digest §2.3), so follow it with `getTask` or `subscribeToTask`. The member is absent otherwise; it is the client's, never the peer's.
+What SendMessage returns: the protocol's answer, plus `replayed: true` when it came from a retry of a keyed send to an honouring peer. The peer then answered with the task its key holds, which an earlier attempt may have created, in whatever state it has reached: a blocking send's task may still be `SUBMITTED` or `WORKING` (docs/idempotency.md#replays), so follow it with `getTask` or `subscribeToTask`. The member is absent otherwise; it is the client's, never the peer's.
 
 @example
 ```ts
@@ -34,7 +34,7 @@ if ('task' in result && result.replayed === true && !isTerminal(result.task.stat
 export type SendMessageResult = SendMessageResponse & { readonly replayed?: true };
 
 /**
-A strict A2A v1.0 client bound to one interface of one agent (DESIGN.md, layer "client"). It is stateless and immutable: it never retries unless given a retry policy (and then only what `retry.ts` allows), never follows a redirect, never sends what breaks the outbound contract or a capability of the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched` says whether the outcome may be unknown.
+A strict A2A v1.0 client bound to one interface of one agent (ARCHITECTURE.md#layers-of-the-client, layer "client"). It is stateless and immutable: it never retries unless given a retry policy (and then only what `retry.ts` allows), never follows a redirect, never sends what breaks the outbound contract or a capability of the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched` says whether the outcome may be unknown.
 
 @example
 ```ts
@@ -55,7 +55,7 @@ export type A2aClient = {
   readonly pin: InterfacePin;
   /** Redacted inspector events of every call. */
   readonly events: ClientEvents;
-  /** Whether the peer honours idempotency keys: its card advertises the extension, unless `peerHonoursIdempotency` said otherwise. Only then is a keyed send retried (seed 000). */
+  /** Whether the peer honours idempotency keys: its card advertises the extension, unless `peerHonoursIdempotency` said otherwise. Only then is a keyed send retried (docs/idempotency.md#retry-policy). */
   readonly honoursIdempotency: boolean;
   /** SendMessage (A2A spec §3.1.1): the task (settled, unless `returnImmediately` or `replayed`) or a direct message. */
   sendMessage(params: OperationParams<'sendMessage'>, options?: CallOptions): Promise<SendMessageResult>;

@@ -85,7 +85,7 @@ export type ClientRetryEvent = ClientEventBase & {
 };
 
 /**
-An inspector event, a union on `type` (house-style rule 23): what the devtools read, and all they read.
+An inspector event, a union on `type` (CONTRIBUTING.md#devtools): what the devtools read, and all they read.
 
 @example
 ```ts

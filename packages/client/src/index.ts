@@ -198,7 +198,7 @@ export type {
   TaskStatusUpdateEvent,
   Timestamp,
 } from './protocol/index.js';
-// The zod schemas stay internal (house-style rule 7): callers get the inferred types and the parser pairs.
+// The zod schemas stay internal (CONTRIBUTING.md#library-boundaries): callers get the inferred types and the parser pairs.
 export {
   a2aErrors,
   compareTimestamps,

@@ -104,7 +104,7 @@ describe('resolveClientOptions', () => {
   });
 });
 
-describe('the pin (durable-client digest §2.3, steps 11-12)', () => {
+describe('the pin (docs/protocol-checks.md#discovery-steps, steps 11-12)', () => {
   it.each([
     [
       'the card URL, WHATWG-equal (host case, default port)',
@@ -170,7 +170,7 @@ describe('the pin (durable-client digest §2.3, steps 11-12)', () => {
   });
 });
 
-describe('extensions (durable-client digest §2.5 and §2.3, step 13)', () => {
+describe('extensions (docs/protocol-checks.md#extensions and docs/protocol-checks.md#discovery-steps, step 13)', () => {
   it('keeps the configured order', () => {
     expect(resolveClientOptions({ ...base, extensions: [traces, idempotency] }).extensions).toEqual([
       traces,
@@ -211,7 +211,7 @@ describe('extensions (durable-client digest §2.5 and §2.3, step 13)', () => {
 });
 
 describe('security', () => {
-  it('is selected against the card (durable-client digest §2.6)', () => {
+  it('is selected against the card (docs/protocol-checks.md#security-selection)', () => {
     const guarded = parseAgentCard({
       ...rawCard,
       securitySchemes: {

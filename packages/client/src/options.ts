@@ -12,7 +12,7 @@ import {
 } from './security.js';
 
 /**
-The one interface the client talks to: a binding, its URL and its tenant, exactly as the card lists them (durable-client digest §2.3, step 12).
+The one interface the client talks to: a binding, its URL and its tenant, exactly as the card lists them (docs/protocol-checks.md#discovery-steps, step 12).
 
 @example
 ```ts
@@ -48,7 +48,7 @@ export type ClientOptions = {
   /** The interface to talk to; the card must list it with `protocolVersion` `1.0`. */
   readonly pin: InterfacePin;
   readonly security: SecurityOptions;
-  /** Extension URIs to request through `A2A-Extensions`, in this order; each must be declared by the card, and every extension the card marks `required` must be here (durable-client digest §2.3, step 13). @default [] */
+  /** Extension URIs to request through `A2A-Extensions`, in this order; each must be declared by the card, and every extension the card marks `required` must be here (docs/protocol-checks.md#discovery-steps, step 13). @default [] */
   readonly extensions?: readonly string[];
   /** Overrides of the bounds table (`defaultLimits`). @default {} */
   readonly limits?: LimitsOptions;
@@ -56,7 +56,7 @@ export type ClientOptions = {
   readonly subscribeMethod?: 'POST' | 'GET';
   /** The opt-in retry policy (`retry.ts`); `{}` takes every default. Without one, nothing is ever re-sent. @default undefined */
   readonly retry?: RetryPolicyOptions;
-  /** Whether the peer honours idempotency keys. Leave it out to read it off the card (`honoursIdempotency(card)`); `true` asserts it for a peer known to implement the extension whose card does not say so, `false` denies it whatever the card says. Only an honouring peer makes a keyed send retryable (seed 000). @default honoursIdempotency(card) */
+  /** Whether the peer honours idempotency keys. Leave it out to read it off the card (`honoursIdempotency(card)`); `true` asserts it for a peer known to implement the extension whose card does not say so, `false` denies it whatever the card says. Only an honouring peer makes a keyed send retryable (docs/idempotency.md#honouring-peers). @default honoursIdempotency(card) */
   readonly peerHonoursIdempotency?: boolean;
 };
 
@@ -79,7 +79,7 @@ export type ResolvedClientOptions = {
   readonly honoursIdempotency: boolean;
 };
 
-/** The defaults of the optional client options (house-style rule 9). */
+/** The defaults of the optional client options (CONTRIBUTING.md#options). */
 export const defaultClientOptions = Object.freeze({
   extensions: Object.freeze([]) as readonly string[],
   limits: Object.freeze({}) as LimitsOptions,
@@ -87,7 +87,7 @@ export const defaultClientOptions = Object.freeze({
 });
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
-// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (durable-client digest §2.5).
+// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (docs/protocol-checks.md#extensions).
 const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
 const EXTENSION_HEADER_BYTES = 8 * 1024;
 
@@ -108,7 +108,7 @@ function pinUrl(url: unknown): URL {
   } catch {
     parsed = undefined;
   }
-  // A pin names an interface, never a query or a fragment (durable-client digest §2.3: pins cannot carry one).
+  // A pin names an interface, never a query or a fragment (docs/protocol-checks.md#discovery-steps: pins cannot carry one).
   if (
     parsed === undefined ||
     (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
@@ -141,7 +141,7 @@ function resolvePin(card: AgentCard, pin: InterfacePin): ResolvedClientOptions['
     throw new OptionsError('pin.tenant', 'malformed');
   }
   const url = pinUrl(pin.url);
-  // Durable-client digest §2.3, steps 11-12: same binding (exact spelling), version exactly 1.0, same parsed URL, same tenant.
+  // docs/protocol-checks.md#discovery-steps, steps 11-12: same binding (exact spelling), version exactly 1.0, same parsed URL, same tenant.
   const listed = card.supportedInterfaces.some(
     (entry: AgentInterface) =>
       entry.protocolBinding === pin.binding &&
@@ -180,7 +180,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
   if (extensions.join(',').length > EXTENSION_HEADER_BYTES) {
     throw new OptionsError('extensions', 'above-ceiling');
   }
-  // Durable-client digest §2.3, step 13: request only what the card declares, and everything it requires.
+  // docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it requires.
   const declared = card.capabilities.extensions;
   const declaredUris = new Set(declared.map((entry) => entry.uri));
   const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri));
@@ -194,7 +194,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
 }
 
 /**
-Validates the client options and applies the defaults: the only place they are merged (house-style rule 9). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy}; `peerHonoursIdempotency` not a boolean (`malformed`).
+Validates the client options and applies the defaults: the only place they are merged (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy}; `peerHonoursIdempotency` not a boolean (`malformed`).
 
 @example
 ```ts
@@ -214,7 +214,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (typeof options.cardDigest !== 'string' || !DIGEST.test(options.cardDigest)) {
     throw new OptionsError('cardDigest', 'malformed');
   }
-  // A private frozen copy: the caller's object can change afterwards, the client's card cannot (DESIGN.md: immutable once discovered).
+  // A private frozen copy: the caller's object can change afterwards, the client's card cannot (ARCHITECTURE.md#layers-of-the-client: immutable once discovered).
   let card: AgentCard;
   try {
     card = deepFreeze(structuredClone(options.card));
@@ -238,7 +238,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     limits: resolveLimits(options.limits ?? defaultClientOptions.limits),
     subscribeMethod,
     retry: options.retry === undefined ? undefined : resolveRetryPolicy(options.retry),
-    // Seed 000: the card is the evidence; an explicit assertion (either way) is the operator's word over it.
+    // docs/idempotency.md#honouring-peers: the card is the evidence; an explicit assertion (either way) is the operator's word over it.
     honoursIdempotency: asserted ?? honoursIdempotency(card),
   });
 }

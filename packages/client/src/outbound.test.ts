@@ -73,7 +73,7 @@ function attempt(
   }
 }
 
-describe('the outbound contract (durable-client digest §3.1)', () => {
+describe('the outbound contract (docs/protocol-checks.md#requests)', () => {
   it.each<[string, OperationName, unknown, string]>([
     [
       'an agent-role send',
@@ -159,7 +159,7 @@ describe('the outbound contract (durable-client digest §3.1)', () => {
   });
 });
 
-describe('capability gates (durable-client digest §3.1, §2.7)', () => {
+describe('capability gates (docs/protocol-checks.md#requests, docs/protocol-checks.md#extended-card)', () => {
   it.each<[OperationName, unknown, string]>([
     ['sendStreamingMessage', { message }, 'capability streaming'],
     ['subscribeToTask', { id: 't-1' }, 'capability streaming'],
@@ -202,7 +202,7 @@ describe('capability gates (durable-client digest §3.1, §2.7)', () => {
   });
 });
 
-describe('the token context of a request (durable-client digest §6.1)', () => {
+describe('the token context of a request (docs/protocol-checks.md#token-provider)', () => {
   it.each<[OperationName, unknown, string | undefined]>([
     ['sendMessage', { message }, undefined],
     ['sendMessage', { message: { ...message, taskId: 'task-1' } }, 'task-1'],

@@ -4,7 +4,7 @@ import { decode, operations } from './protocol/index.js';
 import { type ResolvedSecurity, skillScopes } from './security.js';
 
 /**
-The parameters of an operation as a caller writes them: its request without `tenant`, which only the pinned interface sets (durable-client digest §3.1: contract types refuse an inbound tenant override).
+The parameters of an operation as a caller writes them: its request without `tenant`, which only the pinned interface sets (docs/protocol-checks.md#requests: contract types refuse an inbound tenant override).
 
 @example
 ```ts
@@ -26,7 +26,7 @@ export type PrepareInput = {
 export type PreparedCall = {
   /** The decoded request: unknown members dropped, enums by name, no `tenant`. */
   readonly request: object;
-  /** The task the request targets, if any (durable-client digest §6.1 `task_id`). */
+  /** The task the request targets, if any (docs/protocol-checks.md#token-provider). */
   readonly taskId: string | undefined;
   /** The token's scopes: the skill's when it declares requirements, otherwise the card's. */
   readonly scopes: readonly string[];
@@ -51,7 +51,7 @@ function stringMember(value: unknown, key: string): string | undefined {
   return typeof found === 'string' ? found : undefined;
 }
 
-// Durable-client digest §3.1: capabilities before anything else, so a card that cannot serve the call never sees it.
+// docs/protocol-checks.md#requests: capabilities before anything else, so a card that cannot serve the call never sees it.
 function gate(card: AgentCard, security: ResolvedSecurity, operation: OperationName, params: unknown): void {
   const { capability } = operations[operation] as { readonly capability?: keyof typeof capabilityReasons };
   if (capability !== undefined && !card.capabilities[capability]) {
@@ -66,13 +66,13 @@ function gate(card: AgentCard, security: ResolvedSecurity, operation: OperationN
   ) {
     throw new CapabilityError('push-notifications');
   }
-  // Durable-client digest §2.7 (A2A spec §13.3): the extended card needs credentials; an anonymous client never asks.
+  // docs/protocol-checks.md#extended-card (A2A spec §13.3): the extended card needs credentials; an anonymous client never asks.
   if (operation === 'getExtendedAgentCard' && security.kind === 'anonymous') {
     throw new AuthorizationError('unauthenticated');
   }
 }
 
-/** The task a request targets: task-scoped operations, and a send continuing a task (durable-client digest §6.1). */
+/** The task a request targets: task-scoped operations, and a send continuing a task (docs/protocol-checks.md#token-provider). */
 function targetTask(operation: OperationName, request: object): string | undefined {
   switch (operation) {
     case 'getTask':
@@ -117,7 +117,7 @@ function scopesFor(
 }
 
 /**
-Everything decided before a request may leave (durable-client digest §3.1), in order: the capability gates (`CapabilityError`), credentials for the extended card (`AuthorizationError('unauthenticated')`), then the outbound contract (`RequestError('invalid-params')` with the violation): no caller `tenant`; the operation's request schema (role `ROLE_USER`, no `taskId` in a send's push config, `historyLength` ≤ 256, ListTasks `pageSize` 1..100, push-config `pageSize` 1..256, ids ≤ 512 B, page tokens ≤ 2048 B); a `taskId` for a new push config; a known `skill` whose requirements the client can satisfy. Nothing here sends anything.
+Everything decided before a request may leave (docs/protocol-checks.md#requests), in order: the capability gates (`CapabilityError`), credentials for the extended card (`AuthorizationError('unauthenticated')`), then the outbound contract (`RequestError('invalid-params')` with the violation): no caller `tenant`; the operation's request schema (role `ROLE_USER`, no `taskId` in a send's push config, `historyLength` ≤ 256, ListTasks `pageSize` 1..100, push-config `pageSize` 1..256, ids ≤ 512 B, page tokens ≤ 2048 B); a `taskId` for a new push config; a known `skill` whose requirements the client can satisfy. Nothing here sends anything.
 
 @example
 ```ts

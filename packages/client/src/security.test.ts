@@ -48,7 +48,7 @@ function outcome(requirements: readonly SecurityRequirement[], security: Securit
   }
 }
 
-describe('selectScopes (durable-client digest §2.6)', () => {
+describe('selectScopes (docs/protocol-checks.md#security-selection)', () => {
   it.each([
     ['absent or empty requirements', [], '[]'],
     ['an empty alternative among others', [alternative({ oidc: ['a'] }), alternative({})], '[]'],
@@ -169,7 +169,7 @@ describe('resolveSecurity', () => {
   });
 });
 
-describe('skillScopes (durable-client digest §2.6, skill-level security)', () => {
+describe('skillScopes (docs/protocol-checks.md#security-selection, skill-level security)', () => {
   const withSkills = card({ securityRequirements: [{ schemes: { oidc: { list: ['agent.invoke'] } } }] }, [
     {
       id: 'invoke',

@@ -16,7 +16,7 @@ export type A2aOperation = (typeof operations)[OperationName]['rpcMethod'];
 export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON';
 
 /**
-Who the durable layer is sending for, when it is the caller (durable-client digest §6.1 `attempt`): the ledger record of the send and the physical attempt. Absent for direct client use.
+Who the durable layer is sending for, when it is the caller (docs/protocol-checks.md#token-provider, `attempt`): the ledger record of the send and the physical attempt. Absent for direct client use.
 
 @example
 ```ts
@@ -31,7 +31,7 @@ export type TokenAttempt = {
 };
 
 /**
-The public-safe description of exactly one HTTP request, handed to the token provider (durable-client digest §6.1) so it can mint a short-lived token scoped to it.
+The public-safe description of exactly one HTTP request, handed to the token provider (docs/protocol-checks.md#token-provider) so it can mint a short-lived token scoped to it.
 
 @example
 ```ts
@@ -65,7 +65,7 @@ Returns a bearer token for one request. It is called once per authenticated HTTP
 export type TokenProvider = (context: TokenContext) => Promise<string>;
 
 /**
-How the client authenticates (durable-client digest §2.6): anonymously, or with a bearer token through one of the card's schemes (HTTP `bearer`, OAuth 2.0 or OpenID Connect) that the card lists as a single-scheme alternative.
+How the client authenticates (docs/protocol-checks.md#security-selection): anonymously, or with a bearer token through one of the card's schemes (HTTP `bearer`, OAuth 2.0 or OpenID Connect) that the card lists as a single-scheme alternative.
 
 @example
 ```ts
@@ -89,7 +89,7 @@ export type ResolvedSecurity =
 type Requirements = readonly SecurityRequirement[];
 type Schemes = Readonly<Record<string, SecurityScheme>>;
 
-// A2A spec §4.5 (D§3.8): an HTTP scheme names its IANA auth scheme, compared case-insensitively (RFC 9110 §11.1).
+// A2A spec §4.5.3: an HTTP scheme names its IANA auth scheme, compared case-insensitively (RFC 9110 §11.1).
 function bearerCompatible(scheme: SecurityScheme): boolean {
   if ('httpAuthSecurityScheme' in scheme) {
     return scheme.httpAuthSecurityScheme.scheme.toLowerCase() === 'bearer';
@@ -102,7 +102,7 @@ function sortedUnique(scopes: readonly string[]): readonly string[] {
 }
 
 /**
-The scopes `security` needs under `requirements`, an OR of AND-groups (durable-client digest §2.6): anonymous is allowed iff the list is empty or has an empty alternative; bearer needs a declared, bearer-compatible scheme that some alternative names **alone** (an AND-group of two or more schemes is never partly satisfied, so it is skipped), and takes that alternative's scopes, sorted (UTF-16 code-unit order) and de-duplicated. Throws `OptionsError` on `option`: `malformed` (scheme name), `not-in-card` (scheme not declared), `unsupported` (not bearer-compatible), `not-satisfied` (no alternative admits the choice).
+The scopes `security` needs under `requirements`, an OR of AND-groups (docs/protocol-checks.md#security-selection): anonymous is allowed iff the list is empty or has an empty alternative; bearer needs a declared, bearer-compatible scheme that some alternative names **alone** (an AND-group of two or more schemes is never partly satisfied, so it is skipped), and takes that alternative's scopes, sorted (UTF-16 code-unit order) and de-duplicated. Throws `OptionsError` on `option`: `malformed` (scheme name), `not-in-card` (scheme not declared), `unsupported` (not bearer-compatible), `not-satisfied` (no alternative admits the choice).
 
 @example
 ```ts
@@ -132,7 +132,7 @@ export function selectScopes(
   if (!bearerCompatible(scheme)) {
     throw new OptionsError(`${option}.scheme`, 'unsupported');
   }
-  // Durable-client digest §2.6, step 2: even a card with no requirements cannot be used with a bearer token.
+  // docs/protocol-checks.md#security-selection, step 2: even a card with no requirements cannot be used with a bearer token.
   for (const entry of requirements) {
     const names = Object.keys(entry.schemes);
     if (names.length === 1 && names[0] === name) {
@@ -143,7 +143,7 @@ export function selectScopes(
 }
 
 /**
-Selects the client's security against the card's own requirements (durable-client digest §2.6): the one place a security choice is validated.
+Selects the client's security against the card's own requirements (docs/protocol-checks.md#security-selection): the one place a security choice is validated.
 
 @example
 ```ts
@@ -170,7 +170,7 @@ export function resolveSecurity(card: AgentCard, security: SecurityOptions): Res
 }
 
 /**
-The scopes a call made for `skillId` needs (durable-client digest §2.6, skill-level security): the skill's own requirements when it declares some, otherwise the card-level scopes already selected. An empty list counts as none, because ProtoJSON cannot tell an empty repeated field from a missing one. Throws `OptionsError` on `skills.<index>.securityRequirements` when the client's security cannot satisfy the skill, and `undefined` is returned for a skill the card does not list.
+The scopes a call made for `skillId` needs (docs/protocol-checks.md#security-selection, skill-level security): the skill's own requirements when it declares some, otherwise the card-level scopes already selected. An empty list counts as none, because ProtoJSON cannot tell an empty repeated field from a missing one. Throws `OptionsError` on `skills.<index>.securityRequirements` when the client's security cannot satisfy the skill, and `undefined` is returned for a skill the card does not list.
 
 @example
 ```ts

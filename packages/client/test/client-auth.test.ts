@@ -35,7 +35,7 @@ beforeAll(async () => {
       { schemes: {} },
       { schemes: { bearer: { list: ['agent.invoke', 'a2a.read', 'agent.invoke'] } } },
     ],
-    // The echo skill asks for its own scope (durable-client digest §2.6, skill-level security).
+    // The echo skill asks for its own scope (docs/protocol-checks.md#security-selection, skill-level security).
     skills: served.skills.map((skill) =>
       skill.id === 'echo'
         ? { ...skill, securityRequirements: [{ schemes: { bearer: { list: ['skill.invoke'] } } }] }
@@ -94,7 +94,7 @@ function recorder(token = 'token-1') {
   return { contexts, provider };
 }
 
-describe.each(bindings)('the token provider over %s (durable-client digest §6.1)', (binding) => {
+describe.each(bindings)('the token provider over %s (docs/protocol-checks.md#token-provider)', (binding) => {
   it('is called once per request, with the operation, the card digest, the task and the scopes', async () => {
     const { contexts, provider } = recorder();
     const client = makeClient(binding, provider);
@@ -372,7 +372,7 @@ function optionsOf(client: A2aClient): ClientOptions {
   };
 }
 
-describe.each(bindings)('redaction over %s (DESIGN.md, errors)', (binding) => {
+describe.each(bindings)('redaction over %s (ARCHITECTURE.md#errors)', (binding) => {
   it.each(scenarios)(
     'keeps the token, remote text and body out of errors and events: %s',
     async (_name, arrange, call) => {

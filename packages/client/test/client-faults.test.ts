@@ -279,60 +279,63 @@ describe.each(bindings)('the fault lab over %s', (binding) => {
   });
 });
 
-describe.each(bindings)('every unary answer is checked over %s (durable-client digest §4)', (binding) => {
-  const config = { taskId: 'task-1', id: 'config-1', url: 'https://hooks.example/a2a' };
+describe.each(bindings)(
+  'every unary answer is checked over %s (docs/protocol-checks.md#unary-answers)',
+  (binding) => {
+    const config = { taskId: 'task-1', id: 'config-1', url: 'https://hooks.example/a2a' };
 
-  it.each<[string, OperationName, (client: A2aClient) => Promise<unknown>, unknown, string]>([
-    [
-      'a foreign task to GetTask',
-      'getTask',
-      (c) => c.getTask({ id: 'task-1' }),
-      task('task-2', 'TASK_STATE_WORKING').task,
-      'identity',
-    ],
-    [
-      'a foreign task to CancelTask',
-      'cancelTask',
-      (c) => c.cancelTask({ id: 'task-1' }),
-      task('task-2', 'TASK_STATE_CANCELED').task,
-      'identity',
-    ],
-    [
-      'a page with a task of another context',
-      'listTasks',
-      (c) => c.listTasks({ contextId: 'context-2' }),
-      { tasks: [task('task-1', 'TASK_STATE_WORKING').task], nextPageToken: '', pageSize: 50, totalSize: 1 },
-      'page',
-    ],
-    [
-      'a created config of another task',
-      'createTaskPushNotificationConfig',
-      (c) => c.createTaskPushNotificationConfig(config),
-      { ...config, taskId: 'task-2' },
-      'identity',
-    ],
-    [
-      'another config than the one asked for',
-      'getTaskPushNotificationConfig',
-      (c) => c.getTaskPushNotificationConfig({ taskId: 'task-1', id: 'config-1' }),
-      { ...config, id: 'config-2' },
-      'identity',
-    ],
-    [
-      'a config page with one id twice',
-      'listTaskPushNotificationConfigs',
-      (c) => c.listTaskPushNotificationConfigs({ taskId: 'task-1' }),
-      { configs: [config, config], nextPageToken: '' },
-      'page',
-    ],
-  ])('refuses %s', async (_name, operation, call, result, reason) => {
-    answer(binding, operation, (rpcId) => HttpResponse.json(frame(binding, rpcId, result) as JsonObject));
-    const { error } = await failure(() => call(makeClient(binding)));
-    expect(error).toMatchObject({ kind: 'invalid-response', reason, dispatched: true, httpStatus: 200 });
-  });
-});
+    it.each<[string, OperationName, (client: A2aClient) => Promise<unknown>, unknown, string]>([
+      [
+        'a foreign task to GetTask',
+        'getTask',
+        (c) => c.getTask({ id: 'task-1' }),
+        task('task-2', 'TASK_STATE_WORKING').task,
+        'identity',
+      ],
+      [
+        'a foreign task to CancelTask',
+        'cancelTask',
+        (c) => c.cancelTask({ id: 'task-1' }),
+        task('task-2', 'TASK_STATE_CANCELED').task,
+        'identity',
+      ],
+      [
+        'a page with a task of another context',
+        'listTasks',
+        (c) => c.listTasks({ contextId: 'context-2' }),
+        { tasks: [task('task-1', 'TASK_STATE_WORKING').task], nextPageToken: '', pageSize: 50, totalSize: 1 },
+        'page',
+      ],
+      [
+        'a created config of another task',
+        'createTaskPushNotificationConfig',
+        (c) => c.createTaskPushNotificationConfig(config),
+        { ...config, taskId: 'task-2' },
+        'identity',
+      ],
+      [
+        'another config than the one asked for',
+        'getTaskPushNotificationConfig',
+        (c) => c.getTaskPushNotificationConfig({ taskId: 'task-1', id: 'config-1' }),
+        { ...config, id: 'config-2' },
+        'identity',
+      ],
+      [
+        'a config page with one id twice',
+        'listTaskPushNotificationConfigs',
+        (c) => c.listTaskPushNotificationConfigs({ taskId: 'task-1' }),
+        { configs: [config, config], nextPageToken: '' },
+        'page',
+      ],
+    ])('refuses %s', async (_name, operation, call, result, reason) => {
+      answer(binding, operation, (rpcId) => HttpResponse.json(frame(binding, rpcId, result) as JsonObject));
+      const { error } = await failure(() => call(makeClient(binding)));
+      expect(error).toMatchObject({ kind: 'invalid-response', reason, dispatched: true, httpStatus: 200 });
+    });
+  },
+);
 
-describe('durable-client digest §12.1', () => {
+describe('docs/durable-send.md#what-the-tests-prove', () => {
   it('JSON-RPC DeleteTaskPushNotificationConfig answered 204 is an invalid response, dispatched', async () => {
     answer('JSONRPC', 'deleteTaskPushNotificationConfig', () => new Response(null, { status: 204 }));
     const { error } = await failure(() =>

@@ -35,7 +35,7 @@ async function recorded(): Promise<readonly Seen[]> {
 
 beforeAll(async () => {
   mock.listen();
-  // The mock card states no requirements; a bearer client needs a single-scheme alternative (durable-client digest §2.6), anonymous use stays allowed.
+  // The mock card states no requirements; a bearer client needs a single-scheme alternative (docs/protocol-checks.md#security-selection), anonymous use stays allowed.
   rawCard = {
     ...((await (await fetch(mock.cardUrl)).json()) as JsonObject),
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: ['agent.invoke'] } } }],
@@ -105,7 +105,7 @@ async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamRes
   return events;
 }
 
-/** The eleven operations in the order of durable-client digest §12.1, on two tasks left in INPUT_REQUIRED. */
+/** The eleven operations in the order of docs/durable-send.md#what-the-tests-prove, on two tasks left in INPUT_REQUIRED. */
 async function runAll(client: A2aClient) {
   const sent = await client.sendMessage({ message: userMessage('input') });
   const first = taskOf(sent);
@@ -157,7 +157,7 @@ describe.each(bindings)('all eleven operations over %s', (binding) => {
   });
 });
 
-describe('the wire transcript (durable-client digest §12.1)', () => {
+describe('the wire transcript (docs/durable-send.md#what-the-tests-prove)', () => {
   it('HTTP+JSON: the exact method and path of each of the eleven calls, with the A2A headers', async () => {
     const { first, second } = await runAll(makeClient('HTTP+JSON'));
     const requests = await recorded();

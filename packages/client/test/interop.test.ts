@@ -1,11 +1,11 @@
 /**
 Interop: our strict client against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts: its express apps, `DefaultRequestHandler`, in-memory task and push stores) on a loopback port, over both bindings: the eleven operations, a streamed chunked artifact, the input-required round trip, cancel while subscribed, and errors mapped to their kinds.
 
-What the SDK server does that the spec tolerates, and our client accepts here (a2a-js digest §4.7):
+What the SDK server does that the spec tolerates, and our client accepts here (docs/interop.md#the-official-js-sdk-server):
 - JSON-RPC DeleteTaskPushNotificationConfig answers `"result": null`; REST answers 204 with an `application/a2a+json` content type and no body.
 - REST CreateTaskPushNotificationConfig answers 201.
 - REST errors use the v1.0.1 status table (TaskNotCancelable and UnsupportedOperation are 400 FAILED_PRECONDITION, not 409 / 400 UNIMPLEMENTED); they agree with the ErrorInfo, so the code is authoritative in both bindings.
-- JSON-RPC SubscribeToTask of a terminal task answers a JSON error in HTTP 200 instead of an event stream (durable-client digest §5.1).
+- JSON-RPC SubscribeToTask of a terminal task answers a JSON error in HTTP 200 instead of an event stream (docs/protocol-checks.md#stream-establishment).
 - ProtoJSON drops defaults: first chunks carry no `append`/`lastChunk`, the extended card's requirements come back as `[{}, {"schemes":{"bearer":{}}}]`, empty `history`/`artifacts` are absent.
 - A missing push config is reported as TASK_NOT_FOUND (-32001).
 - A body over express's 100 kB limit gets an HTML 413 page, not an A2A error.
@@ -354,7 +354,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('our client against the SDK ser
       };
       const error = await failure(calls[probe]);
       // A JSON-RPC code counts only in a 2xx answer; a REST one only when status, `status` string and ErrorInfo agree,
-      // which the SDK's v1.0.1 table does (a2a-js digest §4.7, durable-client digest §4).
+      // which the SDK's v1.0.1 table does (docs/interop.md#the-official-js-sdk-server, docs/protocol-checks.md#unary-answers).
       expect(error).toMatchObject({
         kind: 'remote',
         remoteCode: code,

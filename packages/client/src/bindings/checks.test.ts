@@ -226,7 +226,7 @@ describe('checkSendResult', () => {
     ],
   ])('%s', (_name, run, refusal) => outcome(run, refusal));
 
-  // Durable-client digest §12.2 "Blocking send", and every state of A2A spec §3.2.2.
+  // docs/protocol-checks.md#unary-answers, blocking send, and every state of A2A spec §3.2.2.
   it.each<readonly [TaskState, SendMessageRequest['configuration'], boolean]>([
     ['TASK_STATE_WORKING', {}, false],
     ['TASK_STATE_SUBMITTED', {}, false],
@@ -317,7 +317,7 @@ describe('checkTaskPage', () => {
       () => checkTaskPage({}, page([stamped('a', at(3)), stamped('a', at(2))])),
       ['page', 'duplicate-task-id', '$.tasks[1].id'],
     ],
-    // Durable-client digest §12.2 "Task pages"
+    // docs/protocol-checks.md#pages, task pages
     ['newest first', () => checkTaskPage({}, page(three))],
     [
       'oldest first',

@@ -1,6 +1,6 @@
 /**
 @module
-The semantic checks of a decoded answer (durable-client digest §4: resource identity, blocking-send lifecycle, task-page contract and filters, push-config identity). They run after the schema decode, are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a rule and a path into the response, never a value from it.
+The semantic checks of a decoded answer (docs/protocol-checks.md#unary-answers: resource identity, blocking-send lifecycle, task-page contract and filters, push-config identity). They run after the schema decode, are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a rule and a path into the response, never a value from it.
 
 Reasons: `identity` for a resource that is not the one asked about (or a message inside it that belongs elsewhere), `lifecycle` for a blocking send answered before the task settled, `page` for a page that breaks its own contract or the request's filters.
 */
@@ -33,11 +33,11 @@ export type TaskExpectation = {
 
 /** Options of {@link checkSendResult}. */
 export type SendCheckOptions = CheckOptions & {
-  /** The answer replays an earlier keyed send: it may be a task that is still working (idempotency digest §2.3). */
+  /** The answer replays an earlier keyed send: it may be a task that is still working (docs/idempotency.md#replays). */
   readonly replay?: boolean;
 };
 
-// A2A spec §3.1.4 (D§3.5): a page holds 1..100 tasks.
+// A2A spec §3.1.4: a page holds 1..100 tasks.
 const TASK_PAGE_MAX = 100;
 
 /** Throws the one error every check throws: after dispatch, with a rule and a path, never a value. */
@@ -64,7 +64,7 @@ export function sendExpectation(request: SendMessageRequest): TaskExpectation {
 }
 
 /**
-Checks a status message (of a task or of a status update event): an agent message of exactly this task and context, both ids present (durable-client digest §4, "Resource identity: Task").
+Checks a status message (of a task or of a status update event): an agent message of exactly this task and context, both ids present (docs/protocol-checks.md#unary-answers, resource identity of a Task).
 */
 export function checkStatusMessage(
   message: Message,
@@ -106,7 +106,7 @@ export function checkTaskAt(
     checkStatusMessage(task.status.message, owner, `${path}.status.message`, options);
   }
   task.history.forEach((message, index) => {
-    // A user message may leave its ids out (the client's own, echoed); an agent message must carry both (A2A spec D§3.1).
+    // A user message may leave its ids out (the client's own, echoed); an agent message must carry both (A2A spec §4.1.4).
     const agent = message.role === 'ROLE_AGENT';
     if (message.contextId === undefined ? agent : message.contextId !== owner.contextId) {
       fail('identity', 'history-context-id', `${path}.history[${index}].contextId`, options);
@@ -118,7 +118,7 @@ export function checkTaskAt(
 }
 
 /**
-Direct Message identity at `path`: an agent message, with a `contextId` (the request's when it set one), and a `taskId` only when the request named a task, then equal to it. A2A spec D§3.1: a server message carries `contextId` always and `taskId` only if a task exists.
+Direct Message identity at `path`: an agent message, with a `contextId` (the request's when it set one), and a `taskId` only when the request named a task, then equal to it. A2A spec §4.1.4: a server message carries `contextId` always and `taskId` only if a task exists.
 */
 export function checkDirectMessageAt(
   message: Message,
@@ -143,7 +143,7 @@ export function checkDirectMessageAt(
 /**
 Checks the answer to SendMessage against its request: the task's or the direct message's identity, then the blocking lifecycle. Without `configuration.returnImmediately: true` a send is blocking and the task must be terminal or interrupted (A2A spec §3.2.2); `SUBMITTED` or `WORKING` fails with reason `lifecycle`.
 
-With `replay: true` the lifecycle rule is lifted: a keyed blocking retry is answered with the task's current snapshot, which does not wait for the task to settle and may legitimately be `SUBMITTED` or `WORKING` (idempotency digest §2.3). Identity is still checked.
+With `replay: true` the lifecycle rule is lifted: a keyed blocking retry is answered with the task's current snapshot, which does not wait for the task to settle and may legitimately be `SUBMITTED` or `WORKING` (docs/idempotency.md#replays). Identity is still checked.
 
 @example
 ```ts
@@ -184,7 +184,7 @@ export function checkTask(task: Task, expected: TaskExpectation, options: CheckO
 }
 
 /**
-Checks a ListTasks page (durable-client digest §4, "Task page: contract" and "filters"), with reason `page`:
+Checks a ListTasks page (docs/protocol-checks.md#pages: contract and filters), with reason `page`:
 
 - contract: echoed `pageSize` in 1..100, no more tasks than it, `totalSize` ≥ 0 and ≥ the tasks, unique task ids, newest status timestamp first among the tasks that have one (compared as instants: fraction lengths differ between peers);
 - filters: echoed `pageSize` ≤ the requested one; every task in the requested context and state; with `statusTimestampAfter`, every task has a timestamp ≥ the bound (inclusive, A2A spec §3.1.4); without `includeArtifacts: true`, no task has an `artifacts` field at all, not even `[]`.
@@ -261,7 +261,7 @@ function checkFilters(request: ListTasksRequest, task: Task, path: string, optio
 }
 
 /**
-Checks one push-notification config against the task it was asked for (durable-client digest §4, "Push config identity"), with reason `identity`: `taskId` equals the request's, `id` is present, and equals the request's `id` when one was given (Get, or a Create that chose its id).
+Checks one push-notification config against the task it was asked for (docs/protocol-checks.md#unary-answers, push config identity), with reason `identity`: `taskId` equals the request's, `id` is present, and equals the request's `id` when one was given (Get, or a Create that chose its id).
 
 @example
 ```ts

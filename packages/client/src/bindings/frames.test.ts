@@ -28,7 +28,7 @@ const toFrame = (event: SseEvent): StreamFrame => ({
   wireBytes: event.wireBytes,
 });
 
-describe('frameType (durable-client digest §5.3)', () => {
+describe('frameType (docs/protocol-checks.md#stream-events)', () => {
   it.each<[string | undefined, string]>([
     [undefined, 'message'],
     ['message', 'message'],

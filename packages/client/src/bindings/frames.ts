@@ -1,6 +1,6 @@
 /**
 @module
-An established SSE answer as an iterator of checked frames (durable-client digest §5.2–§5.3). The binding says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even before the first `next()`.
+An established SSE answer as an iterator of checked frames (docs/protocol-checks.md#sse-decoding, docs/protocol-checks.md#stream-events). The binding says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even before the first `next()`.
 */
 import { InvalidResponseError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
@@ -8,7 +8,7 @@ import type { HttpStreamResponse } from '../wire/http.js';
 import { decodeSse, type SseEvent } from '../wire/sse.js';
 import type { StreamFrame } from './binding.js';
 
-/** The two event types an A2A stream may carry besides none (durable-client digest §5.3). */
+/** The two event types an A2A stream may carry besides none (docs/protocol-checks.md#stream-events). */
 export type FrameType = 'message' | 'error';
 
 /**

@@ -1,6 +1,6 @@
 /**
 @module
-The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (durable-client digest §4, §5.1, §5.3).
+The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
 import { HttpProtocolError, InvalidResponseError, type Violation } from '../core/errors.js';
 import {
@@ -20,7 +20,7 @@ import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './resul
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
-  /** The next request id: one counter per client, starting at 1, shared by every operation (durable-client digest §3.1). */
+  /** The next request id: one counter per client, starting at 1, shared by every operation (docs/protocol-checks.md#requests). */
   readonly nextId: () => number;
 };
 
@@ -98,7 +98,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     };
   }
 
-  // A non-2xx answer: the code of an error in it is not authoritative (durable-client digest §4).
+  // A non-2xx answer: the code of an error in it is not authoritative (docs/protocol-checks.md#unary-answers).
   function failed(response: Parameters<typeof failedAnswer>[0], id: number): Error {
     return failedAnswer(response, limits, (body, init) => {
       const envelope = readEnvelope(body, id);
@@ -118,7 +118,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     });
   }
 
-  // Durable-client digest §5.1: a stream request answered without an event stream. A 2xx JSON answer is read as an envelope, and only an error in it means something.
+  // docs/protocol-checks.md#stream-establishment: a stream request answered without an event stream. A 2xx JSON answer is read as an envelope, and only an error in it means something.
   function refusedStream(response: Parameters<typeof failedAnswer>[0], id: number): Error {
     const httpStatus = response.status;
     if (httpStatus < 200 || httpStatus > 299) {
@@ -158,7 +158,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
       if (httpStatus < 200 || httpStatus > 299) {
         throw failed(response, id);
       }
-      // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null` (durable-client digest §4).
+      // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null` (docs/protocol-checks.md#unary-answers).
       const envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
       if (!isEnvelope(envelope)) {
         throw envelopeError(envelope, httpStatus);
@@ -188,7 +188,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
           throw envelopeError(envelope);
         }
         if ('error' in envelope) {
-          // In a stream no HTTP status can contradict the code: it is authoritative (durable-client digest §5.3).
+          // In a stream no HTTP status can contradict the code: it is authoritative (docs/protocol-checks.md#stream-events).
           throw remoteError(envelope.error, undefined);
         }
         if (type === 'error') {

@@ -34,7 +34,7 @@ function fields(error: RemoteError | undefined) {
 
 const entries = Object.values(a2aErrors) as A2aErrorEntry[];
 
-describe('fromRestEnvelope (durable-client digest §4, the REST identity table)', () => {
+describe('fromRestEnvelope (docs/protocol-checks.md#unary-answers, the REST identity table)', () => {
   it.each(entries)('$reason: the v1.0.1 status pair is authoritative', (entry) => {
     const error = fromRestEnvelope(
       envelope(entry.httpStatus, entry.status, [info(entry.reason)]),
@@ -158,7 +158,7 @@ describe('fromRestEnvelope (durable-client digest §4, the REST identity table)'
   });
 });
 
-describe('fromJsonRpcError (durable-client digest §4, "JSON-RPC error object")', () => {
+describe('fromJsonRpcError (docs/protocol-checks.md#unary-answers, the JSON-RPC error object)', () => {
   const error = (code: number, data?: JsonValue): JsonValue =>
     data === undefined ? { code, message: secret } : { code, message: secret, data };
 
@@ -225,7 +225,7 @@ describe('fromJsonRpcError (durable-client digest §4, "JSON-RPC error object")'
   });
 });
 
-describe('fromRestStreamError (durable-client digest §5.3)', () => {
+describe('fromRestStreamError (docs/protocol-checks.md#stream-events)', () => {
   it.each<[string, JsonValue, number | undefined, string]>([
     [
       'an envelope whose own code, status and ErrorInfo agree',

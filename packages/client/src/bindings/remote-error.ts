@@ -1,6 +1,6 @@
 /**
 @module
-A peer's error answer as a `RemoteError` (durable-client digest §4, "JSON-RPC error object", "HTTP+JSON error"; §5.3). The remote text is validated (non-empty, ≤ 16 KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
+A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers: the JSON-RPC error object, the HTTP+JSON error; docs/protocol-checks.md#stream-events). The remote text is validated (non-empty, ≤ 16 KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
 */
 import { type A2aClientError, HttpProtocolError, RemoteError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
@@ -18,7 +18,7 @@ import {
 import { type HttpUnaryResponse, parseRetryAfter } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 
-/** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (durable-client digest §4). `retryAfterMs` is the answer's `Retry-After`, if it had one. */
+/** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (docs/protocol-checks.md#unary-answers). `retryAfterMs` is the answer's `Retry-After`, if it had one. */
 export type JsonRpcAuthority = {
   readonly authoritative: boolean;
   readonly httpStatus?: number;
@@ -98,7 +98,7 @@ export function fromRestEnvelope(
 }
 
 /**
-An error sent inside an HTTP+JSON stream (durable-client digest §5.3), or `undefined` when the data is neither form. The AIP-193 envelope is read without the HTTP cross-check, its own `code` standing in for the status; a bare `{ code, message }` is authoritative only for a code of the A2A table, which holds no HTTP status, so the two can never be confused.
+An error sent inside an HTTP+JSON stream (docs/protocol-checks.md#stream-events), or `undefined` when the data is neither form. The AIP-193 envelope is read without the HTTP cross-check, its own `code` standing in for the status; a bare `{ code, message }` is authoritative only for a code of the A2A table, which holds no HTTP status, so the two can never be confused.
 
 @example
 ```ts
@@ -126,7 +126,7 @@ export function fromRestStreamError(data: JsonValue): RemoteError | undefined {
 }
 
 /**
-The error for a non-2xx answer (durable-client digest §4, §5.1): what `interpret` makes of its JSON body (a `RemoteError`, or another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page. Every one carries the answer's `Retry-After` as `retryAfterMs` when the headers hold a valid one (A2A spec §3.3.2: a 503 MAY send it), which `interpret` receives in `init`.
+The error for a non-2xx answer (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment): what `interpret` makes of its JSON body (a `RemoteError`, or another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page. Every one carries the answer's `Retry-After` as `retryAfterMs` when the headers hold a valid one (A2A spec §3.3.2: a 503 MAY send it), which `interpret` receives in `init`.
 
 @example
 ```ts

@@ -1,6 +1,6 @@
 /**
 @module
-Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules, D§2.1): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
+Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules; docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
 */
 import { expandPath, type HttpMethod, type OperationName, operations } from '../protocol/index.js';
 
@@ -8,7 +8,7 @@ import { expandPath, type HttpMethod, type OperationName, operations } from '../
 export type RestRoute = { readonly method: HttpMethod; readonly path: string; readonly body?: string };
 
 /**
-The query parameters of each GET and DELETE, in the order they are written (durable-client digest §3.1). A field not listed is never sent: the path variables are in the path, and `tenant` is the path prefix.
+The query parameters of each GET and DELETE, in the order they are written (docs/protocol-checks.md#requests). A field not listed is never sent: the path variables are in the path, and `tenant` is the path prefix.
 */
 const queryFields: Readonly<Partial<Record<OperationName, readonly string[]>>> = Object.freeze({
   getTask: ['historyLength'],
@@ -24,7 +24,7 @@ const queryFields: Readonly<Partial<Record<OperationName, readonly string[]>>> =
   listTaskPushNotificationConfigs: ['pageSize', 'pageToken'],
 });
 
-/** `pageSize` is always sent, so that the page an agent returns is checked against the size actually asked for (durable-client digest §3.1, §7.2). */
+/** `pageSize` is always sent, so that the page an agent returns is checked against the size actually asked for (docs/protocol-checks.md#requests, ARCHITECTURE.md#bounds). */
 const defaultPageSize = 50;
 const pagedOperations: ReadonlySet<OperationName> = new Set(['listTasks', 'listTaskPushNotificationConfigs']);
 

@@ -26,7 +26,7 @@ function thrown(run: () => unknown): unknown {
   throw new Error('expected a failure');
 }
 
-describe('unionViolation (durable-client digest §12.2, "Unions")', () => {
+describe('unionViolation (docs/protocol-checks.md#unary-answers, exact unions)', () => {
   it.each<[string, JsonValue, string | undefined]>([
     ['a task', { task }, undefined],
     ['a message', { message }, undefined],

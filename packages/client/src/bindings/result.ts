@@ -1,6 +1,6 @@
 /**
 @module
-The response side both bindings share (durable-client digest §4, "Bounded JSON", "Exact response union", "Decode and contract", "Delete"; §5.3): bytes to bounded JSON, the exact one-key union on the raw value, the operation's response schema, and the two rules only a binding can apply because only it knows the request's shape: the empty delete answer and the push config's tenant.
+The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact one-key union on the raw value, the operation's response schema, and the two rules only a binding can apply because only it knows the request's shape: the empty delete answer and the push config's tenant.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
@@ -36,7 +36,7 @@ export function failureInit(httpStatus: number | undefined): { dispatched: true;
 }
 
 /**
-Parses an answer's body or an event's data under the JSON bounds of `limits` (durable-client digest §7.3: duplicate keys, depth, sizes, trailing data, unsafe integers).
+Parses an answer's body or an event's data under the JSON bounds of `limits` (docs/protocol-checks.md#bounded-json: duplicate keys, depth, sizes, trailing data, unsafe integers).
 
 @throws InvalidResponseError `json` (dispatched) pointing at the broken rule, never quoting the body.
 @example
@@ -56,7 +56,7 @@ export function parseBody(input: Uint8Array | string, limits: Limits, httpStatus
 }
 
 /**
-Why `raw` is not exactly one member of a oneof, or `undefined` when it is: an object with exactly one key, and that key one of `members`. Stricter than A2A spec, §5.7 on purpose (durable-client digest §12.2, "Unions"): `{}`, two keys, a known key beside an unknown one, an unknown key alone and an array are all refused, since a peer that sends them did not say which answer it meant.
+Why `raw` is not exactly one member of a oneof, or `undefined` when it is: an object with exactly one key, and that key one of `members`. Stricter than A2A spec, §5.7 on purpose (docs/protocol-checks.md#unary-answers, exact unions): `{}`, two keys, a known key beside an unknown one, an unknown key alone and an array are all refused, since a peer that sends them did not say which answer it meant.
 
 @example
 ```ts
@@ -86,7 +86,7 @@ function isEmptyAnswer(raw: JsonValue): boolean {
   return raw === null || (isJsonObject(raw) && Object.keys(raw).length === 0);
 }
 
-/** A push config's `tenant` may only repeat the interface's; it is then dropped, since callers never see tenants (durable-client digest §3.1). */
+/** A push config's `tenant` may only repeat the interface's; it is then dropped, since callers never see tenants (docs/protocol-checks.md#requests). */
 function withoutTenant(
   config: TaskPushNotificationConfig,
   source: ResultSource,
@@ -103,7 +103,7 @@ function withoutTenant(
 }
 
 /**
-Decodes the result of a unary operation: the exact union for SendMessage, `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; durable-client digest §4, "Delete"), the operation's response schema for the rest, then the push config's tenant.
+Decodes the result of a unary operation: the exact union for SendMessage, `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; docs/protocol-checks.md#unary-answers, delete), the operation's response schema for the rest, then the push config's tenant.
 
 @throws InvalidResponseError `schema` or `identity` (dispatched).
 @example
@@ -150,7 +150,7 @@ export function decodeResult<N extends OperationName>(
 }
 
 /**
-Decodes one stream event: the exact union first (durable-client digest §5.3), then the StreamResponse schema.
+Decodes one stream event: the exact union first (docs/protocol-checks.md#stream-events), then the StreamResponse schema.
 
 @throws InvalidResponseError `schema` (dispatched, no HTTP status: the stream was established with a 2xx).
 @example

@@ -89,7 +89,7 @@ const completed = status('TASK_STATE_COMPLETED');
 
 describe('createStreamValidator', () => {
   it.each<[name: string, origin: StreamOrigin, events: StreamResponse[], failure?: Failure]>([
-    // Durable-client digest §12.2 "Artifact appends"
+    // docs/protocol-checks.md#stream-lifecycle, artifact appends
     [
       'append before the initial chunk',
       send,
@@ -139,7 +139,7 @@ describe('createStreamValidator', () => {
         completed,
       ],
     ],
-    // Durable-client digest §12.2 "Task streams"
+    // docs/protocol-checks.md#stream-lifecycle, task streams
     ['INPUT_REQUIRED, then the end', send, [snapshot(), status('TASK_STATE_INPUT_REQUIRED')]],
     ['a snapshot already terminal, then the end', send, [snapshot('TASK_STATE_COMPLETED')]],
     ['a second Task snapshot', subscribe, [snapshot(), snapshot()], [1, 'stream', 'second-task', '$.task']],
@@ -262,7 +262,7 @@ describe('createStreamValidator', () => {
       ],
       [0, 'identity', 'status-message-task-id', '$.task.status.message.taskId'],
     ],
-    // Durable-client digest §12.1: a status update of a foreign task in a subscription.
+    // docs/protocol-checks.md#stream-lifecycle: a status update of a foreign task in a subscription.
     [
       'a status update of another task',
       subscribe,
@@ -319,7 +319,7 @@ describe('createStreamValidator', () => {
     }
   });
 
-  it("accepts the official server's captured SendStreamingMessage stream (a2a-js-sdk.md §5)", () => {
+  it("accepts the official server's captured SendStreamingMessage stream (docs/interop.md#the-official-js-sdk-server)", () => {
     const ids = { taskId: '8297f7d5', contextId: '39f222c5' };
     const says = (text: string): Message => ({
       messageId: text,

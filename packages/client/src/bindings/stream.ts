@@ -1,6 +1,6 @@
 /**
 @module
-The lifecycle validator of one SendStreamingMessage or SubscribeToTask stream (durable-client digest §5.4): every decoded event goes through `accept`, the end of the body through `end`.
+The lifecycle validator of one SendStreamingMessage or SubscribeToTask stream (docs/protocol-checks.md#stream-lifecycle): every decoded event goes through `accept`, the end of the body through `end`.
 
 States: awaiting the first event, then either a completed direct-Message stream or a task stream that tracks the task's ids, whether it has settled, and each artifact's chunk state (known ids, sealed or not).
 
@@ -10,9 +10,9 @@ Reasons of the `InvalidResponseError`s it throws (all `dispatched: true`):
 - `lifecycle`: an event after a terminal state, or an end before the task settled (a premature end).
 
 Decisions where the sources differ:
-- After a terminal state nothing more is accepted, not even the last Task snapshot that A2A spec §11.7 lets a server send before closing: the digest rejects it, and neither the official `@a2a-js/sdk` 1.3.0 server (its captured streams end with the terminal `statusUpdate`) nor `mocks/` sends one.
-- An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open after `AUTH_REQUIRED`, and the official server does exactly that, so the digest's stricter rule would refuse a conformant peer. A later non-settled status makes an end premature again.
-- A subscription's first Task passes the whole Task identity check with the subscribed id (status message and history belong to it), not only the id comparison of the digest.
+- After a terminal state nothing more is accepted, not even the last Task snapshot that A2A spec §11.7 lets a server send before closing: the stream lifecycle rules reject it (docs/protocol-checks.md#stream-lifecycle), and neither the official `@a2a-js/sdk` 1.3.0 server (its captured streams end with the terminal `statusUpdate`) nor `mocks/` sends one.
+- An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open after `AUTH_REQUIRED`, and the official server does exactly that, so StateKnot's stricter rule would refuse a conformant peer. A later non-settled status makes an end premature again.
+- A subscription's first Task passes the whole Task identity check with the subscribed id (status message and history belong to it), not only the id comparison StateKnot makes.
 - The first failure is final: any later `accept` or `end` throws that same error again.
 */
 
@@ -47,7 +47,7 @@ function settledOf(state: TaskState): Settled {
 }
 
 /**
-Creates the validator of one stream (durable-client digest §5.4).
+Creates the validator of one stream (docs/protocol-checks.md#stream-lifecycle).
 
 @example
 ```ts
@@ -127,7 +127,7 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       checkOwner(update, '$.artifactUpdate');
       const { artifactId } = update.artifact;
       if (update.append) {
-        // A2A spec D§3.3: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing to add to.
+        // A2A spec §4.2.2: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing to add to.
         const sealed = artifacts.get(artifactId);
         if (sealed === undefined) {
           fail('stream', 'append-unknown-artifact', '$.artifactUpdate.artifact.artifactId');
@@ -136,7 +136,7 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
           fail('stream', 'append-sealed-artifact', '$.artifactUpdate.artifact.artifactId');
         }
       }
-      // `append: false` starts or replaces the artifact (A2A spec D§6 recommendation), which reopens it.
+      // `append: false` starts or replaces the artifact (docs/protocol-checks.md#stream-lifecycle), which reopens it.
       artifacts.set(artifactId, update.lastChunk);
     }
   }

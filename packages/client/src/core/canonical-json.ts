@@ -1,6 +1,6 @@
 /**
 @module
-RFC 8785, the JSON Canonicalization Scheme (JCS): one exact text for one JSON value, whatever the member order, whitespace or number spelling of the document it came from. The card digest hashes it (durable-client digest §2.2), and A2A spec §8.4 signs over it.
+RFC 8785, the JSON Canonicalization Scheme (JCS): one exact text for one JSON value, whatever the member order, whitespace or number spelling of the document it came from. The card digest hashes it (docs/protocol-checks.md#card-trust), and A2A spec §8.4 signs over it.
 */
 
 import type { JsonValue } from '../wire/json.js';
@@ -80,7 +80,7 @@ function write(value: unknown): string {
 /**
 The RFC 8785 canonical text of a JSON value: members sorted by the UTF-16 code units of their names, no whitespace, strings escaped as `JSON.stringify` does, numbers in their shortest ECMAScript form. Two values that `JSON.parse` reads alike, whatever their member order or number spelling, give the same text.
 
-Integers beyond ±(2^53−1) are canonicalized as the doubles they became when parsed (RFC 8785 §3.2.2.3); the bounded JSON parser refuses them before that can happen (durable-client digest §2.2).
+Integers beyond ±(2^53−1) are canonicalized as the doubles they became when parsed (RFC 8785 §3.2.2.3); the bounded JSON parser refuses them before that can happen (docs/protocol-checks.md#bounded-json).
 
 @throws {CanonicalJsonError} for `NaN`, an infinity, an unpaired surrogate, or a value JSON cannot hold.
 

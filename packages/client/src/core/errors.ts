@@ -1,5 +1,5 @@
 /**
-The closed error taxonomy of one exchange with an agent (durable-client digest §11.6). Every error says whether the request may have reached the peer (`dispatched`), so that a caller, or the durable ledger, never has to guess. Messages are constant and public-safe: no remote text, body, token or URL ever appears in a message, a stack, `JSON.stringify(error)` or an inspector event.
+The closed error taxonomy of one exchange with an agent (ARCHITECTURE.md#errors). Every error says whether the request may have reached the peer (`dispatched`), so that a caller, or the durable ledger, never has to guess. Messages are constant and public-safe: no remote text, body, token or URL ever appears in a message, a stack, `JSON.stringify(error)` or an inspector event.
 
 @example
 ```ts
@@ -24,7 +24,7 @@ export type ErrorKind =
 /** Why a request was refused before it left: the caller's input broke a bound or a rule. */
 export type RequestReason = 'body-too-large' | 'invalid-params' | 'aborted';
 
-/** Why no credentials went out (durable-client digest §6.1, §2.7): the provider failed or timed out, refused this request, or the client has none for an operation that needs them. */
+/** Why no credentials went out (docs/protocol-checks.md#token-provider, docs/protocol-checks.md#extended-card): the provider failed or timed out, refused this request, or the client has none for an operation that needs them. */
 export type AuthorizationReason = 'unavailable' | 'permission-denied' | 'unauthenticated';
 
 /** Why the bytes did not arrive whole. */
@@ -243,7 +243,7 @@ export class OptionsError extends Error {
   }
 }
 
-/** The rule a card URL, a pin URL or a pin's tenant broke (durable-client digest §2.1). */
+/** The rule a card URL, a pin URL or a pin's tenant broke (docs/protocol-checks.md#endpoints). */
 export type EndpointRule =
   | 'invalid-url'
   | 'embedded-credentials'
@@ -254,7 +254,7 @@ export type EndpointRule =
   | 'agent-card-path-required'
   | 'invalid-tenant';
 
-/** Why `discover()` refused (durable-client digest §2.3, §11.5): one closed union, spelled as the digest spells it. */
+/** Why `discover()` refused (docs/protocol-checks.md#discovery-steps): one closed union, spelled as ARCHITECTURE.md#errors spells it. */
 export type DiscoveryReason =
   | 'MissingInterfacePin'
   | 'TooManyInterfacePins'

@@ -4,7 +4,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
-The bounds every exchange is held to (DESIGN.md "Bounds"; durable-client digest §7). Each may be lowered or raised with `limits` up to its hard ceiling in {@link limitCeilings}.
+The bounds every exchange is held to (ARCHITECTURE.md#bounds). Each may be lowered or raised with `limits` up to its hard ceiling in {@link limitCeilings}.
 
 @example
 ```ts
@@ -66,7 +66,7 @@ export const limitCeilings: Limits = Object.freeze({
   jsonKeyBytes: 64 * KiB,
 });
 
-/** Merge overrides into the defaults, the one place limits are resolved (house-style rule 9). */
+/** Merge overrides into the defaults, the one place limits are resolved (CONTRIBUTING.md#options). */
 export function resolveLimits(overrides: LimitsOptions = {}): Limits {
   const limits = { ...defaultLimits, ...overrides };
   for (const key of Object.keys(defaultLimits) as (keyof Limits)[]) {
@@ -81,7 +81,7 @@ export function resolveLimits(overrides: LimitsOptions = {}): Limits {
       throw new OptionsError(`limits.${key}`, 'above-ceiling');
     }
   }
-  // An event holds at least one line and a stream at least one event (durable-client digest §7.1).
+  // An event holds at least one line and a stream at least one event (ARCHITECTURE.md#bounds).
   if (limits.sseEventBytes < limits.sseLineBytes) {
     throw new OptionsError('limits.sseEventBytes', 'inconsistent');
   }

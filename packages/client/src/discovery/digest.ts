@@ -1,6 +1,6 @@
 /**
 @module
-The agent card digest (durable-client digest §2.2): SHA-256 over the RFC 8785 canonical form of the card's parsed JSON, so it names the card's content, not its bytes. WebCrypto only, so the same code runs in browsers and Node.
+The agent card digest (docs/protocol-checks.md#card-trust): SHA-256 over the RFC 8785 canonical form of the card's parsed JSON, so it names the card's content, not its bytes. WebCrypto only, so the same code runs in browsers and Node.
 */
 
 import { canonicalJson } from '../core/canonical-json.js';

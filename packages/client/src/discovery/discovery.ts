@@ -1,6 +1,6 @@
 /**
 @module
-`discover()`, the way to build a client from an agent's published card (durable-client digest §2.3; A2A spec §8.2, §8.3.2): validate the options before any I/O, fetch one bounded public card, digest it, check it, select one interface, match it against the caller's egress pins, validate the extensions and the security choice, and freeze all of it into an `A2aClient`.
+`discover()`, the way to build a client from an agent's published card (docs/protocol-checks.md#discovery-steps; A2A spec §8.2, §8.3.2): validate the options before any I/O, fetch one bounded public card, digest it, check it, select one interface, match it against the caller's egress pins, validate the extensions and the security choice, and freeze all of it into an `A2aClient`.
 */
 
 import { type A2aClient, createClient } from '../client.js';
@@ -25,7 +25,7 @@ import { cardDigest } from './digest.js';
 import { endpointRule, sameEndpoint, tenantRule } from './endpoint.js';
 
 /**
-How the fetched card is trusted (durable-client digest §2.2). `tls`: the verified HTTPS server identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's digest must equal a separately provisioned value; the only mode a loopback `http:` card URL admits.
+How the fetched card is trusted (docs/protocol-checks.md#card-trust). `tls`: the verified HTTPS server identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's digest must equal a separately provisioned value; the only mode a loopback `http:` card URL admits.
 
 @example
 ```ts
@@ -86,13 +86,13 @@ export type FetchedAgentCard = {
   readonly raw: JsonValue;
   /** The card, decoded with the full card contract. */
   readonly card: AgentCard;
-  /** `sha256:` and 64 lowercase hex digits (durable-client digest §2.2). */
+  /** `sha256:` and 64 lowercase hex digits (docs/protocol-checks.md#card-trust). */
   readonly digest: string;
 };
 
-// Durable-client digest §7.1: at most 16 interface pins.
+// ARCHITECTURE.md#bounds: at most 16 interface pins.
 const MAX_PINS = 16;
-// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (durable-client digest §2.5).
+// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (docs/protocol-checks.md#extensions).
 const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
 const EXTENSION_HEADER_BYTES = 8 * 1024;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
@@ -120,7 +120,7 @@ function checkLoopback(loopback: unknown): boolean {
   return loopback ?? false;
 }
 
-// Durable-client digest §2.3, step 1 (with the endpoint rules of §2.1 for each pin).
+// docs/protocol-checks.md#discovery-steps, step 1 (with the endpoint rules of docs/protocol-checks.md#endpoints for each pin).
 function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
   if (!Array.isArray(pins)) {
     throw new OptionsError('pins', 'malformed');
@@ -158,7 +158,7 @@ function samePin(pin: InterfacePin, other: InterfacePin): boolean {
   return pin.binding === other.binding && pin.tenant === other.tenant && sameEndpoint(pin.url, other.url);
 }
 
-// Durable-client digest §2.5 (§2.3, step 2): the list alone, before the card is known.
+// docs/protocol-checks.md#extensions (docs/protocol-checks.md#discovery-steps, step 2): the list alone, before the card is known.
 function checkExtensions(extensions: unknown): readonly string[] {
   if (extensions === undefined) {
     return [];
@@ -192,7 +192,7 @@ function checkExtensions(extensions: unknown): readonly string[] {
   return extensions as readonly string[];
 }
 
-// The shape of the security choice, and the scheme name rule that durable-client digest §2.6 checks at construction.
+// The shape of the security choice, and the scheme name rule that the security selection checks at construction (docs/protocol-checks.md#security-selection).
 function checkSecurityShape(security: SecurityOptions): void {
   if (security === null || typeof security !== 'object') {
     throw new OptionsError('security', 'malformed');
@@ -221,7 +221,7 @@ function checkTrust(trust: CardTrust, cardUrl: string): void {
   if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !DIGEST.test(trust.digest))) {
     throw new OptionsError('trust.digest', 'malformed');
   }
-  // Durable-client digest §2.2, §2.3 step 3: over plain HTTP only a separately provisioned digest says the card is the one reviewed.
+  // docs/protocol-checks.md#card-trust, docs/protocol-checks.md#discovery-steps step 3: over plain HTTP only a separately provisioned digest says the card is the one reviewed.
   if (trust.kind === 'tls' && new URL(cardUrl).protocol !== 'https:') {
     throw new DiscoveryError('TlsTrustRequiresHttps', { option: 'trust' });
   }
@@ -239,7 +239,7 @@ function fetchFailure(error: unknown): unknown {
     });
   }
   if (error instanceof InvalidResponseError) {
-    // Durable-client digest §2.3, step 7: a card over the ceiling is an invalid card, not a failed fetch.
+    // docs/protocol-checks.md#discovery-steps, step 7: a card over the ceiling is an invalid card, not a failed fetch.
     return new DiscoveryError('InvalidAgentCard', {
       detail: 'body-too-large',
       ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
@@ -253,7 +253,7 @@ function fetchFailure(error: unknown): unknown {
   return error;
 }
 
-// Durable-client digest §2.3, steps 5-8: one anonymous GET under one deadline over headers and body, no redirect, a JSON media type, a bounded body, strict JSON.
+// docs/protocol-checks.md#discovery-steps, steps 5-8: one anonymous GET under one deadline over headers and body, no redirect, a JSON media type, a bounded body, strict JSON.
 async function fetchCardJson(
   cardUrl: string,
   limits: Limits,
@@ -265,7 +265,7 @@ async function fetchCardJson(
       method: 'GET',
       url: cardUrl,
       accept: 'json',
-      // The card fetch is no A2A operation (durable-client digest §2.3): no version header, so no CORS preflight.
+      // The card fetch is no A2A operation (docs/protocol-checks.md#discovery-steps): no version header, so no CORS preflight.
       a2aVersion: false,
       limits: {
         requestBodyBytes: limits.requestBodyBytes,
@@ -304,7 +304,7 @@ function decodeCard(raw: JsonValue): AgentCard {
 }
 
 /**
-Fetches an agent's public card the way `discover()` does (durable-client digest §2.3, steps 5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a 2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract. Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning its digest in `discover({ trust: { kind: 'digest', digest } })`.
+Fetches an agent's public card the way `discover()` does (docs/protocol-checks.md#discovery-steps, steps 5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a 2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract. Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning its digest in `discover({ trust: { kind: 'digest', digest } })`.
 
 @throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail` and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
 @throws {OptionsError} when `loopback` or `limits` are malformed.
@@ -327,7 +327,7 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   return Object.freeze({ raw, card: decodeCard(raw), digest });
 }
 
-// Durable-client digest §2.3, steps 11-12; A2A spec §8.3.2: the first entry in the server's order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
+// docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
 function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boolean): InterfacePin {
   const chosen = card.supportedInterfaces.find(
     (entry: AgentInterface) =>
@@ -354,7 +354,7 @@ function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boo
   return pin;
 }
 
-// Durable-client digest §2.3, step 13: request only what the card declares, and everything it requires.
+// docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it requires.
 function matchExtensions(card: AgentCard, extensions: readonly string[]): void {
   const declared = card.capabilities.extensions;
   const declaredUris = new Set(declared.map((entry) => entry.uri));
@@ -371,7 +371,7 @@ function matchExtensions(card: AgentCard, extensions: readonly string[]): void {
   }
 }
 
-// Durable-client digest §2.3, step 14: the one selection of security.ts, its refusals named as §11.3 names them.
+// docs/protocol-checks.md#discovery-steps, step 14: the one selection of security.ts, its refusals named as ARCHITECTURE.md#errors names them.
 function selectSecurity(card: AgentCard, security: SecurityOptions): void {
   try {
     resolveSecurity(card, security);
@@ -390,7 +390,7 @@ function selectSecurity(card: AgentCard, security: SecurityOptions): void {
 }
 
 /**
-Builds the client for one agent, in the exact order of durable-client digest §2.3. Before any I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a literal loopback address; no userinfo, query or fragment; the card path exactly `/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16 unique pins, well-formed extensions, a well-formed security choice, and `tls` trust only for an `https:` card URL. Then one bounded fetch of the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over `JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised URL, tenant), the extensions (each declared; every `required` one configured) and the security choice (durable-client digest §2.6). The client is built with `createClient` and is immutable: adopting another card, interface or security means discovering again.
+Builds the client for one agent, in the exact order of docs/protocol-checks.md#discovery-steps. Before any I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a literal loopback address; no userinfo, query or fragment; the card path exactly `/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16 unique pins, well-formed extensions, a well-formed security choice, and `tls` trust only for an `https:` card URL. Then one bounded fetch of the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over `JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised URL, tenant), the extensions (each declared; every `required` one configured) and the security choice (docs/protocol-checks.md#security-selection). The client is built with `createClient` and is immutable: adopting another card, interface or security means discovering again.
 
 The card fetch is the only request; it carries no credentials. A signature on the card is data, never trust (see `verifyCardSignature`).
 

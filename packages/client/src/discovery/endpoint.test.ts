@@ -7,7 +7,7 @@ const card = '/.well-known/agent-card.json';
 const strict = { role: 'interface', loopback: false } as const;
 const loopback = { role: 'interface', loopback: true } as const;
 
-describe('endpointRule (durable-client digest §2.1)', () => {
+describe('endpointRule (docs/protocol-checks.md#endpoints)', () => {
   it.each<[string, unknown, EndpointRule | undefined]>([
     ['an https URL', 'https://agent.example/a2a', undefined],
     ['an https URL with a port', 'https://agent.example:8443/a2a', undefined],
@@ -124,7 +124,7 @@ describe('tenantRule', () => {
   });
 });
 
-describe('sameEndpoint (durable-client digest §2.3, URL equality)', () => {
+describe('sameEndpoint (docs/protocol-checks.md#discovery-steps, URL equality)', () => {
   it.each<[string, string, string, boolean]>([
     ['identical', 'https://agent.example/a2a', 'https://agent.example/a2a', true],
     ['host case', 'https://AGENT.Example/a2a', 'https://agent.example/a2a', true],

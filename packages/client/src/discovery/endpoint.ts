@@ -1,6 +1,6 @@
 /**
 @module
-The endpoint rules for an agent card URL and every interface pin (durable-client digest §2.1), and the URL equality a pin is matched with (§2.3, step 12). Pure functions over the WHATWG URL parser, so browsers and Node decide alike.
+The endpoint rules for an agent card URL and every interface pin (docs/protocol-checks.md#endpoints), and the URL equality a pin is matched with (docs/protocol-checks.md#discovery-steps, step 12). Pure functions over the WHATWG URL parser, so browsers and Node decide alike.
 */
 
 import type { EndpointRule } from '../core/errors.js';
@@ -30,7 +30,7 @@ const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 const LOOPBACK_V6 = '[::1]';
 
 function parse(text: unknown): URL | undefined {
-  // A URL is at most 4096 bytes (durable-client digest §2.4); surrounding whitespace and control characters, which the parser would silently strip, are refused rather than repaired.
+  // A URL is at most 4096 bytes (docs/protocol-checks.md#agent-card); surrounding whitespace and control characters, which the parser would silently strip, are refused rather than repaired.
   if (typeof text !== 'string' || labelRule(text, contractBounds.urlBytes) !== undefined) {
     return undefined;
   }
@@ -55,7 +55,7 @@ export function isLiteralLoopback(url: URL): boolean {
 }
 
 /**
-The first endpoint rule `text` breaks, or `undefined` when it is a valid endpoint under `policy` (durable-client digest §2.1), checked in this order: `invalid-url` (not an absolute URL, over 4096 bytes, or with surrounding whitespace or a control character), `embedded-credentials` (a user name or password), `query-or-fragment` (an empty `?` or `#` counts), `missing-host`, `https-required` (any scheme but `https:`, or `http:` without `loopback`), `literal-loopback-required` (`http:` to anything but {@link isLiteralLoopback}), and for a card `agent-card-path-required` (the path, after normalisation, is not exactly `/.well-known/agent-card.json`).
+The first endpoint rule `text` breaks, or `undefined` when it is a valid endpoint under `policy` (docs/protocol-checks.md#endpoints), checked in this order: `invalid-url` (not an absolute URL, over 4096 bytes, or with surrounding whitespace or a control character), `embedded-credentials` (a user name or password), `query-or-fragment` (an empty `?` or `#` counts), `missing-host`, `https-required` (any scheme but `https:`, or `http:` without `loopback`), `literal-loopback-required` (`http:` to anything but {@link isLiteralLoopback}), and for a card `agent-card-path-required` (the path, after normalisation, is not exactly `/.well-known/agent-card.json`).
 
 @example
 ```ts
@@ -91,7 +91,7 @@ export function endpointRule(text: unknown, policy: EndpointPolicy): EndpointRul
 }
 
 /**
-`invalid-tenant` unless `tenant` is a non-empty string of at most 512 UTF-8 bytes with no surrounding whitespace and no control character (durable-client digest §2.1, `with_tenant`).
+`invalid-tenant` unless `tenant` is a non-empty string of at most 512 UTF-8 bytes with no surrounding whitespace and no control character (docs/protocol-checks.md#endpoints).
 
 @example
 ```ts
@@ -106,7 +106,7 @@ export function tenantRule(tenant: unknown): 'invalid-tenant' | undefined {
 }
 
 /**
-True when both strings parse to the same WHATWG serialization (durable-client digest §2.3, URL equality): scheme and host case, a default port, IPv4 shorthands, IDNA (`BÜCHER.example` is `xn--bcher-kva.example`) and dot segments do not matter; a trailing slash, path case and percent-encoding do. Anything that does not parse equals nothing.
+True when both strings parse to the same WHATWG serialization (docs/protocol-checks.md#discovery-steps, URL equality): scheme and host case, a default port, IPv4 shorthands, IDNA (`BÜCHER.example` is `xn--bcher-kva.example`) and dot segments do not matter; a trailing slash, path case and percent-encoding do. Anything that does not parse equals nothing.
 
 @example
 ```ts

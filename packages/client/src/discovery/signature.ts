@@ -1,6 +1,6 @@
 /**
 @module
-Agent card signatures (A2A spec §8.4, D§10): JWS (RFC 7515) with a detached payload, the RFC 8785 canonical form of the card without its `signatures` member and without the members that hold their proto default. Verified with WebCrypto alone (ES256, RS256, EdDSA over Ed25519 where the platform has it), so the same code runs in browsers and Node. A verified signature is data: it becomes trust only when the caller decides so, e.g. by pinning the digest of the card it verified (durable-client digest §2.2).
+Agent card signatures (A2A spec §8.4): JWS (RFC 7515) with a detached payload, the RFC 8785 canonical form of the card without its `signatures` member and without the members that hold their proto default. Verified with WebCrypto alone (ES256, RS256, EdDSA over Ed25519 where the platform has it), so the same code runs in browsers and Node. A verified signature is data: it becomes trust only when the caller decides so, e.g. by pinning the digest of the card it verified (docs/protocol-checks.md#card-trust).
 */
 
 import { CanonicalJsonError, canonicalJson } from '../core/canonical-json.js';
@@ -391,7 +391,7 @@ async function verifyOne(
 /**
 Verifies each entry of a card's `signatures` (A2A spec §8.4.2) and says which verified: a JWS whose protected header names `alg` and `kid`, over the detached payload {@link cardSignaturePayload} of the card as parsed. Keys come from `resolveKey` only; `jku` is passed to it, never fetched. Never throws for what the card holds: every problem is a `CardSignatureFailure` of its entry. At most 64 entries are checked (the card contract's bound); a `card` that is not an object, or has no `signatures` array, has nothing to verify.
 
-A verified signature is data. It proves that the holder of the key the resolver returned signed this content; whether that makes the card trustworthy is the caller's decision (durable-client digest §2.2), e.g. by pinning `fetchAgentCard(...).digest` in `discover({ trust: { kind: 'digest', digest } })`.
+A verified signature is data. It proves that the holder of the key the resolver returned signed this content; whether that makes the card trustworthy is the caller's decision (docs/protocol-checks.md#card-trust), e.g. by pinning `fetchAgentCard(...).digest` in `discover({ trust: { kind: 'digest', digest } })`.
 
 @example
 ```ts

@@ -1,6 +1,6 @@
 /**
 @module
-The durable agent (DESIGN.md, "The durable send"; durable-client digest §8–§10): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person.
+The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person.
 */
 import type { A2aClient } from '../client.js';
 import { InvalidResponseError, LedgerError } from '../core/errors.js';
@@ -34,7 +34,7 @@ export type { DeduplicationAttestation, DurableAgentOptions, RecoveryOptions } f
 export type { DurableOutcome, DurableStatus } from './outcome.js';
 export type { ReconcileOptions } from './reconciliation.js';
 
-/** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (durable-client digest §10.1). */
+/** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (docs/durable-send.md#delivery-modes). */
 export const ATTEMPT_MESSAGE_PREFIX = 'surecall-attempt-';
 
 /** The messageId prefix of a send whose identity survives replays (keyed, message-id-deduplicated): `surecall-send-<record id>`. */
@@ -215,7 +215,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       recovery.kind === 'context-history'
         ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
         : undefined;
-    // DESIGN.md, "The durable send", step 1: `executing` is durable before the request can leave.
+    // docs/durable-send.md#execution-order: `executing` is durable before the request can leave.
     let record = await write(prepared, {
       type: 'start',
       attemptId,

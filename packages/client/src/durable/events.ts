@@ -1,6 +1,6 @@
 /**
 @module
-The durable agent's event feed (house-style rule 23): every ledger transition the agent makes and every probe it runs, as a union on `type`. The devtools' Recovery panel draws its spans from these and from nothing else. Like client events, they carry ids, states and counts only: no message content, no remote text.
+The durable agent's event feed (CONTRIBUTING.md#devtools): every ledger transition the agent makes and every probe it runs, as a union on `type`. The devtools' Recovery panel draws its spans from these and from nothing else. Like client events, they carry ids, states and counts only: no message content, no remote text.
 */
 import type { LedgerStatus, LedgerTransition, UnknownReason } from '../ledger/ledger.js';
 
@@ -27,7 +27,7 @@ export type DurableTransitionEvent = {
 export type ProbeKind = 'keyed' | 'context-history' | 'message-id-replay';
 
 /**
-What a probe found (durable-client digest §10.2, §10.3):
+What a probe found (docs/durable-send.md#recovery-modes, docs/durable-send.md#probe-failures):
 
 - `match`: evidence that the send was applied, so the record commits;
 - `none`: no evidence yet, so the record waits for its next probe, or stays unknown (`no-evidence`) after the last one;
@@ -38,7 +38,7 @@ What a probe found (durable-client digest §10.2, §10.3):
 export type ProbeResult = 'match' | 'none' | 'transient-error' | 'conflict' | 'refused';
 
 /**
-Why a probe failed closed or could not run, named after StateKnot's probe codes (durable-client digest §10.3): a task twice in the scan, the message in two places, the message's id with another payload, a last page with a next token, an answer that breaks the protocol, a denied token, a definitive rejection, an operation the client would not send; and for `transient-error`, an unavailable dependency or remote error.
+Why a probe failed closed or could not run, named after StateKnot's probe codes (docs/durable-send.md#probe-failures): a task twice in the scan, the message in two places, the message's id with another payload, a last page with a next token, an answer that breaks the protocol, a denied token, a definitive rejection, an operation the client would not send; and for `transient-error`, an unavailable dependency or remote error.
 */
 export type ProbeRule =
   | 'duplicate-task'
@@ -83,7 +83,7 @@ export type DurableProbeStartEvent = {
   readonly time: number;
 };
 
-/** One ListTasks page a context-history probe examined (durable-client digest §10.2, "Scan algorithm"), emitted as the scan goes: counts only. */
+/** One ListTasks page a context-history probe examined (docs/durable-send.md#recovery-modes, the scan algorithm), emitted as the scan goes: counts only. */
 export type DurableProbePageEvent = {
   readonly type: 'probe-page';
   readonly id: string;

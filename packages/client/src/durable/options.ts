@@ -1,6 +1,6 @@
 /**
 @module
-The options of a durable agent (DESIGN.md, "The durable send"; durable-client digest §8.1, §10.1, §10.2): how a send is delivered, how an unknown outcome is reconciled, and the operator's attestation where one is needed, validated and merged in one place (house-style rule 9). Every refusal is an `OptionsError` naming the option, thrown when the agent is built, before anything is sent.
+The options of a durable agent (docs/durable-send.md#the-promise; docs/durable-send.md#binding-a-client, docs/durable-send.md#delivery-modes, docs/durable-send.md#recovery-modes): how a send is delivered, how an unknown outcome is reconciled, and the operator's attestation where one is needed, validated and merged in one place (CONTRIBUTING.md#options). Every refusal is an `OptionsError` naming the option, thrown when the agent is built, before anything is sent.
 */
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
@@ -10,7 +10,7 @@ import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 
 /**
-An operator's written word that the peer deduplicates `messageId` durably (durable-client digest §10.1): A2A itself does not require a receiver to, so `message-id-deduplicated` delivery and `message-id-replay` recovery are never inferred from a card. The fields are what an audit asks for (digest §14): who vouches, where the evidence is, and how long the peer keeps a messageId, which must cover the ledger's retention and disaster-recovery window.
+An operator's written word that the peer deduplicates `messageId` durably (docs/durable-send.md#delivery-modes): A2A itself does not require a receiver to, so `message-id-deduplicated` delivery and `message-id-replay` recovery are never inferred from a card. The fields are what an audit asks for (docs/durable-send.md#delivery-modes): who vouches, where the evidence is, and how long the peer keeps a messageId, which must cover the ledger's retention and disaster-recovery window.
 
 @example
 ```ts
@@ -31,7 +31,7 @@ export type DeduplicationAttestation = {
 };
 
 /**
-How an unknown outcome is reconciled (durable-client digest §10.2). Without one (`disabled`), an unknown send stays unknown for a person: no probe ever leaves.
+How an unknown outcome is reconciled (docs/durable-send.md#recovery-modes). Without one (`disabled`), an unknown send stays unknown for a person: no probe ever leaves.
 
 - `keyed`: re-send the identical keyed message; a peer that honours keys answers with the task the first attempt created, or runs it now if it never arrived. Needs `keyed` delivery.
 - `context-history`: the original send carried a one-way opaque contextId; scan `ListTasks` of that context, at most `maxPages` pages of 100 tasks with the last `historyLength` messages each, for exactly one task whose history holds the message unchanged. Never re-sends. The peer must keep client-supplied contextIds and the user message in its history (the operator's word, as in StateKnot).
@@ -90,7 +90,7 @@ const agent = durableAgent({
 export type DurableAgentOptions = {
   readonly client: A2aClient;
   readonly ledger: Ledger;
-  /** How a send may be delivered again (durable-client digest §10.1). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation. @default 'at-most-once' */
+  /** How a send may be delivered again (docs/durable-send.md#delivery-modes). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation. @default 'at-most-once' */
   readonly delivery?: DeliveryMode;
   /** @default { kind: 'disabled' } */
   readonly recovery?: RecoveryOptions;
@@ -143,7 +143,7 @@ export const defaultDurableAgentOptions = Object.freeze({
 } as const);
 
 /**
-The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's (durable-client digest §10.2: 16 pages, 256 messages, the latter also the client's history bound); `retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a probe scheduled.
+The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's (docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the latter also the client's history bound); `retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a probe scheduled.
 */
 export const recoveryCeilings = Object.freeze({
   maxPages: 16,
@@ -263,7 +263,7 @@ Validates a durable agent's options and applies the defaults. Throws `OptionsErr
 - `client` or `ledger` missing (`malformed`); `tenant`, `run` or `skill` not a label (`malformed`);
 - `delivery` not a delivery mode (`unsupported`); `keyed` delivery to a peer that does not honour keys (`not-satisfied`: a foreign peer would run a re-sent message again);
 - `recovery.kind` unknown (`unsupported`); `maxPages` outside 1–16, `historyLength` outside 1–256, `retryAfterMs` outside 1 ms–1 h, `maxProbes` outside 1–1000 (`below-minimum`, `above-ceiling`, `not-a-whole-number`); `retryAfterMs` missing for context-history (`malformed`); an attestation whose owner or evidence is not a label or whose retention is not a positive whole number;
-- `recovery` that does not fit the delivery (`inconsistent`, durable-client digest §8.1): `keyed` recovery without `keyed` delivery; `message-id-replay` without `message-id-deduplicated` delivery, and the reverse (that delivery exists only for the attested replay).
+- `recovery` that does not fit the delivery (`inconsistent`, docs/durable-send.md#binding-a-client): `keyed` recovery without `keyed` delivery; `message-id-replay` without `message-id-deduplicated` delivery, and the reverse (that delivery exists only for the attested replay).
 
 @example
 ```ts
@@ -282,7 +282,7 @@ export function resolveDurableAgentOptions(options: DurableAgentOptions): Resolv
   if (delivery !== 'at-most-once' && delivery !== 'keyed' && delivery !== 'message-id-deduplicated') {
     throw new OptionsError('delivery', 'unsupported');
   }
-  // Idempotency digest §3.5: the card is the only evidence; a peer that never heard of keys runs a re-sent message again.
+  // docs/idempotency.md#honouring-peers: the card is the only evidence; a peer that never heard of keys runs a re-sent message again.
   if (delivery === 'keyed' && !options.client.honoursIdempotency) {
     throw new OptionsError('delivery', 'not-satisfied');
   }
@@ -291,7 +291,7 @@ export function resolveDurableAgentOptions(options: DurableAgentOptions): Resolv
   if (recovery.kind === 'keyed' && delivery !== 'keyed') {
     throw new OptionsError('recovery', 'inconsistent');
   }
-  // Durable-client digest §8.1, RecoveryDeliveryMismatch: the replay is safe only for the deduplicated messageId, and that delivery serves only the attested replay.
+  // docs/durable-send.md#binding-a-client, RecoveryDeliveryMismatch: the replay is safe only for the deduplicated messageId, and that delivery serves only the attested replay.
   if ((recovery.kind === 'message-id-replay') !== (delivery === 'message-id-deduplicated')) {
     throw new OptionsError('recovery', 'inconsistent');
   }

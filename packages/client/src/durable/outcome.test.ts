@@ -21,7 +21,7 @@ import {
 const remote = (remoteCode?: number) =>
   new RemoteError({ dispatched: true, httpStatus: 200, ...(remoteCode === undefined ? {} : { remoteCode }) });
 
-describe('classifySendFailure (durable-client digest §8.4)', () => {
+describe('classifySendFailure (docs/durable-send.md#classifying-a-failure)', () => {
   it.each<[string, unknown, string]>([
     ['a request the client refused', new RequestError('invalid-params'), 'not-started'],
     ['a cancellation before dispatch', new RequestError('aborted'), 'not-started'],
@@ -87,7 +87,7 @@ describe('classifySendFailure (durable-client digest §8.4)', () => {
   });
 });
 
-describe('classifyProbeFailure (durable-client digest §10.3)', () => {
+describe('classifyProbeFailure (docs/durable-send.md#probe-failures)', () => {
   it.each<[string, unknown, string, string]>([
     [
       'a lost page',

@@ -1,6 +1,6 @@
 /**
 @module
-Where a durable send stands for its caller, and what a failed call means for a durable send (durable-client digest §8.4) and for a reconciliation probe (§10.3). Both are pure tables over the closed error taxonomy: whether the request may have reached the peer (`dispatched`), and whether the peer's answer is an authoritative refusal made before anything was applied.
+Where a durable send stands for its caller, and what a failed call means for a durable send (docs/durable-send.md#classifying-a-failure) and for a reconciliation probe (docs/durable-send.md#probe-failures). Both are pure tables over the closed error taxonomy: whether the request may have reached the peer (`dispatched`), and whether the peer's answer is an authoritative refusal made before anything was applied.
 */
 
 import { isClientError } from '../core/errors.js';
@@ -10,12 +10,12 @@ import type { SendMessageResponse } from '../protocol/index.js';
 import type { ProbeResult, ProbeRule } from './events.js';
 
 /**
-The remote codes that prove the peer refused a request before applying it (durable-client digest §8.4): the same set the retry policy treats as "nothing applied" (`PRE_APPLICATION_CODES`). A `RemoteError` carries a `remoteCode` only where its binding makes it authoritative, so one without a code never counts.
+The remote codes that prove the peer refused a request before applying it (docs/durable-send.md#classifying-a-failure): the same set the retry policy treats as "nothing applied" (`PRE_APPLICATION_CODES`). A `RemoteError` carries a `remoteCode` only where its binding makes it authoritative, so one without a code never counts.
 */
 export const NOT_APPLIED_CODES: ReadonlySet<number> = PRE_APPLICATION_CODES;
 
 /**
-How a send that failed ended (durable-client digest §8.4):
+How a send that failed ended (docs/durable-send.md#classifying-a-failure):
 
 - `not-started`: it failed before dispatch, nothing left;
 - `not-applied`: the peer answered with an authoritative pre-application rejection;
@@ -57,7 +57,7 @@ export type ProbeFailure = {
 };
 
 /**
-Classifies what a probe (a ListTasks page, a keyed or message-id replay) threw, by durable-client digest §10.3. A probe error is never "reconcile first", which would be recursive:
+Classifies what a probe (a ListTasks page, a keyed or message-id replay) threw, by docs/durable-send.md#probe-failures. A probe error is never "reconcile first", which would be recursive:
 
 - `transient-error`: a lost connection or a timeout (`dependency-unavailable`), a token provider that is unavailable (`dependency-unavailable`), a remote error without a definitive code (`remote-unavailable`): probe again after the delay;
 - `refused`: a denied token (`permission-denied`), a definitive rejection (`operation-rejected`), a request or capability the client will not send, or credentials it does not have (`operation-unsupported`): no later probe can do better;
@@ -103,7 +103,7 @@ export function classifyProbeFailure(error: unknown): ProbeFailure | undefined {
 /**
 Where a record stands, for its caller:
 
-- `committed`: the peer accepted the message and returned a durable handle (a task, or a direct message); not that the task finished (durable-client digest §8.3);
+- `committed`: the peer accepted the message and returned a durable handle (a task, or a direct message); not that the task finished (docs/durable-send.md#what-a-task-commits);
 - `failed`: known not applied: it failed before it left, or the peer refused it before applying it;
 - `unknown`: it may or may not have been applied: reconcile it before anything else;
 - `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;

@@ -42,7 +42,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('probeTransition (durable-client digest §10.3, §10.4)', () => {
+describe('probeTransition (docs/durable-send.md#probe-failures, docs/durable-send.md#reconciling-an-unknown)', () => {
   it.each<[string, LedgerState, ProbeReport, unknown]>([
     [
       'a match commits under the original attempt',

@@ -1,6 +1,6 @@
 /**
 @module
-Reconciliation of an unknown durable send (durable-client digest §10.4): load the record, make sure it is still unknown, due, and sent to this very agent, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
+Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent to this very agent, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
 */
 import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
@@ -86,12 +86,12 @@ export function probeKind(
 }
 
 /**
-The ledger transition a probe's report leads to (durable-client digest §10.3, §10.4):
+The ledger transition a probe's report leads to (docs/durable-send.md#probe-failures, docs/durable-send.md#reconciling-an-unknown):
 
 - `match` → `reconcile-commit`, bound to the original attempt;
 - `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even twice), so nothing may claim it failed; a person decides;
 - `refused` → `unresolved('no-evidence')`: no later probe can do better;
-- `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th such probe, `unresolved('no-evidence')`: probing is bounded in count too (DESIGN.md step 3; a direct Message created no task, so no scan can ever find it).
+- `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th such probe, `unresolved('no-evidence')`: probing is bounded in count too (docs/durable-send.md#reconciling-an-unknown; a direct Message created no task, so no scan can ever find it).
 
 `reconcile-fail` is never produced: a probe can show that a send was applied, never that it was not.
 
@@ -158,7 +158,7 @@ export function createReconciler(
     const { attemptId } = attempt;
     const sent = attemptMessage(record, attemptId) as Message;
     const callOptions: CallOptions = {
-      // Durable-client digest §10.4: every probe carries the original attempt's identity to the token provider.
+      // docs/durable-send.md#reconciling-an-unknown: every probe carries the original attempt's identity to the token provider.
       attempt: { sendId: record.id, attemptId },
       ...(signal === undefined ? {} : { signal }),
       ...(skill === undefined ? {} : { skill }),

@@ -1,8 +1,8 @@
 /**
 @module
-Reconciliation evidence (durable-client digest §10.2; idempotency digest §2.3): the one-way opaque contextId a context-history send carries, the comparison of a sent message with its echo in a task's history, the bounded context-history scan, and the replay of the exact original message (keyed, or under a message-id attestation). Each probe returns a {@link ProbeReport}; `durable.ts` turns it into a ledger transition.
+Reconciliation evidence (docs/durable-send.md#recovery-modes; docs/idempotency.md#replays): the one-way opaque contextId a context-history send carries, the comparison of a sent message with its echo in a task's history, the bounded context-history scan, and the replay of the exact original message (keyed, or under a message-id attestation). Each probe returns a {@link ProbeReport}; `durable.ts` turns it into a ledger transition.
 
-What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`, `filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON (digest §13.10: so member order and number spelling never matter). The server may add exactly one thing, `taskId`, and only this task's id (digest §10.2, step 3); to a message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec §3.4.1 has it assign one. An empty `extensions` or `referenceTaskIds` list equals an absent one, because ProtoJSON serializers drop empty lists and the two mean the same. Anything else that differs is a different payload, and the scan fails closed.
+What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`, `filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON (docs/durable-send.md#recovery-modes: so member order and number spelling never matter). The server may add exactly one thing, `taskId`, and only this task's id (docs/durable-send.md#recovery-modes, scan step 3); to a message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec §3.4.1 has it assign one. An empty `extensions` or `referenceTaskIds` list equals an absent one, because ProtoJSON serializers drop empty lists and the two mean the same. Anything else that differs is a different payload, and the scan fails closed.
 */
 import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
@@ -30,7 +30,7 @@ export type RecoveryContextInput = {
 };
 
 /**
-The one-way opaque contextId of one attempt (durable-client digest §10.2, "The one-way opaque ID"): `surecall-ctx-` and the lowercase hex SHA-256 of the namespace `surecall.durable.recovery-context.v1`, the record id, the attempt id and the card digest, each followed by a NUL byte. Ids are labels and hold no control character, so the NUL separators make the input unambiguous. It names a context only this attempt uses, and reveals none of its inputs; a new attempt or another card gives another context. WebCrypto only, so it runs in browsers and Node.
+The one-way opaque contextId of one attempt (docs/durable-send.md#recovery-modes, the one-way opaque ID): `surecall-ctx-` and the lowercase hex SHA-256 of the namespace `surecall.durable.recovery-context.v1`, the record id, the attempt id and the card digest, each followed by a NUL byte. Ids are labels and hold no control character, so the NUL separators make the input unambiguous. It names a context only this attempt uses, and reveals none of its inputs; a new attempt or another card gives another context. WebCrypto only, so it runs in browsers and Node.
 
 @example
 ```ts
@@ -128,7 +128,7 @@ export function answerEchoes(answer: SendMessageResponse, sent: Message): boolea
 }
 
 /**
-The summary a ledger keeps of an answer (durable-client digest §8.3): a task's durable handle (its id and context), or a direct message's ids, where it has them.
+The summary a ledger keeps of an answer (docs/durable-send.md#what-a-task-commits): a task's durable handle (its id and context), or a direct message's ids, where it has them.
 
 @example
 ```ts
@@ -203,7 +203,7 @@ export type ScanBounds = {
 };
 
 /**
-One bounded context-history probe (durable-client digest §10.2, "Scan algorithm"). Reads `ListTasks` of the attempt's opaque context, 100 tasks a page, at most `maxPages` pages, each task with its last `historyLength` messages; every page also passes the client's own page checks (context filter, order, unique ids, history bound). Then:
+One bounded context-history probe (docs/durable-send.md#recovery-modes, the scan algorithm). Reads `ListTasks` of the attempt's opaque context, 100 tasks a page, at most `maxPages` pages, each task with its last `historyLength` messages; every page also passes the client's own page checks (context filter, order, unique ids, history bound). Then:
 
 - a task id seen on an earlier page: `conflict` / `duplicate-task`;
 - a history message with the sent messageId that is not the sent message (payload substitution): `conflict` / `message-mismatch`;
@@ -299,7 +299,7 @@ export async function scanContextHistory(
 }
 
 /**
-One replay probe: sends the exact original message once more, through `send`, which must make exactly one attempt (`durable.ts` stops the client's retry policy). Used by `keyed` recovery, where a peer that honours keys answers with the task the first attempt created (idempotency digest §2.3), and by `message-id-replay`, under the operator's attestation that the peer deduplicates the messageId (durable-client digest §10.2, "Replay"). An answer is a `match` when it echoes the message consistently; an answer whose history holds the message's id with another payload is a `conflict` (`message-mismatch`); a failure is classified by `classifyProbeFailure`.
+One replay probe: sends the exact original message once more, through `send`, which must make exactly one attempt (`durable.ts` stops the client's retry policy). Used by `keyed` recovery, where a peer that honours keys answers with the task the first attempt created (docs/idempotency.md#replays), and by `message-id-replay`, under the operator's attestation that the peer deduplicates the messageId (docs/durable-send.md#recovery-modes, replay). An answer is a `match` when it echoes the message consistently; an answer whose history holds the message's id with another payload is a `conflict` (`message-mismatch`); a failure is classified by `classifyProbeFailure`.
 
 @example
 ```ts

@@ -1,6 +1,6 @@
 /**
 @module
-Delegation: a parent task hands work to a child agent and follows it to the end (seed 000, "Delegation adds one"; idempotency digest §3.6). The child is started as a streaming send; its message gets a fresh idempotency key when it has none and the peer honours keys, so a client with a retry policy can re-establish a lost start without running the child twice. The child's task id is learned from the first event; the child is canceled when the parent gives up, or when the stream is lost before the child settled (reached a terminal state, `INPUT_REQUIRED` or `AUTH_REQUIRED`).
+Delegation: a parent task hands work to a child agent and follows it to the end (docs/idempotency.md#delegation). The child is started as a streaming send; its message gets a fresh idempotency key when it has none and the peer honours keys, so a client with a retry policy can re-establish a lost start without running the child twice. The child's task id is learned from the first event; the child is canceled when the parent gives up, or when the stream is lost before the child settled (reached a terminal state, `INPUT_REQUIRED` or `AUTH_REQUIRED`).
 */
 import type { A2aClient } from '../client.js';
 import { type ClientError, InvalidResponseError, isClientError, RequestError } from '../core/errors.js';
@@ -61,13 +61,13 @@ type Iterator = AsyncIterator<StreamResponse, void, undefined>;
 function childMessage(client: A2aClient, message: Message): { message: Message; key: string | undefined } {
   const held = keyOf(message);
   if (!held.ok) {
-    // A malformed key would be refused by an honouring peer (idempotency digest §2.2) and could never deduplicate anything.
+    // A malformed key would be refused by an honouring peer (docs/idempotency.md#server-semantics) and could never deduplicate anything.
     throw new RequestError('invalid-params', {
       violation: { rule: 'idempotency-key', path: '$.message.metadata' },
     });
   }
   if (held.value !== undefined || !client.honoursIdempotency) {
-    // Seed 000: a key the caller set is kept; none is added for a peer not known to honour keys, which may refuse it.
+    // docs/idempotency.md#delegation: a key the caller set is kept; none is added for a peer not known to honour keys, which may refuse it.
     return { message, key: held.value };
   }
   const copy = structuredClone(message);
@@ -130,7 +130,7 @@ async function follow(
     const error = clientError(thrown);
     const aborted = signal?.aborted === true;
     try {
-      // Idempotency digest §3.6: the child is canceled when the parent gives up or the stream is lost before it settled. No signal: the parent's has fired.
+      // docs/idempotency.md#delegation: the child is canceled when the parent gives up or the stream is lost before it settled. No signal: the parent's has fired.
       const task = await client.cancelTask({ id: taskId });
       return aborted
         ? { kind: 'cancel-requested', taskId, task }

@@ -1,5 +1,5 @@
 /**
-The key rules of the a2a-rust idempotency extension: the unit checklist of idempotency digest §5, items 1–18, with a2a-rust's own test keys, plus key generation and the card evidence.
+The key rules of the a2a-rust idempotency extension: the unit checklist of docs/idempotency.md#what-the-tests-prove, items 1–18, with a2a-rust's own test keys, plus key generation and the card evidence.
 */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -28,7 +28,7 @@ const sixteen = 'a'.repeat(16);
 const KEY = '8f14e45fceea167a5a36dedd4bea2543';
 
 describe('the constants', () => {
-  it('are a2a-rust’s, byte for byte (idempotency digest §1.1)', () => {
+  it('are a2a-rust’s, byte for byte (docs/idempotency.md#keys)', () => {
     expect([IDEMPOTENCY_EXTENSION_URI, IDEMPOTENCY_METADATA_KEY, MIN_KEY_LEN, MAX_KEY_LEN]).toEqual([
       'https://a2a-rust.com/extensions/idempotency/v1',
       'a2a-rust.com/idempotency-key',
@@ -38,7 +38,7 @@ describe('the constants', () => {
   });
 });
 
-describe('validateKey (idempotency digest §1.2)', () => {
+describe('validateKey (docs/idempotency.md#keys)', () => {
   it.each([
     ['32 hex digits', KEY],
     ['exactly 16 bytes', 'a'.repeat(MIN_KEY_LEN)],
@@ -105,7 +105,7 @@ describe('validateKey (idempotency digest §1.2)', () => {
   });
 });
 
-describe('keyErrorText (idempotency digest §1.3)', () => {
+describe('keyErrorText (docs/idempotency.md#keys)', () => {
   it('names the rule of each error, in a2a-rust’s words', () => {
     expect(keyErrorText).toEqual({
       TooShort:
@@ -117,7 +117,7 @@ describe('keyErrorText (idempotency digest §1.3)', () => {
   });
 });
 
-describe('keyOf (idempotency digest §1.4)', () => {
+describe('keyOf (docs/idempotency.md#keys)', () => {
   it.each<[string, KeyedMessage, ReturnType<typeof keyOf>]>([
     ['no metadata', {}, { ok: true, value: undefined }],
     ['unrelated metadata', { metadata: { trace: 'x' } }, { ok: true, value: undefined }],
@@ -169,8 +169,8 @@ function message(extra: Partial<Message> = {}): Message {
   return { messageId: 'msg-1', role: 'ROLE_USER', parts: [{ text: 'summarise the incident' }], ...extra };
 }
 
-describe('setKey (idempotency digest §1.5)', () => {
-  it('writes the key into metadata and declares the URI (seed 000’s example)', () => {
+describe('setKey (docs/idempotency.md#keys)', () => {
+  it('writes the key into metadata and declares the URI (the example of docs/idempotency.md#keys)', () => {
     const sent = message();
     expect(setKey(sent, KEY)).toEqual({ ok: true, value: KEY });
     expect(keyOf(sent)).toEqual({ ok: true, value: KEY });
@@ -287,7 +287,7 @@ function cardWith(extensions: readonly unknown[] | undefined): AgentCard {
   });
 }
 
-describe('honoursIdempotency (idempotency digest §3.5)', () => {
+describe('honoursIdempotency (docs/idempotency.md#honouring-peers)', () => {
   it.each([
     ['the exact URI', [{ uri: IDEMPOTENCY_EXTENSION_URI }], true],
     [

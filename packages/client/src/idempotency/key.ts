@@ -1,15 +1,15 @@
 /**
 @module
-The a2a-rust idempotency extension (seed 000; idempotency digest §1), byte-for-byte: a key travels in `message.metadata['a2a-rust.com/idempotency-key']`, the extension's URI is declared in `message.extensions`, and a peer that honours keys says so on its card. An honouring peer answers a re-sent keyed message with the task the first send created, so the agent runs once.
+The a2a-rust idempotency extension (docs/idempotency.md#keys), byte-for-byte: a key travels in `message.metadata['a2a-rust.com/idempotency-key']`, the extension's URI is declared in `message.extensions`, and a peer that honours keys says so on its card. An honouring peer answers a re-sent keyed message with the task the first send created, so the agent runs once.
 
 Everything here is pure and synchronous: where a2a-rust returns a `Result`, these functions return a {@link KeyResult} and never throw.
 */
 import type { AgentCard } from '../protocol/index.js';
 
-/** The extension's URI, exactly as a2a-rust spells it (idempotency digest §1.1); compared byte for byte. */
+/** The extension's URI, exactly as a2a-rust spells it (docs/idempotency.md#keys); compared byte for byte. */
 export const IDEMPOTENCY_EXTENSION_URI = 'https://a2a-rust.com/extensions/idempotency/v1';
 
-/** The `message.metadata` entry that carries the key (idempotency digest §1.1). */
+/** The `message.metadata` entry that carries the key (docs/idempotency.md#keys). */
 export const IDEMPOTENCY_METADATA_KEY = 'a2a-rust.com/idempotency-key';
 
 /** The shortest key, in UTF-8 bytes: long enough to be a key rather than a counter or a word. */
@@ -19,12 +19,12 @@ export const MIN_KEY_LEN = 16;
 export const MAX_KEY_LEN = 255;
 
 /**
-Why a key was refused, named as a2a-rust's `KeyError` variants (idempotency digest §1.3): `TooShort` and `TooLong` count UTF-8 bytes, `InvalidCharacter` is any byte outside ASCII letters, digits and `- _ . :`, `NotAString` is a metadata value that is not a JSON string (`null` included).
+Why a key was refused, named as a2a-rust's `KeyError` variants (docs/idempotency.md#keys): `TooShort` and `TooLong` count UTF-8 bytes, `InvalidCharacter` is any byte outside ASCII letters, digits and `- _ . :`, `NotAString` is a metadata value that is not a JSON string (`null` included).
 */
 export type KeyError = 'TooShort' | 'TooLong' | 'InvalidCharacter' | 'NotAString';
 
 /**
-The display text of each {@link KeyError}, word for word a2a-rust's: its server sends it as the JSON-RPC error message when it refuses a key (idempotency digest §1.3). Each names the rule it enforces.
+The display text of each {@link KeyError}, word for word a2a-rust's: its server sends it as the JSON-RPC error message when it refuses a key (docs/idempotency.md#keys). Each names the rule it enforces.
 
 @example
 ```ts
@@ -38,7 +38,7 @@ export const keyErrorText: Readonly<Record<KeyError, string>> = /* @__PURE__ */ 
   NotAString: '`a2a-rust.com/idempotency-key` must be a JSON string',
 });
 
-/** The outcome of a key function: the value, or the rule the key broke (house-style rule 8, with `?: never` on the other arm). */
+/** The outcome of a key function: the value, or the rule the key broke (CONTRIBUTING.md#parsers, with `?: never` on the other arm). */
 export type KeyResult<T> =
   | { readonly ok: true; readonly value: T; readonly error?: never }
   | { readonly ok: false; readonly error: KeyError; readonly value?: never };
@@ -46,7 +46,7 @@ export type KeyResult<T> =
 /** The parts of a message the extension reads and writes; a `Message` is one. */
 export type KeyedMessage = { metadata?: unknown; extensions?: unknown };
 
-/** Random bytes per generated key: 16, the floor the seed sets for a CSPRNG key. */
+/** Random bytes per generated key: 16, the floor docs/idempotency.md#keys sets for a CSPRNG key. */
 const KEY_RANDOM_BYTES = 16;
 const encoder = new TextEncoder();
 
@@ -67,7 +67,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
-A fresh key: 16 bytes from `crypto.getRandomValues`, as 32 lowercase hex digits. A key is the handle to a task within a tenant, so it must be unguessable and never derived from message content (seed 000, "Choosing a key").
+A fresh key: 16 bytes from `crypto.getRandomValues`, as 32 lowercase hex digits. A key is the handle to a task within a tenant, so it must be unguessable and never derived from message content (docs/idempotency.md#keys).
 
 @example
 ```ts
@@ -84,7 +84,7 @@ export function newIdempotencyKey(): string {
 }
 
 /**
-Checks a key against the rules in a2a-rust's order (idempotency digest §1.2): at least {@link MIN_KEY_LEN} and at most {@link MAX_KEY_LEN} UTF-8 bytes, then every byte an ASCII letter or digit or one of `- _ . :`. Lengths are bytes, not UTF-16 units, so fifteen `a`s and an `é` are 17 bytes and `InvalidCharacter`, exactly as in Rust. A non-string is `NotAString`.
+Checks a key against the rules in a2a-rust's order (docs/idempotency.md#keys): at least {@link MIN_KEY_LEN} and at most {@link MAX_KEY_LEN} UTF-8 bytes, then every byte an ASCII letter or digit or one of `- _ . :`. Lengths are bytes, not UTF-16 units, so fifteen `a`s and an `é` are 17 bytes and `InvalidCharacter`, exactly as in Rust. A non-string is `NotAString`.
 
 @example
 ```ts
@@ -108,12 +108,12 @@ export function validateKey(key: string): KeyResult<string> {
   if (bytes.length > MAX_KEY_LEN) {
     return { ok: false, error: 'TooLong' };
   }
-  // A key reaches store keys and log lines; a newline in either is where log injection starts (seed 000).
+  // A key reaches store keys and log lines; a newline in either is where log injection starts (docs/idempotency.md#keys).
   return bytes.every(isKeyByte) ? { ok: true, value: key } : { ok: false, error: 'InvalidCharacter' };
 }
 
 /**
-Reads a message's key (idempotency digest §1.4). No `metadata`, a `metadata` that is not an object, or no entry: `{ ok: true, value: undefined }`, which is normal. An entry that is not a string, `null` included (present, not absent): `NotAString`. A string that breaks a rule: that rule's error. Whether the message declares the URI does not matter.
+Reads a message's key (docs/idempotency.md#keys). No `metadata`, a `metadata` that is not an object, or no entry: `{ ok: true, value: undefined }`, which is normal. An entry that is not a string, `null` included (present, not absent): `NotAString`. A string that breaks a rule: that rule's error. Whether the message declares the URI does not matter.
 
 @example
 ```ts
@@ -132,7 +132,7 @@ export function keyOf(message: Readonly<KeyedMessage>): KeyResult<string | undef
 }
 
 /**
-Writes `key` into `message`, in place, exactly as a2a-rust's `set_key` (idempotency digest §1.5):
+Writes `key` into `message`, in place, exactly as a2a-rust's `set_key` (docs/idempotency.md#keys):
 
 1. the key is validated first, and on an error the message is left untouched (no metadata created, no URI added);
 2. absent `metadata` is created as `{}`, and `metadata` that is not an object is replaced by `{}`;
@@ -155,7 +155,7 @@ export function setKey(message: KeyedMessage, key: string): KeyResult<string> {
   const metadata = isObject(message.metadata) ? message.metadata : {};
   metadata[IDEMPOTENCY_METADATA_KEY] = key;
   message.metadata = metadata;
-  // `extensions` can carry no value, which is why the key itself lives in metadata (seed 000).
+  // `extensions` can carry no value, which is why the key itself lives in metadata (docs/idempotency.md#keys).
   const extensions = Array.isArray(message.extensions) ? (message.extensions as unknown[]) : [];
   if (!extensions.includes(IDEMPOTENCY_EXTENSION_URI)) {
     extensions.push(IDEMPOTENCY_EXTENSION_URI);
@@ -177,7 +177,7 @@ export function declaresExtension(message: Readonly<KeyedMessage>): boolean {
 }
 
 /**
-Whether the agent card says its agent honours keys: some entry of `capabilities.extensions` has exactly the URI {@link IDEMPOTENCY_EXTENSION_URI} (idempotency digest §3.5). The entry's `required`, `description` and `params` are ignored. This is the only evidence the client accepts: a conformant server that never heard of the extension ignores the metadata and runs a re-sent message again, and `A2A-Extensions` is a report, not a demand it must refuse.
+Whether the agent card says its agent honours keys: some entry of `capabilities.extensions` has exactly the URI {@link IDEMPOTENCY_EXTENSION_URI} (docs/idempotency.md#honouring-peers). The entry's `required`, `description` and `params` are ignored. This is the only evidence the client accepts: a conformant server that never heard of the extension ignores the metadata and runs a re-sent message again, and `A2A-Extensions` is a report, not a demand it must refuse.
 
 @example
 ```ts

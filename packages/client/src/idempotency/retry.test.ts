@@ -1,5 +1,5 @@
 /**
-The retry policy's pure parts and its loop: the client items of idempotency digest §5 (53–65), the options, the `Retry-After` header, and what a failed call reports across attempts. Time is fake throughout.
+The retry policy's pure parts and its loop: the client items of docs/idempotency.md#what-the-tests-prove (53–65), the options, the `Retry-After` header, and what a failed call reports across attempts. Time is fake throughout.
 */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -140,7 +140,7 @@ describe('the client options', () => {
   });
 });
 
-describe('the operations idempotent by nature (idempotency digest §3.3, item 53)', () => {
+describe('the operations idempotent by nature (docs/idempotency.md#retry-policy; docs/idempotency.md#what-the-tests-prove, item 53)', () => {
   it('are exactly the reads, cancel, subscribe and the push-config reads and delete', () => {
     const idempotent = (Object.keys(operations) as OperationName[]).filter(
       (name) => operations[name].idempotent,
@@ -165,7 +165,7 @@ const http = (
   reason: 'status' | 'error-envelope' | 'result-on-error-status' | 'redirect' = 'status',
 ) => new HttpProtocolError(reason, { ...sent, httpStatus: status });
 
-describe('isRetryableError (idempotency digest §3.2)', () => {
+describe('isRetryableError (docs/idempotency.md#retry-policy)', () => {
   it.each<[string, unknown, boolean]>([
     ['a lost connection', new TransportError('network', sent), true],
     ['a deadline', new TransportError('timeout', sent), true],
@@ -192,7 +192,7 @@ describe('isRetryableError (idempotency digest §3.2)', () => {
   });
 });
 
-describe('isDefiniteRejection (RFC 6585 §4, RFC 9110 §15.6.4; idempotency digest §3.4)', () => {
+describe('isDefiniteRejection (RFC 6585 §4, RFC 9110 §15.6.4; docs/idempotency.md#retry-policy)', () => {
   it.each<[string, unknown, boolean]>([
     ['429, empty', http(429), true],
     ['503, empty', http(503), true],
@@ -213,7 +213,7 @@ describe('isDefiniteRejection (RFC 6585 §4, RFC 9110 §15.6.4; idempotency dige
   });
 });
 
-describe('isFinalError (idempotency digest §8, client item 4)', () => {
+describe('isFinalError (docs/idempotency.md#what-the-tests-prove, client item 4)', () => {
   it.each<[string, unknown, boolean]>([
     ['-32602, a conflict', new RemoteError({ ...sent, remoteCode: -32602, reason: 'INVALID_PARAMS' }), true],
     [
@@ -241,7 +241,7 @@ describe('isFinalError (idempotency digest §8, client item 4)', () => {
 
 const keyed = { message: { messageId: 'm', metadata: { [IDEMPOTENCY_METADATA_KEY]: KEY } } };
 
-describe('carriesIdempotencyKey (idempotency digest §3.4, items 59–61)', () => {
+describe('carriesIdempotencyKey (docs/idempotency.md#retry-policy; docs/idempotency.md#what-the-tests-prove, items 59–61)', () => {
   it.each<[string, OperationName, unknown, boolean, boolean]>([
     ['a keyed send to an honouring peer', 'sendMessage', keyed, true, true],
     ['a keyed streaming send to an honouring peer', 'sendStreamingMessage', keyed, true, true],
@@ -270,7 +270,7 @@ describe('carriesIdempotencyKey (idempotency digest §3.4, items 59–61)', () =
   });
 });
 
-describe('shouldRetry (idempotency digest §3.4, items 54–62)', () => {
+describe('shouldRetry (docs/idempotency.md#retry-policy; docs/idempotency.md#what-the-tests-prove, items 54–62)', () => {
   const timeout = new TransportError('timeout', sent);
   it.each<[string, OperationName, boolean, unknown, boolean]>([
     ['an unkeyed send after a timeout', 'sendMessage', false, timeout, false],
@@ -308,7 +308,7 @@ function policyOf(options: RetryPolicyOptions = {}): RetryPolicy {
   return resolveRetryPolicy(options);
 }
 
-describe('retryDelayMs (idempotency digest §3.1)', () => {
+describe('retryDelayMs (docs/idempotency.md#retry-policy)', () => {
   it('jitters each backoff into [b/2, b), b = initial × multiplier^(n−1) capped', () => {
     fc.assert(
       fc.property(

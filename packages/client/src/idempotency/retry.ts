@@ -1,6 +1,6 @@
 /**
 @module
-The opt-in retry policy (seed 000, "What the client does with it"; idempotency digest §3.1–§3.4). Without a policy nothing is ever re-sent. With one, an attempt that failed is tried again only when the failure is transient **and** a second attempt cannot duplicate work:
+The opt-in retry policy (docs/idempotency.md#retry-policy). Without a policy nothing is ever re-sent. With one, an attempt that failed is tried again only when the failure is transient **and** a second attempt cannot duplicate work:
 
 - the operation is idempotent by nature (`operations[op].idempotent`: GetTask, ListTasks, CancelTask, SubscribeToTask, GetExtendedAgentCard, and Get/List/Delete push config);
 - or the send carries a valid idempotency key and the peer is known to honour keys (its card advertises the extension, or the caller asserted it), so the peer answers the retry with the first attempt's task;
@@ -13,7 +13,7 @@ import { a2aErrors, type OperationName, operations } from '../protocol/index.js'
 import { keyOf } from './key.js';
 
 /**
-How a client retries. Every field is optional: `retry: {}` is the a2a-rust default policy (idempotency digest §3.1).
+How a client retries. Every field is optional: `retry: {}` is the a2a-rust default policy (docs/idempotency.md#retry-policy).
 
 @example
 ```ts
@@ -42,7 +42,7 @@ export type RetryPolicy = {
   readonly random: () => number;
 };
 
-/** The defaults of a retry policy: a2a-rust's `RetryPolicy::default()`, so that comparisons stay fair (idempotency digest §8, client item 7). */
+/** The defaults of a retry policy: a2a-rust's `RetryPolicy::default()`, so that comparisons stay fair (docs/idempotency.md#what-the-tests-prove, client item 7). */
 export const defaultRetryPolicy = Object.freeze({
   maxRetries: 3,
   initialBackoffMs: 500,
@@ -107,11 +107,11 @@ export function resolveRetryPolicy(options: RetryPolicyOptions): RetryPolicy {
   return Object.freeze({ maxRetries, initialBackoffMs, maxBackoffMs, backoffMultiplier, random });
 }
 
-/** The statuses a2a-rust treats as transient (idempotency digest §3.2): throttled, bad gateway, unavailable, gateway timeout. */
+/** The statuses a2a-rust treats as transient (docs/idempotency.md#retry-policy): throttled, bad gateway, unavailable, gateway timeout. */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /**
-Whether a failure is transient (idempotency digest §3.2): a transport failure (`network`, `timeout`, `read`, `idle`; never the caller's own `aborted`), or an answer with HTTP status 429, 502, 503 or 504. Everything else is surfaced at once: a refusal before dispatch, any other status (500 included), any A2A error in a 2xx answer, any answer that broke the protocol.
+Whether a failure is transient (docs/idempotency.md#retry-policy): a transport failure (`network`, `timeout`, `read`, `idle`; never the caller's own `aborted`), or an answer with HTTP status 429, 502, 503 or 504. Everything else is surfaced at once: a refusal before dispatch, any other status (500 included), any A2A error in a 2xx answer, any answer that broke the protocol.
 
 @example
 ```ts
@@ -136,7 +136,7 @@ export function isRetryableError(error: unknown): boolean {
 /**
 Whether a failure is a definite rejection: the peer refused the request before applying anything, so even a send that creates state may be sent again. That is an error answer with HTTP status 429 or 503, read as a refusal: an A2A error (`remote`), an empty body (`http-protocol` `status`) or a body that is not A2A (`http-protocol` `error-envelope`, such as a proxy's page).
 
-Why exactly these: RFC 6585, §4 defines 429 as the user having sent too many requests (a rate limit turns the request away); RFC 9110, §15.6.4 defines 503 as the server being currently unable to handle the request; A2A spec §3.3.2 names 503 a system error that MAY carry `Retry-After`; and a2a-rust retries only these two on a non-idempotent send, because "the server refused the request up front" (idempotency digest §3.4). A 502 or 504 is not one: a gateway may already have forwarded the request. Nor is a 429/503 that carries a JSON-RPC `result` (`result-on-error-status`: the peer says it produced something) or an unreadably large body.
+Why exactly these: RFC 6585, §4 defines 429 as the user having sent too many requests (a rate limit turns the request away); RFC 9110, §15.6.4 defines 503 as the server being currently unable to handle the request; A2A spec §3.3.2 names 503 a system error that MAY carry `Retry-After`; and a2a-rust retries only these two on a non-idempotent send, because "the server refused the request up front" (docs/idempotency.md#retry-policy). A 502 or 504 is not one: a gateway may already have forwarded the request. Nor is a 429/503 that carries a JSON-RPC `result` (`result-on-error-status`: the peer says it produced something) or an unreadably large body.
 
 @example
 ```ts
@@ -166,7 +166,7 @@ const FINAL_REASONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
-Whether a remote error ends a keyed send for good, whatever its status (idempotency digest §8, client item 4): -32602 InvalidParams (the key is malformed, or held by another message), -32004 UnsupportedOperation (the peer cannot honour keys) and -32001 TaskNotFound (the key outlived its task: resending would run it twice). Named by an authoritative code or by the error's ErrorInfo reason.
+Whether a remote error ends a keyed send for good, whatever its status (docs/idempotency.md#what-the-tests-prove, client item 4): -32602 InvalidParams (the key is malformed, or held by another message), -32004 UnsupportedOperation (the peer cannot honour keys) and -32001 TaskNotFound (the key outlived its task: resending would run it twice). Named by an authoritative code or by the error's ErrorInfo reason.
 
 @example
 ```ts
@@ -182,7 +182,7 @@ export function isFinalError(error: unknown): boolean {
 }
 
 /**
-Whether a request is a keyed send the peer will deduplicate (a2a-rust's `carries_idempotency_key`, idempotency digest §3.4): the peer honours keys, the operation is SendMessage or SendStreamingMessage, and `request.message` carries a key that passes `validateKey`. `message.extensions` is not looked at; a malformed key, or a key on any other operation, changes nothing.
+Whether a request is a keyed send the peer will deduplicate (a2a-rust's `carries_idempotency_key`, docs/idempotency.md#retry-policy): the peer honours keys, the operation is SendMessage or SendStreamingMessage, and `request.message` carries a key that passes `validateKey`. `message.extensions` is not looked at; a malformed key, or a key on any other operation, changes nothing.
 
 @example
 ```ts
@@ -207,7 +207,7 @@ export function carriesIdempotencyKey(
 }
 
 /**
-The retry decision for one failed attempt (idempotency digest §3.4): the failure is transient and not final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from {@link carriesIdempotencyKey}), or the failure is a definite rejection.
+The retry decision for one failed attempt (docs/idempotency.md#retry-policy): the failure is transient and not final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from {@link carriesIdempotencyKey}), or the failure is a definite rejection.
 
 @example
 ```ts
@@ -223,7 +223,7 @@ export function shouldRetry(operation: OperationName, keyed: boolean, error: unk
 }
 
 /**
-How long to wait before retry number `retry` (1 for the first): the backoff `initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2, backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes precedence, clamped to `maxBackoffMs` (idempotency digest §3.1).
+How long to wait before retry number `retry` (1 for the first): the backoff `initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2, backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes precedence, clamped to `maxBackoffMs` (docs/idempotency.md#retry-policy).
 
 @example
 ```ts
@@ -268,7 +268,7 @@ export type RetryRun = {
 };
 
 /**
-The authoritative remote codes that say the peer refused a request before applying it (durable-client digest §8.4): the request was rejected (-32700, -32600, -32602) or the operation was (-32601, -32004, -32005, -32008, -32009).
+The authoritative remote codes that say the peer refused a request before applying it (docs/durable-send.md#classifying-a-failure): the request was rejected (-32700, -32600, -32602) or the operation was (-32601, -32004, -32005, -32008, -32009).
 
 @example
 ```ts

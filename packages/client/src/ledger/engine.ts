@@ -72,7 +72,7 @@ function byCreation(left: LedgerRecord, right: LedgerRecord): number {
 }
 
 /**
-Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash into `unknown` with reason `crashed-while-executing` (DESIGN.md step 5: never "send again").
+Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash into `unknown` with reason `crashed-while-executing` (docs/durable-send.md#execution-order: never "send again").
 */
 export async function openLedgerEngine(store: LedgerStore, options: EngineOptions = {}): Promise<Ledger> {
   const sha256 = options.sha256 ?? webCryptoSha256;

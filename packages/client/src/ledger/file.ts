@@ -214,7 +214,7 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
 }
 
 /**
-The file ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
+The file ledger, under the name the public surface gives it (ARCHITECTURE.md#public-surface): `openLedger` is `createLedger`.
 
 @example
 ```ts

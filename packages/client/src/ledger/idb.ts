@@ -1,6 +1,6 @@
 /**
 @module
-The IndexedDB ledger, the browser's default store, and the only module that imports `idb` (house-style rule 7: its errors never reach callers). Each write is one readwrite transaction that compares the stored head with the revision the writer expected and resolves only on the transaction's `complete` (DESIGN.md step 1: "completed IndexedDB transaction"). One writer at a time holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
+The IndexedDB ledger, the browser's default store, and the only module that imports `idb` (CONTRIBUTING.md#library-boundaries: its errors never reach callers). Each write is one readwrite transaction that compares the stored head with the revision the writer expected and resolves only on the transaction's `complete` (docs/durable-send.md#execution-order: a completed IndexedDB transaction). One writer at a time holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
 */
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { LedgerError } from '../core/errors.js';
@@ -213,7 +213,7 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
 }
 
 /**
-The IndexedDB ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
+The IndexedDB ledger, under the name the public surface gives it (ARCHITECTURE.md#public-surface): `openLedger` is `createLedger`.
 
 @example
 ```ts

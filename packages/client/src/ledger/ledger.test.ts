@@ -141,7 +141,7 @@ const types: readonly LedgerTransition['type'][] = [
   'reconcile-fail',
 ];
 
-// durable-client digest §9.3, as this ledger keeps it: every legal move, by the state it starts from.
+// docs/durable-send.md#transitions, as this ledger keeps it: every legal move, by the state it starts from.
 const legal: Readonly<
   Record<LedgerStatus | 'unresolved', Readonly<Partial<Record<LedgerTransition['type'], LedgerStatus>>>>
 > = {

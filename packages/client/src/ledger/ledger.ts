@@ -1,6 +1,6 @@
 /**
 @module
-The durable pending-send ledger (DESIGN.md, "The durable send"; durable-client digest §9): one record per logical send, committed before anything leaves, moved only by appending immutable revisions that each name the revision they expect. This file holds the shared model: the `Ledger` interface every store implements, the revision digest and the history verifier; the pure state machine `applyTransition` lives in `state-machine.ts`.
+The durable pending-send ledger (docs/durable-send.md#the-promise; docs/durable-send.md#transitions): one record per logical send, committed before anything leaves, moved only by appending immutable revisions that each name the revision they expect. This file holds the shared model: the `Ledger` interface every store implements, the revision digest and the history verifier; the pure state machine `applyTransition` lives in `state-machine.ts`.
 */
 import { canonicalJson } from '../core/canonical-json.js';
 import {
@@ -42,7 +42,7 @@ export type {
 export { applyTransition } from './state-machine.js';
 
 /**
-How to open a ledger. The same type for every store (house-style rule 4): `name` is the IndexedDB database name for the idb store, the journal's file path for the file store, and only a label for the memory store.
+How to open a ledger. The same type for every store (CONTRIBUTING.md#public-entries): `name` is the IndexedDB database name for the idb store, the journal's file path for the file store, and only a label for the memory store.
 
 @example
 ```ts

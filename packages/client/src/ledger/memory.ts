@@ -58,7 +58,7 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
 }
 
 /**
-The memory ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
+The memory ledger, under the name the public surface gives it (ARCHITECTURE.md#public-surface): `openLedger` is `createLedger`.
 
 @example
 ```ts

@@ -1,6 +1,6 @@
 /**
 @module
-The schemas of the durable pending-send ledger (durable-client digest §9): the intent, its states, its transitions and its revisions. Every record or revision read back from IndexedDB or a journal file is decoded with them, because storage is an edge too (house-style rule 11): a value that fails is a corrupt entry, never skipped and never repaired. The objects are strict, so an unknown member is refused rather than stripped: stripping would change a stored value silently.
+The schemas of the durable pending-send ledger (docs/durable-send.md#transitions): the intent, its states, its transitions and its revisions. Every record or revision read back from IndexedDB or a journal file is decoded with them, because storage is an edge too (CONTRIBUTING.md#schemas-and-types): a value that fails is a corrupt entry, never skipped and never repaired. The objects are strict, so an unknown member is refused rather than stripped: stripping would change a stored value silently.
 */
 import * as z from 'zod/mini';
 import { Message } from '../protocol/message.js';
@@ -32,7 +32,7 @@ function whole(min = 0, max = Number.MAX_SAFE_INTEGER): z.ZodMiniNumber<number> 
 /** Milliseconds since the Unix epoch, as `Date.now()` gives them. */
 const Millis = whole();
 
-/** The longest wait a `retryAfterMs` or a pending probe may name: one hour (durable-client digest §10.2, `retry_after` ≤ 1 h). */
+/** The longest wait a `retryAfterMs` or a pending probe may name: one hour (docs/durable-send.md#recovery-modes, `retry_after` ≤ 1 h). */
 export const MAX_DELAY_MS = 3_600_000;
 
 /** A SHA-256 digest as `sha256:` and 64 lowercase hex digits, the form `cardDigest` produces. */
@@ -43,7 +43,7 @@ const Sha256Digest = z.string().check((payload) => {
 });
 
 /**
-How a send may be delivered again (durable-client digest §10.1): `at-most-once` never repeats an uncertain attempt and gives each attempt a fresh messageId; `keyed` carries an idempotency key the peer honours; `message-id-deduplicated` reuses the message's own messageId under an operator's attestation that the peer deduplicates it.
+How a send may be delivered again (docs/durable-send.md#delivery-modes): `at-most-once` never repeats an uncertain attempt and gives each attempt a fresh messageId; `keyed` carries an idempotency key the peer honours; `message-id-deduplicated` reuses the message's own messageId under an operator's attestation that the peer deduplicates it.
 */
 export const DeliveryMode = z.enum(['at-most-once', 'keyed', 'message-id-deduplicated']);
 /** How a send may be delivered again. */
@@ -172,7 +172,7 @@ export const ResultSummary = z
 /** What a committed send proved. */
 export type ResultSummary = z.infer<typeof ResultSummary>;
 
-/** What a known failure did to the peer: nothing was sent, or the peer rejected it before applying it (durable-client digest §8.4). */
+/** What a known failure did to the peer: nothing was sent, or the peer rejected it before applying it (docs/durable-send.md#classifying-a-failure). */
 export const FailureEffect = z.enum(['not-started', 'not-applied']);
 /** What a known failure did to the peer. */
 export type FailureEffect = z.infer<typeof FailureEffect>;
@@ -189,7 +189,7 @@ export type UnknownReason = z.infer<typeof UnknownReason>;
 
 const Delay = whole(1, MAX_DELAY_MS);
 
-/** The state of a record (durable-client digest §9.2). */
+/** The state of a record (docs/durable-send.md#states-and-revisions). */
 export const LedgerState = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('prepared') }),
   z.strictObject({ status: z.literal('executing'), attemptId: Id, messageId: Id, contextId: z.optional(Id) }),
@@ -224,7 +224,7 @@ export const Attempt = z.strictObject({
 /** One physical dispatch of the send. */
 export type Attempt = z.infer<typeof Attempt>;
 
-/** The transitions a caller appends (durable-client digest §9.3); `create` is revision 0's and comes from `Ledger.create`. */
+/** The transitions a caller appends (docs/durable-send.md#transitions); `create` is revision 0's and comes from `Ledger.create`. */
 export const LedgerTransition = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('start'), attemptId: Id, messageId: Id, contextId: z.optional(Id) }),
   z.strictObject({ type: z.literal('commit'), attemptId: Id, result: ResultSummary }),

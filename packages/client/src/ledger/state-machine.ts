@@ -1,6 +1,6 @@
 /**
 @module
-The ledger's pure state machine (durable-client digest §9.3): which transition may follow which state, and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it knows.
+The ledger's pure state machine (docs/durable-send.md#transitions): which transition may follow which state, and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it knows.
 */
 import { LedgerError } from '../core/errors.js';
 import {
@@ -32,7 +32,7 @@ function requireAttempt(
   if (state.status !== status) {
     refuse(`${type}-from-${state.status}`);
   }
-  // durable-client digest §9.3: a result or an error is bound to the same attempt; a reconciliation to the original one.
+  // docs/durable-send.md#transitions: a result or an error is bound to the same attempt; a reconciliation to the original one.
   if (state.attemptId !== attemptId) {
     refuse('attempt-mismatch');
   }
@@ -41,7 +41,7 @@ function requireAttempt(
 function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start' }>, at: number): Next {
   const state = record.state;
   if (state.status === 'failed') {
-    // durable-client digest §9.3: a failure is retried only with explicit SafeAfter advice, once its delay has elapsed.
+    // docs/durable-send.md#transitions: a failure is retried only with explicit SafeAfter advice, once its delay has elapsed.
     if (state.retryAfterMs === undefined) {
       refuse('retry-not-authorized');
     }
@@ -49,7 +49,7 @@ function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start
       refuse('retry-too-early');
     }
   } else if (state.status !== 'prepared') {
-    // DESIGN.md step 3: an unknown outcome is resolved by evidence, never by a new attempt.
+    // docs/durable-send.md#reconciling-an-unknown: an unknown outcome is resolved by evidence, never by a new attempt.
     refuse(`start-from-${state.status}`);
   }
   if (record.attempts.some((attempt) => attempt.attemptId === t.attemptId)) {
@@ -58,7 +58,7 @@ function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start
   if (record.delivery === 'message-id-deduplicated' && t.messageId !== record.message.messageId) {
     refuse('message-id-mismatch');
   }
-  // durable-client digest §10.1: at-most-once gives every physical attempt a fresh messageId.
+  // docs/durable-send.md#delivery-modes: at-most-once gives every physical attempt a fresh messageId.
   if (
     record.delivery === 'at-most-once' &&
     record.attempts.some((attempt) => attempt.messageId === t.messageId)
@@ -112,10 +112,10 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
         state.reason === 'no-evidence' ||
         state.reason === 'conflicting-evidence'
       ) {
-        // DESIGN.md step 3: once probing gave up, a person resolves the record.
+        // docs/durable-send.md#reconciling-an-unknown: once probing gave up, a person resolves the record.
         refuse('unresolved');
       }
-      // durable-client digest §12.2: a pending delay is 1 ms..1 h; and no probe runs before the previous one's not-before time.
+      // docs/durable-send.md#transitions: a pending delay is 1 ms..1 h; and no probe runs before the previous one's not-before time.
       const delay = t.notBefore - at;
       if (delay < 1 || delay > MAX_DELAY_MS) {
         refuse('pending-delay');
@@ -164,7 +164,7 @@ function create(revision: LedgerRevision & { transition: CreateTransition }): Le
 }
 
 /**
-The pure state machine (durable-client digest §9.3): the record `revision` produces from `record` (`undefined` before revision 0). It checks the chain, the revision follows its record's head, names its digest and is not older than it, and throws `LedgerError('corrupt')` when it does not; then the transition's legality, throwing `invalid-transition` (with the rule) or `reused-attempt`. It never checks the digest itself: `verifyHistory` does.
+The pure state machine (docs/durable-send.md#transitions): the record `revision` produces from `record` (`undefined` before revision 0). It checks the chain, the revision follows its record's head, names its digest and is not older than it, and throws `LedgerError('corrupt')` when it does not; then the transition's legality, throwing `invalid-transition` (with the rule) or `reused-attempt`. It never checks the digest itself: `verifyHistory` does.
 
 Legal moves: `prepared → start | fail(not-started)`; `executing → commit | fail | unknown` (same attempt); `failed → start` only with `retryAfterMs` elapsed; `unknown → pending | unresolved | reconcile-commit | reconcile-fail` (original attempt; `pending` and `unresolved` not once unresolved). Nothing leaves `committed`, and `unknown` can never start an attempt.
 

@@ -28,7 +28,7 @@ const skill = {
   outputModes: ['text/plain'],
 };
 
-// A complete v1.0 card: the digest's field list (D§3.8) with its security example.
+// A complete v1.0 card: the field list of A2A spec §4.4.1 with the security example of A2A spec §8.5.
 const card = {
   name: 'Recipe Agent',
   description: 'Agent that helps users with recipes and cooking.',
@@ -365,7 +365,7 @@ describe('SecurityScheme', () => {
       'oneof-many at $',
     ],
     [
-      'the ts-proto leak of a2a-js (a2a-js-sdk.md §4.7)',
+      'the ts-proto leak of a2a-js (docs/interop.md#the-official-js-sdk-server)',
       { scheme: { $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer' } } },
       'oneof-none at $',
     ],
@@ -434,7 +434,7 @@ describe('OAuthFlows', () => {
         },
       },
     ],
-    // Deprecated, not removed (D§11.9).
+    // Deprecated, not removed (A2A spec §4.5.7).
     [
       { implicit: { authorizationUrl: code.authorizationUrl, scopes: {} } },
       { implicit: { authorizationUrl: code.authorizationUrl, scopes: {} } },

@@ -2,7 +2,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
-The protocol contract bounds every decoded A2A value is held to (durable-client digest §2.4 and §7.2). Unlike `defaultLimits` in `limits.ts`, which bound the transport (bytes, events, time) and are configurable, these are properties of a valid value: a peer that breaks one sent something this client refuses to act on, whatever the configuration.
+The protocol contract bounds every decoded A2A value is held to (docs/protocol-checks.md#agent-card and ARCHITECTURE.md#bounds). Unlike `defaultLimits` in `limits.ts`, which bound the transport (bytes, events, time) and are configurable, these are properties of a valid value: a peer that breaks one sent something this client refuses to act on, whatever the configuration.
 
 @example
 ```ts
@@ -40,7 +40,7 @@ export const contractBounds = Object.freeze({
   referenceTaskIds: 128,
   /** Extension URIs on one message or artifact, and declared by one card. */
   extensions: 64,
-  /** ListTasks `pageSize`: A2A spec §3.1.4 (D§3.5), 1..100, default 50. */
+  /** ListTasks `pageSize`: A2A spec §3.1.4, 1..100, default 50. */
   taskPageSize: 100,
   /** ListTaskPushNotificationConfigs `pageSize`: a local ceiling, the spec sets none. */
   pushConfigPageSize: 256,

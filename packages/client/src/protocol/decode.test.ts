@@ -213,7 +213,7 @@ describe('decodeOrThrow', () => {
   });
 });
 
-describe('parse / safeParse pairs (house-style rule 8)', () => {
+describe('parse / safeParse pairs (CONTRIBUTING.md#parsers)', () => {
   it.each([
     ['AgentCard', parseAgentCard, safeParseAgentCard, card, { ...card, skills: [] }],
     ['Task', parseTask, safeParseTask, task, { ...task, status: { state: 'TASK_STATE_UNSPECIFIED' } }],

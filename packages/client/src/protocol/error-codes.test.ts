@@ -13,7 +13,7 @@ import {
 } from './error-codes.js';
 
 describe('a2aErrors', () => {
-  it('is the table of D§4.2 (v1.0.1) and D§4.3, with the v1.0.0 columns where they differed', () => {
+  it('is the table of A2A spec §5.4 (v1.0.1) and §9.5, with the v1.0.0 columns where they differed', () => {
     expect(a2aErrors).toMatchInlineSnapshot(`
       {
         "ContentTypeNotSupported": {
@@ -116,7 +116,7 @@ describe('a2aErrors', () => {
     expect(new Set(values.map((entry) => entry.reason)).size).toBe(values.length);
   });
 
-  it('keeps the A2A-specific codes in -32001..-32099 (D§4.2)', () => {
+  it('keeps the A2A-specific codes in -32001..-32099 (A2A spec §9.5)', () => {
     for (const entry of Object.values(a2aErrors)) {
       expect(entry.code >= -32099 && entry.code <= -32001).toBe(
         !entry.reason.match(/^(PARSE_ERROR|INVALID_REQUEST|METHOD_NOT_FOUND|INVALID_PARAMS|INTERNAL_ERROR)$/),
@@ -196,7 +196,7 @@ describe('errorFromDetails', () => {
 });
 
 describe('JsonRpcError', () => {
-  // The official server's answers (a2a-js-sdk.md §5).
+  // The official server's answers (docs/interop.md#the-official-js-sdk-server).
   it.each([
     [
       {

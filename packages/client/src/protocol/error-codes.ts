@@ -3,10 +3,10 @@ import { isJsonObject } from './json-value.js';
 import { int32, wireObject } from './scalars.js';
 import { label, prose } from './text.js';
 
-/** The `@type` of a `google.rpc.ErrorInfo` detail (A2A spec §3.3.2, D§4.1). */
+/** The `@type` of a `google.rpc.ErrorInfo` detail (A2A spec §3.3.2). */
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 
-/** The `domain` of every A2A `ErrorInfo` (D§4.1). */
+/** The `domain` of every A2A `ErrorInfo` (A2A spec §3.3.2). */
 export const ERROR_DOMAIN = 'a2a-protocol.org';
 
 /** One A2A or JSON-RPC error, identified the same way in every binding. */
@@ -26,7 +26,7 @@ export type A2aErrorEntry = {
 };
 
 /**
-Every error a v1.0 peer may answer with (A2A spec §5.4 and §9.5; D§4.2, D§4.3), keyed by name. The v1.0.1 HTTP and gRPC columns are current; v1.0.0 had 409, 415, 502 and `UNIMPLEMENTED` in places, still served by peers built on it (durable-client digest §4, REST identity table), so those are kept as `legacy*`. Reasons of the JSON-RPC standard errors follow a2a-python, whose REST server sends them.
+Every error a v1.0 peer may answer with (A2A spec §5.4 and §9.5), keyed by name. The v1.0.1 HTTP and gRPC columns are current; v1.0.0 had 409, 415, 502 and `UNIMPLEMENTED` in places, still served by peers built on it (docs/protocol-checks.md#unary-answers, REST identity table), so those are kept as `legacy*`. Reasons of the JSON-RPC standard errors follow a2a-python, whose REST server sends them.
 
 @example
 ```ts
@@ -131,7 +131,7 @@ export function errorByReason(reason: string): (A2aErrorEntry & { readonly name:
 }
 
 /**
-True when a REST error's HTTP status and `status` string are the pair the table gives this error, in the v1.0.1 table or in the v1.0.0 one (durable-client digest §4: the A2A code is exposed only when they match).
+True when a REST error's HTTP status and `status` string are the pair the table gives this error, in the v1.0.1 table or in the v1.0.0 one (docs/protocol-checks.md#unary-answers: the A2A code is exposed only when they match).
 
 @example
 ```ts
@@ -148,7 +148,7 @@ export function matchesRestIdentity(entry: A2aErrorEntry, httpStatus: number, st
 }
 
 /**
-The one A2A error named by a list of error details (`error.data` in JSON-RPC, `error.details` in REST): an entry with `@type` {@link ERROR_INFO_TYPE}, `domain` {@link ERROR_DOMAIN} and a reason in the table. `undefined` when there is none, and also when there are several, since the peer then named no single error (durable-client digest §4).
+The one A2A error named by a list of error details (`error.data` in JSON-RPC, `error.details` in REST): an entry with `@type` {@link ERROR_INFO_TYPE}, `domain` {@link ERROR_DOMAIN} and a reason in the table. `undefined` when there is none, and also when there are several, since the peer then named no single error (docs/protocol-checks.md#unary-answers).
 
 @example
 ```ts
@@ -177,11 +177,11 @@ export function errorFromDetails(
   return count === 1 ? found : undefined;
 }
 
-/** A remote error's human text: validated (non-empty, ≤ 16 KiB, durable-client digest §4), then discarded by the bindings. */
+/** A remote error's human text: validated (non-empty, ≤ 16 KiB, docs/protocol-checks.md#unary-answers), then discarded by the bindings. */
 const RemoteMessage = prose(16 * 1024, { required: true });
 
 /**
-The `error` member of a JSON-RPC response (JSON-RPC 2.0 §5.1; A2A spec §9.5, D§4.3). `data` is kept as sent: in v1.0 an array of `@type` objects, in v0.3 anything; read it with {@link errorFromDetails}. Whether `code` is authoritative depends on the HTTP status, which the binding knows.
+The `error` member of a JSON-RPC response (JSON-RPC 2.0 §5.1; A2A spec §9.5). `data` is kept as sent: in v1.0 an array of `@type` objects, in v0.3 anything; read it with {@link errorFromDetails}. Whether `code` is authoritative depends on the HTTP status, which the binding knows.
 
 @example
 ```ts
@@ -197,7 +197,7 @@ export const JsonRpcError = wireObject({
 export type JsonRpcError = z.infer<typeof JsonRpcError>;
 
 /**
-The HTTP+JSON error body (A2A spec §11.6, D§4.4): `{ error: { code, status, message, details } }`, google.rpc.Status in AIP-193 form. `code` is the HTTP status it was sent with (the binding compares them); `details` reads `[]` when missing, as ProtoJSON drops an empty list.
+The HTTP+JSON error body (A2A spec §11.6): `{ error: { code, status, message, details } }`, google.rpc.Status in AIP-193 form. `code` is the HTTP status it was sent with (the binding compares them); `details` reads `[]` when missing, as ProtoJSON drops an empty list.
 
 @example
 ```ts

@@ -32,7 +32,7 @@ export function compactJsonRule(value: unknown, maxBytes: number): 'json' | 'max
 }
 
 /**
-Bounded free-form metadata (`google.protobuf.Struct`): at most 256 entries, each key a label of at most 512 B, at most 256 KiB as compact JSON (durable-client digest §7.2). The object is kept as received: its content is the peer's, not ours to strip.
+Bounded free-form metadata (`google.protobuf.Struct`): at most 256 entries, each key a label of at most 512 B, at most 256 KiB as compact JSON (ARCHITECTURE.md#bounds). The object is kept as received: its content is the peer's, not ours to strip.
 */
 export function boundedStruct(maxEntries: number, maxBytes: number): z.ZodMiniCustom<JsonObject, JsonObject> {
   return z.custom<JsonObject>(isJsonObject, { params: { rule: 'invalid_type' } }).check((payload) => {

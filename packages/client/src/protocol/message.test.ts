@@ -18,7 +18,7 @@ const agentMessage = {
 };
 
 describe('Part', () => {
-  // The digest's examples (D§3.1) and the official server's captured parts (a2a-js-sdk.md §5).
+  // The part examples of A2A spec §4.1.6 and the official server's captured parts (docs/interop.md#the-official-js-sdk-server).
   it.each([
     [{ text: 'hi' }],
     [{ text: '' }],
@@ -181,7 +181,7 @@ describe('Role', () => {
 });
 
 describe('Message', () => {
-  it('reads the official server’s direct reply unchanged (a2a-js-sdk.md §5)', () => {
+  it('reads the official server’s direct reply unchanged (docs/interop.md#the-official-js-sdk-server)', () => {
     expect(decode(Message, agentMessage)).toEqual({ ok: true, value: agentMessage });
   });
 

@@ -5,7 +5,7 @@ import { items, oneof, protoEnum, violate, wireObject } from './scalars.js';
 import { Id, Label, MediaType, Url, withinBytes } from './text.js';
 
 /**
-Who sent a message (A2A spec D§3.1): `ROLE_USER` is the client, `ROLE_AGENT` the server. `ROLE_UNSPECIFIED`, a missing role and unknown values are refused.
+Who sent a message (A2A spec §4.1.5): `ROLE_USER` is the client, `ROLE_AGENT` the server. `ROLE_UNSPECIFIED`, a missing role and unknown values are refused.
 
 @example
 ```ts
@@ -16,7 +16,7 @@ export const Role = protoEnum(['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT']);
 /** A message sender. */
 export type Role = z.infer<typeof Role>;
 
-/** Text content: any string, ≤ 1 MiB of UTF-8 (durable-client digest §7.2). Empty text is content too: a oneof member is present even at its default. */
+/** Text content: any string, ≤ 1 MiB of UTF-8 (ARCHITECTURE.md#bounds). Empty text is content too: a oneof member is present even at its default. */
 const PartText = z.string().check((payload) => {
   if (!withinBytes(payload.value, contractBounds.partBytes)) {
     violate(payload, 'max-bytes');
@@ -60,7 +60,7 @@ const PartData = z.custom<JsonValue>().check((payload) => {
 });
 
 /**
-One piece of content (A2A spec D§3.1): exactly one of `text`, `raw` (base64 bytes), `url` or `data` (any JSON value), with optional `metadata`, `filename` and `mediaType` on every kind. Narrow with `'text' in part`.
+One piece of content (A2A spec §4.1.6): exactly one of `text`, `raw` (base64 bytes), `url` or `data` (any JSON value), with optional `metadata`, `filename` and `mediaType` on every kind. Narrow with `'text' in part`.
 
 @example
 ```ts
@@ -83,7 +83,7 @@ export type Part = z.infer<typeof Part>;
 export const Parts = items(Part, 1, contractBounds.partsPerMessage);
 
 /**
-One unit of communication (A2A spec D§3.1). From the server it carries `contextId`, and `taskId` only when a task exists; the bindings check that relation per operation.
+One unit of communication (A2A spec §4.1.4). From the server it carries `contextId`, and `taskId` only when a task exists; the bindings check that relation per operation.
 
 `extensions` and `referenceTaskIds` stay optional rather than defaulting to `[]`: callers build messages with this very type, and the durable scan compares a sent message with its echo in a task's history, so decoding must not invent members the sender never wrote.
 

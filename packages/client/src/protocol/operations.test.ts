@@ -14,7 +14,7 @@ import type { SendMessageResponse, StreamResponse } from './stream.js';
 import type { Task } from './task.js';
 
 describe('operations', () => {
-  it('lists the 11 operations of D§2.1 with their routes', () => {
+  it('lists the 11 operations of A2A spec §5.3 with their routes', () => {
     const summary = Object.fromEntries(
       operationNames.map((name) => {
         const { rpcMethod, http, streams, idempotent } = operations[name];

@@ -29,7 +29,7 @@ export type Operation = {
   /** The JSON-RPC `method`: the gRPC RPC name (A2A spec §9.1). */
   readonly rpcMethod: string;
   /**
-  The HTTP+JSON route (A2A spec §11.3, D§2.1), relative to the interface URL, with `{name}` for one percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere.
+  The HTTP+JSON route (A2A spec §11.3, §5.3), relative to the interface URL, with `{name}` for one percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere.
   */
   readonly http: {
     readonly method: HttpMethod;
@@ -40,7 +40,7 @@ export type Operation = {
   readonly streams: boolean;
   /** The capability the card must declare, if any. */
   readonly capability?: Capability;
-  /** True when repeating the call cannot change the outcome, by the operation's nature (A2A spec §3.3.1, D§9). */
+  /** True when repeating the call cannot change the outcome, by the operation's nature (A2A spec §3.3.1). */
   readonly idempotent: boolean;
   /** The request message. */
   readonly request: z.ZodMiniType;
@@ -49,9 +49,9 @@ export type Operation = {
 };
 
 /**
-The 11 operations of A2A v1.0 (A2A spec §3.1, D§2.1), keyed by the client method name. One table for both bindings, so a route or a method name lives in exactly one place.
+The 11 operations of A2A v1.0 (A2A spec §3.1, §5.3), keyed by the client method name. One table for both bindings, so a route or a method name lives in exactly one place.
 
-- `subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose POST, and the official servers accept both (D§11.1).
+- `subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose POST, and the official servers accept both (A2A spec §5.3, §11.3.2; docs/interop.md#peers-we-test-against).
 - `sendMessage` also needs `pushNotifications` when its configuration carries a push config; that depends on the request, so the client checks it.
 
 @example
@@ -175,7 +175,7 @@ export const operationNames: readonly OperationName[] = /* @__PURE__ */ Object.f
 const TEMPLATE_VARIABLE = /\{([A-Za-z]+)\}/g;
 
 /**
-Fills an HTTP+JSON path template: each `{name}` becomes one percent-encoded path segment, so a `/`, `:` or `?` inside an id can never change the route (D§2.1), and the interface's `tenant`, when it has one, becomes a leading segment (A2A spec §8.3.2, D§8). Throws `RequestError('invalid-params')` before anything is sent when a value is missing or empty, is `.` or `..` (a URL parser would resolve it as a dot segment, even percent-encoded), or is not well-formed UTF-16.
+Fills an HTTP+JSON path template: each `{name}` becomes one percent-encoded path segment, so a `/`, `:` or `?` inside an id can never change the route (docs/protocol-checks.md#requests), and the interface's `tenant`, when it has one, becomes a leading segment (A2A spec §8.3.2). Throws `RequestError('invalid-params')` before anything is sent when a value is missing or empty, is `.` or `..` (a URL parser would resolve it as a dot segment, even percent-encoded), or is not well-formed UTF-16.
 
 @example
 ```ts

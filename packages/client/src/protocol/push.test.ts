@@ -11,7 +11,7 @@ function rule(schema: Parameters<typeof decode>[0], value: unknown): string | un
   return result.ok ? undefined : `${result.error.violation.rule} at ${result.error.violation.path}`;
 }
 
-// The official server's create answers (a2a-js-sdk.md §5) and the digest's flat v1.0 shape (D§3.7).
+// The official server's create answers (docs/interop.md#the-official-js-sdk-server) and the flat v1.0 shape of A2A spec §4.3.1.
 const created = { id: 'ab3ca95b', taskId: '8a208d65', url: 'http://127.0.0.1:41241/webhook', token: 'tok-1' };
 
 describe('TaskPushNotificationConfig', () => {

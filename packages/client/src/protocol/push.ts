@@ -4,7 +4,7 @@ import { items, violate, wireObject } from './scalars.js';
 import { Id, Label, labelRule, Secret, Url } from './text.js';
 
 /**
-How the agent authenticates to a webhook (A2A spec §4.3.1, D§3.7): an IANA HTTP auth `scheme` (e.g. `Bearer`, compared case-insensitively) and its `credentials`.
+How the agent authenticates to a webhook (A2A spec §4.3.1, §4.3.2): an IANA HTTP auth `scheme` (e.g. `Bearer`, compared case-insensitively) and its `credentials`.
 
 @example
 ```ts
@@ -19,7 +19,7 @@ export const AuthenticationInfo = wireObject({
 export type AuthenticationInfo = z.infer<typeof AuthenticationInfo>;
 
 /**
-A webhook registered for a task (A2A spec §4.3.1, D§3.7): v1.0 merged v0.3's two config types into this flat one. It is both the CreateTaskPushNotificationConfig request and every push-config response. `taskId` is left out when the config rides in `SendMessageConfiguration`; the agent assigns `id` when the client does not.
+A webhook registered for a task (A2A spec §4.3.1): v1.0 merged v0.3's two config types into this flat one. It is both the CreateTaskPushNotificationConfig request and every push-config response. `taskId` is left out when the config rides in `SendMessageConfiguration`; the agent assigns `id` when the client does not.
 
 @example
 ```ts
@@ -38,7 +38,7 @@ export const TaskPushNotificationConfig = wireObject({
 export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfig>;
 
 /**
-A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (D§3.5, D§11.13).
+A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (A2A spec §3.1.4; docs/protocol-checks.md#protojson).
 */
 export const NextPageToken = z._default(
   z.string().check((payload) => {

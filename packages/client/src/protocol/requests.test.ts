@@ -29,7 +29,7 @@ const task = {
 };
 
 describe('SendMessageRequest', () => {
-  // The official client's `params` (a2a-js-sdk.md §5) and the digest's configuration fields (D§3.4).
+  // The official client's `params` (docs/interop.md#the-official-js-sdk-client) and the configuration fields of A2A spec §3.2.2.
   it.each([
     [{ message }],
     [{ message, configuration: { returnImmediately: true } }],
@@ -152,7 +152,7 @@ describe('ListTasksResponse', () => {
     });
   });
 
-  it('reads what a ProtoJSON serializer drops as its default (D§3.5)', () => {
+  it('reads what a ProtoJSON serializer drops as its default (docs/protocol-checks.md#protojson)', () => {
     expect(decode(ListTasksResponse, {})).toEqual({
       ok: true,
       value: { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 },

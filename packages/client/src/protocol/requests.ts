@@ -8,13 +8,13 @@ import { Task, TaskState } from './task.js';
 import { Id, MediaType, PageToken } from './text.js';
 import { Timestamp } from './timestamp.js';
 
-// Every request carries an optional `tenant` (A2A spec §8.3.2, D§8). The bindings fill it from the selected interface, never from the caller.
+// Every request carries an optional `tenant` (A2A spec §8.3.2). The bindings fill it from the selected interface, never from the caller.
 
 /** `historyLength`: 0 asks for no history, n for at most the n newest messages (A2A spec §3.2.4); this client asks for at most 256. */
 const HistoryLength = int32(0, contractBounds.historyMessages);
 
 /**
-How a send should behave (A2A spec §3.2.2, D§3.4). Every field is optional and keeps its absence, because callers write this type: a missing `returnImmediately` means false, which is **blocking** (the opposite of v0.3's missing `blocking`); a missing `historyLength` sets no limit. A `taskPushNotificationConfig` sent here must not name a task (the proto: "Task id should be empty").
+How a send should behave (A2A spec §3.2.2). Every field is optional and keeps its absence, because callers write this type: a missing `returnImmediately` means false, which is **blocking** (the opposite of v0.3's missing `blocking`); a missing `historyLength` sets no limit. A `taskPushNotificationConfig` sent here must not name a task (the proto: "Task id should be empty").
 
 @example
 ```ts
@@ -35,7 +35,7 @@ export const SendMessageConfiguration = wireObject({
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfiguration>;
 
 /**
-SendMessage and SendStreamingMessage (A2A spec §3.1.1, D§3.4). The message goes from client to agent, so its role is `ROLE_USER`.
+SendMessage and SendStreamingMessage (A2A spec §3.1.1, §3.2.1). The message goes from client to agent, so its role is `ROLE_USER`.
 
 @example
 ```ts
@@ -75,7 +75,7 @@ export const GetTaskRequest = wireObject({
 export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
 
 /**
-ListTasks filters and cursor (A2A spec §3.1.4, D§3.5). `pageSize` is 1..100 (default 50 on the server); `statusTimestampAfter` is inclusive despite its name; without `includeArtifacts: true` the returned tasks carry no `artifacts` at all.
+ListTasks filters and cursor (A2A spec §3.1.4). `pageSize` is 1..100 (default 50 on the server); `statusTimestampAfter` is inclusive despite its name; without `includeArtifacts: true` the returned tasks carry no `artifacts` at all.
 
 @example
 ```ts
@@ -96,7 +96,7 @@ export const ListTasksRequest = wireObject({
 export type ListTasksRequest = z.infer<typeof ListTasksRequest>;
 
 /**
-One page of tasks (A2A spec §3.1.4, D§3.5). Every field is REQUIRED, yet a ProtoJSON serializer drops `[]`, `""` and `0`, so missing ones read as those defaults (the digest's recommendation). The page's own rules (echoed `pageSize` in 1..100, `tasks` ≤ `pageSize` ≤ `totalSize`, unique ids, newest status first) and its relation to the request are checked by the bindings with the `page` reason; this schema bounds each field.
+One page of tasks (A2A spec §3.1.4). Every field is REQUIRED, yet a ProtoJSON serializer drops `[]`, `""` and `0`, so missing ones read as those defaults (docs/protocol-checks.md#protojson). The page's own rules (echoed `pageSize` in 1..100, `tasks` ≤ `pageSize` ≤ `totalSize`, unique ids, newest status first) and its relation to the request are checked by the bindings with the `page` reason; this schema bounds each field.
 
 @example
 ```ts

@@ -37,14 +37,14 @@ export const DeviceCodeOAuthFlow = wireObject({
   scopes: Scopes,
 });
 
-/** Deprecated in the proto, not removed (D§3.8, D§11.9), so still read. No member is REQUIRED. */
+/** Deprecated in the proto, not removed (A2A spec §4.5.7), so still read. No member is REQUIRED. */
 export const ImplicitOAuthFlow = wireObject({
   authorizationUrl: z.optional(Url),
   refreshUrl: z.optional(Url),
   scopes: Scopes,
 });
 
-/** Deprecated in the proto, not removed (D§3.8), so still read. No member is REQUIRED. */
+/** Deprecated in the proto, not removed (A2A spec §4.5.7), so still read. No member is REQUIRED. */
 export const PasswordOAuthFlow = wireObject({
   tokenUrl: z.optional(Url),
   refreshUrl: z.optional(Url),
@@ -52,7 +52,7 @@ export const PasswordOAuthFlow = wireObject({
 });
 
 /**
-The one flow an OAuth 2.0 scheme declares (A2A spec D§3.8: `OAuthFlows` is a oneof, so a scheme with two flows is invalid).
+The one flow an OAuth 2.0 scheme declares (A2A spec §4.5.7: `OAuthFlows` is a oneof, so a scheme with two flows is invalid).
 
 @example
 ```ts
@@ -111,7 +111,7 @@ export const MutualTlsSecurityScheme = wireObject({
 });
 
 /**
-How a client authenticates (A2A spec D§3.8): a oneof told apart by its member name, after OpenAPI 3.2 but with no `type` field. Exactly one member.
+How a client authenticates (A2A spec §4.5.1): a oneof told apart by its member name, after OpenAPI 3.2 but with no `type` field. Exactly one member.
 
 @example
 ```ts
@@ -138,7 +138,7 @@ const StringList = wireObject({
 });
 
 /**
-One alternative of a requirement list: every named scheme, each with its scopes, is needed together (A2A spec D§3.8). A card's or skill's list of these is an OR of ANDs; the card checks that every name refers to one of its `securitySchemes`.
+One alternative of a requirement list: every named scheme, each with its scopes, is needed together (docs/protocol-checks.md#security-selection). A card's or skill's list of these is an OR of ANDs; the card checks that every name refers to one of its `securitySchemes`.
 
 @example
 ```ts

@@ -50,7 +50,7 @@ const artifactUpdate = {
 };
 
 describe('StreamResponse', () => {
-  // The `result` of each frame of the official server's SendStreamingMessage capture (a2a-js-sdk.md §5).
+  // The `result` of each frame of the official server's SendStreamingMessage capture (docs/interop.md#the-official-js-sdk-server).
   it.each([
     ['task', { task }, { task }],
     ['statusUpdate', { statusUpdate }, { statusUpdate }],

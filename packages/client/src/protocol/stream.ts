@@ -6,7 +6,7 @@ import { Artifact, Task, TaskStatus } from './task.js';
 import { Id } from './text.js';
 
 /**
-A task's status changed (A2A spec D§3.3). v1.0 has no `final` flag: the binding closing the stream ends it.
+A task's status changed (A2A spec §4.2.1). v1.0 has no `final` flag: the binding closing the stream ends it.
 
 @example
 ```ts
@@ -23,7 +23,7 @@ export const TaskStatusUpdateEvent = wireObject({
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEvent>;
 
 /**
-An artifact was produced or extended (A2A spec D§3.3). `append` and `lastChunk` are plain proto3 bools without presence, so ProtoJSON leaves them out when false and a missing one reads `false` (D§1): the first chunk of an artifact usually carries neither.
+An artifact was produced or extended (A2A spec §4.2.2). `append` and `lastChunk` are plain proto3 bools without presence, so ProtoJSON leaves them out when false and a missing one reads `false` (docs/protocol-checks.md#protojson): the first chunk of an artifact usually carries neither.
 
 @example
 ```ts
@@ -44,7 +44,7 @@ export const TaskArtifactUpdateEvent = wireObject({
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEvent>;
 
 /**
-The answer to SendMessage (A2A spec §3.1.1, D§3.3): exactly one of `task` or `message`. Unknown sibling members are ignored (A2A spec §5.7).
+The answer to SendMessage (A2A spec §3.1.1): exactly one of `task` or `message`. Unknown sibling members are ignored (A2A spec §5.7).
 
 @example
 ```ts
@@ -57,7 +57,7 @@ export const SendMessageResponse = oneof({ task: Task, message: Message }, {});
 export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
 /**
-One event of a stream, and the body of a push notification (A2A spec §3.1.2, §4.3.3, D§3.3): exactly one of `task`, `message`, `statusUpdate` or `artifactUpdate`.
+One event of a stream, and the body of a push notification (A2A spec §3.1.2, §3.2.3, §4.3.3): exactly one of `task`, `message`, `statusUpdate` or `artifactUpdate`.
 
 @example
 ```ts

@@ -33,7 +33,7 @@ const agentMessage = {
   parts: [{ text: 'done', mediaType: 'text/plain' }],
 };
 
-// The official server's blocking answer (a2a-js-sdk.md §5), with its elided parts filled in.
+// The official server's blocking answer (docs/interop.md#the-official-js-sdk-server), with its elided parts filled in.
 const completedTask = {
   id: '8297f7d5',
   contextId: '39f222c5',

@@ -7,7 +7,7 @@ import { Description, Id, Label, Url } from './text.js';
 import { Timestamp } from './timestamp.js';
 
 /**
-Where a task is in its lifecycle (A2A spec D§3.2). `TASK_STATE_UNSPECIFIED`, a missing state and unknown values are refused.
+Where a task is in its lifecycle (A2A spec §4.1.3). `TASK_STATE_UNSPECIFIED`, a missing state and unknown values are refused.
 
 @example
 ```ts
@@ -28,7 +28,7 @@ export const TaskState = protoEnum([
 /** A task's lifecycle state. */
 export type TaskState = z.infer<typeof TaskState>;
 
-/** The states after which nothing more happens to a task (A2A spec D§3.2: COMPLETED, FAILED, CANCELED, REJECTED). */
+/** The states after which nothing more happens to a task (A2A spec §4.1.3: COMPLETED, FAILED, CANCELED, REJECTED). */
 export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_COMPLETED',
   'TASK_STATE_FAILED',
@@ -53,7 +53,7 @@ export function isInterrupted(state: TaskState): boolean {
 }
 
 /**
-A task's state with an optional message and time (A2A spec D§3.2). An `AUTH_REQUIRED` status must carry a message saying what is needed (A2A spec §7.6; durable-client digest §4).
+A task's state with an optional message and time (A2A spec §4.1.2). An `AUTH_REQUIRED` status must carry a message saying what is needed (A2A spec §7.6; docs/protocol-checks.md#unary-answers).
 
 @example
 ```ts
@@ -73,7 +73,7 @@ export const TaskStatus = wireObject({
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 /**
-An output of a task (A2A spec D§3.2): 1..128 parts under an `artifactId` unique within its task.
+An output of a task (A2A spec §4.1.7): 1..128 parts under an `artifactId` unique within its task.
 
 @example
 ```ts
@@ -92,16 +92,16 @@ export const Artifact = wireObject({
 /** An output of a task. */
 export type Artifact = z.infer<typeof Artifact>;
 
-/** A task's artifacts: ≤ 128, `artifactId`s unique (A2A spec D§3.2, the proto: "unique within a task"). */
+/** A task's artifacts: ≤ 128, `artifactId`s unique (A2A spec §4.1.7, the proto: "unique within a task"). */
 const Artifacts = items(Artifact, 0, contractBounds.artifactsPerTask).check((payload) => {
   checkUnique(payload, (artifact) => artifact.artifactId, 'artifactId');
 });
 
 /**
-The unit of work (A2A spec D§3.2).
+The unit of work (A2A spec §4.1.1).
 
-- `contextId` is required here although the proto does not mark it so: the server assigns one to every task (A2A spec §3.4.1), and every identity check and the durable scan key on it (durable-client digest §4).
-- `artifacts` stays optional, never defaulted: ListTasks without `includeArtifacts` must leave the field out entirely, and the page check has to see that absence (A2A spec §3.1.4; durable-client digest §4).
+- `contextId` is required here although the proto does not mark it so: the server assigns one to every task (A2A spec §3.4.1), and every identity check and the durable scan key on it (docs/protocol-checks.md#unary-answers).
+- `artifacts` stays optional, never defaulted: ListTasks without `includeArtifacts` must leave the field out entirely, and the page check has to see that absence (A2A spec §3.1.4; docs/protocol-checks.md#pages).
 - `history` reads a missing list as `[]` (ProtoJSON drops empty lists, and a missing history means none was returned: A2A spec §3.2.4); its length is checked against the requested `historyLength` either way.
 
 @example

@@ -56,7 +56,7 @@ function isSpace(code: number): boolean {
   );
 }
 
-/** The first rule a label breaks: non-empty, within `maxBytes`, no surrounding whitespace, no control character (durable-client digest §2.4, "text rule"). */
+/** The first rule a label breaks: non-empty, within `maxBytes`, no surrounding whitespace, no control character (docs/protocol-checks.md#agent-card, "text rule"). */
 export function labelRule(text: string, maxBytes: number): ContractRule | undefined {
   if (text.length === 0) {
     return 'empty';
@@ -98,7 +98,7 @@ export function label(maxBytes: number): z.ZodMiniString<string> {
 }
 
 /**
-Prose (descriptions, examples). The durable-client text rule forbids every control character and surrounding whitespace; for prose that would refuse any multi-line description, which cards written in YAML or Markdown routinely carry, so prose keeps the byte bound and refuses only the control characters that are never text.
+Prose (descriptions, examples). The text rule of docs/protocol-checks.md#agent-card forbids every control character and surrounding whitespace; for prose that would refuse any multi-line description, which cards written in YAML or Markdown routinely carry, so prose keeps the byte bound and refuses only the control characters that are never text.
 */
 export function prose(maxBytes: number, options: { readonly required: boolean }): z.ZodMiniString<string> {
   return z.string().check((payload) => {
@@ -109,7 +109,7 @@ export function prose(maxBytes: number, options: { readonly required: boolean })
   });
 }
 
-/** An opaque identifier: message, task, context, artifact, push config, tenant (durable-client digest §7.2: ≤ 512 B). */
+/** An opaque identifier: message, task, context, artifact, push config, tenant (ARCHITECTURE.md#bounds: ≤ 512 B). */
 export const Id = label(contractBounds.idBytes);
 
 /** A short human label: a name, a version, a filename. */
@@ -147,7 +147,7 @@ function hasControl(text: string): boolean {
 
 //// URLs and media types ////
 
-/** True for an absolute URL with a host and no userinfo (durable-client digest §2.4). */
+/** True for an absolute URL with a host and no userinfo (docs/protocol-checks.md#agent-card). */
 export function isAbsoluteUrl(text: string): boolean {
   try {
     const url = new URL(text);

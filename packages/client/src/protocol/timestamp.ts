@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { violate } from './scalars.js';
 
-// A2A spec §5.6.1 (D§1): UTC, ending in `Z`, no other offset; the spec's own examples use 0, 3 and 6 fraction digits, so any number is read.
+// A2A spec §5.6.1: UTC, ending in `Z`, no other offset; the spec's own examples use 0, 3 and 6 fraction digits, so any number is read.
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;

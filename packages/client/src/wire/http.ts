@@ -135,7 +135,7 @@ function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers
   }
   // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are SSE.
   headers.set('accept', acceptValues[request.accept]);
-  // Credentials come only from `authorize`, inside the deadline (durable-client digest §6.1).
+  // Credentials come only from `authorize`, inside the deadline (docs/protocol-checks.md#token-provider).
   headers.delete('authorization');
   headers.delete('content-type');
   if (hasBody) {
@@ -156,7 +156,7 @@ async function resolveToken(
       deadline.signal,
     );
   } catch {
-    // Durable-client digest §3.2: a provider that fails or outlives the deadline is `unavailable`, never dispatched.
+    // docs/protocol-checks.md#dispatch-and-timing: a provider that fails or outlives the deadline is `unavailable`, never dispatched.
     throw deadline.stop() === 'aborted' ? new RequestError('aborted') : new AuthorizationError('unavailable');
   }
   if (token !== undefined && (typeof token !== 'string' || !bearerToken.test(token))) {
@@ -172,7 +172,7 @@ const http = ky.create({
   retry: 0,
   timeout: false,
   throwHttpErrors: false,
-  // DESIGN.md: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
+  // ARCHITECTURE.md#decisions: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
   redirect: 'manual',
 });
 
@@ -280,7 +280,7 @@ export async function exchange(request: HttpExchangeRequest): Promise<HttpUnaryR
 }
 
 /**
-Opens a stream: the deadline covers the token and the response headers only; after that the caller's signal still ends the body. A 2xx `text/event-stream` answer returns the live body; a 2xx JSON answer (a JSON-RPC error envelope, durable-client digest §5.1) and any non-2xx answer are read whole under the deadline and bounded; any other 2xx media type fails.
+Opens a stream: the deadline covers the token and the response headers only; after that the caller's signal still ends the body. A 2xx `text/event-stream` answer returns the live body; a 2xx JSON answer (a JSON-RPC error envelope, docs/protocol-checks.md#stream-establishment) and any non-2xx answer are read whole under the deadline and bounded; any other 2xx media type fails.
 
 @throws as {@link exchange}; reading the live body throws `TransportError` (`read` or `aborted`).
 @example
@@ -299,7 +299,7 @@ export async function openStream(request: HttpExchangeRequest): Promise<HttpStre
   try {
     const mediaType = classifyMediaType(headers.get('content-type'));
     if (response.ok && mediaType === 'sse') {
-      // Durable-client digest §3.2: the deadline ends at establishment; the consumer's idle bound takes over.
+      // docs/protocol-checks.md#dispatch-and-timing: the deadline ends at establishment; the consumer's idle bound takes over.
       deadline.stopTimer();
       const live = liveBody(
         response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),

@@ -10,7 +10,7 @@ export { JsonError, type JsonRule } from './json-error.js';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /**
-The bounds one document is held to (durable-client digest §7.3), derived from the resolved {@link Limits} table with {@link jsonLimitsFrom}.
+The bounds one document is held to (docs/protocol-checks.md#bounded-json), derived from the resolved {@link Limits} table with {@link jsonLimitsFrom}.
 */
 export type JsonLimits = Pick<
   Limits,

@@ -104,7 +104,7 @@ export async function* decodeSse(
 }
 
 /**
-Reads one chunk at a time, each read bounded by the idle time (durable-client digest §5.4: every chunk, a keep-alive comment too, restarts the clock) and by the caller's signal. Handlers are made once per stream, the abort listener is added once and the timer re-armed in place where the platform allows: a read costs one promise.
+Reads one chunk at a time, each read bounded by the idle time (docs/protocol-checks.md#stream-lifecycle: every chunk, a keep-alive comment too, restarts the clock) and by the caller's signal. Handlers are made once per stream, the abort listener is added once and the timer re-armed in place where the platform allows: a read costs one promise.
 */
 class ChunkReader {
   private readonly next: () => Promise<IteratorResult<Uint8Array, unknown>>;

@@ -6,7 +6,7 @@ import { resolveLimits } from '../../src/core/limits.js';
 import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../../src/protocol/index.js';
 import { drain } from '../support/binding.js';
 
-// The JSON-RPC stream checks (durable-client digest §5.1 establishment, §5.3 per-event parsing): one raw answer per row.
+// The JSON-RPC stream checks (establishment: docs/protocol-checks.md#stream-establishment; per-event parsing: docs/protocol-checks.md#stream-events): one raw answer per row.
 const url = 'https://agent.test/a2a/rpc';
 const limits = resolveLimits();
 const secret = 'REMOTE-TEXT-0e9d';

@@ -192,7 +192,7 @@ const schema200 = invalid('schema', 200);
 const envelope200 = invalid('jsonrpc-envelope', 200);
 const big = { ...task, metadata: { pad: 'x'.repeat(65_536) } };
 
-// Durable-client digest §4: every row is one raw HTTP answer and the exact outcome it must give.
+// docs/protocol-checks.md#unary-answers: every row is one raw HTTP answer and the exact outcome it must give.
 const unaryCases: readonly [string, Operation, Answer, Outcome][] = [
   ['a task result', get, ok(envelope({ result: task })), value(task)],
   [

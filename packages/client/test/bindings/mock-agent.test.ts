@@ -9,7 +9,7 @@ import { resolveLimits } from '../../src/core/limits.js';
 import type { AgentCard, Message, Task } from '../../src/protocol/index.js';
 import { failure } from '../support/binding.js';
 
-// The reference mock agent behind MSW: the transport proof of every operation and every malformed fault (issue 4, "Against mocks/").
+// The reference mock agent behind MSW: the transport proof of every operation and every malformed fault (docs/interop.md#peers-we-test-against).
 const mock = createMockAgentServer({ stepMs: 0 });
 const limits = resolveLimits();
 const token = async (): Promise<string> => 'mock-token';

@@ -61,7 +61,7 @@ function record(seen: Seen[], reply: (seen: Seen) => Response): void {
 
 const frame = (data: JsonValue): string => `data: ${JSON.stringify(data)}\n\n`;
 
-// The request side of the HTTP+JSON binding (durable-client digest §3.1, §12.1). A2A spec, §11.5 and D§2.1: where each field goes; one row per rule, no I/O.
+// The request side of the HTTP+JSON binding (docs/protocol-checks.md#requests). A2A spec, §11.3 and §11.5: where each field goes; one row per rule, no I/O.
 const routeCases: readonly [string, Parameters<typeof restRoute>, RestRoute][] = [
   [
     'every ListTasks filter, percent-encoded',
@@ -156,7 +156,7 @@ describe('restRoute', () => {
 
   const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 });
 
-  it('keeps any id and any tenant in exactly one path segment each (D§2.1)', () => {
+  it('keeps any id and any tenant in exactly one path segment each (docs/protocol-checks.md#requests)', () => {
     const segment = text.filter((value) => value !== '.' && value !== '..');
     fc.assert(
       fc.property(segment, segment, (id, tenant) => {

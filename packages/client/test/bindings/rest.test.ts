@@ -83,7 +83,7 @@ const requests = {
 };
 const notFound = restError(404, 'NOT_FOUND', 'TASK_NOT_FOUND');
 
-// Durable-client digest §4 and a2a-js-sdk digest §4.7: one raw HTTP answer per row and the exact outcome it must give.
+// docs/protocol-checks.md#unary-answers and docs/interop.md#the-official-js-sdk-server: one raw HTTP answer per row and the exact outcome it must give.
 const unaryCases: readonly [string, Operation, Answer, Outcome][] = [
   ['a task', get, ok(task), { value: { ...task, history: [] }, raw: task }],
   [
@@ -198,7 +198,7 @@ const inStream = (kind: string, reason: string, remoteCode?: number): Failure =>
   ...(kind === 'remote' ? { remoteCode } : {}),
 });
 
-// Durable-client digest §5.3: each row is the body of an established event stream, the events it must give and the error that must end it.
+// docs/protocol-checks.md#stream-events: each row is the body of an established event stream, the events it must give and the error that must end it.
 const frameCases: readonly [string, string, readonly unknown[], Failure | undefined][] = [
   [
     'a task and an update',
@@ -270,7 +270,7 @@ describe('stream frames', () => {
   });
 });
 
-// Durable-client digest §5.1: what refuses a stream before its first frame.
+// docs/protocol-checks.md#stream-establishment: what refuses a stream before its first frame.
 const establishCases: readonly [string, Answer, Failure][] = [
   [
     'TaskNotFound',

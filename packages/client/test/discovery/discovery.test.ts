@@ -1,5 +1,5 @@
 /**
-`discover()` against the mock agent behind MSW (`https://agent.test`): the option and endpoint rules before any I/O, the bounded card fetch, digest trust and drift, interface selection and pin drift (durable-client digest §12.1–§12.2), extensions, every security-selection rule (§2.6), the extended card (§2.7), the signature-then-digest flow, and redaction.
+`discover()` against the mock agent behind MSW (`https://agent.test`): the option and endpoint rules before any I/O, the bounded card fetch, digest trust and drift, interface selection and pin drift (docs/protocol-checks.md#discovery-steps), extensions, every security-selection rule (docs/protocol-checks.md#security-selection), the extended card (docs/protocol-checks.md#extended-card), the signature-then-digest flow, and redaction.
 */
 
 import { idempotencyExtensionUri, jsonRpcPath, restPath } from '@surecall/mocks';
@@ -132,7 +132,7 @@ describe('discover against the mock agent', () => {
   });
 });
 
-describe('options and endpoints, checked before any I/O (durable-client digest §2.1, §2.3 steps 1-3)', () => {
+describe('options and endpoints, checked before any I/O (docs/protocol-checks.md#endpoints, docs/protocol-checks.md#discovery-steps, steps 1-3)', () => {
   const pin = (url: string, extra: Partial<InterfacePin> = {}): InterfacePin => ({
     binding: 'JSONRPC',
     url,
@@ -335,7 +335,7 @@ describe('options and endpoints, checked before any I/O (durable-client digest �
   });
 });
 
-describe('the card fetch (durable-client digest §2.3 steps 5-8)', () => {
+describe('the card fetch (docs/protocol-checks.md#discovery-steps, steps 5-8)', () => {
   it.each<[string, () => void, Record<string, unknown>]>([
     ['a 404', () => serve('{}', { status: 404 }), { reason: 'Discovery', detail: 'status', httpStatus: 404 }],
     [
@@ -504,7 +504,7 @@ describe('the card fetch (durable-client digest §2.3 steps 5-8)', () => {
   });
 });
 
-describe('digest trust (durable-client digest §2.2, §2.3 step 9)', () => {
+describe('digest trust (docs/protocol-checks.md#card-trust, docs/protocol-checks.md#discovery-steps, step 9)', () => {
   it('admits the card whose digest was provisioned, whatever its member order or whitespace', async () => {
     const digest = await cardDigest(mockCard);
     await expect(discover(options({ trust: { kind: 'digest', digest } }))).resolves.toMatchObject({
@@ -537,7 +537,7 @@ describe('digest trust (durable-client digest §2.2, §2.3 step 9)', () => {
   });
 });
 
-describe('interface selection and pins (durable-client digest §2.3 steps 11-12)', () => {
+describe('interface selection and pins (docs/protocol-checks.md#discovery-steps, steps 11-12)', () => {
   const grpc = iface('agent.test:443', 'GRPC');
 
   it.each<[string, JsonObject[]]>([
@@ -630,7 +630,7 @@ describe('interface selection and pins (durable-client digest §2.3 steps 11-12)
   });
 });
 
-describe('extensions (durable-client digest §2.3 step 13)', () => {
+describe('extensions (docs/protocol-checks.md#discovery-steps, step 13)', () => {
   const required = 'https://ext.test/required/v1';
 
   it('refuses an extension the card does not declare', async () => {
@@ -655,7 +655,7 @@ describe('extensions (durable-client digest §2.3 step 13)', () => {
   });
 });
 
-describe('security selection (durable-client digest §2.6)', () => {
+describe('security selection (docs/protocol-checks.md#security-selection)', () => {
   type Security = DiscoverOptions['security'];
   const contexts: TokenContext[] = [];
   const bearer = (scheme: string): Security => ({
@@ -792,7 +792,7 @@ describe('security selection (durable-client digest §2.6)', () => {
   });
 });
 
-describe('the extended card (durable-client digest §2.7)', () => {
+describe('the extended card (docs/protocol-checks.md#extended-card)', () => {
   const token = async (): Promise<string> => 'extended-token';
   const bearerOptions = (overrides: Partial<DiscoverOptions> = {}): DiscoverOptions =>
     options({ security: { kind: 'bearer', scheme: 'bearer', token }, ...overrides });
@@ -909,7 +909,7 @@ describe('fetchAgentCard, signatures, then digest trust', () => {
   });
 });
 
-describe('redaction (durable-client digest §6.2)', () => {
+describe('redaction (docs/protocol-checks.md#redaction)', () => {
   const secret = 'S3CRET-PATH-MARKER';
   const field = 'CARD-FIELD-MARKER';
   const secretHost = `https://${secret.toLowerCase()}.test`;

@@ -68,7 +68,7 @@ describe.each(bindings)('a durable send over %s', (binding) => {
     const seen: (string | undefined)[] = [];
     peer.stage = async (request, forward) => {
       const id = events.find((event) => event.type === 'transition')?.id ?? '';
-      // DESIGN.md, "The durable send", step 1: the ledger says executing while the request is on the wire.
+      // docs/durable-send.md#the-promise, step 1: the ledger says executing while the request is on the wire.
       seen.push((await ledger.get(id))?.state.status);
       return forward(request);
     };
@@ -84,7 +84,7 @@ describe.each(bindings)('a durable send over %s', (binding) => {
     expect(sent?.messageId).toBe(`${ATTEMPT_MESSAGE_PREFIX}${attempt?.attemptId}`);
     expect(outcome.answer).toMatchObject({ task: { status: { state: 'TASK_STATE_SUBMITTED' } } });
     const task = outcome.answer !== undefined && 'task' in outcome.answer ? outcome.answer.task : undefined;
-    // Durable-client digest §8.3: committed means the peer holds the message and returned a durable handle.
+    // docs/durable-send.md#what-a-task-commits: committed means the peer holds the message and returned a durable handle.
     expect(outcome.record.state).toEqual({
       status: 'committed',
       attemptId: attempt?.attemptId,
@@ -204,7 +204,7 @@ describe.each(bindings)('a durable send over %s', (binding) => {
   });
 });
 
-describe('delivery modes (durable-client digest §10.1)', () => {
+describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
   it('at-most-once gives every attempt a fresh messageId of its own', async () => {
     const peer = await mountPeer({ mode: 'foreign' });
     const { agent } = await build(peer, 'JSONRPC');
@@ -508,7 +508,7 @@ describe('reconcile', () => {
 });
 
 describe.each(bindings)(
-  'the StateKnot recovery checklist over %s (durable-client digest §12.1, §12.3)',
+  'the StateKnot recovery checklist over %s (docs/durable-send.md#what-the-tests-prove)',
   (binding) => {
     it('recovers from the context history without a resend', async () => {
       const peer = await mountPeer({ mode: 'foreign' });
@@ -576,7 +576,7 @@ describe.each(bindings)(
       peer.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
       const lost = await agent.send(text('task alpha'));
       await agent.reconcile(lost.id);
-      // A2A does not require receivers to deduplicate messageId (durable-client digest §10.1): the operator's word is what makes the replay safe.
+      // A2A does not require receivers to deduplicate messageId (docs/durable-send.md#delivery-modes): the operator's word is what makes the replay safe.
       expect(peer.agent.executions.of(messageIdOf(lost.record))).toBe(2);
     });
 

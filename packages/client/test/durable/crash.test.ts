@@ -1,9 +1,9 @@
 /**
-The durable agent killed with SIGKILL (issue 7, "Crash test"): a child Node process (`test/support/durable-child.ts`) makes durable sends with the file ledger against a loopback mock agent and is killed at seeded random points. After every kill this process opens the same ledger and checks: it always opens; no acknowledged transition is lost; no record is left executing (the ledger turns it unknown, never "send again"); nothing was sent twice; and once reconciled, every intent is committed exactly once, or stays unknown (at most once, for a person), or was never sent.
+The durable agent killed with SIGKILL (docs/durable-send.md#what-the-tests-prove): a child Node process (`test/support/durable-child.ts`) makes durable sends with the file ledger against a loopback mock agent and is killed at seeded random points. After every kill this process opens the same ledger and checks: it always opens; no acknowledged transition is lost; no record is left executing (the ledger turns it unknown, never "send again"); nothing was sent twice; and once reconciled, every intent is committed exactly once, or stays unknown (at most once, for a person), or was never sent.
 
-The default run makes 20 kills to keep CI fast; `SURECALL_FULL=1` makes 200 (the issue's full run). `SURECALL_SEED` changes the seed.
+The default run makes 20 kills to keep CI fast; `SURECALL_FULL=1` makes 200 (the full run of docs/durable-send.md#what-the-tests-prove). `SURECALL_SEED` changes the seed.
 
-Also here, because it needs the file ledger and a real socket: the durable-before-dispatch check of durable-client digest §12.3 (PGTEST), which reads the journal from disk while the request is held at the server.
+Also here, because it needs the file ledger and a real socket: the durable-before-dispatch check of docs/durable-send.md#what-the-tests-prove (PGTEST), which reads the journal from disk while the request is held at the server.
 */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -274,7 +274,7 @@ describe('a durable agent killed with SIGKILL', () => {
   }
 });
 
-describe('durable before dispatch, and never dispatched again (durable-client digest §12.3)', () => {
+describe('durable before dispatch, and never dispatched again (docs/durable-send.md#what-the-tests-prove)', () => {
   it('has executing on disk while the request is held at the server; the lost send is unknown; sending it again sends nothing', async () => {
     const agentMock = createAgent({ stepMs: 0 });
     const faults = createFaultLab();

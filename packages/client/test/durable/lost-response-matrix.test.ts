@@ -1,5 +1,5 @@
 /**
-The lost-response matrix (issue 7, "Tests"): every fault of the mock agent's fault lab, armed on the durable send's one SendMessage, × both bindings × each delivery mode with its recovery × a peer that honours keys and one that does not. The mock's execution counter is the ground truth: at most one execution per logical send, always; exactly one once reconciled wherever evidence exists; and the ledger's final state says what the agent did.
+The lost-response matrix (docs/durable-send.md#what-the-tests-prove): every fault of the mock agent's fault lab, armed on the durable send's one SendMessage, × both bindings × each delivery mode with its recovery × a peer that honours keys and one that does not. The mock's execution counter is the ground truth: at most one execution per logical send, always; exactly one once reconciled wherever evidence exists; and the ledger's final state says what the agent did.
 
 The delivery × peer rows:
 - at-most-once with the context-history scan, against an honouring and a foreign peer (keys play no part: the scan is the evidence);

@@ -23,7 +23,7 @@ afterAll(() => server.close());
 
 const digest = `sha256:${'c'.repeat(64)}`;
 
-describe('recoveryContextId (durable-client digest §10.2, the one-way opaque ID)', () => {
+describe('recoveryContextId (docs/durable-send.md#recovery-modes, the one-way opaque ID)', () => {
   it('is the prefix and 64 lowercase hex digits, the same for the same attempt', async () => {
     const input = { recordId: 'send-1', attemptId: 'attempt-1', cardDigest: digest };
     const id = await recoveryContextId(input);
@@ -196,7 +196,7 @@ describe('answerEchoes: an answer to a send must not contradict the message sent
   });
 });
 
-describe('resultSummary (durable-client digest §8.3: a task commits its durable handle)', () => {
+describe('resultSummary (docs/durable-send.md#what-a-task-commits: a task commits its durable handle)', () => {
   it.each<[string, SendMessageResponse, unknown]>([
     ['a task', { task: task('task-1', []) }, { kind: 'task', taskId: 'task-1', contextId: context }],
     [
@@ -245,7 +245,7 @@ const bounds = { maxPages: 3, historyLength: 16, includeArtifacts: false };
 const echo = (id: string): Message => ({ ...sent, taskId: id });
 
 describe.each(bindings)(
-  'scanContextHistory over %s (durable-client digest §10.2, "Scan algorithm")',
+  'scanContextHistory over %s (docs/durable-send.md#recovery-modes, the scan algorithm)',
   (binding) => {
     let peer: Peer;
     beforeAll(async () => {
@@ -281,7 +281,7 @@ describe.each(bindings)(
       expect(report).toMatchObject({ result: 'match', answer: { task: { id: 'task-1' } } });
       expect(counts(report)).toEqual([2, 3, 1]);
       const [first, second] = peer.sent('ListTasks');
-      // Digest §10.2 step 2: the opaque context, 100 tasks a page, the bounded history, then the previous page's token.
+      // docs/durable-send.md#recovery-modes, step 2: the opaque context, 100 tasks a page, the bounded history, then the previous page's token.
       expect(first?.params).toMatchObject({
         contextId: context,
         pageSize: binding === 'JSONRPC' ? 100 : '100',
@@ -393,7 +393,7 @@ describe.each(bindings)(
     });
 
     it('counts a page that breaks the protocol as untrustworthy evidence', async () => {
-      // A task of another context: the client's own page check refuses the page (durable-client digest §4, filters).
+      // A task of another context: the client's own page check refuses the page (docs/protocol-checks.md#pages, filters).
       const report = await scan([
         { tasks: [{ ...task('task-1', [echo('task-1')]), contextId: 'elsewhere' }] },
       ]);

@@ -1,5 +1,5 @@
 /**
-Keyed sends against the mock agent in its three modes (`honouring`, `refusing`, `foreign`), over both bindings, with fake timers for every backoff: the issue 6 scenarios and idempotency digest §5 items 19–33, 55–58 and 68 from the client's side.
+Keyed sends against the mock agent in its three modes (`honouring`, `refusing`, `foreign`), over both bindings, with fake timers for every backoff: the scenarios of docs/idempotency.md#what-the-tests-prove, items 19–33, 55–58 and 68, from the client's side.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isClientError, RemoteError, TransportError } from '../../src/core/errors.js';
@@ -174,7 +174,7 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
 
     const [first, ...rest] = stream;
     const task = first !== undefined && 'task' in first ? first.task : undefined;
-    // The replay's first event is the running task, then its live events to the end (idempotency digest §2.3).
+    // The replay's first event is the running task, then its live events to the end (docs/idempotency.md#replays).
     expect(task?.status.state).toBe('TASK_STATE_WORKING');
     expect(rest.filter((event) => 'artifactUpdate' in event)).toHaveLength(3);
     const last = rest.at(-1);
@@ -288,7 +288,7 @@ describe('against an honouring agent at its key cap', () => {
   });
 
   it('JSON-RPC: the same refusal is -32603 in a 200 answer, which no policy retries', async () => {
-    // Idempotency digest §2.4: JSON-RPC defines no throttling code; the binding answers every error with 200.
+    // docs/idempotency.md#errors-on-the-wire: JSON-RPC defines no throttling code; the binding answers every error with 200.
     const mock = await mountAgent({ mode: 'honouring', keyCapPerTenant: 1, keyTtlMs: 200 });
     const client = mock.client('JSONRPC', { retry: policy });
     vi.useFakeTimers();

@@ -1,5 +1,5 @@
 /**
-The retry policy of a client against the mock agent, over both bindings, with fake timers: what is retried without a key (idempotent operations on any transient failure, sends only on a definite rejection), the retry matrix of idempotency digest §5 item 66, stream establishment, exhaustion and the caller's abort during a backoff.
+The retry policy of a client against the mock agent, over both bindings, with fake timers: what is retried without a key (idempotent operations on any transient failure, sends only on a definite rejection), the retry matrix of docs/idempotency.md#what-the-tests-prove, item 66, stream establishment, exhaustion and the caller's abort during a backoff.
 */
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -116,35 +116,38 @@ describe.each(bindings)('an unkeyed send over %s', (binding) => {
   });
 });
 
-describe.each(bindings)('the retry matrix over %s (idempotency digest §5, item 66)', (binding) => {
-  it.each([
-    ['send', [503, 503], 3, 'success'],
-    ['send', [400], 1, 'failure'],
-    ['get', [502], 2, 'success'],
-    ['get', [504], 2, 'success'],
-    ['get', [500], 1, 'failure'],
-    ['get', [503, 503, 503, 503, 503], 4, 'failure'],
-  ] as const)('%s answered %j: %i request(s), %s', async (operation, statuses, sent, outcome) => {
-    const mock = await mountAgent();
-    const client = mock.client(binding, { retry: policy });
-    vi.useFakeTimers();
-    const task = operation === 'get' ? await startTask(client) : undefined;
-    const before = mock.requests();
-    answerWith(mock, statuses);
+describe.each(bindings)(
+  'the retry matrix over %s (docs/idempotency.md#what-the-tests-prove, item 66)',
+  (binding) => {
+    it.each([
+      ['send', [503, 503], 3, 'success'],
+      ['send', [400], 1, 'failure'],
+      ['get', [502], 2, 'success'],
+      ['get', [504], 2, 'success'],
+      ['get', [500], 1, 'failure'],
+      ['get', [503, 503, 503, 503, 503], 4, 'failure'],
+    ] as const)('%s answered %j: %i request(s), %s', async (operation, statuses, sent, outcome) => {
+      const mock = await mountAgent();
+      const client = mock.client(binding, { retry: policy });
+      vi.useFakeTimers();
+      const task = operation === 'get' ? await startTask(client) : undefined;
+      const before = mock.requests();
+      answerWith(mock, statuses);
 
-    const call: Promise<unknown> =
-      task === undefined
-        ? client.sendMessage({ message: userMessage('task a') })
-        : client.getTask({ id: task.id });
-    const settled = await drive(call).then(
-      () => 'success',
-      () => 'failure',
-    );
+      const call: Promise<unknown> =
+        task === undefined
+          ? client.sendMessage({ message: userMessage('task a') })
+          : client.getTask({ id: task.id });
+      const settled = await drive(call).then(
+        () => 'success',
+        () => 'failure',
+      );
 
-    expect(settled).toBe(outcome);
-    expect(mock.requests() - before).toBe(sent);
-  });
-});
+      expect(settled).toBe(outcome);
+      expect(mock.requests() - before).toBe(sent);
+    });
+  },
+);
 
 describe.each(bindings)('idempotent operations over %s', (binding) => {
   it('are retried on a lost connection: GetTask, ListTasks, CancelTask', async () => {

@@ -1,5 +1,5 @@
 /**
-Interop: the retry policy against the official `@a2a-js/sdk@1.3.0` server (`@surecall/mocks/sdk-agent`), a foreign peer that has never heard of the idempotency extension. An MSW passthrough stands between them: it forwards a request to the real server on its loopback port, lets the server answer in full, and then drops the answer, so the work is done and the client sees a lost connection (idempotency digest §5, item 68). Over both bindings, a keyed send that fails this way is never retried, whatever its retry policy: the card is the only evidence that a peer honours keys, and this card does not say so.
+Interop: the retry policy against the official `@a2a-js/sdk@1.3.0` server (`@surecall/mocks/sdk-agent`), a foreign peer that has never heard of the idempotency extension. An MSW passthrough stands between them: it forwards a request to the real server on its loopback port, lets the server answer in full, and then drops the answer, so the work is done and the client sees a lost connection (docs/idempotency.md#what-the-tests-prove, item 68). Over both bindings, a keyed send that fails this way is never retried, whatever its retry policy: the card is the only evidence that a peer honours keys, and this card does not say so.
 */
 import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { bypass, HttpResponse, http } from 'msw';

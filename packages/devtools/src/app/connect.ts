@@ -1,6 +1,6 @@
 /**
 @module
-Builds a client for the agent the standalone devtools are pointed at, through the client's own discovery (durable-client digest §2.3): `fetchAgentCard` to read the card and its digest, the pin chosen from the card unless one was given, then `discover`, which fetches the card again under the chosen trust and refuses whatever breaks its rules. The devtools only add defaults a person would otherwise type.
+Builds a client for the agent the standalone devtools are pointed at, through the client's own discovery (docs/protocol-checks.md#discovery-steps): `fetchAgentCard` to read the card and its digest, the pin chosen from the card unless one was given, then `discover`, which fetches the card again under the chosen trust and refuses whatever breaks its rules. The devtools only add defaults a person would otherwise type.
 */
 import {
   type A2aClient,

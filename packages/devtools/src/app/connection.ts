@@ -1,6 +1,6 @@
 /**
 @module
-Connecting the standalone devtools to an agent: the connect form checked, the interface chosen from the card (DESIGN.md, "trust" layer; A2A spec, §8.3.2: the card lists interfaces in the agent's order of preference), and the form as a shareable query string.
+Connecting the standalone devtools to an agent: the connect form checked, the interface chosen from the card (ARCHITECTURE.md#layers-of-the-client, the "trust" layer; A2A spec, §8.3.2: the card lists interfaces in the agent's order of preference), and the form as a shareable query string.
 */
 import type { AgentCard, InterfacePin, ProtocolBinding } from '@surecall/client';
 

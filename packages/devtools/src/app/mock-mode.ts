@@ -1,6 +1,6 @@
 /**
 @module
-The embedded mock agent: the reference agent of `@surecall/mocks` behind an MSW service worker on the page's own origin, so the devtools run with nothing else started. Loaded with a dynamic `import()` only in mock mode, so neither the mock nor MSW is ever part of the devtools' main bundle (ecosystem digest §B.4: `msw/browser` alone weighs about 99 KB gzip).
+The embedded mock agent: the reference agent of `@surecall/mocks` behind an MSW service worker on the page's own origin, so the devtools run with nothing else started. Loaded with a dynamic `import()` only in mock mode, so neither the mock nor MSW is ever part of the devtools' main bundle (`msw/browser` alone weighs about 99 KB gzip).
 */
 
 /** The running embedded mock. */

@@ -50,7 +50,7 @@ export type DeliveryControl = {
 };
 
 /**
-The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its public fields and events (house-style rule 23); mount it before the calls you want to see.
+The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its public fields and events (CONTRIBUTING.md#devtools); mount it before the calls you want to see.
 
 @example
 ```tsx

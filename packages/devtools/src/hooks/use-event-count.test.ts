@@ -2,7 +2,7 @@ import type { Ledger } from '@surecall/client';
 import { describe, expect, it } from 'vitest';
 import type { Feed } from './use-event-count.js';
 
-// Compile-time checks: the feeds the devtools take as they are (house-style rule 21).
+// Compile-time checks: the feeds the devtools take as they are (CONTRIBUTING.md#tests, rule 21).
 const fromLedger = (ledger: Ledger): Feed => ledger;
 const fromEvents = (events: {
   subscribe(listener: (event: { type: 'probe' }) => unknown): () => void;

@@ -4,7 +4,7 @@ The Agent panel's model: what the client was built from (its card, the card's di
 */
 import type { AgentCard, InterfacePin, ProtocolBinding } from '@surecall/client';
 
-/** The idempotency extension's URI (DESIGN.md, "Decisions already taken": the a2a-rust extension, byte for byte). */
+/** The idempotency extension's URI (ARCHITECTURE.md#decisions: the a2a-rust extension, byte for byte). */
 export const idempotencyExtensionUri = 'https://a2a-rust.com/extensions/idempotency/v1';
 
 /** The public fields of a client the panel reads; `honoursIdempotency` is read when the client has it. */

@@ -39,7 +39,7 @@ describe('applyArtifactUpdate', () => {
     expect(fold([chunk('text', 'alpha ', false)])[0]?.state).toBe('streaming');
   });
 
-  it('starts an artifact afresh when a chunk does not append (the digest’s recommendation)', () => {
+  it('starts an artifact afresh when a chunk does not append (as docs/protocol-checks.md#stream-events recommends)', () => {
     const artifacts = fold([chunk('text', 'old', false, true), chunk('text', 'new', false)]);
     expect(artifacts[0]).toMatchObject({ parts: [{ text: 'new' }], chunks: 1, state: 'streaming' });
   });

@@ -1,6 +1,6 @@
 /**
 @module
-Artifacts put back together from their stream chunks (A2A spec, §3.2.3 TaskArtifactUpdateEvent): folded in by `artifactId`; `append: true` adds the chunk's parts to the artifact already held, `append: false` starts it afresh (the spec leaves a repeated `append: false` open; the protocol digest recommends replacing), `lastChunk: true` marks it complete.
+Artifacts put back together from their stream chunks (A2A spec, §3.2.3 TaskArtifactUpdateEvent): folded in by `artifactId`; `append: true` adds the chunk's parts to the artifact already held, `append: false` starts it afresh (the spec leaves a repeated `append: false` open; docs/protocol-checks.md#stream-events recommends replacing), `lastChunk: true` marks it complete.
 */
 import type { Artifact, Part, TaskArtifactUpdateEvent } from '@surecall/client';
 

@@ -4,7 +4,7 @@ How the devtools set up their durable agent: which delivery modes the peer allow
 */
 import { type DeliveryMode, type Ledger, LedgerError, type RecoveryOptions } from '@surecall/client';
 
-/** The delivery modes a person may choose here: `keyed` needs a peer that honours keys (idempotency digest §3.5). */
+/** The delivery modes a person may choose here: `keyed` needs a peer that honours keys (docs/idempotency.md#honouring-peers). */
 export type DevtoolsDelivery = Extract<DeliveryMode, 'at-most-once' | 'keyed'>;
 
 /**

@@ -130,7 +130,7 @@ export function formatError(error: Readonly<Record<string, unknown>>): string {
     const { rule, path } = violation as { rule?: unknown; path?: unknown };
     facts.push(`rule ${String(rule)}${typeof path === 'string' ? ` at ${path}` : ''}`);
   }
-  // DESIGN.md, "The durable send": a failure after possible dispatch leaves the outcome unknown; before it, nothing was sent.
+  // docs/durable-send.md#the-promise: a failure after possible dispatch leaves the outcome unknown; before it, nothing was sent.
   if (dispatched === true) {
     facts.push('the request may have been applied: outcome unknown');
   } else if (dispatched === false) {
