@@ -85,7 +85,7 @@ describe('the outbound contract (docs/protocol-checks.md#requests)', () => {
       'an unspecified role',
       'sendMessage',
       { message: { ...message, role: 'ROLE_UNSPECIFIED' } },
-      'request unspecified $.message.role',
+      'request required $.message.role',
     ],
     [
       'a send whose push config names a task',

@@ -207,7 +207,7 @@ describe('fromJsonRpcError (docs/protocol-checks.md#unary-answers, the JSON-RPC 
   });
 
   it.each<[string, JsonValue, string, string]>([
-    ['an empty message', { code: -32001, message: '' }, 'empty', '$.error.message'],
+    ['an empty message', { code: -32001, message: '' }, 'required', '$.error.message'],
     [
       'a message over 16 KiB',
       { code: -32001, message: 'x'.repeat(16 * 1024 + 1) },

@@ -81,7 +81,7 @@ describe('decodeResult', () => {
     );
     expect(error).toMatchObject({
       reason: 'schema',
-      violation: { rule: 'unspecified', path: '$.status.state' },
+      violation: { rule: 'required', path: '$.status.state' },
     });
   });
 

@@ -139,7 +139,7 @@ describe('AgentCard', () => {
   });
 
   it.each([
-    ['no interfaces', { ...minimal, supportedInterfaces: [] }, 'min-items at $.supportedInterfaces'],
+    ['no interfaces', { ...minimal, supportedInterfaces: [] }, 'required at $.supportedInterfaces'],
     [
       'a JSON-RPC interface without a host',
       {
@@ -163,26 +163,21 @@ describe('AgentCard', () => {
       { ...minimal, supportedInterfaces: [minimal.supportedInterfaces[0], minimal.supportedInterfaces[0]] },
       'unique at $.supportedInterfaces[1].url',
     ],
-    [
-      'an empty tenant',
-      { ...minimal, supportedInterfaces: [{ ...minimal.supportedInterfaces[0], tenant: '' }] },
-      'empty at $.supportedInterfaces[0].tenant',
-    ],
-    ['no skills', { ...minimal, skills: [] }, 'min-items at $.skills'],
+    ['no skills', { ...minimal, skills: [] }, 'required at $.skills'],
     ['two skills with one id', { ...minimal, skills: [skill, skill] }, 'unique at $.skills[1].id'],
     [
       'a skill without tags',
       { ...minimal, skills: [{ ...skill, tags: [] }] },
-      'min-items at $.skills[0].tags',
+      'required at $.skills[0].tags',
     ],
-    ['no input modes', { ...minimal, defaultInputModes: [] }, 'min-items at $.defaultInputModes'],
+    ['no input modes', { ...minimal, defaultInputModes: [] }, 'required at $.defaultInputModes'],
     [
       'a bad output mode',
       { ...minimal, defaultOutputModes: ['text plain'] },
       'media-type at $.defaultOutputModes[0]',
     ],
     ['a name with surrounding space', { ...minimal, name: 'Echo ' }, 'whitespace at $.name'],
-    ['an empty description', { ...minimal, description: '' }, 'empty at $.description'],
+    ['an empty description', { ...minimal, description: '' }, 'required at $.description'],
     ['a missing version', { ...minimal, version: undefined }, 'required at $.version'],
     ['a missing capabilities object', { ...minimal, capabilities: undefined }, 'required at $.capabilities'],
     ['a relative documentation URL', { ...minimal, documentationUrl: 'docs' }, 'url at $.documentationUrl'],

@@ -74,17 +74,20 @@ if (!card.capabilities.streaming) {
 }
 ```
 */
-export const AgentCapabilities = wireObject({
-  streaming: z._default(z.boolean(), false),
-  pushNotifications: z._default(z.boolean(), false),
-  extensions: z._default(
-    items(AgentExtension, 0, contractBounds.extensions).check((payload) => {
-      checkUnique(payload, (extension) => extension.uri, 'uri');
-    }),
-    () => [],
-  ),
-  extendedAgentCard: z._default(z.boolean(), false),
-});
+export const AgentCapabilities = wireObject(
+  {
+    streaming: z._default(z.boolean(), false),
+    pushNotifications: z._default(z.boolean(), false),
+    extensions: z._default(
+      items(AgentExtension, 0, contractBounds.extensions).check((payload) => {
+        checkUnique(payload, (extension) => extension.uri, 'uri');
+      }),
+      () => [],
+    ),
+    extendedAgentCard: z._default(z.boolean(), false),
+  },
+  ['streaming', 'pushNotifications', 'extendedAgentCard'],
+);
 /** What the agent can do beyond the core operations. */
 export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
 
@@ -157,25 +160,28 @@ const SecuritySchemes = z.record(Label, SecurityScheme).check((payload) => {
   }
 });
 
-const CardObject = wireObject({
-  name: Label,
-  description: RequiredDescription,
-  supportedInterfaces: Interfaces,
-  provider: z.optional(AgentProvider),
-  version: Label,
-  documentationUrl: z.optional(Url),
-  capabilities: AgentCapabilities,
-  // A missing map or list means "none", exactly like an empty one (security selection treats both as "anonymous allowed"), so both read empty.
-  securitySchemes: z._default(SecuritySchemes, () => ({})),
-  securityRequirements: z._default(SecurityRequirements, () => []),
-  defaultInputModes: items(MediaType, 1, contractBounds.modes),
-  defaultOutputModes: items(MediaType, 1, contractBounds.modes),
-  skills: items(AgentSkill, 1, contractBounds.skills).check((payload) => {
-    checkUnique(payload, (skill) => skill.id, 'id');
-  }),
-  signatures: z._default(items(AgentCardSignature, 0, contractBounds.signatures), () => []),
-  iconUrl: z.optional(Url),
-}).check((payload) => {
+const CardObject = wireObject(
+  {
+    name: Label,
+    description: RequiredDescription,
+    supportedInterfaces: Interfaces,
+    provider: z.optional(AgentProvider),
+    version: Label,
+    documentationUrl: z.optional(Url),
+    capabilities: AgentCapabilities,
+    // A missing map or list means "none", exactly like an empty one (security selection treats both as "anonymous allowed"), so both read empty.
+    securitySchemes: z._default(SecuritySchemes, () => ({})),
+    securityRequirements: z._default(SecurityRequirements, () => []),
+    defaultInputModes: items(MediaType, 1, contractBounds.modes),
+    defaultOutputModes: items(MediaType, 1, contractBounds.modes),
+    skills: items(AgentSkill, 1, contractBounds.skills).check((payload) => {
+      checkUnique(payload, (skill) => skill.id, 'id');
+    }),
+    signatures: z._default(items(AgentCardSignature, 0, contractBounds.signatures), () => []),
+    iconUrl: z.optional(Url),
+  },
+  ['documentationUrl', 'iconUrl'],
+).check((payload) => {
   const card = payload.value;
   checkSchemeNames(payload, card.securityRequirements, card.securitySchemes, ['securityRequirements']);
   card.skills.forEach((skill, index) => {

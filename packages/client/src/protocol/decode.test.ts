@@ -78,7 +78,7 @@ describe('decode', () => {
     const failed = decode(Task, { ...task, history: [{ ...task.history[0], parts: [] }] });
     expect(failed).toEqual({
       ok: false,
-      error: { violation: { rule: 'min-items', path: '$.history[0].parts' } },
+      error: { violation: { rule: 'required', path: '$.history[0].parts' } },
     });
     expectTypeOf(ok).toEqualTypeOf<DecodeResult<Task>>();
     if (ok.ok) {

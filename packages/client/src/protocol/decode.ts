@@ -25,11 +25,12 @@ if (!result.ok) { throw new InvalidResponseError('schema', { dispatched: true, v
 ```
 */
 export function decode<S extends z.ZodMiniType>(schema: S, value: unknown): DecodeResult<z.output<S>> {
-  const result = z.safeParse(schema, value);
+  // The issue keeps the value it saw, so a required field that held its default (and was dropped as absent) reads `required`.
+  const result = z.safeParse(schema, value, { reportInput: true });
   if (result.success) {
     return { ok: true, value: result.data };
   }
-  return { ok: false, error: { violation: toViolation(result.error.issues[0], value) } };
+  return { ok: false, error: { violation: toViolation(result.error.issues[0]) } };
 }
 
 /**
@@ -52,14 +53,14 @@ export function decodeOrThrow<S extends z.ZodMiniType>(
   return result.value;
 }
 
-function toViolation(issue: Issue | undefined, input: unknown): Violation {
+function toViolation(issue: Issue | undefined): Violation {
   if (issue === undefined) {
     return { rule: 'invalid', path: '$' };
   }
-  return { rule: ruleOf(issue, input), path: renderPath(issue.path) };
+  return { rule: ruleOf(issue), path: renderPath(issue.path) };
 }
 
-function ruleOf(issue: Issue, input: unknown): string {
+function ruleOf(issue: Issue): string {
   if (issue.code === 'custom') {
     const { rule } = issue.params ?? {};
     return typeof rule === 'string' ? rule : 'custom';
@@ -67,23 +68,12 @@ function ruleOf(issue: Issue, input: unknown): string {
   if (issue.code === 'invalid_key' || issue.code === 'invalid_element') {
     // A map key or value failed: report the inner rule, the key itself stays out of the path.
     const inner = issue.issues[0];
-    return inner === undefined ? issue.code : ruleOf(inner, undefined);
+    return inner === undefined ? issue.code : ruleOf(inner);
   }
-  if (issue.code === 'invalid_type' && input !== undefined && valueAt(input, issue.path) === undefined) {
+  if (issue.code === 'invalid_type' && issue.path.length > 0 && 'input' in issue && issue.input === undefined) {
     return 'required';
   }
   return issue.code;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current = input;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || typeof key === 'symbol') {
-      return undefined;
-    }
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
 }
 
 // Array indexes and the protocol's own member names are public; any other key came from the peer (a metadata key, a scheme name) and is masked.

@@ -215,7 +215,7 @@ describe('JsonRpcError', () => {
     ['a missing code', { message: 'x' }, 'required at $.code'],
     ['a fractional code', { code: -32001.5, message: 'x' }, 'integer at $.code'],
     ['a string code', { code: '-32001', message: 'x' }, 'invalid_type at $.code'],
-    ['an empty message', { code: -32001, message: '' }, 'empty at $.message'],
+    ['an empty message', { code: -32001, message: '' }, 'required at $.message'],
     ['a message over 16 KiB', { code: -32001, message: 'a'.repeat(16 * 1024 + 1) }, 'max-bytes at $.message'],
   ])('refuses %s', (_name, error, expected) => {
     const result = decode(JsonRpcError, error);
@@ -245,7 +245,7 @@ describe('RestErrorEnvelope', () => {
   it.each([
     ['problem+json', { type: 'about:blank', title: 'Not Found', status: 404 }, 'required at $.error'],
     ['a non-HTTP code', { error: { code: 42, status: 'X', message: 'x' } }, 'range at $.error.code'],
-    ['an empty status', { error: { code: 400, status: '', message: 'x' } }, 'empty at $.error.status'],
+    ['an empty status', { error: { code: 400, status: '', message: 'x' } }, 'required at $.error.status'],
     [
       'a status over 256 bytes',
       { error: { code: 400, status: 'A'.repeat(257), message: 'x' } },

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { JsonValue } from '../wire/json.js';
 import { contractBounds } from './bounds.js';
-import { violate } from './scalars.js';
+import { struct, violate } from './scalars.js';
 import { labelRule, withinBytes } from './text.js';
 
 // Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON parser yields.
@@ -35,7 +35,7 @@ export function compactJsonRule(value: unknown, maxBytes: number): 'json' | 'max
 Bounded free-form metadata (`google.protobuf.Struct`): at most 256 entries, each key a label of at most 512 B, at most 256 KiB as compact JSON (ARCHITECTURE.md#bounds). The object is kept as received: its content is the peer's, not ours to strip.
 */
 export function boundedStruct(maxEntries: number, maxBytes: number): z.ZodMiniCustom<JsonObject, JsonObject> {
-  return z.custom<JsonObject>(isJsonObject, { params: { rule: 'invalid_type' } }).check((payload) => {
+  const schema = z.custom<JsonObject>(isJsonObject, { params: { rule: 'invalid_type' } }).check((payload) => {
     const keys = Object.keys(payload.value);
     if (keys.length > maxEntries) {
       violate(payload, 'max-entries');
@@ -54,6 +54,7 @@ export function boundedStruct(maxEntries: number, maxBytes: number): z.ZodMiniCu
       violate(payload, rule);
     }
   });
+  return struct(schema);
 }
 
 /** `metadata` on messages, parts, artifacts, tasks, events and requests. */

@@ -44,7 +44,7 @@ describe('Part', () => {
     ['text and url', { text: 'a', url: 'https://x.example' }, 'oneof-many at $'],
     ['four members', { text: 'a', raw: '', url: 'https://x.example', data: {} }, 'oneof-many at $'],
     ['data null beside text (null is a present Value)', { text: 'a', data: null }, 'oneof-many at $'],
-    ['text null (only a Value may be null)', { text: null }, 'invalid_type at $.text'],
+    ['text null (null is absence, so no member is present)', { text: null }, 'oneof-none at $'],
     ['text not a string', { text: 1 }, 'invalid_type at $.text'],
     ['v0.3 kind part', { kind: 'text', text: 'a' }, undefined],
     ['v0.3 file part', { kind: 'file', file: { uri: 'https://x.example' } }, 'oneof-none at $'],
@@ -62,7 +62,6 @@ describe('Part', () => {
       { text: 'a', mediaType: 'text/plain; charset' },
       'media-type at $.mediaType',
     ],
-    ['empty filename', { text: 'a', filename: '' }, 'empty at $.filename'],
     ['filename with a line break', { text: 'a', filename: 'a\nb.txt' }, 'control-character at $.filename'],
     ['metadata not an object', { text: 'a', metadata: [1] }, 'invalid_type at $.metadata'],
   ])('refuses %s', (_name, part, expected) => {
@@ -213,7 +212,7 @@ describe('Message', () => {
 
   it.each([
     ['missing messageId', { ...agentMessage, messageId: undefined }, 'required at $.messageId'],
-    ['empty messageId', { ...agentMessage, messageId: '' }, 'empty at $.messageId'],
+    ['empty messageId', { ...agentMessage, messageId: '' }, 'required at $.messageId'],
     ['messageId with surrounding space', { ...agentMessage, messageId: 'm ' }, 'whitespace at $.messageId'],
     [
       'control character in contextId',
@@ -226,12 +225,11 @@ describe('Message', () => {
       'control-character at $.taskId',
     ],
     ['missing role (ProtoJSON: UNSPECIFIED)', { ...agentMessage, role: undefined }, 'required at $.role'],
-    ['ROLE_UNSPECIFIED', { ...agentMessage, role: 'ROLE_UNSPECIFIED' }, 'unspecified at $.role'],
+    ['ROLE_UNSPECIFIED', { ...agentMessage, role: 'ROLE_UNSPECIFIED' }, 'required at $.role'],
     ['v0.3 role', { ...agentMessage, role: 'agent' }, 'enum at $.role'],
     ['missing parts', { ...agentMessage, parts: undefined }, 'required at $.parts'],
-    ['no parts (REQUIRED list: at least one)', { ...agentMessage, parts: [] }, 'min-items at $.parts'],
+    ['no parts (REQUIRED list: at least one)', { ...agentMessage, parts: [] }, 'required at $.parts'],
     ['a bad part', { ...agentMessage, parts: [{ text: 'a' }, {}] }, 'oneof-none at $.parts[1]'],
-    ['null contextId', { ...agentMessage, contextId: null }, 'invalid_type at $.contextId'],
     ['extension not a URL', { ...agentMessage, extensions: ['idempotency'] }, 'url at $.extensions[0]'],
   ])('refuses %s', (_name, message, expected) => {
     expect(rule(Message, message)).toBe(expected);

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { compactJsonRule, type JsonValue, Metadata } from './json-value.js';
-import { items, oneof, protoEnum, violate, wireObject } from './scalars.js';
+import { items, oneof, protoEnum, protoValue, violate, wireObject } from './scalars.js';
 import { Id, Label, MediaType, Url, withinBytes } from './text.js';
 
 /**
@@ -52,12 +52,14 @@ const PartRaw = z.string().check((payload) => {
 });
 
 /** Structured content: any JSON value, `null` included (`google.protobuf.Value`), ≤ 1 MiB as compact JSON. */
-const PartData = z.custom<JsonValue>().check((payload) => {
-  const rule = compactJsonRule(payload.value, contractBounds.partBytes);
-  if (rule !== undefined) {
-    violate(payload, rule);
-  }
-});
+const PartData = protoValue(
+  z.custom<JsonValue>().check((payload) => {
+    const rule = compactJsonRule(payload.value, contractBounds.partBytes);
+    if (rule !== undefined) {
+      violate(payload, rule);
+    }
+  }),
+);
 
 /**
 One piece of content (A2A spec §4.1.6): exactly one of `text`, `raw` (base64 bytes), `url` or `data` (any JSON value), with optional `metadata`, `filename` and `mediaType` on every kind. Narrow with `'text' in part`.

@@ -21,12 +21,15 @@ How a send should behave (A2A spec §3.2.2). Every field is optional and keeps i
 const configuration: SendMessageConfiguration = { returnImmediately: true, historyLength: 0 };
 ```
 */
-export const SendMessageConfiguration = wireObject({
-  acceptedOutputModes: z.optional(items(MediaType, 0, contractBounds.modes)),
-  taskPushNotificationConfig: z.optional(TaskPushNotificationConfig),
-  historyLength: z.optional(HistoryLength),
-  returnImmediately: z.optional(z.boolean()),
-}).check((payload) => {
+export const SendMessageConfiguration = wireObject(
+  {
+    acceptedOutputModes: z.optional(items(MediaType, 0, contractBounds.modes)),
+    taskPushNotificationConfig: z.optional(TaskPushNotificationConfig),
+    historyLength: z.optional(HistoryLength),
+    returnImmediately: z.optional(z.boolean()),
+  },
+  ['historyLength'],
+).check((payload) => {
   if (payload.value.taskPushNotificationConfig?.taskId !== undefined) {
     violate(payload, 'push-config-task-id', ['taskPushNotificationConfig', 'taskId']);
   }
@@ -66,11 +69,14 @@ GetTask (A2A spec §3.1.3).
 const request: GetTaskRequest = { id: taskId, historyLength: 10 };
 ```
 */
-export const GetTaskRequest = wireObject({
-  tenant: z.optional(Id),
-  id: Id,
-  historyLength: z.optional(HistoryLength),
-});
+export const GetTaskRequest = wireObject(
+  {
+    tenant: z.optional(Id),
+    id: Id,
+    historyLength: z.optional(HistoryLength),
+  },
+  ['historyLength'],
+);
 /** The request of GetTask. */
 export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
 
@@ -82,16 +88,19 @@ ListTasks filters and cursor (A2A spec §3.1.4). `pageSize` is 1..100 (default 5
 const request: ListTasksRequest = { contextId, pageSize: 100, historyLength: 64 };
 ```
 */
-export const ListTasksRequest = wireObject({
-  tenant: z.optional(Id),
-  contextId: z.optional(Id),
-  status: z.optional(TaskState),
-  pageSize: z.optional(int32(1, contractBounds.taskPageSize)),
-  pageToken: z.optional(PageToken),
-  historyLength: z.optional(HistoryLength),
-  statusTimestampAfter: z.optional(Timestamp),
-  includeArtifacts: z.optional(z.boolean()),
-});
+export const ListTasksRequest = wireObject(
+  {
+    tenant: z.optional(Id),
+    contextId: z.optional(Id),
+    status: z.optional(TaskState),
+    pageSize: z.optional(int32(1, contractBounds.taskPageSize)),
+    pageToken: z.optional(PageToken),
+    historyLength: z.optional(HistoryLength),
+    statusTimestampAfter: z.optional(Timestamp),
+    includeArtifacts: z.optional(z.boolean()),
+  },
+  ['pageSize', 'historyLength', 'includeArtifacts'],
+);
 /** The request of ListTasks. */
 export type ListTasksRequest = z.infer<typeof ListTasksRequest>;
 
