@@ -8,6 +8,7 @@ import {
   decode,
   isJsonObject,
   type JsonValue,
+  jsonName,
   type OperationName,
   type OperationResponse,
   operations,
@@ -67,15 +68,23 @@ export function unionViolation(raw: JsonValue, members: readonly string[]): Viol
   if (!isJsonObject(raw)) {
     return { rule: 'invalid_type', path: '$' };
   }
-  const keys = Object.keys(raw);
-  const [only] = keys;
+  let only: string | undefined;
+  let count = 0;
+  for (const key of Object.keys(raw)) {
+    // ProtoJSON: a member that is `null` is absent (`{"message":{…},"task":null}` is one member).
+    if (raw[key] !== null) {
+      only = key;
+      count++;
+    }
+  }
   if (only === undefined) {
     return { rule: 'oneof-none', path: '$' };
   }
-  if (keys.length > 1) {
+  if (count > 1) {
     return { rule: 'oneof-many', path: '$' };
   }
-  return members.includes(only) ? undefined : { rule: 'oneof-unknown', path: '$' };
+  // The proto field name (`status_update`) is the same member as its JSON name.
+  return members.includes(jsonName(only)) ? undefined : { rule: 'oneof-unknown', path: '$' };
 }
 
 function schemaError(source: ResultSource, violation: Violation): InvalidResponseError {

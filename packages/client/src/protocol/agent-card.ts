@@ -12,6 +12,7 @@ import {
   MediaType,
   prose,
   RequiredDescription,
+  Uri,
   Url,
 } from './text.js';
 
@@ -56,7 +57,7 @@ const idempotency: AgentExtension = { uri: 'https://a2a-rust.com/extensions/idem
 ```
 */
 export const AgentExtension = wireObject({
-  uri: Url,
+  uri: Uri,
   description: z.optional(Description),
   required: z._default(z.boolean(), false),
   params: z.optional(boundedStruct(contractBounds.metadataEntries, contractBounds.metadataBytes)),

@@ -70,7 +70,12 @@ function ruleOf(issue: Issue): string {
     const inner = issue.issues[0];
     return inner === undefined ? issue.code : ruleOf(inner);
   }
-  if (issue.code === 'invalid_type' && issue.path.length > 0 && 'input' in issue && issue.input === undefined) {
+  if (
+    issue.code === 'invalid_type' &&
+    issue.path.length > 0 &&
+    'input' in issue &&
+    issue.input === undefined
+  ) {
     return 'required';
   }
   return issue.code;

@@ -69,6 +69,7 @@ export {
   SubscribeToTaskRequest,
 } from './requests.js';
 export type { ContractRule } from './scalars.js';
+export { jsonName } from './scalars.js';
 export { OAuthFlows, SecurityRequirement, SecurityScheme } from './security-scheme.js';
 export {
   SendMessageResponse,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { compactJsonRule, type JsonValue, Metadata } from './json-value.js';
 import { items, oneof, protoEnum, protoValue, violate, wireObject } from './scalars.js';
-import { Id, Label, MediaType, Url, withinBytes } from './text.js';
+import { Id, Label, MediaType, Uri, Url, withinBytes } from './text.js';
 
 /**
 Who sent a message (A2A spec §4.1.5): `ROLE_USER` is the client, `ROLE_AGENT` the server. `ROLE_UNSPECIFIED`, a missing role and unknown values are refused.
@@ -105,7 +105,7 @@ export const Message = wireObject({
   role: Role,
   parts: Parts,
   metadata: z.optional(Metadata),
-  extensions: z.optional(items(Url, 0, contractBounds.extensions)),
+  extensions: z.optional(items(Uri, 0, contractBounds.extensions)),
   referenceTaskIds: z.optional(items(Id, 0, contractBounds.referenceTaskIds)),
 });
 /** One unit of communication between client and agent. */

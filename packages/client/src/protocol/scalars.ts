@@ -22,6 +22,7 @@ export type ContractRule =
   | 'oneof-many'
   | 'timestamp'
   | 'url'
+  | 'uri'
   | 'media-type'
   | 'base64'
   | 'json'
@@ -141,6 +142,13 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
 // The original proto field name (ProtoJSON parsers accept it beside the lowerCamelCase JSON name): `contextId` was `context_id`.
 function protoName(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** The lowerCamelCase JSON name of a proto field name (ProtoJSON): `status_update` is `statusUpdate`; a JSON name is returned as it is. */
+export function jsonName(name: string): string {
+  return name.includes('_')
+    ? name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
+    : name;
 }
 
 /** Both names of every field, each mapped to the field. */

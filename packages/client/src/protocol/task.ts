@@ -3,7 +3,7 @@ import { contractBounds } from './bounds.js';
 import { Metadata } from './json-value.js';
 import { Message, Parts } from './message.js';
 import { checkUnique, items, protoEnum, violate, wireObject } from './scalars.js';
-import { Description, Id, Label, Url } from './text.js';
+import { Description, Id, Label, Uri } from './text.js';
 import { Timestamp } from './timestamp.js';
 
 /**
@@ -87,7 +87,7 @@ export const Artifact = wireObject({
   parts: Parts,
   metadata: z.optional(Metadata),
   // Optional like Message.extensions: absence and [] mean the same, and nothing here acts on either.
-  extensions: z.optional(items(Url, 0, contractBounds.extensions)),
+  extensions: z.optional(items(Uri, 0, contractBounds.extensions)),
 });
 /** An output of a task. */
 export type Artifact = z.infer<typeof Artifact>;

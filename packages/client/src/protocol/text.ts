@@ -167,6 +167,26 @@ export const Url = z.string().check((payload) => {
   }
 });
 
+// RFC 3986 §3: scheme ":" hier-part, with only the characters a URI may hold (unreserved, reserved and "%").
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+
+/** True for an absolute URI (RFC 3986 §4.3): a scheme, a colon and a non-empty rest, any scheme (`urn:`, `https:`, `tag:`). */
+export function isAbsoluteUri(text: string): boolean {
+  return URI.test(text);
+}
+
+/**
+An identifier the spec only calls a URI (`AgentExtension.uri`, a message's or an artifact's `extensions`): any absolute RFC 3986 URI, `urn:example:ext:v1` as much as `https://…`, ≤ 4096 B. Nothing connects to it, so the URL rules ({@link Url}) do not apply.
+*/
+export const Uri = z.string().check((payload) => {
+  const rule = labelRule(payload.value, contractBounds.urlBytes);
+  if (rule !== undefined) {
+    violate(payload, rule);
+  } else if (!isAbsoluteUri(payload.value)) {
+    violate(payload, 'uri');
+  }
+});
+
 // RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS parameter ), tokens per §5.6.2, parameter values a token or a quoted-string.
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
