@@ -13,7 +13,7 @@ import {
   type LedgerRecord,
   type LedgerTransition,
 } from '../ledger/ledger.js';
-import type { Message, SendMessageResponse } from '../protocol/index.js';
+import { decode, Message, type SendMessageResponse } from '../protocol/index.js';
 import { createDurableEventHub, type DurableEvents } from './events.js';
 import { type DurableAgentOptions, type ResolvedRecovery, resolveDurableAgentOptions } from './options.js';
 import { classifySendFailure, type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
@@ -145,13 +145,18 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     );
   }
 
-  /** The intent's message: the send's own messageId and, for keyed delivery, the idempotency key. */
+  /** The intent's message: the send's own messageId and, for keyed delivery, the idempotency key; in the canonical ProtoJSON shape (docs/protocol-checks.md#protojson), so that the ledger holds the message as a peer's echo of it decodes. */
   function intentMessage(message: DurableMessage, id: string, key: string | undefined): Message {
     let copy: Message;
     try {
       copy = { ...structuredClone(message), messageId: `${SEND_MESSAGE_PREFIX}${id}` };
     } catch (error) {
       throw new LedgerError('invalid-input', { rule: 'message-json', cause: error });
+    }
+    // A message that does not decode is kept as given: the send refuses it before dispatch (`RequestError`).
+    const canonical = decode(Message, copy);
+    if (canonical.ok) {
+      copy = canonical.value;
     }
     if (key !== undefined) {
       setKey(copy, key);

@@ -2,7 +2,7 @@
 @module
 Reconciliation evidence (docs/durable-send.md#recovery-modes; docs/idempotency.md#replays): the one-way opaque contextId a context-history send carries, the comparison of a sent message with its echo in a task's history, the bounded context-history scan, and the replay of the exact original message (keyed, or under a message-id attestation). Each probe returns a {@link ProbeReport}; `durable.ts` turns it into a ledger transition.
 
-What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`, `filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON (docs/durable-send.md#recovery-modes: so member order and number spelling never matter). The server may add exactly one thing, `taskId`, and only this task's id (docs/durable-send.md#recovery-modes, scan step 3); to a message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec §3.4.1 has it assign one. An empty `extensions` or `referenceTaskIds` list equals an absent one, because ProtoJSON serializers drop empty lists and the two mean the same. Anything else that differs is a different payload, and the scan fails closed.
+What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`, `filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON (docs/durable-send.md#recovery-modes: so member order and number spelling never matter). The server may add exactly one thing, `taskId`, and only this task's id (docs/durable-send.md#recovery-modes, scan step 3); to a message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec §3.4.1 has it assign one. Both sides are decoded messages, so a default a ProtoJSON printer emits or omits (an empty list, `""`) is absent on both (docs/protocol-checks.md#protojson). Anything else that differs is a different payload, and the scan fails closed.
 */
 import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
@@ -54,13 +54,13 @@ export async function recoveryContextId(input: RecoveryContextInput): Promise<st
 /** The task a stored message belongs to: the ids a server may add to a message it stores. */
 export type MessageOwner = { readonly id: string; readonly contextId: string };
 
-/** A message as the comparison sees it, as canonical JSON: no empty lists; given its task, no `taskId` when it is that task's, and no `contextId` when the server added it. `undefined` when it names another task or context, or has no canonical form. */
+/** A message as the comparison sees it, as canonical JSON: given its task, no `taskId` when it is that task's, and no `contextId` when the server added it. `undefined` when it names another task or context, or has no canonical form. Both sides are decoded messages, so ProtoJSON defaults (an empty list, `""`) are absent on both. */
 function comparable(
   message: Message,
   owner: MessageOwner | undefined,
   contextAdded: boolean,
 ): string | undefined {
-  const { taskId, contextId, extensions, referenceTaskIds, ...rest } = message;
+  const { taskId, contextId, ...rest } = message;
   if (owner !== undefined && taskId !== undefined && taskId !== owner.id) {
     return undefined;
   }
@@ -71,8 +71,6 @@ function comparable(
     ...rest,
     ...(owner === undefined && taskId !== undefined ? { taskId } : {}),
     ...(contextAdded || contextId === undefined ? {} : { contextId }),
-    ...(extensions === undefined || extensions.length === 0 ? {} : { extensions }),
-    ...(referenceTaskIds === undefined || referenceTaskIds.length === 0 ? {} : { referenceTaskIds }),
   };
   try {
     return canonicalJson(shaped as unknown as JsonValue);
@@ -102,7 +100,7 @@ Whether two messages are the same, `taskId` included, by the comparison of {@lin
 
 @example
 ```ts
-sameMessage({ ...sent, extensions: [] }, sent); // true: an empty list equals an absent one
+sameMessage(parseMessage({ ...sent, extensions: [] }), sent); // true: decoded, an empty list is absent
 ```
 */
 export function sameMessage(left: Message, right: Message): boolean {

@@ -230,7 +230,11 @@ describe('Message', () => {
     ['missing parts', { ...agentMessage, parts: undefined }, 'required at $.parts'],
     ['no parts (REQUIRED list: at least one)', { ...agentMessage, parts: [] }, 'required at $.parts'],
     ['a bad part', { ...agentMessage, parts: [{ text: 'a' }, {}] }, 'oneof-none at $.parts[1]'],
-    ['extension not a URI (no scheme)', { ...agentMessage, extensions: ['idempotency'] }, 'uri at $.extensions[0]'],
+    [
+      'extension not a URI (no scheme)',
+      { ...agentMessage, extensions: ['idempotency'] },
+      'uri at $.extensions[0]',
+    ],
   ])('refuses %s', (_name, message, expected) => {
     expect(rule(Message, message)).toBe(expected);
   });

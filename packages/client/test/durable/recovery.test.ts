@@ -15,7 +15,13 @@ import {
   scanContextHistory,
 } from '../../src/durable/recovery.js';
 import type { Attempt } from '../../src/ledger/ledger.js';
-import type { JsonValue, Message, SendMessageResponse, Task } from '../../src/protocol/index.js';
+import {
+  type JsonValue,
+  type Message,
+  parseMessage,
+  type SendMessageResponse,
+  type Task,
+} from '../../src/protocol/index.js';
 import { bindings, mountPeer, type Peer, respond, server } from '../support/durable-peers.js';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -92,8 +98,23 @@ describe('sameSentMessage: the server may add only this task’s id', () => {
       } as Message,
       true,
     ],
-    ['an empty extensions list, which ProtoJSON drops', { ...sent, extensions: [] }, true],
-    ['an empty referenceTaskIds list', { ...sent, referenceTaskIds: [] }, true],
+    [
+      'an empty extensions list, decoded (a ProtoJSON default)',
+      parseMessage({ ...sent, extensions: [] }),
+      true,
+    ],
+    ['an empty referenceTaskIds list, decoded', parseMessage({ ...sent, referenceTaskIds: [] }), true],
+    [
+      'the echo of a printer that emits defaults, decoded',
+      parseMessage({
+        ...sent,
+        taskId: 'task-1',
+        parts: [{ ...sent.parts[0], filename: '', mediaType: '' }, sent.parts[1]],
+        extensions: [],
+        referenceTaskIds: [],
+      }),
+      true,
+    ],
     [
       'the data part’s members in another order',
       {
@@ -160,7 +181,7 @@ describe('sameSentMessage: the server may add only this task’s id', () => {
   it('sameMessage compares taskId too', () => {
     expect(sameMessage({ ...sent, taskId: 't' }, { ...sent, taskId: 't' })).toBe(true);
     expect(sameMessage({ ...sent, taskId: 't' }, sent)).toBe(false);
-    expect(sameMessage({ ...sent, extensions: [] }, sent)).toBe(true);
+    expect(sameMessage(parseMessage({ ...sent, extensions: [] }), sent)).toBe(true);
   });
 });
 
