@@ -12,6 +12,7 @@ try {
 }
 ```
 */
+import { violationText } from './violation-text.js';
 export type ErrorKind =
   | 'request'
   | 'authorization'
@@ -95,8 +96,10 @@ export abstract class A2aClientError extends Error {
   }
 }
 
-function describe(kind: ErrorKind, reason: string): string {
-  return `A2A client operation failed: ${kind} (${reason})`;
+// The violation, where there is one, says which rule refused what, in words (core/violation-text.ts): never the value.
+function describe(kind: ErrorKind, reason: string, violation?: Violation): string {
+  const text = violationText(violation);
+  return `A2A client operation failed: ${kind} (${reason})${text === undefined ? '' : `: ${text}`}`;
 }
 
 /** The caller's request broke a rule or bound; nothing was sent. */
@@ -106,7 +109,7 @@ export class RequestError extends A2aClientError {
   readonly reason: RequestReason;
   readonly violation: Violation | undefined;
   constructor(reason: RequestReason, options: { violation?: Violation; cause?: unknown } = {}) {
-    super(describe('request', reason), { dispatched: false, cause: options.cause });
+    super(describe('request', reason, options.violation), { dispatched: false, cause: options.cause });
     this.reason = reason;
     this.violation = options.violation;
   }
@@ -180,7 +183,7 @@ export class InvalidResponseError extends A2aClientError {
   readonly reason: InvalidResponseReason;
   readonly violation: Violation | undefined;
   constructor(reason: InvalidResponseReason, init: ErrorInit & { readonly violation?: Violation }) {
-    super(describe('invalid-response', reason), init);
+    super(describe('invalid-response', reason, init.violation), init);
     this.reason = reason;
     this.violation = init.violation;
   }
@@ -340,7 +343,9 @@ export class DiscoveryError extends Error {
     } = {},
   ) {
     super(
-      `surecall discovery failed: ${reason}${init.detail === undefined ? '' : ` (${init.detail})`}`,
+      `surecall discovery failed: ${reason}${init.detail === undefined ? '' : ` (${init.detail})`}${
+        init.violation === undefined ? '' : `: ${violationText(init.violation)}`
+      }`,
       init.cause === undefined ? undefined : { cause: init.cause },
     );
     this.reason = reason;
