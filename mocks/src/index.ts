@@ -29,6 +29,8 @@ export type {
   RestErrorBody,
 } from './agent/remote-errors.js';
 export { AgentError, agentErrors, jsonRpcError, restError } from './agent/remote-errors.js';
+export type { Serializer, SerializerStyle, WireType } from './agent/serializer.js';
+export { createSerializer, parseSerializerStyles, serializerStyles } from './agent/serializer.js';
 export type {
   ActiveFault,
   AlteredHistoryFault,

@@ -4,8 +4,16 @@ import { handleRest } from '../http/rest.js';
 import { agentCardPath, agentCardResponse, buildAgentCard, jsonRpcPath, restPath } from './card.js';
 import { createExecutionCounter, type Executions } from './executions.js';
 import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
-import { createOperations } from './operations.js';
+import { createOperations, type OperationName, type Operations } from './operations.js';
+import {
+  createSerializer,
+  type Serializer,
+  type SerializerStyle,
+  serializerStyles,
+  type WireType,
+} from './serializer.js';
 import { createTaskStore } from './store.js';
+import type { WireStreamResponse } from './wire.js';
 
 export type { Executions } from './executions.js';
 export type { IdempotencyMode } from './idempotency.js';
@@ -24,6 +32,8 @@ export type AgentOptions = {
   readonly keyCapPerTenant?: number;
   /** Clock for timestamps and key TTLs. @default Date.now */
   readonly now?: () => number;
+  /** How the agent prints its answers: one ProtoJSON style or several combined (docs/interop.md#serializer-styles). @default 'omit-defaults' */
+  readonly serializer?: SerializerStyle | readonly SerializerStyle[];
   /** Terminal tasks are forgotten this long after their last status change, so a keyed retry can meet a key that outlived its task (it answers TaskNotFound and runs nothing). @default never */
   readonly taskTtlMs?: number;
 };
@@ -89,6 +99,7 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   // Read Date.now at each call, so fake timers installed after the agent was made still drive it.
   const now = options.now ?? (() => Date.now());
   const counter = createExecutionCounter();
+  const print = createSerializer(checkStyles(options.serializer ?? []));
   const store = createTaskStore({ now, taskTtlMs });
   const operations = createOperations({
     mode,
@@ -97,14 +108,18 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     store,
     keys: createKeyIndex({ ttlMs, capPerTenant, now }),
     executions: counter,
+    print,
   });
-  const binding = { operations, mode };
+  const binding = { operations: printing(operations, print), mode };
 
   return {
     async handle(request) {
       const { pathname, origin } = new URL(request.url);
       if (pathname === agentCardPath) {
-        return agentCardResponse(request, buildAgentCard({ origin, mode, extended: false }));
+        return agentCardResponse(
+          request,
+          print('AgentCard', buildAgentCard({ origin, mode, extended: false })),
+        );
       }
       if (pathname === jsonRpcPath) {
         return handleJsonRpc(request, binding);
@@ -116,6 +131,50 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     },
     executions: { total: counter.total, of: counter.of, reset: counter.reset },
     mode,
+    close: () => operations.close(),
+  };
+}
+
+function checkStyles(styles: SerializerStyle | readonly SerializerStyle[]): readonly SerializerStyle[] {
+  const list = typeof styles === 'string' ? [styles] : styles;
+  if (!list.every((style) => serializerStyles.includes(style))) {
+    throw new OptionsError('serializer', 'inconsistent');
+  }
+  return list;
+}
+
+// What each operation answers with, so the printer knows the message it writes.
+const responseTypes: Readonly<Record<OperationName, WireType>> = {
+  SendMessage: 'SendMessageResponse',
+  SendStreamingMessage: 'StreamResponse',
+  GetTask: 'Task',
+  ListTasks: 'ListTasksResponse',
+  CancelTask: 'Task',
+  SubscribeToTask: 'StreamResponse',
+  CreateTaskPushNotificationConfig: 'TaskPushNotificationConfig',
+  GetTaskPushNotificationConfig: 'TaskPushNotificationConfig',
+  ListTaskPushNotificationConfigs: 'ListTaskPushNotificationConfigsResponse',
+  DeleteTaskPushNotificationConfig: 'Empty',
+  GetExtendedAgentCard: 'AgentCard',
+};
+
+/** The operations, with every answer and stream event printed in the agent's style. */
+function printing(operations: Operations, print: Serializer): Operations {
+  return {
+    async call(operation, params, context) {
+      const outcome = await operations.call(operation, params, context);
+      if (outcome.kind === 'value') {
+        return { kind: 'value', value: print(responseTypes[operation], outcome.value) };
+      }
+      const events = outcome.events.pipeThrough(
+        new TransformStream<WireStreamResponse, WireStreamResponse>({
+          transform(event, controller) {
+            controller.enqueue(print('StreamResponse', event) as WireStreamResponse);
+          },
+        }),
+      );
+      return { kind: 'stream', events };
+    },
     close: () => operations.close(),
   };
 }

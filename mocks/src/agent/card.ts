@@ -104,7 +104,7 @@ function matches(ifNoneMatch: string, tag: string): boolean {
 }
 
 /**
-The answer to `GET /.well-known/agent-card.json`: the card as `application/json` with an `ETag` and `Cache-Control` (A2A spec §8.6); a matching `If-None-Match` gets 304 with no body. HEAD gets the headers alone; any other method 405.
+The answer to `GET /.well-known/agent-card.json`: the card (as built, or as the agent's serializer printed it) as `application/json` with an `ETag` and `Cache-Control` (A2A spec §8.6); a matching `If-None-Match` gets 304 with no body. HEAD gets the headers alone; any other method 405.
 
 @example
 ```ts
@@ -115,7 +115,7 @@ const again = await agentCardResponse(
 ); // 304
 ```
 */
-export async function agentCardResponse(request: Request, card: WireAgentCard): Promise<Response> {
+export async function agentCardResponse(request: Request, card: unknown): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
   }

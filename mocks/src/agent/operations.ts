@@ -6,6 +6,7 @@ import { createPush } from './push.js';
 import { AgentError } from './remote-errors.js';
 import { agentMessage, createScripts } from './scripts.js';
 import { createSend } from './send.js';
+import type { Serializer } from './serializer.js';
 import type { TaskRecord, TaskStore } from './store.js';
 import { terminalStates } from './task-states.js';
 import { createTaskStreams } from './task-streams.js';
@@ -92,6 +93,8 @@ export type OperationsOptions = {
   readonly store: TaskStore;
   readonly keys: KeyIndex;
   readonly executions: ExecutionCounter;
+  /** How webhook bodies are printed (the agent's serializer). */
+  readonly print: Serializer;
 };
 
 function bearerToken(authorization: string | null): string | undefined {
@@ -111,11 +114,11 @@ const outcome = await operations.call('GetTask', { id: 't-1' }, context); // Age
 ```
 */
 export function createOperations(options: OperationsOptions): Operations {
-  const { mode, tenantRequired, stepMs, store, keys, executions } = options;
+  const { mode, tenantRequired, stepMs, store, keys, executions, print } = options;
   const lifecycle = createLifecycle();
   const scripts = createScripts({ store, stepMs, lifecycle });
   const streams = createTaskStreams({ store, lifecycle });
-  const push = createPush({ store, lifecycle });
+  const push = createPush({ store, lifecycle, print });
   const send = createSend({ mode, store, keys, executions, lifecycle, scripts, streams, push });
   const { stop } = scripts;
   const { liveStream } = streams;

@@ -5,6 +5,7 @@ Push notifications (A2A spec §4.3.3): a task's push configs, and the webhook PO
 
 import { randomId } from './ids.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { Serializer } from './serializer.js';
 import type { TaskRecord, TaskStore } from './store.js';
 import type { PushConfigInput } from './validate.js';
 import type { TaskPushNotificationConfig } from './wire.js';
@@ -42,6 +43,8 @@ export type Push = {
 export type PushOptions = {
   readonly store: TaskStore;
   readonly lifecycle: Lifecycle;
+  /** Prints each webhook body in the agent's style. @default as it is */
+  readonly print?: Serializer;
 };
 
 /**
@@ -54,7 +57,7 @@ push.deliver(record, push.addPushConfig(record, { id: undefined, url: 'http://12
 ```
 */
 export function createPush(options: PushOptions): Push {
-  const { store, lifecycle } = options;
+  const { store, lifecycle, print = (_type, value) => value } = options;
   const { after, onClose } = lifecycle;
 
   const chains = new Map<string, Promise<void>>();
@@ -100,7 +103,9 @@ export function createPush(options: PushOptions): Push {
       return;
     }
     // The webhook body is one StreamResponse in its HTTP+JSON form (A2A spec §4.3.3): the whole task as it now stands.
-    const body = JSON.stringify({ task: store.view(record, { artifacts: 'when-present' }) });
+    const body = JSON.stringify(
+      print('StreamResponse', { task: store.view(record, { artifacts: 'when-present' }) }),
+    );
     const chainKey = JSON.stringify([record.tenant, record.task.id, config.id]);
     // One config's POSTs go out one after another, so the webhook sees the states in order.
     const chain = (chains.get(chainKey) ?? Promise.resolve()).then(() => post(config, body));

@@ -72,6 +72,43 @@ export function frameOf(spec: DocumentFault): number {
 /** Where a document rewrite applies: to which operation's answer, for which fault. */
 export type DocumentRewrite = { readonly call: Call; readonly spec: DocumentFault };
 
+// The members the lab reads, whatever serializer style printed them (mocks/src/agent/serializer.ts): proto field names become JSON names and enum numbers names, outside `metadata` and `data`, whose content is the sender's. A rewritten document is written back in JSON names, which every ProtoJSON parser reads too.
+const enumNames: Readonly<Record<string, readonly string[]>> = {
+  role: ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'],
+  state: [
+    'TASK_STATE_UNSPECIFIED',
+    'TASK_STATE_SUBMITTED',
+    'TASK_STATE_WORKING',
+    'TASK_STATE_COMPLETED',
+    'TASK_STATE_FAILED',
+    'TASK_STATE_CANCELED',
+    'TASK_STATE_INPUT_REQUIRED',
+    'TASK_STATE_REJECTED',
+    'TASK_STATE_AUTH_REQUIRED',
+  ],
+};
+
+function canonicalNames(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(canonicalNames);
+  }
+  if (!isRecord(value)) {
+    return value;
+  }
+  const out: JsonObject = {};
+  for (const [key, member] of Object.entries(value)) {
+    const name = key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+    const names = enumNames[name];
+    out[name] =
+      name === 'metadata' || name === 'data'
+        ? member
+        : names !== undefined && typeof member === 'number'
+          ? (names[member] ?? member)
+          : canonicalNames(member);
+  }
+  return out;
+}
+
 /** Rewrite one JSON document; a document the fault does not fit comes back unchanged. */
 export function rewriteDocument(
   text: string,
@@ -79,7 +116,7 @@ export function rewriteDocument(
 ): string {
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = canonicalNames(JSON.parse(text));
   } catch {
     return text;
   }

@@ -1,15 +1,16 @@
 /**
 @module
-`npm run mock-agent -- --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--banner]`
+`npm run mock-agent -- --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--banner]`
 
-Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. Bad arguments print the usage on stderr and exit 2.
+Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. `--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
+import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer.js';
 import type { RunningMockAgent } from './node.js';
 
 const usage =
-  'usage: mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--banner]';
+  'usage: mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
 
 type Cli = {
@@ -17,6 +18,7 @@ type Cli = {
   readonly mode: IdempotencyMode | undefined;
   readonly tenantRequired: boolean;
   readonly stepMs: number | undefined;
+  readonly serializer: readonly SerializerStyle[] | undefined;
   readonly banner: boolean;
 };
 
@@ -37,6 +39,7 @@ function readArgs(argv: readonly string[]) {
         mode: { type: 'string' },
         'tenant-required': { type: 'boolean', default: false },
         'step-ms': { type: 'string' },
+        serializer: { type: 'string' },
         banner: { type: 'boolean', default: false },
       },
       strict: true,
@@ -61,7 +64,11 @@ function parseCli(argv: readonly string[]): Cli | undefined {
   if (values['step-ms'] !== undefined && stepMs === undefined) {
     return undefined;
   }
-  return { port, mode, tenantRequired: values['tenant-required'], stepMs, banner: values.banner };
+  const serializer = values.serializer === undefined ? undefined : parseSerializerStyles(values.serializer);
+  if (values.serializer !== undefined && serializer === undefined) {
+    return undefined;
+  }
+  return { port, mode, tenantRequired: values['tenant-required'], stepMs, serializer, banner: values.banner };
 }
 
 function banner(mock: RunningMockAgent): string {
@@ -103,6 +110,7 @@ async function main(): Promise<void> {
     tenantRequired: cli.tenantRequired,
     ...(cli.mode === undefined ? {} : { mode: cli.mode }),
     ...(cli.stepMs === undefined ? {} : { stepMs: cli.stepMs }),
+    ...(cli.serializer === undefined ? {} : { serializer: cli.serializer }),
   });
   let stopping = false;
   const stop = () => {
