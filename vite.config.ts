@@ -4,6 +4,19 @@ import { defineConfig } from 'vitest/config';
 // nothing needs building before a test run.
 const conditions = ['@surecall/source'];
 
+// What a client test asserts must hold whichever way a conformant peer prints its answers.
+const serializerSuites = [
+  'packages/client/test/client.test.ts',
+  'packages/client/test/client-auth.test.ts',
+  'packages/client/test/client-faults.test.ts',
+  'packages/client/test/bindings/mock-agent.test.ts',
+  'packages/client/test/discovery/discovery-loopback.test.ts',
+  'packages/client/test/durable/agent.test.ts',
+  'packages/client/test/durable/lost-response-matrix.test.ts',
+  'packages/client/test/durable/recovery.test.ts',
+  'packages/client/test/idempotency/*.test.ts',
+];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -14,6 +27,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'client', include: ['packages/client/{src,test}/**/*.test.ts'], environment: 'node' },
       },
+      // The suites whose answers come from the mock agent, again against every other ProtoJSON printer (docs/interop.md#serializer-styles).
+      ...['emit-defaults', 'proto-names', 'enum-numbers'].map((style) => ({
+        extends: true as const,
+        test: {
+          name: `client (${style})`,
+          include: serializerSuites,
+          environment: 'node' as const,
+          env: { SURECALL_MOCK_SERIALIZER: style },
+        },
+      })),
       {
         // Checks of the repository itself: citations and anchors.
         extends: true,

@@ -7,6 +7,7 @@ import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
 import { createOperations, type OperationName, type Operations } from './operations.js';
 import {
   createSerializer,
+  parseSerializerStyles,
   type Serializer,
   type SerializerStyle,
   serializerStyles,
@@ -32,7 +33,7 @@ export type AgentOptions = {
   readonly keyCapPerTenant?: number;
   /** Clock for timestamps and key TTLs. @default Date.now */
   readonly now?: () => number;
-  /** How the agent prints its answers: one ProtoJSON style or several combined (docs/interop.md#serializer-styles). @default 'omit-defaults' */
+  /** How the agent prints its answers: one ProtoJSON style or several combined (docs/interop.md#serializer-styles). @default the styles named by the environment variable `SURECALL_MOCK_SERIALIZER` in Node (`emit-defaults,proto-names`), else 'omit-defaults' */
   readonly serializer?: SerializerStyle | readonly SerializerStyle[];
   /** Terminal tasks are forgotten this long after their last status change, so a keyed retry can meet a key that outlived its task (it answers TaskNotFound and runs nothing). @default never */
   readonly taskTtlMs?: number;
@@ -99,7 +100,7 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   // Read Date.now at each call, so fake timers installed after the agent was made still drive it.
   const now = options.now ?? (() => Date.now());
   const counter = createExecutionCounter();
-  const print = createSerializer(checkStyles(options.serializer ?? []));
+  const print = createSerializer(checkStyles(options.serializer ?? stylesFromEnvironment()));
   const store = createTaskStore({ now, taskTtlMs });
   const operations = createOperations({
     mode,
@@ -133,6 +134,20 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     mode,
     close: () => operations.close(),
   };
+}
+
+// A whole test suite runs against another printer by setting one variable (vite.config.ts does, per style); browsers have no environment.
+function stylesFromEnvironment(): readonly SerializerStyle[] {
+  const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const text = environment?.['SURECALL_MOCK_SERIALIZER'];
+  if (text === undefined || text === '') {
+    return [];
+  }
+  const styles = parseSerializerStyles(text);
+  if (styles === undefined) {
+    throw new OptionsError('serializer', 'inconsistent');
+  }
+  return styles;
 }
 
 function checkStyles(styles: SerializerStyle | readonly SerializerStyle[]): readonly SerializerStyle[] {
