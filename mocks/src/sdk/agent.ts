@@ -58,6 +58,9 @@ export type RunningSdkAgent = {
 /** The tenant of the card's second pair of interfaces. */
 export const sdkTenant = 'acme';
 
+/** The extension the SDK peer's card declares: named by a URN, not a URL. */
+export const sdkExtensionUri = 'urn:example:echo-extension:v1';
+
 /** The description of the extended card, so a test can tell the two apart. */
 export const sdkExtendedDescription =
   'The official SDK server, extended card: served to bearer-authenticated callers.';
@@ -87,7 +90,13 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
       },
     ],
     version: '1.3.0',
-    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+    capabilities: {
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+      // A URN is a URI (RFC 3986, RFC 8141), and the spec asks no more of an extension's `uri`: real cards name extensions so.
+      extensions: [{ uri: sdkExtensionUri, description: 'Declared only: an extension named by a URN.', required: false }],
+    },
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'Unlocks the extended card.' } },
     },

@@ -3,7 +3,7 @@ import { type Limits, type LimitsOptions, resolveLimits } from './core/limits.js
 import { honoursIdempotency } from './idempotency/key.js';
 import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from './idempotency/retry.js';
 import type { AgentCard, AgentInterface } from './protocol/index.js';
-import { contractBounds, isAbsoluteUrl } from './protocol/index.js';
+import { contractBounds, isAbsoluteUri, isAbsoluteUrl } from './protocol/index.js';
 import {
   type ProtocolBinding,
   type ResolvedSecurity,
@@ -168,7 +168,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
       typeof uri !== 'string' ||
       uri.length > contractBounds.urlBytes ||
       !HEADER_ITEM.test(uri) ||
-      !isAbsoluteUrl(uri)
+      !isAbsoluteUri(uri)
     ) {
       throw new OptionsError(`extensions.${index}`, 'malformed');
     }

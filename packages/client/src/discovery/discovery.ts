@@ -16,7 +16,7 @@ import {
 } from '../core/errors.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import type { ClientOptions, InterfacePin } from '../options.js';
-import { AgentCard, type AgentInterface, contractBounds, decode, isAbsoluteUrl } from '../protocol/index.js';
+import { AgentCard, type AgentInterface, contractBounds, decode, isAbsoluteUri } from '../protocol/index.js';
 import { labelRule } from '../protocol/text.js';
 import { resolveSecurity, type SecurityOptions } from '../security.js';
 import { exchange, type HttpUnaryResponse } from '../wire/http.js';
@@ -176,7 +176,7 @@ function checkExtensions(extensions: unknown): readonly string[] {
       typeof uri !== 'string' ||
       uri.length > contractBounds.urlBytes ||
       !HEADER_ITEM.test(uri) ||
-      !isAbsoluteUrl(uri)
+      !isAbsoluteUri(uri)
     ) {
       throw new DiscoveryError('InvalidExtensions', { detail: 'malformed', option });
     }

@@ -87,5 +87,5 @@ export {
   TaskStatus,
   TERMINAL_STATES,
 } from './task.js';
-export { isAbsoluteUrl, isMediaType, utf8Length, withinBytes } from './text.js';
+export { isAbsoluteUri, isAbsoluteUrl, isMediaType, utf8Length, withinBytes } from './text.js';
 export { compareTimestamps, isTimestamp, Timestamp } from './timestamp.js';

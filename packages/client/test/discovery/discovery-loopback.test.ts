@@ -8,6 +8,7 @@ import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import {
   type RunningSdkAgent,
   sdkExtendedDescription,
+  sdkExtensionUri,
   sdkTenant,
   startSdkAgent,
 } from '@surecall/mocks/sdk-agent';
@@ -163,9 +164,16 @@ describe('the official SDK server on loopback', () => {
     expect(result).toBeDefined();
   });
 
+  it('discovers a card whose extension is named by a URN, and may request it', async () => {
+    const client = await discover({ ...base, extensions: [sdkExtensionUri] });
+    expect(client.card.capabilities.extensions.map((extension) => extension.uri)).toEqual([sdkExtensionUri]);
+    await expect(client.getTask({ id: 'no-such-task' })).rejects.toMatchObject({ kind: 'remote' });
+  });
+
   it('returns the SDK’s extended card as data, never changing the client', async () => {
     const client = await discover(base);
     const extended = await client.getExtendedAgentCard();
+    expect(extended.capabilities.extensions[0]?.uri).toBe(sdkExtensionUri);
     expect(extended.description).toBe(sdkExtendedDescription);
     expect(client.card.description).toBe(sdk.card.description);
     expect(client.card.provider).toBeUndefined();
