@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import { AgentCard } from './agent-card.js';
 import { Message } from './message.js';
+import { canonical } from './protojson.js';
 import { isKnownField } from './scalars.js';
 import { Task } from './task.js';
 
@@ -25,8 +26,13 @@ if (!result.ok) { throw new InvalidResponseError('schema', { dispatched: true, v
 ```
 */
 export function decode<S extends z.ZodMiniType>(schema: S, value: unknown): DecodeResult<z.output<S>> {
+  // ProtoJSON first, once: every rule below sees the one canonical shape (docs/protocol-checks.md#protojson).
+  const read = canonical(schema, value);
+  if (!read.ok) {
+    return { ok: false, error: { violation: { rule: 'duplicate-key', path: renderPath(read.path) } } };
+  }
   // The issue keeps the value it saw, so a required field that held its default (and was dropped as absent) reads `required`.
-  const result = z.safeParse(schema, value, { reportInput: true });
+  const result = z.safeParse(schema, read.value, { reportInput: true });
   if (result.success) {
     return { ok: true, value: result.data };
   }

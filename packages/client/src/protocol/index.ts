@@ -49,6 +49,7 @@ export type {
   OperationResponse,
 } from './operations.js';
 export { expandPath, operationNames, operations } from './operations.js';
+export { canonical, jsonName } from './protojson.js';
 export {
   AuthenticationInfo,
   ListTaskPushNotificationConfigsResponse,
@@ -69,7 +70,6 @@ export {
   SubscribeToTaskRequest,
 } from './requests.js';
 export type { ContractRule } from './scalars.js';
-export { jsonName } from './scalars.js';
 export { OAuthFlows, SecurityRequirement, SecurityScheme } from './security-scheme.js';
 export {
   SendMessageResponse,

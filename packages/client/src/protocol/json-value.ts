@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import type { JsonValue } from '../wire/json.js';
 import { contractBounds } from './bounds.js';
-import { struct, violate } from './scalars.js';
+import { struct } from './protojson.js';
+import { violate } from './scalars.js';
 import { labelRule, withinBytes } from './text.js';
 
 // Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON parser yields.

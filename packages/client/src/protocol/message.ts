@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { compactJsonRule, type JsonValue, Metadata } from './json-value.js';
-import { items, oneof, protoEnum, protoValue, violate, wireObject } from './scalars.js';
+import { protoValue } from './protojson.js';
+import { items, oneof, protoEnum, violate, wireObject } from './scalars.js';
 import { Id, Label, MediaType, Uri, Url, withinBytes } from './text.js';
 
 /**

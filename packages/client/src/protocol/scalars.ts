@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { markPresence, protoEnumDefault, registerOneof } from './protojson.js';
 
 /**
 The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
@@ -57,160 +58,18 @@ export function isKnownField(key: string): boolean {
   return knownFields.has(key);
 }
 
-//// ProtoJSON field presence ////
-
-// The schemas whose default is not told by their zod type: an enum's default is its `*_UNSPECIFIED` name (or 0), a Struct's or a map's is `{}`, and a `google.protobuf.Value` has no default at all (JSON `null` is the value NullValue).
-const enumDefaults = new WeakMap<object, string>();
-const structs = new WeakSet<object>();
-const protoValues = new WeakSet<object>();
-
-/** Marks `schema` as a `google.protobuf.Struct` or a proto map: `{}` is its default. */
-export function struct<T extends z.core.SomeType>(schema: T): T {
-  structs.add(schema);
-  return schema;
-}
-
-/** Marks `schema` as a `google.protobuf.Value`: `null` is one of its values, never its absence. */
-export function protoValue<T extends z.core.SomeType>(schema: T): T {
-  protoValues.add(schema);
-  return schema;
-}
-
-type Field = {
-  /** The lowerCamelCase name the schema declares. */
-  readonly name: string;
-  /** True when `value` means the same as the field being absent. */
-  readonly absent: (value: unknown) => boolean;
-};
-
-// An optional or defaulted field is read through its wrapper: the default it prints is the inner type's.
-function innerOf(schema: z.core.SomeType): z.core.SomeType {
-  let current = schema as z.core.$ZodType;
-  while (current instanceof z.core.$ZodOptional || current instanceof z.core.$ZodDefault) {
-    current = current._zod.def.innerType;
-  }
-  return current;
-}
-
-function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return false;
-  }
-  for (const key in value) {
-    if (Object.hasOwn(value, key)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /**
-What ProtoJSON reads as absent for one field (the proto3 JSON mapping: a parser accepts a default printed or omitted, and `null` for any field). `null` is absent for every field but a `google.protobuf.Value`. A field with presence (a message, a oneof member, a proto3 `optional` scalar) is absent only as `null`: `{}` for a message is a message. A field without presence is also absent at its default: `""`, `0`, `false`, `[]`, `{}` for a Struct or a map, and an enum's `*_UNSPECIFIED` name or 0.
-*/
-function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown) => boolean {
-  const inner = innerOf(schema);
-  if (protoValues.has(inner)) {
-    return () => false;
-  }
-  if (presence) {
-    return (value) => value === null;
-  }
-  const unspecified = enumDefaults.get(inner);
-  if (unspecified !== undefined) {
-    return (value) => value === null || value === 0 || value === unspecified;
-  }
-  if (structs.has(inner)) {
-    return (value) => value === null || isEmptyObject(value);
-  }
-  switch ((inner as z.core.$ZodType)._zod.def.type) {
-    case 'string':
-      return (value) => value === null || value === '';
-    case 'number':
-      return (value) => value === null || value === 0;
-    case 'boolean':
-      return (value) => value === null || value === false;
-    case 'array':
-      return (value) => value === null || (Array.isArray(value) && value.length === 0);
-    case 'record':
-      return (value) => value === null || isEmptyObject(value);
-    default:
-      // A message: present even when empty.
-      return (value) => value === null;
-  }
-}
-
-// The original proto field name (ProtoJSON parsers accept it beside the lowerCamelCase JSON name): `contextId` was `context_id`.
-function protoName(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-}
-
-/** The lowerCamelCase JSON name of a proto field name (ProtoJSON): `status_update` is `statusUpdate`; a JSON name is returned as it is. */
-export function jsonName(name: string): string {
-  return name.includes('_')
-    ? name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
-    : name;
-}
-
-/** Both names of every field, each mapped to the field. */
-function fieldTable(
-  shape: Readonly<Record<string, z.core.SomeType>>,
-  hasPresence: (name: string) => boolean,
-): ReadonlyMap<string, Field> {
-  const table = new Map<string, Field>();
-  for (const [name, schema] of Object.entries(shape)) {
-    knownFields.add(name);
-    const field = { name, absent: absentRule(schema, hasPresence(name)) };
-    table.set(name, field);
-    table.set(protoName(name), field);
-  }
-  return table;
-}
-
-/**
-One object as the proto's own parsers read it, in the one canonical shape every check sees: proto field names become the JSON names, and members that mean "absent" are dropped. A field named both ways is a duplicate key (`duplicate-key`). Returns `value` itself when nothing changes, which is the common case; anything but an object is left for the schema to refuse.
-*/
-function canonicalObject(value: unknown, fields: ReadonlyMap<string, Field>, payload: CheckPayload): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return value;
-  }
-  const input = value as Record<string, unknown>;
-  let output: Record<string, unknown> | undefined;
-  for (const key in input) {
-    const field = fields.get(key);
-    if (field === undefined || !Object.hasOwn(input, key)) {
-      continue;
-    }
-    const member = input[key];
-    const renamed = field.name !== key;
-    const absent = field.absent(member);
-    if (!renamed && !absent) {
-      continue;
-    }
-    if (renamed && Object.hasOwn(input, field.name)) {
-      violate(payload, 'duplicate-key', [field.name]);
-      return z.NEVER;
-    }
-    output ??= { ...input };
-    delete output[key];
-    if (!absent) {
-      output[field.name] = member;
-    }
-  }
-  return output ?? value;
-}
-
-/**
-A ProtoJSON message: proto field names and absent-meaning defaults are made canonical first (see {@link canonicalObject}), then a stripping `z.object` decodes it, so unknown members are dropped, never refused (A2A spec §5.7: unknown fields SHOULD be ignored). `presence` names the proto3 `optional` scalars, whose default stays a value. Its member names join the public-safe vocabulary of violation paths.
+A ProtoJSON message: a stripping `z.object`, so unknown members are dropped, never refused (A2A spec §5.7: unknown fields SHOULD be ignored). Its fields are registered for the ProtoJSON reading of `decode` (protocol/protojson.ts), which sees proto names and defaults first; `presence` names the proto3 `optional` scalars, whose default stays a value. Its member names join the public-safe vocabulary of violation paths.
 */
 export function wireObject<const T extends z.core.$ZodLooseShape>(
   shape: T,
   presence: readonly (keyof T & string)[] = [],
-): z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, z.ZodMiniObject<T, z.core.$strip>> {
-  const fields = fieldTable(shape, (name) => presence.includes(name));
-  return z.pipe(
-    z.transform((value: unknown, payload) => canonicalObject(value, fields, payload)),
-    z.object(shape),
-  );
+): z.ZodMiniObject<T, z.core.$strip> {
+  for (const key of Object.keys(shape)) {
+    knownFields.add(key);
+  }
+  markPresence(shape, presence);
+  return z.object(shape);
 }
 
 //// Numbers, lists ////
@@ -284,8 +143,7 @@ export function protoEnum<const T extends readonly [string, ...string[]]>(
     );
     return z.NEVER;
   });
-  enumDefaults.set(schema, names[0]);
-  return schema;
+  return protoEnumDefault(schema, names[0]);
 }
 
 //// Oneofs ////
@@ -317,18 +175,14 @@ export function oneof<const M extends Shape, const C extends Shape>(
   common: C,
 ): z.ZodMiniType<OneOf<M, C>, OneOfInput<M, C>> {
   const keys = Object.keys(members);
-  // Oneof members have presence: `null` is the only absent member (`{"message":{…},"task":null}` is one member, `"task":{}` a second).
-  const memberNames = new Set(keys);
-  const fields = fieldTable({ ...members, ...common }, (name) => memberNames.has(name));
-  // The variants see the canonical object already, so they are plain objects.
+  for (const key of [...keys, ...Object.keys(common)]) {
+    knownFields.add(key);
+  }
+  // `decode` hands the oneof its canonical object (protocol/protojson.ts), so the variants are plain objects.
   const variants = new Map<string, z.ZodMiniType>(
     Object.entries(members).map(([key, member]) => [key, z.object({ [key]: member, ...common })]),
   );
-  const schema = z.transform((raw: unknown, payload) => {
-    const value = canonicalObject(raw, fields, payload);
-    if (value === z.NEVER) {
-      return z.NEVER;
-    }
+  const dispatch = (value: unknown, payload: z.core.ParsePayload) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       payload.issues.push({ code: 'invalid_type', expected: 'object', input: value });
       return z.NEVER;
@@ -355,7 +209,10 @@ export function oneof<const M extends Shape, const C extends Shape>(
       return z.NEVER;
     }
     return result.data;
-  });
+  };
+  // Oneof members have presence: `null` is the only absent member (`{"message":{…},"task":null}` is one member, `"task":{}` a second).
+  registerOneof(dispatch, members, common);
+  const schema = z.transform(dispatch);
   // The runtime is a dispatch; the declared type is the exact union it enforces.
   return schema as unknown as z.ZodMiniType<OneOf<M, C>, OneOfInput<M, C>>;
 }
