@@ -72,7 +72,7 @@ export function frameOf(spec: DocumentFault): number {
 /** Where a document rewrite applies: to which operation's answer, for which fault. */
 export type DocumentRewrite = { readonly call: Call; readonly spec: DocumentFault };
 
-// The members the lab reads, whatever serializer style printed them (mocks/src/agent/serializer.ts): proto field names become JSON names and enum numbers names, outside `metadata` and `data`, whose content is the sender's. A rewritten document is written back in JSON names, which every ProtoJSON parser reads too.
+// The members the lab reads, whatever serializer style printed them (mocks/src/agent/serializer.ts): their proto field names become JSON names and enum numbers names, outside `metadata` and `data`, whose content is the sender's. A rewritten document is written back so, which every ProtoJSON parser reads too.
 const enumNames: Readonly<Record<string, readonly string[]>> = {
   role: ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'],
   state: [
@@ -88,6 +88,14 @@ const enumNames: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+// The proto names of the members the lab reads (see JsonObject).
+const jsonNames: Readonly<Record<string, string>> = {
+  context_id: 'contextId',
+  task_id: 'taskId',
+  status_update: 'statusUpdate',
+  artifact_update: 'artifactUpdate',
+};
+
 function canonicalNames(value: unknown): unknown {
   if (Array.isArray(value)) {
     return value.map(canonicalNames);
@@ -97,7 +105,7 @@ function canonicalNames(value: unknown): unknown {
   }
   const out: JsonObject = {};
   for (const [key, member] of Object.entries(value)) {
-    const name = key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+    const name = jsonNames[key] ?? key;
     const names = enumNames[name];
     out[name] =
       name === 'metadata' || name === 'data'
@@ -114,15 +122,19 @@ export function rewriteDocument(
   text: string,
   { status, call, spec }: DocumentRewrite & { readonly status: number },
 ): string {
-  let document: unknown;
+  let parsed: unknown;
   try {
-    document = canonicalNames(JSON.parse(text));
+    parsed = JSON.parse(text);
   } catch {
     return text;
   }
-  if (!isRecord(document)) {
+  if (!isRecord(parsed)) {
     return text;
   }
+  // Faults that read the result see it in JSON names; the envelope faults change the document and nothing else.
+  const readsResult =
+    spec.kind !== 'duplicate-keys' && spec.kind !== 'wrong-jsonrpc-id' && spec.kind !== 'result-and-error';
+  const document = readsResult ? (canonicalNames(parsed) as JsonObject) : parsed;
   if (call.binding === 'JSONRPC') {
     return rewriteEnvelope(document, spec) ?? text;
   }

@@ -95,7 +95,9 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
       pushNotifications: true,
       extendedAgentCard: true,
       // A URN is a URI (RFC 3986, RFC 8141), and the spec asks no more of an extension's `uri`: real cards name extensions so.
-      extensions: [{ uri: sdkExtensionUri, description: 'Declared only: an extension named by a URN.', required: false }],
+      extensions: [
+        { uri: sdkExtensionUri, description: 'Declared only: an extension named by a URN.', required: false },
+      ],
     },
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'Unlocks the extended card.' } },
