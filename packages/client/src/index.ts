@@ -25,10 +25,10 @@ export type {
   Violation,
 } from './core/errors.js';
 export {
-  A2aClientError,
   AuthorizationError,
   CapabilityError,
   DiscoveryError,
+  ExchangeError,
   HttpProtocolError,
   InvalidResponseError,
   isClientError,
@@ -73,14 +73,14 @@ export type {
   ProbeResult,
   ProbeRule,
   ReconcileOptions,
-  RecoveryOptions,
+  RecoveryStrategy,
 } from './durable/agent.js';
-export { ATTEMPT_MESSAGE_PREFIX, durableAgent, SEND_MESSAGE_PREFIX } from './durable/agent.js';
+export { attemptMessagePrefix, durableAgent, sendMessagePrefix } from './durable/agent.js';
 export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable/events.js';
 export { defaultDurableAgentOptions, recoveryCeilings } from './durable/options.js';
 export type { ProbeFailure, SendFailure } from './durable/outcome.js';
-export { classifyProbeFailure, classifySendFailure, NOT_APPLIED_CODES, statusOf } from './durable/outcome.js';
-export { RECOVERY_CONTEXT_PREFIX, recoveryContextId } from './durable/recovery.js';
+export { classifyProbeFailure, classifySendFailure, statusOf } from './durable/outcome.js';
+export { recoveryContextId, recoveryContextPrefix } from './durable/recovery.js';
 export type {
   ClientErrorEvent,
   ClientEvent,
@@ -100,12 +100,12 @@ export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
 export {
   declaresExtension,
   honoursIdempotency,
-  IDEMPOTENCY_EXTENSION_URI,
-  IDEMPOTENCY_METADATA_KEY,
+  idempotencyExtensionUri,
+  idempotencyMetadataKey,
   keyErrorText,
   keyOf,
-  MAX_KEY_LEN,
-  MIN_KEY_LEN,
+  maxKeyLength,
+  minKeyLength,
   newIdempotencyKey,
   setKey,
   validateKey,
@@ -118,7 +118,7 @@ export {
   isDefiniteRejection,
   isFinalError,
   isRetryableError,
-  PRE_APPLICATION_CODES,
+  notAppliedCodes,
   resolveRetryPolicy,
   retryDelayMs,
   shouldRetry,
@@ -203,11 +203,11 @@ export {
   a2aErrors,
   compareTimestamps,
   contractBounds,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
   errorByCode,
   errorByReason,
-  INTERRUPTED_STATES,
+  errorDomain,
+  errorInfoType,
+  interruptedStates,
   isInterrupted,
   isTerminal,
   parseAgentCard,
@@ -216,7 +216,7 @@ export {
   safeParseAgentCard,
   safeParseMessage,
   safeParseTask,
-  TERMINAL_STATES,
+  terminalStates,
 } from './protocol/index.js';
 export type {
   A2aOperation,

@@ -5,7 +5,7 @@ The options of a durable agent (DESIGN.md, "The durable send"; durable-client di
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { type DeliveryMode, MAX_DELAY_MS } from '../ledger/record.js';
+import { type DeliveryMode, maxDelayMs } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 
@@ -31,7 +31,7 @@ export type DeduplicationAttestation = {
 };
 
 /**
-How an unknown outcome is reconciled (durable-client digest §10.2). Without one (`disabled`), an unknown send stays unknown for a person: no probe ever leaves.
+How an agent reconciles unknown outcomes (durable-client digest §10.2): the strategy it is built with, in `DurableAgentOptions.recovery`, and that every `reconcile()` follows. Not to be confused with `ReconcileOptions`, what one `reconcile()` call may add (its abort signal). Without one (`disabled`), an unknown send stays unknown for a person: no probe ever leaves.
 
 - `keyed`: re-send the identical keyed message; a peer that honours keys answers with the task the first attempt created, or runs it now if it never arrived. Needs `keyed` delivery.
 - `context-history`: the original send carried a one-way opaque contextId; scan `ListTasks` of that context, at most `maxPages` pages of 100 tasks with the last `historyLength` messages each, for exactly one task whose history holds the message unchanged. Never re-sends. The peer must keep client-supplied contextIds and the user message in its history (the operator's word, as in StateKnot).
@@ -41,10 +41,10 @@ How an unknown outcome is reconciled (durable-client digest §10.2). Without one
 
 @example
 ```ts
-const recovery: RecoveryOptions = { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 };
+const recovery: RecoveryStrategy = { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 };
 ```
 */
-export type RecoveryOptions =
+export type RecoveryStrategy =
   | { readonly kind: 'disabled' }
   | {
       readonly kind: 'keyed';
@@ -93,7 +93,7 @@ export type DurableAgentOptions = {
   /** How a send may be delivered again (durable-client digest §10.1). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation. @default 'at-most-once' */
   readonly delivery?: DeliveryMode;
   /** @default { kind: 'disabled' } */
-  readonly recovery?: RecoveryOptions;
+  readonly recovery?: RecoveryStrategy;
   /** The local tenant label written on every record (never sent). @default 'default' */
   readonly tenant?: string;
   /** The local run label written on every record (never sent). @default 'default' */
@@ -102,7 +102,7 @@ export type DurableAgentOptions = {
   readonly skill?: string;
 };
 
-/** {@link RecoveryOptions} after validation: every default applied. */
+/** {@link RecoveryStrategy} after validation: every default applied. */
 export type ResolvedRecovery =
   | { readonly kind: 'disabled' }
   | { readonly kind: 'keyed'; readonly retryAfterMs: number; readonly maxProbes: number }
@@ -148,7 +148,7 @@ The ceilings of the recovery options. `maxPages` and `historyLength` are StateKn
 export const recoveryCeilings = Object.freeze({
   maxPages: 16,
   historyLength: contractBounds.historyMessages,
-  retryAfterMs: MAX_DELAY_MS,
+  retryAfterMs: maxDelayMs,
   maxProbes: 1000,
 });
 

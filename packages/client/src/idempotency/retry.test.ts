@@ -16,7 +16,7 @@ import {
 import { type ClientOptions, resolveClientOptions } from '../options.js';
 import { type OperationName, operations, parseAgentCard } from '../protocol/index.js';
 import { parseRetryAfter } from '../wire/http.js';
-import { IDEMPOTENCY_METADATA_KEY } from './key.js';
+import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,
   defaultRetryPolicy,
@@ -239,7 +239,7 @@ describe('isFinalError (idempotency digest §8, client item 4)', () => {
   });
 });
 
-const keyed = { message: { messageId: 'm', metadata: { [IDEMPOTENCY_METADATA_KEY]: KEY } } };
+const keyed = { message: { messageId: 'm', metadata: { [idempotencyMetadataKey]: KEY } } };
 
 describe('carriesIdempotencyKey (idempotency digest §3.4, items 59–61)', () => {
   it.each<[string, OperationName, unknown, boolean, boolean]>([
@@ -251,19 +251,19 @@ describe('carriesIdempotencyKey (idempotency digest §3.4, items 59–61)', () =
     [
       'the key "short"',
       'sendMessage',
-      { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: 'short' } } },
+      { message: { metadata: { [idempotencyMetadataKey]: 'short' } } },
       true,
       false,
     ],
-    ['the key ""', 'sendMessage', { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: '' } } }, true, false],
+    ['the key ""', 'sendMessage', { message: { metadata: { [idempotencyMetadataKey]: '' } } }, true, false],
     [
       'a key with a space',
       'sendMessage',
-      { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: `${KEY} x` } } },
+      { message: { metadata: { [idempotencyMetadataKey]: `${KEY} x` } } },
       true,
       false,
     ],
-    ['the key 42', 'sendMessage', { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: 42 } } }, true, false],
+    ['the key 42', 'sendMessage', { message: { metadata: { [idempotencyMetadataKey]: 42 } } }, true, false],
     ['no message at all', 'sendMessage', {}, true, false],
   ])('%s', (_name, operation, request, honours, expected) => {
     expect(carriesIdempotencyKey(operation, request, honours)).toBe(expected);

@@ -268,14 +268,14 @@ export type RetryRun = {
 };
 
 /**
-The authoritative remote codes that say the peer refused a request before applying it (durable-client digest §8.4): the request was rejected (-32700, -32600, -32602) or the operation was (-32601, -32004, -32005, -32008, -32009).
+The authoritative remote codes that say the peer refused a request before applying it (durable-client digest §8.4): the request was rejected (-32700, -32600, -32602) or the operation was (-32601, -32004, -32005, -32008, -32009). One set for the retry policy and for the durable outcome (`durable/outcome.ts`). A `RemoteError` carries a `remoteCode` only where its binding makes it authoritative, so one without a code never counts.
 
 @example
 ```ts
-PRE_APPLICATION_CODES.has(-32004); // true: UnsupportedOperation
+notAppliedCodes.has(-32004); // true: UnsupportedOperation
 ```
 */
-export const PRE_APPLICATION_CODES: ReadonlySet<number> = new Set(
+export const notAppliedCodes: ReadonlySet<number> = new Set(
   [
     a2aErrors.ParseError,
     a2aErrors.InvalidRequest,
@@ -294,9 +294,7 @@ function claimsNothingApplied(error: unknown): boolean {
     isClientError(error) &&
     (!error.dispatched ||
       isDefiniteRejection(error) ||
-      (error.kind === 'remote' &&
-        error.remoteCode !== undefined &&
-        PRE_APPLICATION_CODES.has(error.remoteCode)))
+      (error.kind === 'remote' && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode)))
   );
 }
 

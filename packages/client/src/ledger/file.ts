@@ -146,7 +146,7 @@ Compacts a file ledger's journal: writes a snapshot, every record's revisions to
 
 @example
 ```ts
-const ledger = await createLedger({ name: '/var/lib/app/sends.jsonl' });
+const ledger = await openLedger({ name: '/var/lib/app/sends.jsonl' });
 await compactLedger(ledger);
 ```
 */
@@ -163,11 +163,11 @@ Opens the file ledger at the path `options.name`: takes the lock file (a live ho
 
 @example
 ```ts
-import { createLedger } from '@surecall/client/ledger'; // the file store under Node
-const ledger = await createLedger({ name: './sends.jsonl' });
+import { openLedger } from '@surecall/client/ledger'; // the file store under Node
+const ledger = await openLedger({ name: './sends.jsonl' });
 ```
 */
-export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
@@ -212,14 +212,3 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
     throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'open', cause: error });
   }
 }
-
-/**
-The file ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
-
-@example
-```ts
-import { openLedger } from '@surecall/client/ledger';
-const ledger = await openLedger({ name: 'sends' });
-```
-*/
-export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

@@ -177,11 +177,11 @@ Opens the IndexedDB ledger named `options.name` (the database name). The tab tha
 
 @example
 ```ts
-import { createLedger } from '@surecall/client/ledger'; // the idb store in a browser bundle
-const ledger = await createLedger({ name: 'sends' });
+import { openLedger } from '@surecall/client/ledger'; // the idb store in a browser bundle
+const ledger = await openLedger({ name: 'sends' });
 ```
 */
-export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
@@ -211,14 +211,3 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
       : new BroadcastChannel(`surecall-ledger:${options.name}`);
   return openLedgerEngine(idbStore(db, lease, channel));
 }
-
-/**
-The IndexedDB ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
-
-@example
-```ts
-import { openLedger } from '@surecall/client/ledger';
-const ledger = await openLedger({ name: 'sends' });
-```
-*/
-export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

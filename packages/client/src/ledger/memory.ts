@@ -1,6 +1,6 @@
 /**
 @module
-The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `createLedger` starts empty.
+The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `openLedger` starts empty.
 */
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
@@ -46,24 +46,13 @@ Opens an empty in-memory ledger. `name` is only a label.
 
 @example
 ```ts
-import { createLedger } from '@surecall/client/ledger';
-const ledger = await createLedger({ name: 'test' });
+import { openLedger } from '@surecall/client/ledger';
+const ledger = await openLedger({ name: 'test' });
 ```
 */
-export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
   return openLedgerEngine(memoryStore());
 }
-
-/**
-The memory ledger, under the name DESIGN.md's public API gives it: `openLedger` is `createLedger`.
-
-@example
-```ts
-import { openLedger } from '@surecall/client/ledger';
-const ledger = await openLedger({ name: 'sends' });
-```
-*/
-export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

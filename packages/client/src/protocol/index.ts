@@ -28,11 +28,11 @@ export {
 export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
 export {
   a2aErrors,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
   errorByCode,
   errorByReason,
+  errorDomain,
   errorFromDetails,
+  errorInfoType,
   JsonRpcError,
   matchesRestIdentity,
   RestErrorEnvelope,
@@ -78,13 +78,13 @@ export {
 } from './stream.js';
 export {
   Artifact,
-  INTERRUPTED_STATES,
+  interruptedStates,
   isInterrupted,
   isTerminal,
   Task,
   TaskState,
   TaskStatus,
-  TERMINAL_STATES,
+  terminalStates,
 } from './task.js';
 export { isAbsoluteUrl, isMediaType, utf8Length, withinBytes } from './text.js';
 export { compareTimestamps, isTimestamp, Timestamp } from './timestamp.js';
