@@ -19,8 +19,8 @@ export { behaviours, maxBigKiB, maxSlowSeconds, slowTickMs } from './agent/behav
 export { agentCardPath, jsonRpcPath, restPath } from './agent/card.js';
 // The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client`.
 export { idempotencyExtensionUri, idempotencyMetadataKey } from './agent/idempotency.js';
-export type { OperationName } from './agent/operations.js';
-export { isLoopbackUrl, operationNames, webhookTimeoutMs } from './agent/operations.js';
+// The operations' names (`OperationName`, `operationNames`) are the client's: import them from `@surecall/client`.
+export { isLoopbackUrl, webhookTimeoutMs } from './agent/operations.js';
 export type {
   AgentErrorMapping,
   AgentErrorName,

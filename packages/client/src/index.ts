@@ -166,6 +166,7 @@ export type {
   Artifact,
   AuthenticationInfo,
   CancelTaskRequest,
+  ClientMethod,
   DecodeFailure,
   DecodeResult,
   DeleteTaskPushNotificationConfigRequest,
@@ -210,6 +211,7 @@ export {
   interruptedStates,
   isInterrupted,
   isTerminal,
+  operationNames,
   parseAgentCard,
   parseMessage,
   parseTask,
@@ -219,7 +221,6 @@ export {
   terminalStates,
 } from './protocol/index.js';
 export type {
-  A2aOperation,
   ProtocolBinding,
   SecurityOptions,
   TokenAttempt,

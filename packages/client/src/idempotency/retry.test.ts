@@ -14,7 +14,7 @@ import {
   TransportError,
 } from '../core/errors.js';
 import { type ClientOptions, resolveClientOptions } from '../options.js';
-import { type OperationName, operations, parseAgentCard } from '../protocol/index.js';
+import { type ClientMethod, operations, parseAgentCard } from '../protocol/index.js';
 import { parseRetryAfter } from '../wire/http.js';
 import { idempotencyMetadataKey } from './key.js';
 import {
@@ -142,7 +142,7 @@ describe('the client options', () => {
 
 describe('the operations idempotent by nature (idempotency digest §3.3, item 53)', () => {
   it('are exactly the reads, cancel, subscribe and the push-config reads and delete', () => {
-    const idempotent = (Object.keys(operations) as OperationName[]).filter(
+    const idempotent = (Object.keys(operations) as ClientMethod[]).filter(
       (name) => operations[name].idempotent,
     );
     expect(idempotent.sort()).toEqual(
@@ -242,7 +242,7 @@ describe('isFinalError (idempotency digest §8, client item 4)', () => {
 const keyed = { message: { messageId: 'm', metadata: { [idempotencyMetadataKey]: KEY } } };
 
 describe('carriesIdempotencyKey (idempotency digest §3.4, items 59–61)', () => {
-  it.each<[string, OperationName, unknown, boolean, boolean]>([
+  it.each<[string, ClientMethod, unknown, boolean, boolean]>([
     ['a keyed send to an honouring peer', 'sendMessage', keyed, true, true],
     ['a keyed streaming send to an honouring peer', 'sendStreamingMessage', keyed, true, true],
     ['a keyed send to a peer not known to honour', 'sendMessage', keyed, false, false],
@@ -272,7 +272,7 @@ describe('carriesIdempotencyKey (idempotency digest §3.4, items 59–61)', () =
 
 describe('shouldRetry (idempotency digest §3.4, items 54–62)', () => {
   const timeout = new TransportError('timeout', sent);
-  it.each<[string, OperationName, boolean, unknown, boolean]>([
+  it.each<[string, ClientMethod, boolean, unknown, boolean]>([
     ['an unkeyed send after a timeout', 'sendMessage', false, timeout, false],
     ['an unkeyed send after a reset', 'sendMessage', false, new TransportError('network', sent), false],
     ['an unkeyed send after a 502', 'sendMessage', false, http(502), false],
@@ -430,7 +430,7 @@ describe('runWithRetry', () => {
   const timeout = () => new TransportError('timeout', sent);
   const run = (overrides: Partial<Parameters<typeof runWithRetry>[0]> = {}) => ({
     policy: policyOf({ random: () => 0 }),
-    operation: 'sendMessage' as OperationName,
+    operation: 'sendMessage' as ClientMethod,
     keyed: true,
     signal: undefined,
     onRetry: () => undefined,

@@ -42,13 +42,14 @@ export { isJsonObject } from './json-value.js';
 export { Message, Part, Role } from './message.js';
 export type {
   Capability,
+  ClientMethod,
   HttpMethod,
   Operation,
   OperationName,
   OperationRequest,
   OperationResponse,
 } from './operations.js';
-export { expandPath, operationNames, operations } from './operations.js';
+export { expandPath, operationNames, operationSchemas, operations } from './operations.js';
 export {
   AuthenticationInfo,
   ListTaskPushNotificationConfigsResponse,

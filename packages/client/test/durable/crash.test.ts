@@ -144,7 +144,7 @@ describe('a durable agent killed with SIGKILL', () => {
       for (const binding of bindingsOf) {
         const client = await clientOf(binding, mock.cardUrl);
         client.events.subscribe((event) => {
-          if (event.type === 'request' && event.method === 'SendMessage') {
+          if (event.type === 'request' && event.operation === 'SendMessage') {
             sent.set(binding, sendsOf(binding) + 1);
           }
         });
