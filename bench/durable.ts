@@ -6,7 +6,8 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type A2aClient, cardDigest, createClient, type JsonValue, parseAgentCard } from '@surecall/client';
+import { type A2aClient, cardDigest, createClient, type JsonValue } from '@surecall/client';
+import { parseAgentCard } from '@surecall/client/protocol';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openLedger } from '../packages/client/src/ledger/file.js';

@@ -1,6 +1,6 @@
 /**
 @module
-The agent's side of the idempotency extension: the key index of idempotency digest §2 and §8. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never disagree on what a key is.
+The agent's side of the idempotency extension: the key index of idempotency digest §2 and §8. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client/idempotency`, so the agent and the client can never disagree on what a key is.
 */
 import type { Message } from './wire.js';
 
@@ -13,7 +13,7 @@ How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.c
 export type IdempotencyMode = 'honouring' | 'refusing' | 'foreign';
 
 // The extension's URI (advertised in `capabilities.extensions` when honouring) and the metadata entry the key travels in are the client's own constants, not copies.
-export { idempotencyExtensionUri, idempotencyMetadataKey } from '@surecall/client';
+export { idempotencyExtensionUri, idempotencyMetadataKey } from '@surecall/client/idempotency';
 
 /** What the first send of a key produced, and so what every replay of it answers with. */
 export type KeyOutcome =

@@ -1,4 +1,4 @@
-import type { OperationName } from '@surecall/client';
+import type { OperationName } from '@surecall/client/protocol';
 import { buildAgentCard } from './card.js';
 import type { ExecutionCounter } from './executions.js';
 import type { IdempotencyMode, KeyIndex } from './idempotency.js';

@@ -1,4 +1,4 @@
-import { a2aErrors, errorDomain, errorInfoType } from '@surecall/client';
+import { a2aErrors, errorDomain, errorInfoType } from '@surecall/client/protocol';
 
 /** How one error looks on each binding. */
 export type AgentErrorMapping = {

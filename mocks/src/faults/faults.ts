@@ -32,7 +32,7 @@ faults.set({ kind: 'drop-after', operation: 'SendMessage' }); // the next send i
 ```
 */
 
-import { type OperationName, operationNames } from '@surecall/client';
+import { type OperationName, operationNames } from '@surecall/client/protocol';
 import { jsonRpcPath, restPath } from '../agent/card.js';
 import { matchRestRoute } from '../http/rest.js';
 import { isRecord } from './documents.js';

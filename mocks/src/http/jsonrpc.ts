@@ -1,4 +1,4 @@
-import { type OperationName, operationNames } from '@surecall/client';
+import { type OperationName, operationNames } from '@surecall/client/protocol';
 import { isObject } from '../agent/fields.js';
 import type { IdempotencyMode } from '../agent/idempotency.js';
 import {

@@ -18,8 +18,8 @@ import {
 import { acquireLock, type FileLock } from './lock.js';
 import { decodeLedger, JournalLine, type LedgerRecord, type LedgerRevision } from './record.js';
 
-// The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
-export type { Ledger, LedgerOptions } from './ledger.js';
+// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
+export * from './entry.js';
 
 type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 

@@ -8,8 +8,8 @@ import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { deepFreeze, type Ledger, type LedgerOptions } from './ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
-// The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
-export type { Ledger, LedgerOptions } from './ledger.js';
+// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
+export * from './entry.js';
 
 interface LedgerDatabase extends DBSchema {
   // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.

@@ -1,6 +1,6 @@
 /**
 @module
-The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts`.
+The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
 */
 
 export {

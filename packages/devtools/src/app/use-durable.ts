@@ -1,5 +1,5 @@
-import { type A2aClient, type DurableAgent, durableAgent, type Ledger, OptionsError } from '@surecall/client';
-import { openLedger } from '@surecall/client/ledger';
+import { type A2aClient, type DurableAgent, durableAgent, OptionsError } from '@surecall/client';
+import { type Ledger, openLedger } from '@surecall/client/ledger';
 import { useEffect, useMemo, useState } from 'react';
 import {
   type DevtoolsDelivery,

@@ -1,4 +1,5 @@
-import type { A2aClient, OperationName } from '@surecall/client';
+import type { A2aClient } from '@surecall/client';
+import type { OperationName } from '@surecall/client/protocol';
 import type { FaultKind } from '@surecall/mocks';
 import { useId, useState } from 'react';
 import { useFaultLab } from '../hooks/use-fault-lab.js';

@@ -2,7 +2,8 @@
 @module
 How the devtools set up their durable agent: which delivery modes the peer allows, the options for the chosen one, the IndexedDB ledger's name, and whether this tab writes the ledger or follows another tab.
 */
-import { type DeliveryMode, type Ledger, LedgerError, type RecoveryStrategy } from '@surecall/client';
+import { LedgerError, type RecoveryStrategy } from '@surecall/client';
+import type { DeliveryMode, Ledger } from '@surecall/client/ledger';
 
 /** The delivery modes a person may choose here: `keyed` needs a peer that honours keys (idempotency digest §3.5). */
 export type DevtoolsDelivery = Extract<DeliveryMode, 'at-most-once' | 'keyed'>;

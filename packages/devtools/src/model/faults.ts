@@ -2,7 +2,7 @@
 @module
 The Faults panel's model: the mock agent's fault switches (what each does, its parameters), the fault spec a switch arms, and the answers of the control routes (`GET /__faults`, `GET /__executions`) checked before use. Only types come from `@surecall/mocks`, so nothing of the mock (or of MSW) reaches the devtools bundle through this module.
 */
-import { type OperationName, operationNames } from '@surecall/client';
+import { type OperationName, operationNames } from '@surecall/client/protocol';
 import type { ActiveFault, FaultKind, FaultSpec } from '@surecall/mocks';
 
 /** How the switches are grouped on screen. */
