@@ -10,8 +10,8 @@ import type { ClientEvent } from '../src/events.js';
 import type { ClientOptions } from '../src/options.js';
 import {
   type AgentCard,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
+  errorDomain,
+  errorInfoType,
   type JsonObject,
   type Message,
   parseAgentCard,
@@ -256,7 +256,7 @@ function sse(binding: ProtocolBinding, rpcId: number | undefined, frames: readon
 }
 
 const errorInfo = [
-  { '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN, metadata: { note: REMOTE } },
+  { '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain, metadata: { note: REMOTE } },
 ];
 const working = { task: { id: 'task-1', contextId: 'context-1', status: { state: 'TASK_STATE_WORKING' } } };
 const foreign = {
