@@ -7,7 +7,8 @@
 import { gzipSync } from 'node:zlib';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
-import { type A2aClient, cardDigest, createClient, type JsonValue, parseAgentCard } from '@surecall/client';
+import { type A2aClient, cardDigest, createClient, type JsonValue } from '@surecall/client';
+import { parseAgentCard } from '@surecall/client/protocol';
 import { build } from 'esbuild';
 import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk/agent.js';
 import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
@@ -82,7 +83,8 @@ async function sendLatency(sdk: RunningSdkAgent, binding: Binding): Promise<Benc
 
 // Each entry does what an app does first: fetch the card, build a client on JSON-RPC, send one message.
 const ourEntry = `
-import { cardDigest, createClient, parseAgentCard } from '@surecall/client';
+import { cardDigest, createClient } from '@surecall/client';
+import { parseAgentCard } from '@surecall/client/protocol';
 const raw = await (await fetch(globalThis.location.origin + '/.well-known/agent-card.json')).json();
 const card = parseAgentCard(raw);
 const client = createClient({

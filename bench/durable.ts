@@ -6,11 +6,12 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type A2aClient, cardDigest, createClient, type JsonValue, parseAgentCard } from '@surecall/client';
+import { type A2aClient, cardDigest, createClient, type JsonValue } from '@surecall/client';
+import { parseAgentCard } from '@surecall/client/protocol';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
-import { createLedger } from '../packages/client/src/ledger/file.js';
-import { createLedger as createMemoryLedger } from '../packages/client/src/ledger/memory.js';
+import { openLedger } from '../packages/client/src/ledger/file.js';
+import { openLedger as openMemoryLedger } from '../packages/client/src/ledger/memory.js';
 import { type BenchRow, median, timeMs } from './harness.js';
 
 const runs = 5;
@@ -46,7 +47,7 @@ async function sample(call: () => Promise<unknown>): Promise<number> {
 export async function run(): Promise<BenchRow[]> {
   const directory = await mkdtemp(join(tmpdir(), 'surecall-bench-durable-'));
   const mock = await startMockAgent({ stepMs: 0 });
-  const ledger = await createLedger({ name: join(directory, 'sends.jsonl') });
+  const ledger = await openLedger({ name: join(directory, 'sends.jsonl') });
   const bare = await open(join(directory, 'bare.log'), 'a');
   try {
     const client = await loopbackClient(mock.cardUrl);
@@ -57,7 +58,7 @@ export async function run(): Promise<BenchRow[]> {
     });
     const inMemory = durableAgent({
       client,
-      ledger: await createMemoryLedger({ name: 'bench' }),
+      ledger: await openMemoryLedger({ name: 'bench' }),
       recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 },
     });
     // One journal line of a durable echo send, about the size the ledger writes.

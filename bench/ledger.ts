@@ -4,7 +4,7 @@
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLedger } from '../packages/client/src/ledger/file.js';
+import { openLedger } from '../packages/client/src/ledger/file.js';
 import type { Ledger, SendIntent } from '../packages/client/src/ledger/ledger.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
 
@@ -40,7 +40,7 @@ let sample = 0;
 /** Commits per second of `writers` concurrent writers on a fresh file ledger; returns the journal's lines too. */
 async function ledgerRun(directory: string, writers: number): Promise<{ rate: number; lines: string[] }> {
   const path = join(directory, `ledger-${writers}-${sample++}.jsonl`);
-  const ledger = await createLedger({ name: path });
+  const ledger = await openLedger({ name: path });
   const sends = sendsPerWriter[writers] ?? 1;
   const start = performance.now();
   await Promise.all(

@@ -4,15 +4,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  cardDigest,
-  createClient,
-  type DurableEvent,
-  durableAgent,
-  type JsonValue,
-  parseAgentCard,
-} from '@surecall/client';
+import { cardDigest, createClient, type DurableEvent, durableAgent, type JsonValue } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger';
+import { parseAgentCard } from '@surecall/client/protocol';
 import { startMockAgent } from '@surecall/mocks/node';
 
 function line(text = ''): void {

@@ -17,10 +17,10 @@ export { createAgent } from './agent/agent.js';
 export type { BehaviourInfo, BehaviourName } from './agent/behaviours.js';
 export { behaviours, maxBigKiB, maxSlowSeconds, slowTickMs } from './agent/behaviours.js';
 export { agentCardPath, jsonRpcPath, restPath } from './agent/card.js';
-// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client`.
+// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client/idempotency` (`setKey` from `@surecall/client`).
 export { idempotencyExtensionUri, idempotencyMetadataKey } from './agent/idempotency.js';
-export type { OperationName } from './agent/operations.js';
-export { isLoopbackUrl, operationNames, webhookTimeoutMs } from './agent/operations.js';
+// The operations' names (`OperationName`, `operationNames`) are the client's: import them from `@surecall/client/protocol`.
+export { isLoopbackUrl, webhookTimeoutMs } from './agent/operations.js';
 export type {
   AgentErrorMapping,
   AgentErrorName,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OptionsError, safeParseAgentCard, safeParseTask } from '@surecall/client';
+import { OptionsError } from '@surecall/client';
+import { safeParseAgentCard, safeParseTask } from '@surecall/client/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The wire schemas are internal to the client package; the tests borrow them to prove every answer decodes.
 import {

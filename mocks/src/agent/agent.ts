@@ -1,10 +1,11 @@
 import { OptionsError } from '@surecall/client';
+import type { OperationName } from '@surecall/client/protocol';
 import { handleJsonRpc } from '../http/jsonrpc.js';
 import { handleRest } from '../http/rest.js';
 import { agentCardPath, agentCardResponse, buildAgentCard, jsonRpcPath, restPath } from './card.js';
 import { createExecutionCounter, type Executions } from './executions.js';
 import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
-import { createOperations, type OperationName, type Operations } from './operations.js';
+import { createOperations, type Operations } from './operations.js';
 import {
   createSerializer,
   parseSerializerStyles,

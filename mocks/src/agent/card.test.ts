@@ -1,4 +1,4 @@
-import { safeParseAgentCard } from '@surecall/client';
+import { safeParseAgentCard } from '@surecall/client/protocol';
 import { describe, expect, it } from 'vitest';
 import { behaviours } from './behaviours.js';
 import { agentCardResponse, buildAgentCard } from './card.js';

@@ -1,4 +1,4 @@
-import { keyErrorText } from '@surecall/client';
+import { keyErrorText } from '@surecall/client/idempotency';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {

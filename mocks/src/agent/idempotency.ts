@@ -2,7 +2,6 @@
 @module
 The agent's side of the idempotency extension: the key index of docs/idempotency.md#server-semantics and docs/idempotency.md#what-the-tests-prove. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never disagree on what a key is.
 */
-import { IDEMPOTENCY_EXTENSION_URI, IDEMPOTENCY_METADATA_KEY } from '@surecall/client';
 import type { Message } from './wire.js';
 
 /**
@@ -13,11 +12,8 @@ How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.c
 */
 export type IdempotencyMode = 'honouring' | 'refusing' | 'foreign';
 
-/** The extension's URI, advertised in `capabilities.extensions` when honouring: the client's `IDEMPOTENCY_EXTENSION_URI`. */
-export const idempotencyExtensionUri = IDEMPOTENCY_EXTENSION_URI;
-
-/** Where the key travels, the entry of `message.metadata`: the client's `IDEMPOTENCY_METADATA_KEY`. */
-export const idempotencyMetadataKey = IDEMPOTENCY_METADATA_KEY;
+// The extension's URI (advertised in `capabilities.extensions` when honouring) and the metadata entry the key travels in are the client's own constants, not copies.
+export { idempotencyExtensionUri, idempotencyMetadataKey } from '@surecall/client/idempotency';
 
 /** What the first send of a key produced, and so what every replay of it answers with. */
 export type KeyOutcome =

@@ -1,3 +1,4 @@
+import type { OperationName } from '@surecall/client/protocol';
 import { buildAgentCard } from './card.js';
 import type { ExecutionCounter } from './executions.js';
 import type { IdempotencyMode, KeyIndex } from './idempotency.js';
@@ -30,35 +31,6 @@ export {
   protocolVersion,
 } from '../http/headers.js';
 export { isLoopbackUrl, webhookTimeoutMs } from './push.js';
-
-/** The eleven operations of A2A v1.0 (A2A spec §2.1), by their JSON-RPC method names. */
-export type OperationName =
-  | 'SendMessage'
-  | 'SendStreamingMessage'
-  | 'GetTask'
-  | 'ListTasks'
-  | 'CancelTask'
-  | 'SubscribeToTask'
-  | 'CreateTaskPushNotificationConfig'
-  | 'GetTaskPushNotificationConfig'
-  | 'ListTaskPushNotificationConfigs'
-  | 'DeleteTaskPushNotificationConfig'
-  | 'GetExtendedAgentCard';
-
-/** Every operation name, in the order of A2A spec §2.1. */
-export const operationNames: readonly OperationName[] = Object.freeze([
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-  'GetExtendedAgentCard',
-]);
 
 /** What a binding knows about one call besides its fields. */
 export type CallContext = {

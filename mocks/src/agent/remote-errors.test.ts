@@ -1,4 +1,4 @@
-import { a2aErrors } from '@surecall/client';
+import { a2aErrors } from '@surecall/client/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   AgentError,

@@ -1,4 +1,4 @@
-import { a2aErrors, ERROR_DOMAIN, ERROR_INFO_TYPE } from '@surecall/client';
+import { a2aErrors, errorDomain, errorInfoType } from '@surecall/client/protocol';
 
 /** How one error looks on each binding. */
 export type AgentErrorMapping = {
@@ -26,9 +26,9 @@ export type AgentErrorName = keyof typeof agentErrors;
 
 /** One `google.rpc.ErrorInfo` detail, as it travels in JSON-RPC `error.data` and AIP-193 `details`. */
 export type ErrorInfo = {
-  readonly '@type': typeof ERROR_INFO_TYPE;
+  readonly '@type': typeof errorInfoType;
   readonly reason: string;
-  readonly domain: typeof ERROR_DOMAIN;
+  readonly domain: typeof errorDomain;
   readonly metadata?: Readonly<Record<string, string>>;
 };
 
@@ -83,9 +83,9 @@ export function toAgentError(thrown: unknown): AgentError {
 /** The `ErrorInfo` detail of an error. */
 export function errorInfo(error: AgentError): ErrorInfo {
   return {
-    '@type': ERROR_INFO_TYPE,
+    '@type': errorInfoType,
     reason: error.mapping.reason,
-    domain: ERROR_DOMAIN,
+    domain: errorDomain,
     ...(error.metadata === undefined ? {} : { metadata: error.metadata }),
   };
 }

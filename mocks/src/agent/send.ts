@@ -2,7 +2,7 @@
 @module
 The send path (A2A spec §3.1.1, §3.1.2; docs/idempotency.md#server-semantics): SendMessage and SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at once, once the task settles, or as a stream.
 */
-import { keyErrorText, keyOf } from '@surecall/client';
+import { keyErrorText, keyOf } from '@surecall/client/idempotency';
 import { continuationSteps, planFor } from './behaviours.js';
 import { idempotencyExtensionUri, type KeyClaim, type KeyOutcome } from './idempotency.js';
 import { randomId } from './ids.js';

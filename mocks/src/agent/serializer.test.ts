@@ -1,4 +1,4 @@
-import { parseAgentCard, parseTask } from '@surecall/client';
+import { parseAgentCard, parseTask } from '@surecall/client/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildAgentCard } from './card.js';

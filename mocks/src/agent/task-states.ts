@@ -1,18 +1,8 @@
+import { interruptedStates, terminalStates } from '@surecall/client/protocol';
 import type { TaskState } from './wire.js';
 
-/** States after which a task never changes again (A2A spec §3.2, TaskState). */
-export const terminalStates: ReadonlySet<TaskState> = new Set<TaskState>([
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-]);
-
-/** States in which a task waits for something outside it: the client's input, or a credential. */
-export const interruptedStates: ReadonlySet<TaskState> = new Set<TaskState>([
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-]);
+// The agent's terminal and interrupted states are the client's own sets (A2A spec §3.2, TaskState), so the two can never disagree on when a task is over.
+export { terminalStates };
 
 /** True for the states a blocking send waits for and a stream closes on: terminal or interrupted (A2A spec §3.2.2, §11.7). */
 export function isSettled(state: TaskState): boolean {

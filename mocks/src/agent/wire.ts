@@ -9,7 +9,7 @@ import type {
   Task,
   TaskArtifactUpdateEvent,
   TaskStatusUpdateEvent,
-} from '@surecall/client';
+} from '@surecall/client/protocol';
 
 export type {
   AgentSkill,
@@ -20,7 +20,7 @@ export type {
   TaskPushNotificationConfig,
   TaskState,
   TaskStatus,
-} from '@surecall/client';
+} from '@surecall/client/protocol';
 
 /** `T` with the fields `K` made optional: the ones a ProtoJSON writer may leave out at their default. */
 type Omitting<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;

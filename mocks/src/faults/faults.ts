@@ -32,8 +32,8 @@ faults.set({ kind: 'drop-after', operation: 'SendMessage' }); // the next send i
 ```
 */
 
+import { type OperationName, operationNames } from '@surecall/client/protocol';
 import { jsonRpcPath, restPath } from '../agent/card.js';
-import { type OperationName, operationNames } from '../agent/operations.js';
 import { matchRestRoute } from '../http/rest.js';
 import { isRecord } from './documents.js';
 import { applyFault, type Call } from './rewrites.js';

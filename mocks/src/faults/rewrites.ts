@@ -3,7 +3,7 @@
 What an armed fault does to one exchange (internal to `faults.ts`): lose the answer, delay it, replace it with another status, or rewrite the answer the agent gave, frame by frame for a stream (`fault-streams.ts`) or on one JSON document (`fault-documents.ts`). Every fault but `drop-before` and an abandoned `delay` keeps the agent's work: only what the client reads changes.
 */
 
-import type { OperationName } from '../agent/operations.js';
+import type { OperationName } from '@surecall/client/protocol';
 import { rewriteDocument, rewritesDocuments } from './documents.js';
 import type { Binding, FaultSpec, Handle } from './faults.js';
 import { streamRewrite } from './streams.js';

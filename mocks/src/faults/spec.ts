@@ -3,7 +3,7 @@
 Checking a fault spec (internal to `faults.ts`, which re-exports it): a known `kind`, the fields of that kind and of the target only, every parameter in its range. Refusals name the field with a fixed message and never echo the input.
 */
 
-import { operationNames } from '../agent/operations.js';
+import { operationNames } from '@surecall/client/protocol';
 import { isRecord } from './documents.js';
 import type { FaultKind, FaultSpec, FaultSpecResult } from './faults.js';
 

@@ -1,3 +1,4 @@
+import { type OperationName, operationNames } from '@surecall/client/protocol';
 import { isObject } from '../agent/fields.js';
 import type { IdempotencyMode } from '../agent/idempotency.js';
 import {
@@ -5,9 +6,7 @@ import {
   checkVersion,
   extensionHeaders,
   isJsonContentType,
-  type OperationName,
   type Operations,
-  operationNames,
 } from '../agent/operations.js';
 import { AgentError, jsonRpcError, toAgentError } from '../agent/remote-errors.js';
 import { encodeSseStream, sseHeaders } from './sse.js';

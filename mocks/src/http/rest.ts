@@ -1,3 +1,4 @@
+import type { OperationName } from '@surecall/client/protocol';
 import { isObject } from '../agent/fields.js';
 import type { IdempotencyMode } from '../agent/idempotency.js';
 import {
@@ -5,7 +6,6 @@ import {
   checkVersion,
   extensionHeaders,
   isJsonContentType,
-  type OperationName,
   type Operations,
 } from '../agent/operations.js';
 import { AgentError, restError, toAgentError } from '../agent/remote-errors.js';

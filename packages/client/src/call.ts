@@ -1,4 +1,4 @@
-import type { Binding, CallContext, StreamOperationName, UnaryOperationName } from './bindings/binding.js';
+import type { Binding, CallContext, StreamMethod, UnaryMethod } from './bindings/binding.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { createRestBinding } from './bindings/rest.js';
 import { createStreamValidator } from './bindings/stream.js';
@@ -7,7 +7,13 @@ import { type EventHub, errorJson, streamEventKind } from './events.js';
 import { carriesIdempotencyKey, type RetryNotice, runWithRetry } from './idempotency/retry.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
-import type { OperationName, OperationRequest, OperationResponse, StreamResponse } from './protocol/index.js';
+import type {
+  ClientMethod,
+  OperationName,
+  OperationRequest,
+  OperationResponse,
+  StreamResponse,
+} from './protocol/index.js';
 import { operations } from './protocol/index.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 
@@ -29,7 +35,7 @@ export type CallOptions = {
 };
 
 /** The semantic check of one unary answer (docs/protocol-checks.md#unary-answers), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (docs/idempotency.md#replays). */
-export type UnaryCheck<N extends UnaryOperationName> = (
+export type UnaryCheck<N extends UnaryMethod> = (
   request: OperationRequest<N>,
   value: OperationResponse<N>,
   httpStatus: number,
@@ -37,18 +43,18 @@ export type UnaryCheck<N extends UnaryOperationName> = (
 ) => void;
 
 /** A unary answer as the caller receives it: when `replay` was true, the answer gains `replayed: true`. */
-export type UnaryAnswer<N extends UnaryOperationName> = OperationResponse<N> & { readonly replayed?: true };
+export type UnaryAnswer<N extends UnaryMethod> = OperationResponse<N> & { readonly replayed?: true };
 
 /** Runs the calls of one client: one binding, one JSON-RPC id counter, one call counter. */
 export type Caller = {
-  unary<N extends UnaryOperationName>(
+  unary<N extends UnaryMethod>(
     operation: N,
     params: unknown,
     options: CallOptions | undefined,
     check: UnaryCheck<N>,
   ): Promise<UnaryAnswer<N>>;
   stream(
-    operation: StreamOperationName,
+    operation: StreamMethod,
     params: unknown,
     options: CallOptions | undefined,
   ): AsyncGenerator<StreamResponse, void, undefined>;
@@ -56,6 +62,9 @@ export type Caller = {
 
 type Call = {
   readonly id: number;
+  /** The client method that runs the call. */
+  readonly method: ClientMethod;
+  /** The operation's name in the spec, as the events and the token provider see it. */
   readonly operation: OperationName;
   readonly started: number;
   rpcId?: number;
@@ -110,9 +119,9 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
   });
   const elapsed = (call: Call): number => performance.now() - call.started;
 
-  function begin(operation: OperationName): Call {
+  function begin(method: ClientMethod): Call {
     calls += 1;
-    return { id: calls, operation, started: performance.now() };
+    return { id: calls, method, operation: operations[method].name, started: performance.now() };
   }
 
   function fail(call: Call, error: unknown): unknown {
@@ -130,7 +139,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
 
   /** The outbound contract, once per call: every attempt sends this same request. */
   function prepare(call: Call, params: unknown, options: CallOptions | undefined): PreparedCall {
-    return prepareCall({ card, security, operation: call.operation, params, skill: options?.skill });
+    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill });
   }
 
   /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
@@ -147,7 +156,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return runWithRetry(
       {
         policy,
-        operation: call.operation,
+        operation: call.method,
         keyed,
         signal: options?.signal,
         onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
@@ -170,18 +179,18 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     options: CallOptions | undefined,
     send: (request: object, context: CallContext) => T,
   ): T {
-    const { operation } = call;
+    const { method, operation } = call;
     const { request, taskId, scopes } = prepared;
     call.providerError = undefined;
-    const { rpcMethod, http } = operations[operation];
+    const { http } = operations[method];
     const httpMethod =
       pin.binding === 'JSONRPC'
         ? 'POST'
-        : operation === 'subscribeToTask'
+        : method === 'subscribeToTask'
           ? resolved.subscribeMethod
           : http.method;
     const tokenContext: Omit<TokenContext, 'signal'> = {
-      operation: rpcMethod,
+      operation,
       cardDigest,
       binding: pin.binding,
       scopes,
@@ -211,7 +220,6 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         hub.emit(() => ({
           ...base(call),
           type: 'request',
-          method: rpcMethod,
           httpMethod,
           ...(call.rpcId === undefined ? {} : { rpcId: call.rpcId }),
           ...(taskId === undefined ? {} : { taskId }),
@@ -225,7 +233,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     }
   }
 
-  async function unary<N extends UnaryOperationName>(
+  async function unary<N extends UnaryMethod>(
     operation: N,
     params: unknown,
     options: CallOptions | undefined,
@@ -258,7 +266,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
   }
 
   async function* stream(
-    operation: StreamOperationName,
+    operation: StreamMethod,
     params: unknown,
     options: CallOptions | undefined,
   ): AsyncGenerator<StreamResponse, void, undefined> {

@@ -6,7 +6,7 @@ import type { StreamResponse } from './protocol/index.js';
 const event = (callId: number): ClientEvent => ({
   type: 'error',
   callId,
-  operation: 'getTask',
+  operation: 'GetTask',
   binding: 'JSONRPC',
   time: 0,
   durationMs: 1,

@@ -1,6 +1,6 @@
 import { isClientError } from './core/errors.js';
 import type { HttpMethod, OperationName, StreamResponse } from './protocol/index.js';
-import type { A2aOperation, ProtocolBinding } from './security.js';
+import type { ProtocolBinding } from './security.js';
 
 /**
 What every inspector event carries: which call it belongs to and when it happened. Events are redacted exactly like errors: no URL, token, header, request body or remote error text is ever in one; `taskId` is the only identifier of the peer's state.
@@ -8,7 +8,7 @@ What every inspector event carries: which call it belongs to and when it happene
 export type ClientEventBase = {
   /** Numbers the calls of one client from 1: every event of one call carries the same `callId`. */
   readonly callId: number;
-  /** The client method. */
+  /** The operation, as the spec names it (`'GetTask'`), which is also the JSON-RPC `method`. */
   readonly operation: OperationName;
   readonly binding: ProtocolBinding;
   /** Wall-clock time of the event, in milliseconds since the epoch (`Date.now()`). */
@@ -18,8 +18,6 @@ export type ClientEventBase = {
 /** The request is about to leave: emitted immediately before `fetch`, once the token (if any) is in hand. From here on the outcome may be unknown. */
 export type ClientRequestEvent = ClientEventBase & {
   readonly type: 'request';
-  /** The operation as the spec names it, which is also the JSON-RPC `method`. */
-  readonly method: A2aOperation;
   readonly httpMethod: HttpMethod;
   /** The JSON-RPC `id`, over JSON-RPC only. */
   readonly rpcId?: number;
@@ -91,7 +89,7 @@ An inspector event, a union on `type` (CONTRIBUTING.md#devtools): what the devto
 ```ts
 const unsubscribe = client.events.subscribe((event) => {
   switch (event.type) {
-    case 'request': timeline.start(event.callId, event.method, event.time); break;
+    case 'request': timeline.start(event.callId, event.operation, event.time); break;
     case 'response': timeline.answer(event.callId, event.httpStatus, event.durationMs); break;
     case 'stream-frame': frames.add(event.callId, event.index, event.kind, event.wireBytes, event.event); break;
     case 'stream-end': timeline.end(event.callId, event.reason); break;
@@ -143,7 +141,7 @@ Creates one client's event feed.
 @example
 ```ts
 const hub = createEventHub();
-hub.emit(() => ({ type: 'error', callId: 1, operation: 'getTask', binding: 'JSONRPC', time: Date.now(), durationMs: 3, error: errorJson(error) }));
+hub.emit(() => ({ type: 'error', callId: 1, operation: 'GetTask', binding: 'JSONRPC', time: Date.now(), durationMs: 3, error: errorJson(error) }));
 ```
 */
 export function createEventHub(): EventHub {

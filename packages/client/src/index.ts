@@ -1,45 +1,28 @@
 /**
 @module
 surecall: an A2A v1.0 client that records every send before it leaves, checks every answer strictly, and resolves every ambiguous outcome by evidence, never by a blind re-send.
+
+This entry holds what an application needs to call an agent. The rest has its own entry: `@surecall/client/ledger` (the durable stores; export conditions pick IndexedDB in browsers and the journal file in Node), `@surecall/client/protocol` (parsers, the error table, the operation table) and `@surecall/client/idempotency` (the agent's half of the key extension). Anything else is internal; `test/exports.test.ts` lists every entry's names, so a new one is a reviewed change.
 */
+
+/* Client */
 
 export type { CallOptions } from './call.js';
 export type { A2aClient, SendMessageResult } from './client.js';
 export { createClient } from './client.js';
-export type { CanonicalJsonReason } from './core/canonical-json.js';
-export { CanonicalJsonError, canonicalJson } from './core/canonical-json.js';
-// The ledger's model; its stores are reached through '@surecall/client/ledger' (export conditions pick IndexedDB or the file).
+export type { ClientOptions, InterfacePin } from './options.js';
+export type { OperationParams } from './outbound.js';
+export type { ClientMethod, OperationName } from './protocol/index.js';
 export type {
-  AuthorizationReason,
-  ClientError,
-  DiscoveryDetail,
-  DiscoveryReason,
-  EndpointRule,
-  ErrorKind,
-  HttpProtocolReason,
-  InvalidResponseReason,
-  LedgerReason,
-  OptionsReason,
-  RequestReason,
-  TransportReason,
-  Violation,
-} from './core/errors.js';
-export {
-  A2aClientError,
-  AuthorizationError,
-  CapabilityError,
-  DiscoveryError,
-  HttpProtocolError,
-  InvalidResponseError,
-  isClientError,
-  LedgerError,
-  OptionsError,
-  RemoteError,
-  RequestError,
-  TransportError,
-} from './core/errors.js';
-export type { Limits, LimitsOptions } from './core/limits.js';
-export { defaultLimits, limitCeilings, resolveLimits } from './core/limits.js';
+  ProtocolBinding,
+  SecurityOptions,
+  TokenAttempt,
+  TokenContext,
+  TokenProvider,
+} from './security.js';
+
+/* Discovery */
+
 export { cardDigest } from './discovery/digest.js';
 export type {
   CardTrust,
@@ -55,7 +38,39 @@ export type {
   CardSignatureKeyRequest,
   CardSignatureKeyResolver,
 } from './discovery/signature.js';
-export { cardSignaturePayload, verifyCardSignature } from './discovery/signature.js';
+export { verifyCardSignature } from './discovery/signature.js';
+
+/* Bounds */
+
+export type { Limits, LimitsOptions } from './core/limits.js';
+export { defaultLimits } from './core/limits.js';
+
+/* Inspector events */
+
+export type {
+  ClientErrorEvent,
+  ClientEvent,
+  ClientEventBase,
+  ClientEventListener,
+  ClientEvents,
+  ClientRequestEvent,
+  ClientResponseEvent,
+  ClientRetryEvent,
+  StreamEndEvent,
+  StreamEventKind,
+  StreamFrameEvent,
+} from './events.js';
+
+/* Idempotency keys and retries; the agent's half is in '@surecall/client/idempotency' */
+
+export type { Delegation, DelegationOptions, DelegationOutcome } from './idempotency/delegation.js';
+export { startDelegation } from './idempotency/delegation.js';
+export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
+export { honoursIdempotency, keyOf, newIdempotencyKey, setKey } from './idempotency/key.js';
+export type { RetryPolicyOptions } from './idempotency/retry.js';
+
+/* Durable sends; the ledger stores and the record types are in '@surecall/client/ledger' */
+
 export type {
   DeduplicationAttestation,
   DurableAgent,
@@ -73,89 +88,52 @@ export type {
   ProbeResult,
   ProbeRule,
   ReconcileOptions,
-  RecoveryOptions,
+  RecoveryStrategy,
 } from './durable/agent.js';
-export { ATTEMPT_MESSAGE_PREFIX, durableAgent, SEND_MESSAGE_PREFIX } from './durable/agent.js';
+export { durableAgent } from './durable/agent.js';
 export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable/events.js';
-export { defaultDurableAgentOptions, recoveryCeilings } from './durable/options.js';
-export type { ProbeFailure, SendFailure } from './durable/outcome.js';
-export { classifyProbeFailure, classifySendFailure, NOT_APPLIED_CODES, statusOf } from './durable/outcome.js';
-export { RECOVERY_CONTEXT_PREFIX, recoveryContextId } from './durable/recovery.js';
+
+/* Task states */
+
+export { isInterrupted, isTerminal } from './protocol/index.js';
+
+/* Errors */
+
+export type { CanonicalJsonReason } from './core/canonical-json.js';
+export { CanonicalJsonError } from './core/canonical-json.js';
 export type {
-  ClientErrorEvent,
-  ClientEvent,
-  ClientEventBase,
-  ClientEventListener,
-  ClientEvents,
-  ClientRequestEvent,
-  ClientResponseEvent,
-  ClientRetryEvent,
-  StreamEndEvent,
-  StreamEventKind,
-  StreamFrameEvent,
-} from './events.js';
-export type { Delegation, DelegationOptions, DelegationOutcome } from './idempotency/delegation.js';
-export { startDelegation } from './idempotency/delegation.js';
-export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
+  AuthorizationReason,
+  ClientError,
+  DiscoveryDetail,
+  DiscoveryReason,
+  EndpointRule,
+  ErrorKind,
+  HttpProtocolReason,
+  InvalidResponseReason,
+  LedgerReason,
+  OptionsReason,
+  RequestReason,
+  TransportReason,
+  Violation,
+} from './core/errors.js';
 export {
-  declaresExtension,
-  honoursIdempotency,
-  IDEMPOTENCY_EXTENSION_URI,
-  IDEMPOTENCY_METADATA_KEY,
-  keyErrorText,
-  keyOf,
-  MAX_KEY_LEN,
-  MIN_KEY_LEN,
-  newIdempotencyKey,
-  setKey,
-  validateKey,
-} from './idempotency/key.js';
-export type { RetryPolicy, RetryPolicyOptions } from './idempotency/retry.js';
-// runWithRetry and its notices stay internal: the client runs the loop.
-export {
-  carriesIdempotencyKey,
-  defaultRetryPolicy,
-  isDefiniteRejection,
-  isFinalError,
-  isRetryableError,
-  PRE_APPLICATION_CODES,
-  resolveRetryPolicy,
-  retryDelayMs,
-  shouldRetry,
-} from './idempotency/retry.js';
+  AuthorizationError,
+  CapabilityError,
+  DiscoveryError,
+  ExchangeError,
+  HttpProtocolError,
+  InvalidResponseError,
+  isClientError,
+  LedgerError,
+  OptionsError,
+  RemoteError,
+  RequestError,
+  TransportError,
+} from './core/errors.js';
+
+/* The wire types a client's calls take and return; the parsers are in '@surecall/client/protocol' */
+
 export type {
-  AgentIdentity,
-  Attempt,
-  DeliveryMode,
-  ErrorSummary,
-  FailureEffect,
-  HistoryVerification,
-  Ledger,
-  LedgerChange,
-  LedgerFilter,
-  LedgerOptions,
-  LedgerRecord,
-  LedgerRevision,
-  LedgerState,
-  LedgerStatus,
-  LedgerTransition,
-  ResultSummary,
-  SendIntent,
-  UnknownReason,
-} from './ledger/ledger.js';
-export {
-  applyTransition,
-  attemptMessage,
-  errorSummary,
-  revisionDigest,
-  verifyHistory,
-} from './ledger/ledger.js';
-export type { ClientOptions, InterfacePin } from './options.js';
-export { defaultClientOptions } from './options.js';
-export type { OperationParams } from './outbound.js';
-export type {
-  A2aErrorEntry,
-  A2aErrorName,
   AgentCapabilities,
   AgentCard,
   AgentCardSignature,
@@ -166,8 +144,6 @@ export type {
   Artifact,
   AuthenticationInfo,
   CancelTaskRequest,
-  DecodeFailure,
-  DecodeResult,
   DeleteTaskPushNotificationConfigRequest,
   GetExtendedAgentCardRequest,
   GetTaskPushNotificationConfigRequest,
@@ -180,7 +156,6 @@ export type {
   ListTasksResponse,
   Message,
   OAuthFlows,
-  OperationName,
   Part,
   Role,
   SecurityRequirement,
@@ -198,31 +173,3 @@ export type {
   TaskStatusUpdateEvent,
   Timestamp,
 } from './protocol/index.js';
-// The zod schemas stay internal (CONTRIBUTING.md#library-boundaries): callers get the inferred types and the parser pairs.
-export {
-  a2aErrors,
-  compareTimestamps,
-  contractBounds,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
-  errorByCode,
-  errorByReason,
-  INTERRUPTED_STATES,
-  isInterrupted,
-  isTerminal,
-  parseAgentCard,
-  parseMessage,
-  parseTask,
-  safeParseAgentCard,
-  safeParseMessage,
-  safeParseTask,
-  TERMINAL_STATES,
-} from './protocol/index.js';
-export type {
-  A2aOperation,
-  ProtocolBinding,
-  SecurityOptions,
-  TokenAttempt,
-  TokenContext,
-  TokenProvider,
-} from './security.js';

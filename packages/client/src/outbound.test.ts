@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizationError, CapabilityError, RequestError } from './core/errors.js';
 import { prepareCall } from './outbound.js';
-import { type AgentCard, type OperationName, parseAgentCard } from './protocol/index.js';
+import { type AgentCard, type ClientMethod, parseAgentCard } from './protocol/index.js';
 import { type ResolvedSecurity, resolveSecurity } from './security.js';
 
 function makeCard(capabilities: Readonly<Record<string, boolean>>): AgentCard {
@@ -49,7 +49,7 @@ const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }
 const push = { url: 'https://hooks.example/a2a' };
 
 function attempt(
-  operation: OperationName,
+  operation: ClientMethod,
   params: unknown,
   options: { card?: AgentCard; security?: ResolvedSecurity; skill?: string } = {},
 ): string {
@@ -74,7 +74,7 @@ function attempt(
 }
 
 describe('the outbound contract (docs/protocol-checks.md#requests)', () => {
-  it.each<[string, OperationName, unknown, string]>([
+  it.each<[string, ClientMethod, unknown, string]>([
     [
       'an agent-role send',
       'sendMessage',
@@ -136,7 +136,7 @@ describe('the outbound contract (docs/protocol-checks.md#requests)', () => {
     expect(attempt(operation, params)).toBe(expected);
   });
 
-  it.each<[string, OperationName, unknown]>([
+  it.each<[string, ClientMethod, unknown]>([
     ['historyLength 256', 'getTask', { id: 't-1', historyLength: 256 }],
     ['ListTasks pageSize 100', 'listTasks', { pageSize: 100 }],
     ['push-config pageSize 256', 'listTaskPushNotificationConfigs', { taskId: 't-1', pageSize: 256 }],
@@ -160,7 +160,7 @@ describe('the outbound contract (docs/protocol-checks.md#requests)', () => {
 });
 
 describe('capability gates (docs/protocol-checks.md#requests, docs/protocol-checks.md#extended-card)', () => {
-  it.each<[OperationName, unknown, string]>([
+  it.each<[ClientMethod, unknown, string]>([
     ['sendStreamingMessage', { message }, 'capability streaming'],
     ['subscribeToTask', { id: 't-1' }, 'capability streaming'],
     ['createTaskPushNotificationConfig', { ...push, taskId: 't-1' }, 'capability push-notifications'],
@@ -203,7 +203,7 @@ describe('capability gates (docs/protocol-checks.md#requests, docs/protocol-chec
 });
 
 describe('the token context of a request (docs/protocol-checks.md#token-provider)', () => {
-  it.each<[OperationName, unknown, string | undefined]>([
+  it.each<[ClientMethod, unknown, string | undefined]>([
     ['sendMessage', { message }, undefined],
     ['sendMessage', { message: { ...message, taskId: 'task-1' } }, 'task-1'],
     ['sendStreamingMessage', { message: { ...message, taskId: 'task-1' } }, 'task-1'],

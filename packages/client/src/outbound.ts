@@ -1,6 +1,6 @@
 import { AuthorizationError, CapabilityError, OptionsError, RequestError } from './core/errors.js';
-import type { AgentCard, OperationName, OperationRequest } from './protocol/index.js';
-import { decode, operations } from './protocol/index.js';
+import type { AgentCard, ClientMethod, OperationRequest } from './protocol/index.js';
+import { decode, operationSchemas, operations } from './protocol/index.js';
 import { type ResolvedSecurity, skillScopes } from './security.js';
 
 /**
@@ -11,13 +11,13 @@ The parameters of an operation as a caller writes them: its request without `ten
 const params: OperationParams<'getTask'> = { id: 'task-1', historyLength: 10 };
 ```
 */
-export type OperationParams<N extends OperationName> = Omit<OperationRequest<N>, 'tenant'>;
+export type OperationParams<N extends ClientMethod> = Omit<OperationRequest<N>, 'tenant'>;
 
 /** What {@link prepareCall} needs: the client's card and security, the operation and the caller's input. */
 export type PrepareInput = {
   readonly card: AgentCard;
   readonly security: ResolvedSecurity;
-  readonly operation: OperationName;
+  readonly operation: ClientMethod;
   readonly params: unknown;
   readonly skill: string | undefined;
 };
@@ -52,7 +52,7 @@ function stringMember(value: unknown, key: string): string | undefined {
 }
 
 // docs/protocol-checks.md#requests: capabilities before anything else, so a card that cannot serve the call never sees it.
-function gate(card: AgentCard, security: ResolvedSecurity, operation: OperationName, params: unknown): void {
+function gate(card: AgentCard, security: ResolvedSecurity, operation: ClientMethod, params: unknown): void {
   const { capability } = operations[operation] as { readonly capability?: keyof typeof capabilityReasons };
   if (capability !== undefined && !card.capabilities[capability]) {
     throw new CapabilityError(capabilityReasons[capability]);
@@ -73,7 +73,7 @@ function gate(card: AgentCard, security: ResolvedSecurity, operation: OperationN
 }
 
 /** The task a request targets: task-scoped operations, and a send continuing a task (docs/protocol-checks.md#token-provider). */
-function targetTask(operation: OperationName, request: object): string | undefined {
+function targetTask(operation: ClientMethod, request: object): string | undefined {
   switch (operation) {
     case 'getTask':
     case 'cancelTask':
@@ -130,7 +130,7 @@ export function prepareCall(input: PrepareInput): PreparedCall {
   if (typeof params === 'object' && params !== null && Object.hasOwn(params, 'tenant')) {
     throw invalid('tenant', '$.tenant');
   }
-  const decoded = decode(operations[operation].request, params ?? {});
+  const decoded = decode(operationSchemas[operation].request, params ?? {});
   if (!decoded.ok) {
     throw new RequestError('invalid-params', { violation: decoded.error.violation });
   }

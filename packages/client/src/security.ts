@@ -1,16 +1,7 @@
 import { OptionsError } from './core/errors.js';
-import type {
-  AgentCard,
-  OperationName,
-  operations,
-  SecurityRequirement,
-  SecurityScheme,
-} from './protocol/index.js';
+import type { AgentCard, OperationName, SecurityRequirement, SecurityScheme } from './protocol/index.js';
 import { contractBounds } from './protocol/index.js';
 import { labelRule } from './protocol/text.js';
-
-/** An operation as the spec names it (A2A spec §3.1, §9.1): `'SendMessage'`, `'GetTask'`, … */
-export type A2aOperation = (typeof operations)[OperationName]['rpcMethod'];
 
 /** The two bindings this client speaks, spelled as `AgentInterface.protocolBinding` spells them. */
 export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON';
@@ -41,7 +32,7 @@ const token = async (context: TokenContext) =>
 */
 export type TokenContext = {
   /** The operation, as the spec names it. */
-  readonly operation: A2aOperation;
+  readonly operation: OperationName;
   /** The digest of the public card the client was built from. */
   readonly cardDigest: string;
   readonly binding: ProtocolBinding;

@@ -10,14 +10,15 @@ import type { ClientEvent } from '../src/events.js';
 import type { ClientOptions } from '../src/options.js';
 import {
   type AgentCard,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
+  errorDomain,
+  errorInfoType,
   type JsonObject,
   type Message,
   parseAgentCard,
   type StreamResponse,
 } from '../src/protocol/index.js';
 import type { ProtocolBinding, TokenContext, TokenProvider } from '../src/security.js';
+import { servedCard } from './support/card.js';
 
 const mock = createMockAgentServer({ stepMs: 0 });
 const bindings = ['JSONRPC', 'HTTP+JSON'] as const;
@@ -28,7 +29,7 @@ let digest: string;
 
 beforeAll(async () => {
   mock.listen();
-  const served = (await (await fetch(mock.cardUrl)).json()) as { skills: (JsonObject & { id: string })[] };
+  const served = (await servedCard(mock.cardUrl)) as { skills: (JsonObject & { id: string })[] };
   rawCard = {
     ...served,
     securityRequirements: [
@@ -256,7 +257,7 @@ function sse(binding: ProtocolBinding, rpcId: number | undefined, frames: readon
 }
 
 const errorInfo = [
-  { '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN, metadata: { note: REMOTE } },
+  { '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain, metadata: { note: REMOTE } },
 ];
 const working = { task: { id: 'task-1', contextId: 'context-1', status: { state: 'TASK_STATE_WORKING' } } };
 const foreign = {

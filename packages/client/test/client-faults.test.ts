@@ -9,15 +9,16 @@ import type { ClientEvent } from '../src/events.js';
 import type { ClientOptions } from '../src/options.js';
 import {
   type AgentCard,
+  type ClientMethod,
   type JsonObject,
   type Message,
-  type OperationName,
   operations,
   parseAgentCard,
   type StreamResponse,
   type Task,
 } from '../src/protocol/index.js';
 import type { ProtocolBinding } from '../src/security.js';
+import { servedCard } from './support/card.js';
 
 const mock = createMockAgentServer({ stepMs: 0 });
 const bindings = ['JSONRPC', 'HTTP+JSON'] as const;
@@ -29,7 +30,7 @@ let digest: string;
 beforeAll(async () => {
   mock.listen();
   rawCard = {
-    ...((await (await fetch(mock.cardUrl)).json()) as JsonObject),
+    ...(await servedCard(mock.cardUrl)),
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
   };
   card = parseAgentCard(rawCard);
@@ -95,10 +96,10 @@ function events(binding: ProtocolBinding, rpcId: unknown, results: readonly unkn
 /** Answers one operation of one binding with `respond`, given the JSON-RPC id of the request; everything else reaches the agent. */
 function answer(
   binding: ProtocolBinding,
-  operation: OperationName,
+  operation: ClientMethod,
   respond: (rpcId: unknown) => Response,
 ): void {
-  const { rpcMethod, http: route } = operations[operation];
+  const { name, http: route } = operations[operation];
   const pattern = new RegExp(`^${restPath}${route.path.replace(/\{\w+\}/g, '[^/]+')}$`);
   mock.server.use(
     http.all(`${mock.origin}/a2a/*`, async ({ request }) => {
@@ -106,7 +107,7 @@ function answer(
       if (binding === 'JSONRPC') {
         const body: { method?: string; id?: number } =
           path === jsonRpcPath ? ((await request.clone().json()) as { method: string; id: number }) : {};
-        return body.method === rpcMethod ? respond(body.id) : undefined;
+        return body.method === name ? respond(body.id) : undefined;
       }
       return request.method === route.method && pattern.test(path) ? respond(undefined) : undefined;
     }),
@@ -284,7 +285,7 @@ describe.each(bindings)(
   (binding) => {
     const config = { taskId: 'task-1', id: 'config-1', url: 'https://hooks.example/a2a' };
 
-    it.each<[string, OperationName, (client: A2aClient) => Promise<unknown>, unknown, string]>([
+    it.each<[string, ClientMethod, (client: A2aClient) => Promise<unknown>, unknown, string]>([
       [
         'a foreign task to GetTask',
         'getTask',

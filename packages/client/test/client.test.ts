@@ -16,6 +16,7 @@ import {
   type Task,
 } from '../src/protocol/index.js';
 import type { ProtocolBinding } from '../src/security.js';
+import { servedCard } from './support/card.js';
 
 const mock = createMockAgentServer({ stepMs: 0 });
 const bindings = ['JSONRPC', 'HTTP+JSON'] as const;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   mock.listen();
   // The mock card states no requirements; a bearer client needs a single-scheme alternative (docs/protocol-checks.md#security-selection), anonymous use stays allowed.
   rawCard = {
-    ...((await (await fetch(mock.cardUrl)).json()) as JsonObject),
+    ...(await servedCard(mock.cardUrl)),
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: ['agent.invoke'] } } }],
   };
   card = parseAgentCard(rawCard);
@@ -265,7 +266,7 @@ describe('the wire transcript (docs/durable-send.md#what-the-tests-prove)', () =
     await client.getTask({ id: task.id });
     expect((await recorded()).map((request) => request.method)).toEqual(['POST', 'GET', 'GET']);
     const requests = events.filter((event) => event.type === 'request');
-    expect(requests.map((event) => [event.method, event.httpMethod, event.rpcId])).toEqual([
+    expect(requests.map((event) => [event.operation, event.httpMethod, event.rpcId])).toEqual([
       ['SendMessage', 'POST', undefined],
       ['SubscribeToTask', 'GET', undefined],
       ['GetTask', 'GET', undefined],
@@ -309,15 +310,15 @@ describe('inspector events', () => {
     expect(request).toMatchObject({
       type: 'request',
       callId: 1,
-      operation: 'sendMessage',
+      operation: 'SendMessage',
       binding: 'JSONRPC',
     });
-    expect(request).toMatchObject({ method: 'SendMessage', httpMethod: 'POST', rpcId: wire[0] });
+    expect(request).toMatchObject({ httpMethod: 'POST', rpcId: wire[0] });
     expect(response).toMatchObject({ type: 'response', callId: 1, stream: false, httpStatus: 200 });
     expect(rest[0]).toMatchObject({
       type: 'request',
       callId: 2,
-      method: 'SendStreamingMessage',
+      operation: 'SendStreamingMessage',
       rpcId: wire[1],
     });
     expect(rest[1]).toMatchObject({ type: 'response', callId: 2, stream: true });
@@ -369,7 +370,7 @@ describe('inspector events', () => {
     expect(events[3]).toMatchObject({ reason: 'released', frames: 1 });
     expect(events[4]).toMatchObject({
       callId: 2,
-      operation: 'getTask',
+      operation: 'GetTask',
       error: { kind: 'request', reason: 'invalid-params', dispatched: false },
     });
   });

@@ -4,18 +4,18 @@ The one interface both protocol bindings implement (ARCHITECTURE.md#layers-of-th
 */
 import type { Limits } from '../core/limits.js';
 import type {
+  ClientMethod,
   JsonValue,
-  OperationName,
   OperationRequest,
   OperationResponse,
   StreamResponse,
 } from '../protocol/index.js';
 
 /** The nine operations answered with one document. */
-export type UnaryOperationName = Exclude<OperationName, 'sendStreamingMessage' | 'subscribeToTask'>;
+export type UnaryMethod = Exclude<ClientMethod, 'sendStreamingMessage' | 'subscribeToTask'>;
 
 /** The two operations answered with an SSE stream of `StreamResponse` (A2A spec, §3.1.2 and §3.1.6). */
-export type StreamOperationName = 'sendStreamingMessage' | 'subscribeToTask';
+export type StreamMethod = 'sendStreamingMessage' | 'subscribeToTask';
 
 /** What one call adds to the binding's fixed options: members of the `wire/http` request of the same names, spread into it as they are. */
 export type CallContext = {
@@ -56,13 +56,13 @@ try {
 */
 export type Binding = {
   readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON';
-  unary<N extends UnaryOperationName>(
+  unary<N extends UnaryMethod>(
     operation: N,
     request: OperationRequest<N>,
     context: CallContext,
   ): Promise<UnaryResult<OperationResponse<N>>>;
   /** Resolves once the stream is established (2xx text/event-stream, deadline = establishment); iterate for frames; `return()` releases it. */
-  stream<N extends StreamOperationName>(
+  stream<N extends StreamMethod>(
     operation: N,
     request: OperationRequest<N>,
     context: CallContext,

@@ -4,10 +4,10 @@ The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2
 */
 import { HttpProtocolError, InvalidResponseError, type Violation } from '../core/errors.js';
 import {
+  type ClientMethod,
   isJsonObject,
   type JsonObject,
   type JsonValue,
-  type OperationName,
   type OperationRequest,
   operations,
 } from '../protocol/index.js';
@@ -73,7 +73,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
   const url = interfaceUrl(options.url).href;
   const { limits, tenant, nextId } = options;
 
-  function prepare<N extends OperationName>(
+  function prepare<N extends ClientMethod>(
     operation: N,
     request: OperationRequest<N>,
     context: CallContext,
@@ -82,7 +82,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     // A2A spec, §8.3.2: the interface's tenant, never the caller's; without one the request is sent as it is.
     const params = tenant === undefined ? request : { ...(request as JsonObject), tenant };
     const id = nextId();
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: operations[operation].rpcMethod, params });
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: operations[operation].name, params });
     // A2A spec, §9.1: JSON-RPC requests are application/json.
     return {
       id,

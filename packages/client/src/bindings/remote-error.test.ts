@@ -4,8 +4,8 @@ import { resolveLimits } from '../core/limits.js';
 import {
   type A2aErrorEntry,
   a2aErrors,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
+  errorDomain,
+  errorInfoType,
   type JsonValue,
 } from '../protocol/index.js';
 import type { MediaType } from '../wire/http.js';
@@ -13,8 +13,8 @@ import { failedAnswer, fromJsonRpcError, fromRestEnvelope, fromRestStreamError }
 
 const secret = 'REMOTE-TEXT-7f3a';
 
-function info(reason: string, domain: string = ERROR_DOMAIN): JsonValue {
-  return { '@type': ERROR_INFO_TYPE, reason, domain };
+function info(reason: string, domain: string = errorDomain): JsonValue {
+  return { '@type': errorInfoType, reason, domain };
 }
 
 function envelope(code: number, status: string, details: JsonValue[] = []): JsonValue {

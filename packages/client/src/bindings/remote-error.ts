@@ -2,7 +2,7 @@
 @module
 A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers: the JSON-RPC error object, the HTTP+JSON error; docs/protocol-checks.md#stream-events). The remote text is validated (non-empty, ≤ 16 KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
 */
-import { type A2aClientError, HttpProtocolError, RemoteError } from '../core/errors.js';
+import { type ExchangeError, HttpProtocolError, RemoteError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
 import {
   type A2aErrorEntry,
@@ -136,8 +136,8 @@ throw failedAnswer(response, limits, (body, init) => fromRestEnvelope(body, init
 export function failedAnswer(
   response: Pick<HttpUnaryResponse, 'status' | 'mediaType' | 'body'> & { readonly headers?: Headers },
   limits: Limits,
-  interpret: (body: JsonValue, init: FailedAnswerInit) => A2aClientError | undefined,
-): A2aClientError {
+  interpret: (body: JsonValue, init: FailedAnswerInit) => ExchangeError | undefined,
+): ExchangeError {
   const retryAfterMs = parseRetryAfter(response.headers?.get('retry-after') ?? null, Date.now());
   const init: FailedAnswerInit = {
     dispatched: true,

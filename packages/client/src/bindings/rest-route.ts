@@ -2,7 +2,7 @@
 @module
 Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules; docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
 */
-import { expandPath, type HttpMethod, type OperationName, operations } from '../protocol/index.js';
+import { type ClientMethod, expandPath, type HttpMethod, operations } from '../protocol/index.js';
 
 /** A request's route below the interface URL: method, path with its query, and the JSON body of a POST. */
 export type RestRoute = { readonly method: HttpMethod; readonly path: string; readonly body?: string };
@@ -10,7 +10,7 @@ export type RestRoute = { readonly method: HttpMethod; readonly path: string; re
 /**
 The query parameters of each GET and DELETE, in the order they are written (docs/protocol-checks.md#requests). A field not listed is never sent: the path variables are in the path, and `tenant` is the path prefix.
 */
-const queryFields: Readonly<Partial<Record<OperationName, readonly string[]>>> = Object.freeze({
+const queryFields: Readonly<Partial<Record<ClientMethod, readonly string[]>>> = Object.freeze({
   getTask: ['historyLength'],
   listTasks: [
     'contextId',
@@ -26,7 +26,7 @@ const queryFields: Readonly<Partial<Record<OperationName, readonly string[]>>> =
 
 /** `pageSize` is always sent, so that the page an agent returns is checked against the size actually asked for (docs/protocol-checks.md#requests, ARCHITECTURE.md#bounds). */
 const defaultPageSize = 50;
-const pagedOperations: ReadonlySet<OperationName> = new Set(['listTasks', 'listTaskPushNotificationConfigs']);
+const pagedOperations: ReadonlySet<ClientMethod> = new Set(['listTasks', 'listTaskPushNotificationConfigs']);
 
 const templateVariable = /\{([A-Za-z]+)\}/g;
 
@@ -40,7 +40,7 @@ function stringField(fields: Readonly<Record<string, unknown>>, name: string): s
 }
 
 // A2A spec, §11.5: camelCase names, decimal numbers, `true`/`false`, enum names, timestamps as written; RFC 3986 percent-encoding.
-function queryString(operation: OperationName, fields: Readonly<Record<string, unknown>>): string {
+function queryString(operation: ClientMethod, fields: Readonly<Record<string, unknown>>): string {
   const pairs: string[] = [];
   for (const name of queryFields[operation] ?? []) {
     let value = fields[name];
@@ -68,7 +68,7 @@ restRoute('cancelTask', { id: 'a/b' }, 'acme'); // { method: 'POST', path: '/acm
 ```
 */
 export function restRoute(
-  operation: OperationName,
+  operation: ClientMethod,
   fields: Readonly<Record<string, unknown>>,
   tenant: string | undefined,
 ): RestRoute {

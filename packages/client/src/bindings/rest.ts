@@ -3,9 +3,9 @@
 The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
-import type { OperationName, OperationRequest } from '../protocol/index.js';
+import type { ClientMethod, OperationRequest } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
-import type { Binding, BindingOptions, CallContext, UnaryOperationName } from './binding.js';
+import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
 import { frameType, streamFrames } from './frames.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
@@ -22,7 +22,7 @@ import {
 const contentType = 'application/a2a+json';
 
 /** The 2xx statuses an answer may carry: 201 for a created config and 204 for a deleted one, as the official JS SDK server answers (docs/interop.md#the-official-js-sdk-server), 200 otherwise. */
-function statusAllowed(operation: UnaryOperationName, status: number): boolean {
+function statusAllowed(operation: UnaryMethod, status: number): boolean {
   switch (operation) {
     case 'createTaskPushNotificationConfig':
       return status === 200 || status === 201;
@@ -51,7 +51,7 @@ export function createRestBinding(options: BindingOptions): Binding {
   const { limits, tenant } = options;
   const source = tenant === undefined ? {} : { tenant };
 
-  function route<N extends OperationName>(
+  function route<N extends ClientMethod>(
     operation: N,
     request: OperationRequest<N>,
     context: CallContext,

@@ -5,13 +5,13 @@ The response side both bindings share (docs/protocol-checks.md#unary-answers: bo
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
 import {
+  type ClientMethod,
   decode,
   isJsonObject,
   type JsonValue,
   jsonName,
-  type OperationName,
   type OperationResponse,
-  operations,
+  operationSchemas,
   type StreamResponse,
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
@@ -120,7 +120,7 @@ Decodes the result of a unary operation: the exact union for SendMessage, `null`
 const task = decodeResult('getTask', raw, { httpStatus: 200 });
 ```
 */
-export function decodeResult<N extends OperationName>(
+export function decodeResult<N extends ClientMethod>(
   operation: N,
   raw: JsonValue,
   source: ResultSource,
@@ -137,7 +137,7 @@ export function decodeResult<N extends OperationName>(
       throw schemaError(source, violation);
     }
   }
-  const result = decode(operations[operation].response, raw);
+  const result = decode(operationSchemas[operation].response, raw);
   if (!result.ok) {
     throw schemaError(source, result.error.violation);
   }
@@ -173,7 +173,7 @@ export function decodeStreamEvent(raw: JsonValue): StreamResponse {
   if (violation !== undefined) {
     throw schemaError({}, violation);
   }
-  const result = decode(operations.sendStreamingMessage.response, raw);
+  const result = decode(operationSchemas.sendStreamingMessage.response, raw);
   if (!result.ok) {
     throw schemaError({}, result.error.violation);
   }

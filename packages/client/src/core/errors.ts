@@ -65,8 +65,8 @@ type ErrorInit = {
   readonly cause?: unknown;
 };
 
-/** Base of every error an exchange throws. Narrow with `switch (error.kind)`. */
-export abstract class A2aClientError extends Error {
+/** The abstract base class of the seven errors an exchange with an agent throws: `instanceof ExchangeError` holds for exactly the members of {@link ClientError}. Discovery, options, ledger and canonical-JSON errors are separate classes and do not extend it. Narrow with `switch (error.kind)`. */
+export abstract class ExchangeError extends Error {
   abstract readonly kind: ErrorKind;
   abstract readonly reason: string;
   /** True once the request may have reached the peer: every failure after that point leaves the outcome open. */
@@ -103,7 +103,7 @@ function describe(kind: ErrorKind, reason: string, violation?: Violation): strin
 }
 
 /** The caller's request broke a rule or bound; nothing was sent. */
-export class RequestError extends A2aClientError {
+export class RequestError extends ExchangeError {
   override readonly name = 'RequestError';
   readonly kind = 'request';
   readonly reason: RequestReason;
@@ -116,7 +116,7 @@ export class RequestError extends A2aClientError {
 }
 
 /** The token provider failed or timed out; nothing was sent. */
-export class AuthorizationError extends A2aClientError {
+export class AuthorizationError extends ExchangeError {
   override readonly name = 'AuthorizationError';
   readonly kind = 'authorization';
   readonly reason: AuthorizationReason;
@@ -127,7 +127,7 @@ export class AuthorizationError extends A2aClientError {
 }
 
 /** The agent's card does not declare the capability the operation needs; nothing was sent. */
-export class CapabilityError extends A2aClientError {
+export class CapabilityError extends ExchangeError {
   override readonly name = 'CapabilityError';
   readonly kind = 'capability';
   readonly reason: 'streaming' | 'push-notifications' | 'extended-agent-card';
@@ -138,7 +138,7 @@ export class CapabilityError extends A2aClientError {
 }
 
 /** The exchange broke: a lost connection, a deadline, an abort or a stalled stream. */
-export class TransportError extends A2aClientError {
+export class TransportError extends ExchangeError {
   override readonly name = 'TransportError';
   readonly kind = 'transport';
   readonly reason: TransportReason;
@@ -149,7 +149,7 @@ export class TransportError extends A2aClientError {
 }
 
 /** The peer answered, but not in A2A: a redirect, a wrong media type, an unparseable error body. */
-export class HttpProtocolError extends A2aClientError {
+export class HttpProtocolError extends ExchangeError {
   override readonly name = 'HttpProtocolError';
   readonly kind = 'http-protocol';
   readonly reason: HttpProtocolReason;
@@ -160,7 +160,7 @@ export class HttpProtocolError extends A2aClientError {
 }
 
 /** The peer answered with an A2A error. `remoteCode` is set only where the binding makes it authoritative. */
-export class RemoteError extends A2aClientError {
+export class RemoteError extends ExchangeError {
   override readonly name = 'RemoteError';
   readonly kind = 'remote';
   readonly reason: string;
@@ -177,7 +177,7 @@ export class RemoteError extends A2aClientError {
 }
 
 /** The answer looked like A2A but broke a rule of the protocol or a bound. */
-export class InvalidResponseError extends A2aClientError {
+export class InvalidResponseError extends ExchangeError {
   override readonly name = 'InvalidResponseError';
   readonly kind = 'invalid-response';
   readonly reason: InvalidResponseReason;
@@ -193,7 +193,7 @@ export class InvalidResponseError extends A2aClientError {
   }
 }
 
-/** Every error an exchange can throw, as one closed union on `kind`. */
+/** Every error an exchange can throw, as one closed union on `kind`: the type to narrow (`switch (error.kind)`), where {@link ExchangeError} is the class they share. */
 export type ClientError =
   | RequestError
   | AuthorizationError
@@ -216,7 +216,7 @@ const clientErrorNames: ReadonlySet<string> = new Set([
 /** True for any surecall exchange error; compares `name` too, so it works across realms and bundles. */
 export function isClientError(value: unknown): value is ClientError {
   return (
-    value instanceof A2aClientError ||
+    value instanceof ExchangeError ||
     (value instanceof Error && clientErrorNames.has(value.name) && 'kind' in value && 'dispatched' in value)
   );
 }

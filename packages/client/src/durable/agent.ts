@@ -30,15 +30,15 @@ export type {
   ProbeResult,
   ProbeRule,
 } from './events.js';
-export type { DeduplicationAttestation, DurableAgentOptions, RecoveryOptions } from './options.js';
+export type { DeduplicationAttestation, DurableAgentOptions, RecoveryStrategy } from './options.js';
 export type { DurableOutcome, DurableStatus } from './outcome.js';
 export type { ReconcileOptions } from './reconciliation.js';
 
 /** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (docs/durable-send.md#delivery-modes). */
-export const ATTEMPT_MESSAGE_PREFIX = 'surecall-attempt-';
+export const attemptMessagePrefix = 'surecall-attempt-';
 
 /** The messageId prefix of a send whose identity survives replays (keyed, message-id-deduplicated): `surecall-send-<record id>`. */
-export const SEND_MESSAGE_PREFIX = 'surecall-send-';
+export const sendMessagePrefix = 'surecall-send-';
 
 /** A message for a durable send: the agent sets `messageId` itself (per attempt for at-most-once, per send otherwise). */
 export type DurableMessage = Omit<Message, 'messageId'>;
@@ -149,7 +149,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
   function intentMessage(message: DurableMessage, id: string, key: string | undefined): Message {
     let copy: Message;
     try {
-      copy = { ...structuredClone(message), messageId: `${SEND_MESSAGE_PREFIX}${id}` };
+      copy = { ...structuredClone(message), messageId: `${sendMessagePrefix}${id}` };
     } catch (error) {
       throw new LedgerError('invalid-input', { rule: 'message-json', cause: error });
     }
@@ -225,7 +225,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       type: 'start',
       attemptId,
       messageId:
-        delivery === 'at-most-once' ? `${ATTEMPT_MESSAGE_PREFIX}${attemptId}` : prepared.message.messageId,
+        delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : prepared.message.messageId,
       ...(contextId === undefined ? {} : { contextId }),
     });
     const sent = attemptMessage(record, attemptId) as Message;

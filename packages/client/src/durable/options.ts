@@ -5,7 +5,7 @@ The options of a durable agent (docs/durable-send.md#the-promise; docs/durable-s
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { type DeliveryMode, MAX_DELAY_MS } from '../ledger/record.js';
+import { type DeliveryMode, maxDelayMs } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 
@@ -41,10 +41,10 @@ How an unknown outcome is reconciled (docs/durable-send.md#recovery-modes). With
 
 @example
 ```ts
-const recovery: RecoveryOptions = { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 };
+const recovery: RecoveryStrategy = { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 };
 ```
 */
-export type RecoveryOptions =
+export type RecoveryStrategy =
   | { readonly kind: 'disabled' }
   | {
       readonly kind: 'keyed';
@@ -93,7 +93,7 @@ export type DurableAgentOptions = {
   /** How a send may be delivered again (docs/durable-send.md#delivery-modes). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation. @default 'at-most-once' */
   readonly delivery?: DeliveryMode;
   /** @default { kind: 'disabled' } */
-  readonly recovery?: RecoveryOptions;
+  readonly recovery?: RecoveryStrategy;
   /** The local tenant label written on every record (never sent). @default 'default' */
   readonly tenant?: string;
   /** The local run label written on every record (never sent). @default 'default' */
@@ -102,7 +102,7 @@ export type DurableAgentOptions = {
   readonly skill?: string;
 };
 
-/** {@link RecoveryOptions} after validation: every default applied. */
+/** {@link RecoveryStrategy} after validation: every default applied. */
 export type ResolvedRecovery =
   | { readonly kind: 'disabled' }
   | { readonly kind: 'keyed'; readonly retryAfterMs: number; readonly maxProbes: number }
@@ -148,7 +148,7 @@ The ceilings of the recovery options. `maxPages` and `historyLength` are StateKn
 export const recoveryCeilings = Object.freeze({
   maxPages: 16,
   historyLength: contractBounds.historyMessages,
-  retryAfterMs: MAX_DELAY_MS,
+  retryAfterMs: maxDelayMs,
   maxProbes: 1000,
 });
 

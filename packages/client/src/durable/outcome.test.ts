@@ -9,14 +9,9 @@ import {
   RequestError,
   TransportError,
 } from '../core/errors.js';
+import { notAppliedCodes } from '../idempotency/retry.js';
 import type { LedgerRecord, LedgerState } from '../ledger/ledger.js';
-import {
-  classifyProbeFailure,
-  classifySendFailure,
-  durableOutcome,
-  NOT_APPLIED_CODES,
-  statusOf,
-} from './outcome.js';
+import { classifyProbeFailure, classifySendFailure, durableOutcome, statusOf } from './outcome.js';
 
 const remote = (remoteCode?: number) =>
   new RemoteError({ dispatched: true, httpStatus: 200, ...(remoteCode === undefined ? {} : { remoteCode }) });
@@ -81,7 +76,7 @@ describe('classifySendFailure (docs/durable-send.md#classifying-a-failure)', () 
   });
 
   it('names exactly the eight pre-application codes', () => {
-    expect([...NOT_APPLIED_CODES].sort()).toEqual(
+    expect([...notAppliedCodes].sort()).toEqual(
       [-32700, -32602, -32601, -32600, -32009, -32008, -32005, -32004].sort(),
     );
   });

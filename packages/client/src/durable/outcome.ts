@@ -4,15 +4,10 @@ Where a durable send stands for its caller, and what a failed call means for a d
 */
 
 import { isClientError } from '../core/errors.js';
-import { PRE_APPLICATION_CODES } from '../idempotency/retry.js';
+import { notAppliedCodes } from '../idempotency/retry.js';
 import { type ErrorSummary, errorSummary, type LedgerRecord } from '../ledger/ledger.js';
 import type { SendMessageResponse } from '../protocol/index.js';
 import type { ProbeResult, ProbeRule } from './events.js';
-
-/**
-The remote codes that prove the peer refused a request before applying it (docs/durable-send.md#classifying-a-failure): the same set the retry policy treats as "nothing applied" (`PRE_APPLICATION_CODES`). A `RemoteError` carries a `remoteCode` only where its binding makes it authoritative, so one without a code never counts.
-*/
-export const NOT_APPLIED_CODES: ReadonlySet<number> = PRE_APPLICATION_CODES;
 
 /**
 How a send that failed ended (docs/durable-send.md#classifying-a-failure):
@@ -43,7 +38,7 @@ export function classifySendFailure(error: unknown): SendFailure {
   if (!error.dispatched) {
     return { outcome: 'not-started', cause };
   }
-  if (error.kind === 'remote' && error.remoteCode !== undefined && NOT_APPLIED_CODES.has(error.remoteCode)) {
+  if (error.kind === 'remote' && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode)) {
     return { outcome: 'not-applied', cause };
   }
   return { outcome: 'unknown', cause };
@@ -91,7 +86,7 @@ export function classifyProbeFailure(error: unknown): ProbeFailure | undefined {
     case 'capability':
       return { result: 'refused', rule: 'operation-unsupported', cause };
     case 'remote':
-      return error.remoteCode !== undefined && NOT_APPLIED_CODES.has(error.remoteCode)
+      return error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode)
         ? { result: 'refused', rule: 'operation-rejected', cause }
         : { result: 'transient-error', rule: 'remote-unavailable', cause };
     case 'http-protocol':

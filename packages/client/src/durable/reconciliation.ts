@@ -25,7 +25,7 @@ import {
   scanContextHistory,
 } from './recovery.js';
 
-/** What one reconciliation may add. */
+/** What one `reconcile()` call may add; how the agent probes is its `RecoveryStrategy`, fixed when it is built. */
 export type ReconcileOptions = {
   /** Cancels the probe; nothing is written to the ledger, and the error is thrown. */
   readonly signal?: AbortSignal;

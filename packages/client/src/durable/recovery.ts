@@ -14,7 +14,7 @@ import type { ProbeResult, ProbeRule } from './events.js';
 import { classifyProbeFailure } from './outcome.js';
 
 /** The prefix of every opaque recovery contextId: 13 characters, then 64 lowercase hex digits. */
-export const RECOVERY_CONTEXT_PREFIX = 'surecall-ctx-';
+export const recoveryContextPrefix = 'surecall-ctx-';
 
 // The domain the digest is separated by, so it can never equal another surecall digest of the same ids.
 const RECOVERY_CONTEXT_NAMESPACE = 'surecall.durable.recovery-context.v1';
@@ -44,7 +44,7 @@ export async function recoveryContextId(input: RecoveryContextInput): Promise<st
     throw new TypeError('surecall: WebCrypto (crypto.subtle) is unavailable; a secure context is required');
   }
   const hash = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = RECOVERY_CONTEXT_PREFIX;
+  let hex = recoveryContextPrefix;
   for (const byte of hash) {
     hex += byte.toString(16).padStart(2, '0');
   }

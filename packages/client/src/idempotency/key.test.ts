@@ -7,14 +7,14 @@ import { type AgentCard, type Message, parseAgentCard } from '../protocol/index.
 import {
   declaresExtension,
   honoursIdempotency,
-  IDEMPOTENCY_EXTENSION_URI,
-  IDEMPOTENCY_METADATA_KEY,
+  idempotencyExtensionUri,
+  idempotencyMetadataKey,
   type KeyError,
   type KeyedMessage,
   keyErrorText,
   keyOf,
-  MAX_KEY_LEN,
-  MIN_KEY_LEN,
+  maxKeyLength,
+  minKeyLength,
   newIdempotencyKey,
   setKey,
   validateKey,
@@ -29,7 +29,7 @@ const KEY = '8f14e45fceea167a5a36dedd4bea2543';
 
 describe('the constants', () => {
   it('are a2a-rust’s, byte for byte (docs/idempotency.md#keys)', () => {
-    expect([IDEMPOTENCY_EXTENSION_URI, IDEMPOTENCY_METADATA_KEY, MIN_KEY_LEN, MAX_KEY_LEN]).toEqual([
+    expect([idempotencyExtensionUri, idempotencyMetadataKey, minKeyLength, maxKeyLength]).toEqual([
       'https://a2a-rust.com/extensions/idempotency/v1',
       'a2a-rust.com/idempotency-key',
       16,
@@ -41,8 +41,8 @@ describe('the constants', () => {
 describe('validateKey (docs/idempotency.md#keys)', () => {
   it.each([
     ['32 hex digits', KEY],
-    ['exactly 16 bytes', 'a'.repeat(MIN_KEY_LEN)],
-    ['exactly 255 bytes', 'a'.repeat(MAX_KEY_LEN)],
+    ['exactly 16 bytes', 'a'.repeat(minKeyLength)],
+    ['exactly 255 bytes', 'a'.repeat(maxKeyLength)],
     ['the separator :', 'tenant-a:8f14e45fceea167a'],
     ['the separator _', 'run_8f14e45fceea167a'],
     ['the separator .', 'v1.8f14e45fceea167a'],
@@ -96,10 +96,10 @@ describe('validateKey (docs/idempotency.md#keys)', () => {
       fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (key) => {
         const bytes = new TextEncoder().encode(key).length;
         const result = validateKey(key);
-        if (bytes < MIN_KEY_LEN) {
+        if (bytes < minKeyLength) {
           return result.error === 'TooShort';
         }
-        return bytes > MAX_KEY_LEN ? result.error === 'TooLong' : result.error !== 'TooShort';
+        return bytes > maxKeyLength ? result.error === 'TooLong' : result.error !== 'TooShort';
       }),
     );
   });
@@ -124,22 +124,22 @@ describe('keyOf (docs/idempotency.md#keys)', () => {
     ['metadata that is an array', { metadata: [KEY] }, { ok: true, value: undefined }],
     ['metadata that is a string', { metadata: KEY }, { ok: true, value: undefined }],
     ['metadata that is null', { metadata: null }, { ok: true, value: undefined }],
-    ['a valid key', { metadata: { [IDEMPOTENCY_METADATA_KEY]: KEY } }, { ok: true, value: KEY }],
-    ['the number 42', { metadata: { [IDEMPOTENCY_METADATA_KEY]: 42 } }, { ok: false, error: 'NotAString' }],
+    ['a valid key', { metadata: { [idempotencyMetadataKey]: KEY } }, { ok: true, value: KEY }],
+    ['the number 42', { metadata: { [idempotencyMetadataKey]: 42 } }, { ok: false, error: 'NotAString' }],
     [
       'null (present, not absent)',
-      { metadata: { [IDEMPOTENCY_METADATA_KEY]: null } },
+      { metadata: { [idempotencyMetadataKey]: null } },
       { ok: false, error: 'NotAString' },
     ],
     [
       'an object',
-      { metadata: { [IDEMPOTENCY_METADATA_KEY]: { key: KEY } } },
+      { metadata: { [idempotencyMetadataKey]: { key: KEY } } },
       { ok: false, error: 'NotAString' },
     ],
-    ['"short"', { metadata: { [IDEMPOTENCY_METADATA_KEY]: 'short' } }, { ok: false, error: 'TooShort' }],
+    ['"short"', { metadata: { [idempotencyMetadataKey]: 'short' } }, { ok: false, error: 'TooShort' }],
     [
       'a key with a space',
-      { metadata: { [IDEMPOTENCY_METADATA_KEY]: `${sixteen} x` } },
+      { metadata: { [idempotencyMetadataKey]: `${sixteen} x` } },
       { ok: false, error: 'InvalidCharacter' },
     ],
   ])('%s', (_name, message, expected) => {
@@ -148,10 +148,10 @@ describe('keyOf (docs/idempotency.md#keys)', () => {
 
   it('reads a key whether or not the URI is declared', () => {
     const declared = {
-      metadata: { [IDEMPOTENCY_METADATA_KEY]: KEY },
-      extensions: [IDEMPOTENCY_EXTENSION_URI],
+      metadata: { [idempotencyMetadataKey]: KEY },
+      extensions: [idempotencyExtensionUri],
     };
-    const undeclared = { metadata: { [IDEMPOTENCY_METADATA_KEY]: KEY } };
+    const undeclared = { metadata: { [idempotencyMetadataKey]: KEY } };
     expect([keyOf(declared), keyOf(undeclared)]).toEqual([
       { ok: true, value: KEY },
       { ok: true, value: KEY },
@@ -160,7 +160,7 @@ describe('keyOf (docs/idempotency.md#keys)', () => {
   });
 
   it('ignores an inherited entry: only the message’s own metadata counts', () => {
-    const metadata = Object.create({ [IDEMPOTENCY_METADATA_KEY]: KEY }) as Record<string, unknown>;
+    const metadata = Object.create({ [idempotencyMetadataKey]: KEY }) as Record<string, unknown>;
     expect(keyOf({ metadata })).toEqual({ ok: true, value: undefined });
   });
 });
@@ -174,14 +174,14 @@ describe('setKey (docs/idempotency.md#keys)', () => {
     const sent = message();
     expect(setKey(sent, KEY)).toEqual({ ok: true, value: KEY });
     expect(keyOf(sent)).toEqual({ ok: true, value: KEY });
-    expect(sent.metadata).toEqual({ [IDEMPOTENCY_METADATA_KEY]: KEY });
-    expect(sent.extensions).toEqual([IDEMPOTENCY_EXTENSION_URI]);
+    expect(sent.metadata).toEqual({ [idempotencyMetadataKey]: KEY });
+    expect(sent.extensions).toEqual([idempotencyExtensionUri]);
   });
 
   it('keeps the other metadata entries', () => {
     const sent = message({ metadata: { trace: 'abc', nested: { a: 1 } } });
     setKey(sent, KEY);
-    expect(sent.metadata).toEqual({ trace: 'abc', nested: { a: 1 }, [IDEMPOTENCY_METADATA_KEY]: KEY });
+    expect(sent.metadata).toEqual({ trace: 'abc', nested: { a: 1 }, [idempotencyMetadataKey]: KEY });
   });
 
   it.each([
@@ -192,11 +192,11 @@ describe('setKey (docs/idempotency.md#keys)', () => {
   ])('replaces metadata that is %s', (_name, metadata) => {
     const sent: KeyedMessage = { metadata };
     setKey(sent, KEY);
-    expect(sent.metadata).toEqual({ [IDEMPOTENCY_METADATA_KEY]: KEY });
+    expect(sent.metadata).toEqual({ [idempotencyMetadataKey]: KEY });
   });
 
   it('overwrites a previous value, a non-string included', () => {
-    const sent: KeyedMessage = { metadata: { [IDEMPOTENCY_METADATA_KEY]: 42 } };
+    const sent: KeyedMessage = { metadata: { [idempotencyMetadataKey]: 42 } };
     setKey(sent, KEY);
     expect(keyOf(sent)).toEqual({ ok: true, value: KEY });
   });
@@ -205,17 +205,17 @@ describe('setKey (docs/idempotency.md#keys)', () => {
     const sent = message();
     setKey(sent, KEY);
     setKey(sent, 'tenant-a:8f14e45fceea167a');
-    expect(sent.extensions).toEqual([IDEMPOTENCY_EXTENSION_URI]);
+    expect(sent.extensions).toEqual([idempotencyExtensionUri]);
     expect(keyOf(sent)).toEqual({ ok: true, value: 'tenant-a:8f14e45fceea167a' });
   });
 
   it('keeps the other URIs, and replaces an `extensions` that is not a list', () => {
     const sent = message({ extensions: ['https://ext.example/traces/v1'] });
     setKey(sent, KEY);
-    expect(sent.extensions).toEqual(['https://ext.example/traces/v1', IDEMPOTENCY_EXTENSION_URI]);
+    expect(sent.extensions).toEqual(['https://ext.example/traces/v1', idempotencyExtensionUri]);
     const odd: KeyedMessage = { extensions: 'https://ext.example/traces/v1' };
     setKey(odd, KEY);
-    expect(odd.extensions).toEqual([IDEMPOTENCY_EXTENSION_URI]);
+    expect(odd.extensions).toEqual([idempotencyExtensionUri]);
   });
 
   it.each([
@@ -289,19 +289,16 @@ function cardWith(extensions: readonly unknown[] | undefined): AgentCard {
 
 describe('honoursIdempotency (docs/idempotency.md#honouring-peers)', () => {
   it.each([
-    ['the exact URI', [{ uri: IDEMPOTENCY_EXTENSION_URI }], true],
+    ['the exact URI', [{ uri: idempotencyExtensionUri }], true],
     [
       'the URI among others, required and described',
-      [
-        { uri: 'https://ext.example/a' },
-        { uri: IDEMPOTENCY_EXTENSION_URI, required: true, description: 'x' },
-      ],
+      [{ uri: 'https://ext.example/a' }, { uri: idempotencyExtensionUri, required: true, description: 'x' }],
       true,
     ],
     ['no extensions', undefined, false],
     ['other extensions only', [{ uri: 'https://a2a-rust.com/extensions/failure/v1' }], false],
     ['the URI in another case', [{ uri: 'https://A2A-RUST.com/extensions/idempotency/v1' }], false],
-    ['the URI with a trailing slash', [{ uri: `${IDEMPOTENCY_EXTENSION_URI}/` }], false],
+    ['the URI with a trailing slash', [{ uri: `${idempotencyExtensionUri}/` }], false],
     ['another version', [{ uri: 'https://a2a-rust.com/extensions/idempotency/v2' }], false],
   ])('%s: %s', (_name, extensions, expected) => {
     expect(honoursIdempotency(cardWith(extensions))).toBe(expected);

@@ -7,16 +7,16 @@ Everything here is pure and synchronous: where a2a-rust returns a `Result`, thes
 import type { AgentCard } from '../protocol/index.js';
 
 /** The extension's URI, exactly as a2a-rust spells it (docs/idempotency.md#keys); compared byte for byte. */
-export const IDEMPOTENCY_EXTENSION_URI = 'https://a2a-rust.com/extensions/idempotency/v1';
+export const idempotencyExtensionUri = 'https://a2a-rust.com/extensions/idempotency/v1';
 
 /** The `message.metadata` entry that carries the key (docs/idempotency.md#keys). */
-export const IDEMPOTENCY_METADATA_KEY = 'a2a-rust.com/idempotency-key';
+export const idempotencyMetadataKey = 'a2a-rust.com/idempotency-key';
 
 /** The shortest key, in UTF-8 bytes: long enough to be a key rather than a counter or a word. */
-export const MIN_KEY_LEN = 16;
+export const minKeyLength = 16;
 
 /** The longest key, in UTF-8 bytes. */
-export const MAX_KEY_LEN = 255;
+export const maxKeyLength = 255;
 
 /**
 Why a key was refused, named as a2a-rust's `KeyError` variants (docs/idempotency.md#keys): `TooShort` and `TooLong` count UTF-8 bytes, `InvalidCharacter` is any byte outside ASCII letters, digits and `- _ . :`, `NotAString` is a metadata value that is not a JSON string (`null` included).
@@ -98,14 +98,14 @@ export function validateKey(key: string): KeyResult<string> {
     return { ok: false, error: 'NotAString' };
   }
   // Every UTF-16 unit is at least one UTF-8 byte: a string this long is too long whatever it holds, and is never encoded.
-  if (key.length > MAX_KEY_LEN) {
+  if (key.length > maxKeyLength) {
     return { ok: false, error: 'TooLong' };
   }
   const bytes = encoder.encode(key);
-  if (bytes.length < MIN_KEY_LEN) {
+  if (bytes.length < minKeyLength) {
     return { ok: false, error: 'TooShort' };
   }
-  if (bytes.length > MAX_KEY_LEN) {
+  if (bytes.length > maxKeyLength) {
     return { ok: false, error: 'TooLong' };
   }
   // A key reaches store keys and log lines; a newline in either is where log injection starts (docs/idempotency.md#keys).
@@ -124,10 +124,10 @@ keyOf({}); // { ok: true, value: undefined }
 */
 export function keyOf(message: Readonly<KeyedMessage>): KeyResult<string | undefined> {
   const { metadata } = message;
-  if (!isObject(metadata) || !Object.hasOwn(metadata, IDEMPOTENCY_METADATA_KEY)) {
+  if (!isObject(metadata) || !Object.hasOwn(metadata, idempotencyMetadataKey)) {
     return { ok: true, value: undefined };
   }
-  const value = metadata[IDEMPOTENCY_METADATA_KEY];
+  const value = metadata[idempotencyMetadataKey];
   return typeof value === 'string' ? validateKey(value) : { ok: false, error: 'NotAString' };
 }
 
@@ -153,12 +153,12 @@ export function setKey(message: KeyedMessage, key: string): KeyResult<string> {
     return valid;
   }
   const metadata = isObject(message.metadata) ? message.metadata : {};
-  metadata[IDEMPOTENCY_METADATA_KEY] = key;
+  metadata[idempotencyMetadataKey] = key;
   message.metadata = metadata;
   // `extensions` can carry no value, which is why the key itself lives in metadata (docs/idempotency.md#keys).
   const extensions = Array.isArray(message.extensions) ? (message.extensions as unknown[]) : [];
-  if (!extensions.includes(IDEMPOTENCY_EXTENSION_URI)) {
-    extensions.push(IDEMPOTENCY_EXTENSION_URI);
+  if (!extensions.includes(idempotencyExtensionUri)) {
+    extensions.push(idempotencyExtensionUri);
   }
   message.extensions = extensions;
   return valid;
@@ -173,11 +173,11 @@ declaresExtension({ extensions: ['https://a2a-rust.com/extensions/idempotency/v1
 ```
 */
 export function declaresExtension(message: Readonly<KeyedMessage>): boolean {
-  return Array.isArray(message.extensions) && message.extensions.includes(IDEMPOTENCY_EXTENSION_URI);
+  return Array.isArray(message.extensions) && message.extensions.includes(idempotencyExtensionUri);
 }
 
 /**
-Whether the agent card says its agent honours keys: some entry of `capabilities.extensions` has exactly the URI {@link IDEMPOTENCY_EXTENSION_URI} (docs/idempotency.md#honouring-peers). The entry's `required`, `description` and `params` are ignored. This is the only evidence the client accepts: a conformant server that never heard of the extension ignores the metadata and runs a re-sent message again, and `A2A-Extensions` is a report, not a demand it must refuse.
+Whether the agent card says its agent honours keys: some entry of `capabilities.extensions` has exactly the URI {@link idempotencyExtensionUri} (docs/idempotency.md#honouring-peers). The entry's `required`, `description` and `params` are ignored. This is the only evidence the client accepts: a conformant server that never heard of the extension ignores the metadata and runs a re-sent message again, and `A2A-Extensions` is a report, not a demand it must refuse.
 
 @example
 ```ts
@@ -186,5 +186,5 @@ honoursIdempotency(card) === client.honoursIdempotency; // true unless `peerHono
 ```
 */
 export function honoursIdempotency(card: AgentCard): boolean {
-  return card.capabilities.extensions.some((extension) => extension.uri === IDEMPOTENCY_EXTENSION_URI);
+  return card.capabilities.extensions.some((extension) => extension.uri === idempotencyExtensionUri);
 }

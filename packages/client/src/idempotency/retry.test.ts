@@ -14,9 +14,9 @@ import {
   TransportError,
 } from '../core/errors.js';
 import { type ClientOptions, resolveClientOptions } from '../options.js';
-import { type OperationName, operations, parseAgentCard } from '../protocol/index.js';
+import { type ClientMethod, operations, parseAgentCard } from '../protocol/index.js';
 import { parseRetryAfter } from '../wire/http.js';
-import { IDEMPOTENCY_METADATA_KEY } from './key.js';
+import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,
   defaultRetryPolicy,
@@ -142,7 +142,7 @@ describe('the client options', () => {
 
 describe('the operations idempotent by nature (docs/idempotency.md#retry-policy; docs/idempotency.md#what-the-tests-prove, item 53)', () => {
   it('are exactly the reads, cancel, subscribe and the push-config reads and delete', () => {
-    const idempotent = (Object.keys(operations) as OperationName[]).filter(
+    const idempotent = (Object.keys(operations) as ClientMethod[]).filter(
       (name) => operations[name].idempotent,
     );
     expect(idempotent.sort()).toEqual(
@@ -239,10 +239,10 @@ describe('isFinalError (docs/idempotency.md#what-the-tests-prove, client item 4)
   });
 });
 
-const keyed = { message: { messageId: 'm', metadata: { [IDEMPOTENCY_METADATA_KEY]: KEY } } };
+const keyed = { message: { messageId: 'm', metadata: { [idempotencyMetadataKey]: KEY } } };
 
 describe('carriesIdempotencyKey (docs/idempotency.md#retry-policy; docs/idempotency.md#what-the-tests-prove, items 59–61)', () => {
-  it.each<[string, OperationName, unknown, boolean, boolean]>([
+  it.each<[string, ClientMethod, unknown, boolean, boolean]>([
     ['a keyed send to an honouring peer', 'sendMessage', keyed, true, true],
     ['a keyed streaming send to an honouring peer', 'sendStreamingMessage', keyed, true, true],
     ['a keyed send to a peer not known to honour', 'sendMessage', keyed, false, false],
@@ -251,19 +251,19 @@ describe('carriesIdempotencyKey (docs/idempotency.md#retry-policy; docs/idempote
     [
       'the key "short"',
       'sendMessage',
-      { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: 'short' } } },
+      { message: { metadata: { [idempotencyMetadataKey]: 'short' } } },
       true,
       false,
     ],
-    ['the key ""', 'sendMessage', { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: '' } } }, true, false],
+    ['the key ""', 'sendMessage', { message: { metadata: { [idempotencyMetadataKey]: '' } } }, true, false],
     [
       'a key with a space',
       'sendMessage',
-      { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: `${KEY} x` } } },
+      { message: { metadata: { [idempotencyMetadataKey]: `${KEY} x` } } },
       true,
       false,
     ],
-    ['the key 42', 'sendMessage', { message: { metadata: { [IDEMPOTENCY_METADATA_KEY]: 42 } } }, true, false],
+    ['the key 42', 'sendMessage', { message: { metadata: { [idempotencyMetadataKey]: 42 } } }, true, false],
     ['no message at all', 'sendMessage', {}, true, false],
   ])('%s', (_name, operation, request, honours, expected) => {
     expect(carriesIdempotencyKey(operation, request, honours)).toBe(expected);
@@ -272,7 +272,7 @@ describe('carriesIdempotencyKey (docs/idempotency.md#retry-policy; docs/idempote
 
 describe('shouldRetry (docs/idempotency.md#retry-policy; docs/idempotency.md#what-the-tests-prove, items 54–62)', () => {
   const timeout = new TransportError('timeout', sent);
-  it.each<[string, OperationName, boolean, unknown, boolean]>([
+  it.each<[string, ClientMethod, boolean, unknown, boolean]>([
     ['an unkeyed send after a timeout', 'sendMessage', false, timeout, false],
     ['an unkeyed send after a reset', 'sendMessage', false, new TransportError('network', sent), false],
     ['an unkeyed send after a 502', 'sendMessage', false, http(502), false],
@@ -430,7 +430,7 @@ describe('runWithRetry', () => {
   const timeout = () => new TransportError('timeout', sent);
   const run = (overrides: Partial<Parameters<typeof runWithRetry>[0]> = {}) => ({
     policy: policyOf({ random: () => 0 }),
-    operation: 'sendMessage' as OperationName,
+    operation: 'sendMessage' as ClientMethod,
     keyed: true,
     signal: undefined,
     onRetry: () => undefined,

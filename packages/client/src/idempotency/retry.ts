@@ -9,7 +9,7 @@ The opt-in retry policy (docs/idempotency.md#retry-policy). Without a policy not
 A keyed send against a peer not known to honour keys is exactly as non-retryable as an unkeyed one. A stream retries only its establishment. Every decision here is pure; {@link runWithRetry} is the loop the client runs around an attempt.
 */
 import { isClientError, OptionsError, RequestError, TransportError } from '../core/errors.js';
-import { a2aErrors, type OperationName, operations } from '../protocol/index.js';
+import { a2aErrors, type ClientMethod, operations } from '../protocol/index.js';
 import { keyOf } from './key.js';
 
 /**
@@ -190,7 +190,7 @@ carriesIdempotencyKey('sendMessage', { message }, client.honoursIdempotency);
 ```
 */
 export function carriesIdempotencyKey(
-  operation: OperationName,
+  operation: ClientMethod,
   request: unknown,
   peerHonoursIdempotency: boolean,
 ): boolean {
@@ -215,7 +215,7 @@ shouldRetry('sendMessage', false, new TransportError('timeout', { dispatched: tr
 shouldRetry('sendMessage', true, new TransportError('timeout', { dispatched: true })); // true: the peer deduplicates
 ```
 */
-export function shouldRetry(operation: OperationName, keyed: boolean, error: unknown): boolean {
+export function shouldRetry(operation: ClientMethod, keyed: boolean, error: unknown): boolean {
   if (!isRetryableError(error) || isFinalError(error)) {
     return false;
   }
@@ -258,7 +258,7 @@ export type RetryNotice = {
 export type RetryRun = {
   /** `undefined`: a single attempt, nothing is ever re-sent. */
   readonly policy: RetryPolicy | undefined;
-  readonly operation: OperationName;
+  readonly operation: ClientMethod;
   /** From {@link carriesIdempotencyKey}. */
   readonly keyed: boolean;
   /** The caller's signal: it also ends a backoff. */
@@ -272,10 +272,10 @@ The authoritative remote codes that say the peer refused a request before applyi
 
 @example
 ```ts
-PRE_APPLICATION_CODES.has(-32004); // true: UnsupportedOperation
+notAppliedCodes.has(-32004); // true: UnsupportedOperation
 ```
 */
-export const PRE_APPLICATION_CODES: ReadonlySet<number> = new Set(
+export const notAppliedCodes: ReadonlySet<number> = new Set(
   [
     a2aErrors.ParseError,
     a2aErrors.InvalidRequest,
@@ -294,9 +294,7 @@ function claimsNothingApplied(error: unknown): boolean {
     isClientError(error) &&
     (!error.dispatched ||
       isDefiniteRejection(error) ||
-      (error.kind === 'remote' &&
-        error.remoteCode !== undefined &&
-        PRE_APPLICATION_CODES.has(error.remoteCode)))
+      (error.kind === 'remote' && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode)))
   );
 }
 

@@ -18,8 +18,8 @@ import {
 import { acquireLock, type FileLock } from './lock.js';
 import { decodeLedger, JournalLine, type LedgerRecord, type LedgerRevision } from './record.js';
 
-// The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
-export type { Ledger, LedgerOptions } from './ledger.js';
+// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
+export * from './entry.js';
 
 type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 
@@ -146,7 +146,7 @@ Compacts a file ledger's journal: writes a snapshot, every record's revisions to
 
 @example
 ```ts
-const ledger = await createLedger({ name: '/var/lib/app/sends.jsonl' });
+const ledger = await openLedger({ name: '/var/lib/app/sends.jsonl' });
 await compactLedger(ledger);
 ```
 */
@@ -163,11 +163,11 @@ Opens the file ledger at the path `options.name`: takes the lock file (a live ho
 
 @example
 ```ts
-import { createLedger } from '@surecall/client/ledger'; // the file store under Node
-const ledger = await createLedger({ name: './sends.jsonl' });
+import { openLedger } from '@surecall/client/ledger'; // the file store under Node
+const ledger = await openLedger({ name: './sends.jsonl' });
 ```
 */
-export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
@@ -212,14 +212,3 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
     throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'open', cause: error });
   }
 }
-
-/**
-The file ledger, under the name the public surface gives it (ARCHITECTURE.md#public-surface): `openLedger` is `createLedger`.
-
-@example
-```ts
-import { openLedger } from '@surecall/client/ledger';
-const ledger = await openLedger({ name: 'sends' });
-```
-*/
-export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

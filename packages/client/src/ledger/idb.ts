@@ -8,8 +8,8 @@ import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { deepFreeze, type Ledger, type LedgerOptions } from './ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
-// The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
-export type { Ledger, LedgerOptions } from './ledger.js';
+// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
+export * from './entry.js';
 
 interface LedgerDatabase extends DBSchema {
   // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.
@@ -177,11 +177,11 @@ Opens the IndexedDB ledger named `options.name` (the database name). The tab tha
 
 @example
 ```ts
-import { createLedger } from '@surecall/client/ledger'; // the idb store in a browser bundle
-const ledger = await createLedger({ name: 'sends' });
+import { openLedger } from '@surecall/client/ledger'; // the idb store in a browser bundle
+const ledger = await openLedger({ name: 'sends' });
 ```
 */
-export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
@@ -211,14 +211,3 @@ export async function createLedger(options: LedgerOptions): Promise<Ledger> {
       : new BroadcastChannel(`surecall-ledger:${options.name}`);
   return openLedgerEngine(idbStore(db, lease, channel));
 }
-
-/**
-The IndexedDB ledger, under the name the public surface gives it (ARCHITECTURE.md#public-surface): `openLedger` is `createLedger`.
-
-@example
-```ts
-import { openLedger } from '@surecall/client/ledger';
-const ledger = await openLedger({ name: 'sends' });
-```
-*/
-export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

@@ -26,7 +26,7 @@ import * as memory from './memory.js';
 
 type Backend = {
   readonly name: 'memory' | 'idb' | 'file';
-  readonly createLedger: (options: { name: string }) => Promise<Ledger>;
+  readonly openLedger: (options: { name: string }) => Promise<Ledger>;
 };
 
 let directory = '';
@@ -39,9 +39,9 @@ afterAll(async () => {
 });
 
 const backends: readonly Backend[] = [
-  { name: 'memory', createLedger: memory.createLedger },
-  { name: 'idb', createLedger: idb.createLedger },
-  { name: 'file', createLedger: file.createLedger },
+  { name: 'memory', openLedger: memory.openLedger },
+  { name: 'idb', openLedger: idb.openLedger },
+  { name: 'file', openLedger: file.openLedger },
 ];
 const durableBackends = backends.filter((backend) => backend.name !== 'memory');
 
@@ -185,19 +185,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-it('gives every store the same createLedger signature and the same exports, so the conditions can pick any one', () => {
-  expectTypeOf(idb.createLedger).toEqualTypeOf(memory.createLedger);
-  expectTypeOf(file.createLedger).toEqualTypeOf(memory.createLedger);
-  for (const store of [memory, idb, file]) {
-    expect(store.openLedger).toBe(store.createLedger);
-  }
+it('gives every store the same openLedger signature and the same exports, so the conditions can pick any one', () => {
+  expectTypeOf(idb.openLedger).toEqualTypeOf(memory.openLedger);
+  expectTypeOf(file.openLedger).toEqualTypeOf(memory.openLedger);
   const names = Object.keys(memory).sort();
   expect(Object.keys(idb).sort()).toEqual(names);
   expect(Object.keys(file).sort()).toEqual([...names, 'compactLedger'].sort());
 });
 
 it.each(backends)('refuses an empty name for the $name ledger', async (backend) => {
-  expect(await refusal(backend.createLedger({ name: '' }))).toMatchObject({
+  expect(await refusal(backend.openLedger({ name: '' }))).toMatchObject({
     reason: 'invalid-input',
     rule: 'name',
   });
@@ -232,7 +229,7 @@ it('summarizes a client error with its public fields only', () => {
 });
 
 it('states a refusal with public fields only', async () => {
-  const ledger = await memory.createLedger({ name: 'json' });
+  const ledger = await memory.openLedger({ name: 'json' });
   const error = await refusal(
     ledger.transition('a-secret-id', 0, transitionOf('start', await ledger.create(intent('x')))),
   );
@@ -245,7 +242,7 @@ it('states a refusal with public fields only', async () => {
 });
 
 it('needs WebCrypto unless a store brings its own SHA-256', async () => {
-  const ledger = await memory.createLedger({ name: 'no-crypto' });
+  const ledger = await memory.openLedger({ name: 'no-crypto' });
   vi.stubGlobal('crypto', {});
   try {
     expect(await refusal(ledger.create(intent('no-crypto')))).toMatchObject({
@@ -260,7 +257,7 @@ it('needs WebCrypto unless a store brings its own SHA-256', async () => {
 describe.each(backends)('the $name ledger', (backend) => {
   let ledger: Ledger;
   beforeAll(async () => {
-    ledger = await backend.createLedger({ name: freshName(backend) });
+    ledger = await backend.openLedger({ name: freshName(backend) });
   });
   afterAll(async () => {
     await ledger.close();
@@ -523,7 +520,7 @@ describe.each(backends)('the $name ledger', (backend) => {
 
 describe.each(backends)('the $name ledger, list and subscribe', (backend) => {
   it('lists records in creation order, by state', async () => {
-    const ledger = await backend.createLedger({ name: freshName(backend) });
+    const ledger = await backend.openLedger({ name: freshName(backend) });
     const ids = ['list-a', 'list-b', 'list-c', 'list-d'];
     await recordIn(ledger, 'prepared', ids[0] as string);
     await recordIn(ledger, 'unknown', ids[1] as string);
@@ -543,7 +540,7 @@ describe.each(backends)('the $name ledger, list and subscribe', (backend) => {
   });
 
   it('tells every subscriber of each committed change, in order, and nothing of refused ones', async () => {
-    const ledger = await backend.createLedger({ name: freshName(backend) });
+    const ledger = await backend.openLedger({ name: freshName(backend) });
     const seen: LedgerChange[] = [];
     const unsubscribe = ledger.subscribe((change) => seen.push(change));
     ledger.subscribe(() => {
@@ -567,7 +564,7 @@ describe.each(backends)('the $name ledger, list and subscribe', (backend) => {
   });
 
   it('refuses every call once closed', async () => {
-    const ledger = await backend.createLedger({ name: freshName(backend) });
+    const ledger = await backend.openLedger({ name: freshName(backend) });
     await ledger.close();
     await ledger.close();
     for (const call of [
@@ -584,7 +581,7 @@ describe.each(backends)('the $name ledger, list and subscribe', (backend) => {
 describe.each(durableBackends)('the $name ledger, across a close', (backend) => {
   it('keeps every record and its verified history', async () => {
     const name = freshName(backend);
-    const first = await backend.createLedger({ name });
+    const first = await backend.openLedger({ name });
     const before = [
       await recordIn(first, 'committed', 'keep-1'),
       await recordIn(first, 'unresolved', 'keep-2'),
@@ -593,7 +590,7 @@ describe.each(durableBackends)('the $name ledger, across a close', (backend) => 
     ];
     const histories = await Promise.all(before.map((record) => first.history(record.id)));
     await first.close();
-    const second = await backend.createLedger({ name });
+    const second = await backend.openLedger({ name });
     expect(await second.list()).toEqual(before);
     for (const [index, record] of before.entries()) {
       const history = await second.history(record.id);
@@ -605,10 +602,10 @@ describe.each(durableBackends)('the $name ledger, across a close', (backend) => 
 
   it('turns a record left executing into unknown (crashed-while-executing) on open, never into a new attempt', async () => {
     const name = freshName(backend);
-    const first = await backend.createLedger({ name });
+    const first = await backend.openLedger({ name });
     const executing = await recordIn(first, 'executing', 'crash-1');
     await first.close();
-    const second = await backend.createLedger({ name });
+    const second = await backend.openLedger({ name });
     const recovered = await second.get('crash-1');
     expect(recovered?.state).toEqual({
       status: 'unknown',
@@ -629,7 +626,7 @@ describe.each(durableBackends)('the $name ledger, across a close', (backend) => 
 describe('verifyHistory', () => {
   let history: LedgerRevision[] = [];
   beforeAll(async () => {
-    const ledger = await memory.createLedger({ name: 'verify' });
+    const ledger = await memory.openLedger({ name: 'verify' });
     await recordIn(ledger, 'committed', 'verify-1');
     history = await ledger.history('verify-1');
     await ledger.close();
@@ -864,8 +861,8 @@ describe('the idb ledger, between tabs', () => {
   it('lets the Web Lock holder write while another tab follows read-only and hears each change', async () => {
     vi.stubGlobal('navigator', { locks: fakeLocks() });
     const name = freshName(durableBackends[0] as Backend);
-    const writer = await idb.createLedger({ name });
-    const follower = await idb.createLedger({ name });
+    const writer = await idb.openLedger({ name });
+    const follower = await idb.openLedger({ name });
     const heard = new Promise<LedgerChange>((resolve) => follower.subscribe(resolve));
     const record = await writer.create(intent('tab-1'));
     const change = await heard;
@@ -877,14 +874,14 @@ describe('the idb ledger, between tabs', () => {
     });
     await writer.close();
     // The lease went with the writer: the next tab to open writes.
-    const successor = await idb.createLedger({ name });
+    const successor = await idb.openLedger({ name });
     await successor.transition('tab-1', 0, { type: 'start', attemptId: 'a1', messageId: 'm1' });
     await Promise.all([follower.close(), successor.close()]);
   });
 
   it('needs IndexedDB', async () => {
     vi.stubGlobal('indexedDB', undefined);
-    expect(await refusal(idb.createLedger({ name: 'none' }))).toMatchObject({
+    expect(await refusal(idb.openLedger({ name: 'none' }))).toMatchObject({
       reason: 'unsupported',
       rule: 'indexeddb',
     });
@@ -892,7 +889,7 @@ describe('the idb ledger, between tabs', () => {
 
   it("yields the database to a newer version and reports IndexedDB's failures as io, never its own errors", async () => {
     const name = freshName(durableBackends[0] as Backend);
-    const ledger = await idb.createLedger({ name });
+    const ledger = await idb.openLedger({ name });
     await ledger.create(intent('upgrade-1'));
     await new Promise<void>((resolve, reject) => {
       const request = indexedDB.open(name, 2);
@@ -910,7 +907,7 @@ describe('the idb ledger, between tabs', () => {
 
   it('reports a stored record that does not decode as corrupt, never skipping it', async () => {
     const name = freshName(durableBackends[0] as Backend);
-    const ledger = await idb.createLedger({ name });
+    const ledger = await idb.openLedger({ name });
     const record = await ledger.create(intent('corrupt-1'));
     await new Promise<void>((resolve, reject) => {
       const request = indexedDB.open(name);

@@ -4,7 +4,7 @@ The durable pending-send ledger (docs/durable-send.md#the-promise; docs/durable-
 */
 import { canonicalJson } from '../core/canonical-json.js';
 import {
-  type A2aClientError,
+  type ExchangeError,
   InvalidResponseError,
   LedgerError,
   RemoteError,
@@ -46,7 +46,7 @@ How to open a ledger. The same type for every store (CONTRIBUTING.md#public-entr
 
 @example
 ```ts
-const ledger = await createLedger({ name: 'sends' });
+const ledger = await openLedger({ name: 'sends' });
 ```
 */
 export type LedgerOptions = { readonly name: string };
@@ -230,7 +230,7 @@ The public-safe summary a record keeps of a client error: the fields of its `toJ
 await ledger.transition(id, revision, { type: 'unknown', attemptId, cause: errorSummary(error), reason: 'ambiguous-outcome' });
 ```
 */
-export function errorSummary(error: A2aClientError): ErrorSummary {
+export function errorSummary(error: ExchangeError): ErrorSummary {
   const remoteCode = error instanceof RemoteError ? error.remoteCode : undefined;
   const violation =
     error instanceof InvalidResponseError || error instanceof RequestError ? error.violation : undefined;

@@ -1,14 +1,14 @@
 /**
 @module
-The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `createLedger` starts empty.
+The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `openLedger` starts empty.
 */
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import type { Ledger, LedgerOptions } from './ledger.js';
 import type { LedgerRecord, LedgerRevision } from './record.js';
 
-// The model (records, transitions, verifyHistory) is exported once, from `@surecall/client`; a store adds only its factory.
-export type { Ledger, LedgerOptions } from './ledger.js';
+// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
+export * from './entry.js';
 
 type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 
@@ -46,24 +46,13 @@ Opens an empty in-memory ledger. `name` is only a label.
 
 @example
 ```ts
-import { createLedger } from '@surecall/client/ledger';
-const ledger = await createLedger({ name: 'test' });
+import { openLedger } from '@surecall/client/ledger';
+const ledger = await openLedger({ name: 'test' });
 ```
 */
-export async function createLedger(options: LedgerOptions): Promise<Ledger> {
+export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
   return openLedgerEngine(memoryStore());
 }
-
-/**
-The memory ledger, under the name the public surface gives it (ARCHITECTURE.md#public-surface): `openLedger` is `createLedger`.
-
-@example
-```ts
-import { openLedger } from '@surecall/client/ledger';
-const ledger = await openLedger({ name: 'sends' });
-```
-*/
-export const openLedger: (options: LedgerOptions) => Promise<Ledger> = createLedger;

@@ -33,7 +33,7 @@ function whole(min = 0, max = Number.MAX_SAFE_INTEGER): z.ZodMiniNumber<number> 
 const Millis = whole();
 
 /** The longest wait a `retryAfterMs` or a pending probe may name: one hour (docs/durable-send.md#recovery-modes, `retry_after` ≤ 1 h). */
-export const MAX_DELAY_MS = 3_600_000;
+export const maxDelayMs = 3_600_000;
 
 /** A SHA-256 digest as `sha256:` and 64 lowercase hex digits, the form `cardDigest` produces. */
 const Sha256Digest = z.string().check((payload) => {
@@ -187,7 +187,7 @@ export const UnknownReason = z.enum([
 /** Why a record is unknown. */
 export type UnknownReason = z.infer<typeof UnknownReason>;
 
-const Delay = whole(1, MAX_DELAY_MS);
+const Delay = whole(1, maxDelayMs);
 
 /** The state of a record (docs/durable-send.md#states-and-revisions). */
 export const LedgerState = z.discriminatedUnion('status', [

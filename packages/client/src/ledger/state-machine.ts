@@ -10,7 +10,7 @@ import {
   type LedgerRevision,
   type LedgerState,
   type LedgerTransition,
-  MAX_DELAY_MS,
+  maxDelayMs,
 } from './record.js';
 
 function refuse(rule: string): never {
@@ -117,7 +117,7 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
       }
       // docs/durable-send.md#transitions: a pending delay is 1 ms..1 h; and no probe runs before the previous one's not-before time.
       const delay = t.notBefore - at;
-      if (delay < 1 || delay > MAX_DELAY_MS) {
+      if (delay < 1 || delay > maxDelayMs) {
         refuse('pending-delay');
       }
       if (state.pending !== undefined && at < state.pending.notBefore) {

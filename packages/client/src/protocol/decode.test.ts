@@ -15,7 +15,7 @@ import {
 } from './decode.js';
 import { JsonRpcError, RestErrorEnvelope } from './error-codes.js';
 import { Message, Part } from './message.js';
-import { operations } from './operations.js';
+import { operationSchemas } from './operations.js';
 import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
 import { ListTasksResponse, SendMessageConfiguration } from './requests.js';
 import { isKnownField } from './scalars.js';
@@ -45,7 +45,7 @@ const card = {
 
 const allSchemas = {
   ...Object.fromEntries(
-    Object.entries(operations).flatMap(([name, op]) => [
+    Object.entries(operationSchemas).flatMap(([name, op]) => [
       [`${name}.request`, op.request],
       [`${name}.response`, op.response],
     ]),

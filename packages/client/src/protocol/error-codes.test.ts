@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { decode } from './decode.js';
 import {
   a2aErrors,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
   errorByCode,
   errorByReason,
+  errorDomain,
   errorFromDetails,
+  errorInfoType,
   JsonRpcError,
   matchesRestIdentity,
   RestErrorEnvelope,
@@ -166,9 +166,9 @@ describe('matchesRestIdentity', () => {
 
 describe('errorFromDetails', () => {
   const info = (reason: string, extra: Record<string, unknown> = {}) => ({
-    '@type': ERROR_INFO_TYPE,
+    '@type': errorInfoType,
     reason,
-    domain: ERROR_DOMAIN,
+    domain: errorDomain,
     ...extra,
   });
 
@@ -202,7 +202,7 @@ describe('JsonRpcError', () => {
       {
         code: -32009,
         message: "The requested A2A protocol version '0.3' is not supported.",
-        data: [{ '@type': ERROR_INFO_TYPE, reason: 'VERSION_NOT_SUPPORTED', domain: ERROR_DOMAIN }],
+        data: [{ '@type': errorInfoType, reason: 'VERSION_NOT_SUPPORTED', domain: errorDomain }],
       },
     ],
     [{ code: -32700, message: 'Invalid JSON payload.' }],
@@ -232,7 +232,7 @@ describe('RestErrorEnvelope', () => {
         code: 404,
         status: 'NOT_FOUND',
         message: 'Task not found: does-not-exist',
-        details: [{ '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN }],
+        details: [{ '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain }],
       },
     };
     expect(decode(RestErrorEnvelope, body)).toEqual({ ok: true, value: body });

@@ -4,10 +4,10 @@ import { int32, wireObject } from './scalars.js';
 import { label, prose } from './text.js';
 
 /** The `@type` of a `google.rpc.ErrorInfo` detail (A2A spec §3.3.2). */
-export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+export const errorInfoType = 'type.googleapis.com/google.rpc.ErrorInfo';
 
 /** The `domain` of every A2A `ErrorInfo` (A2A spec §3.3.2). */
-export const ERROR_DOMAIN = 'a2a-protocol.org';
+export const errorDomain = 'a2a-protocol.org';
 
 /** One A2A or JSON-RPC error, identified the same way in every binding. */
 export type A2aErrorEntry = {
@@ -152,7 +152,7 @@ The one A2A error named by a list of error details (`error.data` in JSON-RPC, `e
 
 @example
 ```ts
-errorFromDetails([{ '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN }])?.name; // 'TaskNotFound'
+errorFromDetails([{ '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain }])?.name; // 'TaskNotFound'
 ```
 */
 export function errorFromDetails(
@@ -166,7 +166,7 @@ export function errorFromDetails(
     }
     const { '@type': type, domain, reason } = detail;
     const entry =
-      type === ERROR_INFO_TYPE && domain === ERROR_DOMAIN && typeof reason === 'string'
+      type === errorInfoType && domain === errorDomain && typeof reason === 'string'
         ? errorByReason(reason)
         : undefined;
     if (entry !== undefined) {

@@ -1,6 +1,6 @@
 /**
 @module
-The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts`.
+The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
 */
 
 export {
@@ -28,11 +28,11 @@ export {
 export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
 export {
   a2aErrors,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
   errorByCode,
   errorByReason,
+  errorDomain,
   errorFromDetails,
+  errorInfoType,
   JsonRpcError,
   matchesRestIdentity,
   RestErrorEnvelope,
@@ -42,13 +42,14 @@ export { isJsonObject } from './json-value.js';
 export { Message, Part, Role } from './message.js';
 export type {
   Capability,
+  ClientMethod,
   HttpMethod,
   Operation,
   OperationName,
   OperationRequest,
   OperationResponse,
 } from './operations.js';
-export { expandPath, operationNames, operations } from './operations.js';
+export { expandPath, operationNames, operationSchemas, operations } from './operations.js';
 export { canonical, jsonName } from './protojson.js';
 export {
   AuthenticationInfo,
@@ -79,13 +80,13 @@ export {
 } from './stream.js';
 export {
   Artifact,
-  INTERRUPTED_STATES,
+  interruptedStates,
   isInterrupted,
   isTerminal,
   Task,
   TaskState,
   TaskStatus,
-  TERMINAL_STATES,
+  terminalStates,
 } from './task.js';
 export { isAbsoluteUri, isAbsoluteUrl, isMediaType, utf8Length, withinBytes } from './text.js';
 export { compareTimestamps, isTimestamp, Timestamp } from './timestamp.js';

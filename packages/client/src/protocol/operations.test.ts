@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { RequestError } from '../core/errors.js';
 import type { AgentCard } from './agent-card.js';
 import {
+  type ClientMethod,
   expandPath,
   type OperationName,
   type OperationRequest,
@@ -16,12 +17,12 @@ import type { Task } from './task.js';
 describe('operations', () => {
   it('lists the 11 operations of A2A spec §5.3 with their routes', () => {
     const summary = Object.fromEntries(
-      operationNames.map((name) => {
-        const { rpcMethod, http, streams, idempotent } = operations[name];
-        const capability = 'capability' in operations[name] ? operations[name].capability : '-';
+      (Object.keys(operations) as ClientMethod[]).map((method) => {
+        const { name, http, streams, idempotent } = operations[method];
+        const capability = 'capability' in operations[method] ? operations[method].capability : '-';
         return [
-          name,
-          `${rpcMethod} | ${http.method} ${http.path} (${http.fields}) | streams ${streams} | ${capability} | idempotent ${idempotent}`,
+          method,
+          `${name} | ${http.method} ${http.path} (${http.fields}) | streams ${streams} | ${capability} | idempotent ${idempotent}`,
         ];
       }),
     );
@@ -42,14 +43,17 @@ describe('operations', () => {
     `);
   });
 
-  it('names each JSON-RPC method as the PascalCase of its client method', () => {
-    for (const name of operationNames) {
-      expect(operations[name].rpcMethod).toBe(name.charAt(0).toUpperCase() + name.slice(1));
+  it('names each operation as the PascalCase of its client method, and lists the names in the spec order', () => {
+    for (const method of Object.keys(operations) as ClientMethod[]) {
+      expect(operations[method].name).toBe(method.charAt(0).toUpperCase() + method.slice(1));
     }
+    expect(operationNames).toEqual(Object.values(operations).map((operation) => operation.name));
+    expect(operationNames).toHaveLength(11);
   });
 
   it('types requests and answers per operation', () => {
     expectTypeOf<OperationName>().toEqualTypeOf<(typeof operationNames)[number]>();
+    expectTypeOf<OperationName>().toEqualTypeOf<Capitalize<ClientMethod>>();
     expectTypeOf<OperationRequest<'sendMessage'>>().toEqualTypeOf<SendMessageRequest>();
     expectTypeOf<OperationResponse<'sendMessage'>>().toEqualTypeOf<SendMessageResponse>();
     expectTypeOf<OperationResponse<'subscribeToTask'>>().toEqualTypeOf<StreamResponse>();

@@ -26,8 +26,8 @@ export type Capability = 'streaming' | 'pushNotifications' | 'extendedAgentCard'
 
 /** One operation of the protocol, as each binding and the client see it. */
 export type Operation = {
-  /** The JSON-RPC `method`: the gRPC RPC name (A2A spec §9.1). */
-  readonly rpcMethod: string;
+  /** The operation's name in the spec (A2A spec §3.1), e.g. `'GetTask'`: also the JSON-RPC `method` and the gRPC RPC name (A2A spec §9.1). */
+  readonly name: string;
   /**
   The HTTP+JSON route (A2A spec §11.3, §5.3), relative to the interface URL, with `{name}` for one percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere.
   */
@@ -42,10 +42,6 @@ export type Operation = {
   readonly capability?: Capability;
   /** True when repeating the call cannot change the outcome, by the operation's nature (A2A spec §3.3.1). */
   readonly idempotent: boolean;
-  /** The request message. */
-  readonly request: z.ZodMiniType;
-  /** The answer, or each event of a stream. */
-  readonly response: z.ZodMiniType;
 };
 
 /**
@@ -56,121 +52,128 @@ The 11 operations of A2A v1.0 (A2A spec §3.1, §5.3), keyed by the client metho
 
 @example
 ```ts
-const { rpcMethod, http } = operations.cancelTask; // 'CancelTask', POST /tasks/{id}:cancel
+const { name, http } = operations.cancelTask; // 'CancelTask', POST /tasks/{id}:cancel
 ```
 */
 export const operations = Object.freeze({
   sendMessage: {
-    rpcMethod: 'SendMessage',
+    name: 'SendMessage',
     http: { method: 'POST', path: '/message:send', fields: 'body' },
     streams: false,
     idempotent: false,
-    request: SendMessageRequest,
-    response: SendMessageResponse,
   },
   sendStreamingMessage: {
-    rpcMethod: 'SendStreamingMessage',
+    name: 'SendStreamingMessage',
     http: { method: 'POST', path: '/message:stream', fields: 'body' },
     streams: true,
     capability: 'streaming',
     idempotent: false,
-    request: SendMessageRequest,
-    response: StreamResponse,
   },
   getTask: {
-    rpcMethod: 'GetTask',
+    name: 'GetTask',
     http: { method: 'GET', path: '/tasks/{id}', fields: 'query' },
     streams: false,
     idempotent: true,
-    request: GetTaskRequest,
-    response: Task,
   },
   listTasks: {
-    rpcMethod: 'ListTasks',
+    name: 'ListTasks',
     http: { method: 'GET', path: '/tasks', fields: 'query' },
     streams: false,
     idempotent: true,
-    request: ListTasksRequest,
-    response: ListTasksResponse,
   },
   cancelTask: {
-    rpcMethod: 'CancelTask',
+    name: 'CancelTask',
     http: { method: 'POST', path: '/tasks/{id}:cancel', fields: 'body' },
     streams: false,
     idempotent: true,
-    request: CancelTaskRequest,
-    response: Task,
   },
   subscribeToTask: {
-    rpcMethod: 'SubscribeToTask',
+    name: 'SubscribeToTask',
     http: { method: 'POST', path: '/tasks/{id}:subscribe', fields: 'none' },
     streams: true,
     capability: 'streaming',
     idempotent: true,
-    request: SubscribeToTaskRequest,
-    response: StreamResponse,
   },
   createTaskPushNotificationConfig: {
-    rpcMethod: 'CreateTaskPushNotificationConfig',
+    name: 'CreateTaskPushNotificationConfig',
     http: { method: 'POST', path: '/tasks/{taskId}/pushNotificationConfigs', fields: 'body' },
     streams: false,
     capability: 'pushNotifications',
     idempotent: false,
-    request: TaskPushNotificationConfig,
-    response: TaskPushNotificationConfig,
   },
   getTaskPushNotificationConfig: {
-    rpcMethod: 'GetTaskPushNotificationConfig',
+    name: 'GetTaskPushNotificationConfig',
     http: { method: 'GET', path: '/tasks/{taskId}/pushNotificationConfigs/{id}', fields: 'query' },
     streams: false,
     capability: 'pushNotifications',
     idempotent: true,
-    request: GetTaskPushNotificationConfigRequest,
-    response: TaskPushNotificationConfig,
   },
   listTaskPushNotificationConfigs: {
-    rpcMethod: 'ListTaskPushNotificationConfigs',
+    name: 'ListTaskPushNotificationConfigs',
     http: { method: 'GET', path: '/tasks/{taskId}/pushNotificationConfigs', fields: 'query' },
     streams: false,
     capability: 'pushNotifications',
     idempotent: true,
-    request: ListTaskPushNotificationConfigsRequest,
-    response: ListTaskPushNotificationConfigsResponse,
   },
   deleteTaskPushNotificationConfig: {
-    rpcMethod: 'DeleteTaskPushNotificationConfig',
+    name: 'DeleteTaskPushNotificationConfig',
     http: { method: 'DELETE', path: '/tasks/{taskId}/pushNotificationConfigs/{id}', fields: 'query' },
     streams: false,
     capability: 'pushNotifications',
     idempotent: true,
-    request: DeleteTaskPushNotificationConfigRequest,
-    response: Empty,
   },
   getExtendedAgentCard: {
-    rpcMethod: 'GetExtendedAgentCard',
+    name: 'GetExtendedAgentCard',
     http: { method: 'GET', path: '/extendedAgentCard', fields: 'query' },
     streams: false,
     capability: 'extendedAgentCard',
     idempotent: true,
-    request: GetExtendedAgentCardRequest,
-    response: AgentCard,
   },
 } as const satisfies Record<string, Operation>);
 
-/** A client method name: `'sendMessage'`, `'getTask'`, … */
-export type OperationName = keyof typeof operations;
+/** The name of the client method that runs an operation: `'sendMessage'`, `'getTask'`, … (the key of {@link operations}). */
+export type ClientMethod = keyof typeof operations;
 
-/** The request type of an operation. */
-export type OperationRequest<N extends OperationName> = z.output<(typeof operations)[N]['request']>;
-
-/** The answer type of an operation (for a stream, the type of each event). */
-export type OperationResponse<N extends OperationName> = z.output<(typeof operations)[N]['response']>;
+/** An operation's name in the spec (A2A spec §3.1): `'SendMessage'`, `'GetTask'`, … It is also the JSON-RPC `method`, the name a token provider and the inspector events see, and the name the mock agent's faults target. */
+export type OperationName = (typeof operations)[ClientMethod]['name'];
 
 // Marked pure, so that a bundle that never lists the operations leaves the list out.
-/** Every operation name, in the order of the spec. */
+/** Every operation's name in the spec, in the spec's order. */
 export const operationNames: readonly OperationName[] = /* @__PURE__ */ Object.freeze(
-  /* @__PURE__ */ Object.keys(operations) as OperationName[],
+  /* @__PURE__ */ Object.values(operations).map((operation) => operation.name),
 );
+
+/** The request schema and the answer schema (for a stream, each event's) of every operation, keyed like {@link operations}. Internal: the zod schemas never leave the package (CONTRIBUTING.md#library-boundaries), only the types inferred from them. */
+export const operationSchemas = Object.freeze({
+  sendMessage: { request: SendMessageRequest, response: SendMessageResponse },
+  sendStreamingMessage: { request: SendMessageRequest, response: StreamResponse },
+  getTask: { request: GetTaskRequest, response: Task },
+  listTasks: { request: ListTasksRequest, response: ListTasksResponse },
+  cancelTask: { request: CancelTaskRequest, response: Task },
+  subscribeToTask: { request: SubscribeToTaskRequest, response: StreamResponse },
+  createTaskPushNotificationConfig: {
+    request: TaskPushNotificationConfig,
+    response: TaskPushNotificationConfig,
+  },
+  getTaskPushNotificationConfig: {
+    request: GetTaskPushNotificationConfigRequest,
+    response: TaskPushNotificationConfig,
+  },
+  listTaskPushNotificationConfigs: {
+    request: ListTaskPushNotificationConfigsRequest,
+    response: ListTaskPushNotificationConfigsResponse,
+  },
+  deleteTaskPushNotificationConfig: { request: DeleteTaskPushNotificationConfigRequest, response: Empty },
+  getExtendedAgentCard: { request: GetExtendedAgentCardRequest, response: AgentCard },
+} as const satisfies {
+  readonly [M in ClientMethod]: { readonly request: z.ZodMiniType; readonly response: z.ZodMiniType };
+});
+
+/** The request type of an operation. */
+export type OperationRequest<M extends ClientMethod> = z.output<(typeof operationSchemas)[M]['request']>;
+
+/** The answer type of an operation (for a stream, the type of each event). */
+export type OperationResponse<M extends ClientMethod> = z.output<(typeof operationSchemas)[M]['response']>;
 
 const TEMPLATE_VARIABLE = /\{([A-Za-z]+)\}/g;
 

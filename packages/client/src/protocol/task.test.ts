@@ -3,13 +3,13 @@ import { decode } from './decode.js';
 import type { Message } from './message.js';
 import {
   Artifact,
-  INTERRUPTED_STATES,
+  interruptedStates,
   isInterrupted,
   isTerminal,
   Task,
   TaskState,
   TaskStatus,
-  TERMINAL_STATES,
+  terminalStates,
 } from './task.js';
 
 function rule(schema: Parameters<typeof decode>[0], value: unknown): string | undefined {
@@ -100,8 +100,8 @@ describe('TaskState', () => {
   ] as const)('classes %s: terminal %s, interrupted %s', (state, terminal, interrupted) => {
     expect(isTerminal(state)).toBe(terminal);
     expect(isInterrupted(state)).toBe(interrupted);
-    expect(TERMINAL_STATES.has(state)).toBe(terminal);
-    expect(INTERRUPTED_STATES.has(state)).toBe(interrupted);
+    expect(terminalStates.has(state)).toBe(terminal);
+    expect(interruptedStates.has(state)).toBe(interrupted);
   });
 
   it('types the eight real states', () => {

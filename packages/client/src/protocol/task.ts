@@ -29,7 +29,7 @@ export const TaskState = protoEnum([
 export type TaskState = z.infer<typeof TaskState>;
 
 /** The states after which nothing more happens to a task (A2A spec §4.1.3: COMPLETED, FAILED, CANCELED, REJECTED). */
-export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
+export const terminalStates: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_COMPLETED',
   'TASK_STATE_FAILED',
   'TASK_STATE_CANCELED',
@@ -37,19 +37,19 @@ export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
 ]);
 
 /** The states in which a task waits for the client or for out-of-band credentials (INPUT_REQUIRED, AUTH_REQUIRED). */
-export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
+export const interruptedStates: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_AUTH_REQUIRED',
 ]);
 
 /** True when the task can never change again. */
 export function isTerminal(state: TaskState): boolean {
-  return TERMINAL_STATES.has(state);
+  return terminalStates.has(state);
 }
 
 /** True when the task waits for input or authorization. A blocking send returns at a terminal or an interrupted state (A2A spec §3.2.2). */
 export function isInterrupted(state: TaskState): boolean {
-  return INTERRUPTED_STATES.has(state);
+  return interruptedStates.has(state);
 }
 
 /**

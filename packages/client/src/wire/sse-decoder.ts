@@ -1,6 +1,6 @@
 import { InvalidResponseError } from '../core/errors.js';
 import type { SseDecoder, SseEvent, SseLimits, SseRule } from './sse.js';
-import { CR, fieldName, findSpecial, LF, parseDigits } from './sse-lines.js';
+import { carriageReturn, fieldName, findSpecial, lineFeed, parseDigits } from './sse-lines.js';
 
 const SPACE = 32;
 const COLON = 58;
@@ -119,7 +119,7 @@ class Decoder implements SseDecoder {
     }
     if (this.afterCr) {
       this.afterCr = false;
-      if (b[pos] === LF) {
+      if (b[pos] === lineFeed) {
         pos++;
       }
     }
@@ -141,10 +141,10 @@ class Decoder implements SseDecoder {
         continue;
       }
       let next = j + 1;
-      if (b[j] === CR) {
+      if (b[j] === carriageReturn) {
         if (next === n) {
           this.afterCr = true;
-        } else if (b[next] === LF) {
+        } else if (b[next] === lineFeed) {
           next++;
         }
       }
@@ -253,7 +253,7 @@ class Decoder implements SseDecoder {
     if (length > this.dataBuf.length) {
       this.dataBuf = grow(this.dataBuf, this.dataLen, length, this.limits.sseEventBytes);
     }
-    this.dataBuf[this.dataLen] = LF;
+    this.dataBuf[this.dataLen] = lineFeed;
     this.dataBuf.set(src.subarray(start, end), this.dataLen + 1);
     this.dataLen = length;
     this.dataLines++;

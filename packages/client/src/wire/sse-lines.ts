@@ -4,9 +4,9 @@ Line-level reading of an event stream (WHATWG HTML, "Interpreting an event strea
 */
 
 /** Line feed: ends a line, alone or after a CR. */
-export const LF = 10;
+export const lineFeed = 10;
 /** Carriage return: ends a line, alone or before an LF. */
-export const CR = 13;
+export const carriageReturn = 13;
 
 /** The index of the first NUL, LF or CR in `b` at or after `from`, or `b.length`. `words` views `b` from index `head` on. */
 export function findSpecial(b: Uint8Array, words: Int32Array, head: number, from: number): number {
@@ -15,7 +15,7 @@ export function findSpecial(b: Uint8Array, words: Int32Array, head: number, from
   const aligned = i <= head ? head : head + (((i - head + 3) >> 2) << 2);
   for (const stop = Math.min(aligned, n); i < stop; i++) {
     const c = b[i];
-    if (c === 0 || c === LF || c === CR) {
+    if (c === 0 || c === lineFeed || c === carriageReturn) {
       return i;
     }
   }
@@ -44,14 +44,14 @@ export function findSpecial(b: Uint8Array, words: Int32Array, head: number, from
     const at = head + (w << 2);
     for (let k = at, stop = Math.min(at + 16, wordEnd); k < stop; k++) {
       const c = b[k];
-      if (c === 0 || c === LF || c === CR) {
+      if (c === 0 || c === lineFeed || c === carriageReturn) {
         return k;
       }
     }
   }
   for (i = Math.max(i, wordEnd); i < n; i++) {
     const c = b[i];
-    if (c === 0 || c === LF || c === CR) {
+    if (c === 0 || c === lineFeed || c === carriageReturn) {
       return i;
     }
   }

@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../../src/protocol/index.js';
+import { errorDomain, errorInfoType, type JsonValue, type Message } from '../../src/protocol/index.js';
 import { drain } from '../support/binding.js';
 
 // The JSON-RPC stream checks (establishment: docs/protocol-checks.md#stream-establishment; per-event parsing: docs/protocol-checks.md#stream-events): one raw answer per row.
@@ -23,7 +23,7 @@ const unsupported = { code: -32004, message: secret };
 const taskNotFound = {
   code: -32001,
   message: secret,
-  data: [{ '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN }],
+  data: [{ '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain }],
 };
 
 function bindingOf() {

@@ -5,7 +5,7 @@ import type { Binding } from '../../src/bindings/binding.js';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../../src/protocol/index.js';
+import { errorDomain, errorInfoType, type JsonValue, type Message } from '../../src/protocol/index.js';
 import { drain, failure } from '../support/binding.js';
 
 const url = 'https://agent.test/a2a/rpc';
@@ -34,7 +34,7 @@ const card = {
 const taskNotFound = {
   code: -32001,
   message: secret,
-  data: [{ '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: ERROR_DOMAIN }],
+  data: [{ '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain }],
 };
 
 function bindingOf(extra: { tenant?: string } = {}): Binding {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createRestBinding } from '../../src/bindings/rest.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { ERROR_DOMAIN, ERROR_INFO_TYPE, type JsonValue, type Message } from '../../src/protocol/index.js';
+import { errorDomain, errorInfoType, type JsonValue, type Message } from '../../src/protocol/index.js';
 import { drain, failure } from '../support/binding.js';
 
 const origin = 'https://agent.test';
@@ -22,7 +22,7 @@ const statusUpdate = { taskId: 'task-1', contextId: 'ctx-1', status: { state: 'T
 const config = { taskId: 'task-1', id: 'cfg-1', url: 'https://hooks.example/a2a' };
 
 function restError(code: number, status: string, reason?: string): JsonValue {
-  const details = reason === undefined ? [] : [{ '@type': ERROR_INFO_TYPE, reason, domain: ERROR_DOMAIN }];
+  const details = reason === undefined ? [] : [{ '@type': errorInfoType, reason, domain: errorDomain }];
   return { error: { code, status, message: secret, details } };
 }
 

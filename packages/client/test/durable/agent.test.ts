@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import {
-  ATTEMPT_MESSAGE_PREFIX,
+  attemptMessagePrefix,
   type DurableAgent,
   type DurableAgentOptions,
   durableAgent,
-  SEND_MESSAGE_PREFIX,
+  sendMessagePrefix,
 } from '../../src/durable/agent.js';
 import type { DurableEvent, DurableProbeEvent, DurableTransitionEvent } from '../../src/durable/events.js';
 import { recoveryContextId } from '../../src/durable/recovery.js';
-import { IDEMPOTENCY_EXTENSION_URI, IDEMPOTENCY_METADATA_KEY } from '../../src/idempotency/key.js';
+import { idempotencyExtensionUri, idempotencyMetadataKey } from '../../src/idempotency/key.js';
 import type { Ledger, LedgerRecord } from '../../src/ledger/ledger.js';
 import { a2aErrors, type Message } from '../../src/protocol/index.js';
 import type { TokenContext } from '../../src/security.js';
@@ -81,7 +81,7 @@ describe.each(bindings)('a durable send over %s', (binding) => {
     expect(request?.params.configuration).toEqual({ returnImmediately: true });
     const [sent] = peer.messages();
     const attempt = outcome.record.attempts[0];
-    expect(sent?.messageId).toBe(`${ATTEMPT_MESSAGE_PREFIX}${attempt?.attemptId}`);
+    expect(sent?.messageId).toBe(`${attemptMessagePrefix}${attempt?.attemptId}`);
     expect(outcome.answer).toMatchObject({ task: { status: { state: 'TASK_STATE_SUBMITTED' } } });
     const task = outcome.answer !== undefined && 'task' in outcome.answer ? outcome.answer.task : undefined;
     // docs/durable-send.md#what-a-task-commits: committed means the peer holds the message and returned a durable handle.
@@ -119,7 +119,7 @@ describe.each(bindings)('a durable send over %s', (binding) => {
   it('fails as not applied on an authoritative pre-application rejection (a keyed send to a peer that refuses keys)', async () => {
     const peer = await mountPeer({ mode: 'refusing' });
     const { agent } = await build(peer, binding);
-    const message = { ...text('task a'), metadata: { [IDEMPOTENCY_METADATA_KEY]: 'caller-chosen-key-0001' } };
+    const message = { ...text('task a'), metadata: { [idempotencyMetadataKey]: 'caller-chosen-key-0001' } };
     const outcome = await agent.send(message);
     expect(outcome.status).toBe('failed');
     expect(outcome.record.state).toMatchObject({
@@ -213,8 +213,8 @@ describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
     const ids = [first, second].map((outcome) => messageIdOf(outcome.record));
     expect(new Set(ids).size).toBe(2);
     for (const [index, outcome] of [first, second].entries()) {
-      expect(ids[index]).toBe(`${ATTEMPT_MESSAGE_PREFIX}${outcome.record.attempts[0]?.attemptId}`);
-      expect(outcome.record.message.messageId).toBe(`${SEND_MESSAGE_PREFIX}${outcome.id}`);
+      expect(ids[index]).toBe(`${attemptMessagePrefix}${outcome.record.attempts[0]?.attemptId}`);
+      expect(outcome.record.message.messageId).toBe(`${sendMessagePrefix}${outcome.id}`);
     }
   });
 
@@ -226,9 +226,9 @@ describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
     const key = outcome.record.idempotencyKey ?? '';
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     expect(sent).toMatchObject({
-      messageId: `${SEND_MESSAGE_PREFIX}${outcome.id}`,
-      metadata: { [IDEMPOTENCY_METADATA_KEY]: key },
-      extensions: [IDEMPOTENCY_EXTENSION_URI],
+      messageId: `${sendMessagePrefix}${outcome.id}`,
+      metadata: { [idempotencyMetadataKey]: key },
+      extensions: [idempotencyExtensionUri],
     });
   });
 
@@ -240,11 +240,11 @@ describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
     });
     const chosen = await agent.send({
       ...text('task a'),
-      metadata: { [IDEMPOTENCY_METADATA_KEY]: 'job-42:attempt-group-7' },
+      metadata: { [idempotencyMetadataKey]: 'job-42:attempt-group-7' },
     });
     expect(chosen.record.idempotencyKey).toBe('job-42:attempt-group-7');
     await expect(
-      agent.send({ ...text('task a'), metadata: { [IDEMPOTENCY_METADATA_KEY]: 'short' } }),
+      agent.send({ ...text('task a'), metadata: { [idempotencyMetadataKey]: 'short' } }),
     ).rejects.toMatchObject({ reason: 'invalid-input', rule: 'idempotency-key' });
     expect(await ledger.list()).toHaveLength(1);
   });
@@ -288,7 +288,7 @@ describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
     const outcome = await agent.send(text('task a'));
     await agent.reconcile(outcome.id);
     const sent = peer.messages().map((message) => message.messageId);
-    expect(sent).toEqual([`${SEND_MESSAGE_PREFIX}${outcome.id}`, `${SEND_MESSAGE_PREFIX}${outcome.id}`]);
+    expect(sent).toEqual([`${sendMessagePrefix}${outcome.id}`, `${sendMessagePrefix}${outcome.id}`]);
   });
 });
 

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type A2aClient, createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { type DurableAgent, durableAgent } from '../../src/durable/agent.js';
-import { createLedger } from '../../src/ledger/file.js';
+import { openLedger } from '../../src/ledger/file.js';
 import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 import type { ProtocolBinding } from '../../src/security.js';
@@ -144,7 +144,7 @@ describe('a durable agent killed with SIGKILL', () => {
       for (const binding of bindingsOf) {
         const client = await clientOf(binding, mock.cardUrl);
         client.events.subscribe((event) => {
-          if (event.type === 'request' && event.method === 'SendMessage') {
+          if (event.type === 'request' && event.operation === 'SendMessage') {
             sent.set(binding, sendsOf(binding) + 1);
           }
         });
@@ -181,7 +181,7 @@ describe('a durable agent killed with SIGKILL', () => {
         mock.faults.clear();
 
         // The ledger always opens, and every acknowledged transition is in it.
-        const ledger = await createLedger({ name: path });
+        const ledger = await openLedger({ name: path });
         const acks = current.reports.filter((report) => report.event === 'ack');
         acknowledged += acks.length;
         for (const ack of acks) {
@@ -220,7 +220,7 @@ describe('a durable agent killed with SIGKILL', () => {
       }
 
       // The whole journal replays and verifies, record by record.
-      const ledger = await createLedger({ name: path });
+      const ledger = await openLedger({ name: path });
       const records = await ledger.list();
       for (const record of records) {
         expect((await verifyHistory(await ledger.history(record.id))).ok, record.id).toBe(true);
@@ -304,7 +304,7 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
     const path = join(directory, 'before-dispatch.jsonl');
     try {
       const client = await clientOf('JSONRPC', `${server.origin}/.well-known/agent-card.json`);
-      const ledger = await createLedger({ name: path });
+      const ledger = await openLedger({ name: path });
       const agent = durableAgent({ client, ledger });
       const sending = agent.send({ role: 'ROLE_USER', parts: [{ text: 'task held' }] }, { id: 'held-1' });
       await held;
@@ -325,7 +325,7 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
       expect(sends).toBe(1);
       await ledger.close();
       // A new process (here: a new ledger and agent) sees it unknown, and sending it again still sends nothing.
-      const reopened = await createLedger({ name: path });
+      const reopened = await openLedger({ name: path });
       const later = durableAgent({ client, ledger: reopened });
       expect(
         (await later.send({ role: 'ROLE_USER', parts: [{ text: 'task held' }] }, { id: 'held-1' })).status,

@@ -5,8 +5,8 @@ import { RemoteError, TransportError } from '../../src/core/errors.js';
 import {
   answerEchoes,
   type ProbeReport,
-  RECOVERY_CONTEXT_PREFIX,
   recoveryContextId,
+  recoveryContextPrefix,
   replaySend,
   resultSummary,
   type ScanPage,
@@ -34,7 +34,7 @@ describe('recoveryContextId (docs/durable-send.md#recovery-modes, the one-way op
     const input = { recordId: 'send-1', attemptId: 'attempt-1', cardDigest: digest };
     const id = await recoveryContextId(input);
     expect(id).toMatch(/^surecall-ctx-[0-9a-f]{64}$/);
-    expect(id.startsWith(RECOVERY_CONTEXT_PREFIX)).toBe(true);
+    expect(id.startsWith(recoveryContextPrefix)).toBe(true);
     expect(await recoveryContextId({ ...input })).toBe(id);
   });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
-import { createLedger } from '../../src/ledger/memory.js';
+import { openLedger } from '../../src/ledger/memory.js';
 import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 
 let sdk: RunningSdkAgent;
@@ -57,7 +57,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)(
       });
       const agent = durableAgent({
         client,
-        ledger: await createLedger({ name: 'sdk' }),
+        ledger: await openLedger({ name: 'sdk' }),
         recovery: {
           kind: 'context-history',
           maxPages: 2,

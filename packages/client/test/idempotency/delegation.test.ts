@@ -6,8 +6,8 @@ import type { A2aClient } from '../../src/client.js';
 import { InvalidResponseError, RequestError, TransportError } from '../../src/core/errors.js';
 import { startDelegation } from '../../src/idempotency/delegation.js';
 import {
-  IDEMPOTENCY_EXTENSION_URI,
-  IDEMPOTENCY_METADATA_KEY,
+  idempotencyExtensionUri,
+  idempotencyMetadataKey,
   keyOf,
   newIdempotencyKey,
 } from '../../src/idempotency/key.js';
@@ -46,8 +46,8 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
       status: { state: 'TASK_STATE_COMPLETED' },
     });
     const sent = await sentMessageOf(client, delegation.taskId ?? '');
-    expect(sent?.metadata).toEqual({ [IDEMPOTENCY_METADATA_KEY]: delegation.idempotencyKey });
-    expect(sent?.extensions).toEqual([IDEMPOTENCY_EXTENSION_URI]);
+    expect(sent?.metadata).toEqual({ [idempotencyMetadataKey]: delegation.idempotencyKey });
+    expect(sent?.extensions).toEqual([idempotencyExtensionUri]);
     expect('metadata' in message).toBe(false);
   });
 
@@ -80,7 +80,7 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
   it('refuses a malformed caller key before anything is sent', async () => {
     const mock = await mountAgent({ mode: 'honouring' });
     const client = mock.client(binding);
-    const message = userMessage('task a', undefined, { metadata: { [IDEMPOTENCY_METADATA_KEY]: 'short' } });
+    const message = userMessage('task a', undefined, { metadata: { [idempotencyMetadataKey]: 'short' } });
 
     await expect(startDelegation(client, { message })).rejects.toBeInstanceOf(RequestError);
     expect(mock.requests()).toBe(0);

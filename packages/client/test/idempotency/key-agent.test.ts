@@ -4,7 +4,7 @@ Keyed sends against the mock agent in its three modes (`honouring`, `refusing`, 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isClientError, RemoteError, TransportError } from '../../src/core/errors.js';
 import type { ClientRetryEvent } from '../../src/events.js';
-import { IDEMPOTENCY_EXTENSION_URI, newIdempotencyKey } from '../../src/idempotency/key.js';
+import { idempotencyExtensionUri, newIdempotencyKey } from '../../src/idempotency/key.js';
 import type { StreamResponse, Task } from '../../src/protocol/index.js';
 import {
   bindings,
@@ -381,6 +381,6 @@ describe('the key on the wire', () => {
     const result = await client.sendMessage({ message: userMessage('task a', key) });
     const [sent] = taskOf(result).history;
     expect(sent?.metadata).toEqual({ 'a2a-rust.com/idempotency-key': key });
-    expect(sent?.extensions).toEqual([IDEMPOTENCY_EXTENSION_URI]);
+    expect(sent?.extensions).toEqual([idempotencyExtensionUri]);
   });
 });

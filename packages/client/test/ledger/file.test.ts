@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
-import { compactLedger, createLedger } from '../../src/ledger/file.js';
+import { compactLedger, openLedger } from '../../src/ledger/file.js';
 import { type Ledger, type LedgerRecord, type SendIntent, verifyHistory } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 import * as memory from '../../src/ledger/memory.js';
@@ -71,7 +71,7 @@ function journalLines(path: string): string[] {
 /** A journal of three committed sends (nine lines), closed. */
 async function journalOfThree(): Promise<string> {
   const path = freshPath();
-  const ledger = await createLedger({ name: path });
+  const ledger = await openLedger({ name: path });
   for (const id of ['j-1', 'j-2', 'j-3']) {
     await committed(ledger, id);
   }
@@ -85,7 +85,7 @@ describe('the journal on open', () => {
     const whole = (await stat(path)).size;
     const line = journalLines(path)[0] as string;
     appendFileSync(path, line.slice(0, 40));
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     expect((await ledger.list()).map((record) => record.state.status)).toEqual([
       'committed',
       'committed',
@@ -94,7 +94,7 @@ describe('the journal on open', () => {
     expect((await stat(path)).size).toBe(whole);
     await committed(ledger, 'j-4');
     await ledger.close();
-    const reopened = await createLedger({ name: path });
+    const reopened = await openLedger({ name: path });
     expect(await reopened.list()).toHaveLength(4);
     await reopened.close();
   });
@@ -130,7 +130,7 @@ describe('the journal on open', () => {
       const lines = journalLines(path);
       tamper(lines);
       writeFileSync(path, `${lines.join('\n')}\n`);
-      const error = await refusal(createLedger({ name: path }));
+      const error = await refusal(openLedger({ name: path }));
       expect(error).toMatchObject({ reason: 'corrupt', position, rule });
       expect(error.message).not.toContain(directory);
       // The refusal released the lock: once repaired, the journal opens.
@@ -143,7 +143,7 @@ describe('the journal on open', () => {
     const bytes = readFileSync(path);
     const broken = Buffer.concat([bytes.subarray(0, 20), Buffer.from([0xff]), bytes.subarray(21)]);
     writeFileSync(path, broken);
-    expect(await refusal(createLedger({ name: path }))).toMatchObject({
+    expect(await refusal(openLedger({ name: path }))).toMatchObject({
       reason: 'corrupt',
       position: 1,
       rule: 'utf-8',
@@ -154,7 +154,7 @@ describe('the journal on open', () => {
 describe('compaction', () => {
   it('rewrites the journal record by record, keeping every record and its whole digest chain', async () => {
     const path = freshPath();
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     // Interleaved: each record's revisions are spread across the journal.
     await Promise.all(['c-1', 'c-2', 'c-3'].map((id) => committed(ledger, id)));
     const before = await ledger.list();
@@ -170,7 +170,7 @@ describe('compaction', () => {
         .map((line) => (JSON.parse(line) as { revision: { id: string } }).revision.id),
     ).toEqual(['c-1', 'c-1', 'c-1', 'c-2', 'c-2', 'c-2', 'c-3', 'c-3', 'c-3']);
     await ledger.close();
-    const reopened = await createLedger({ name: path });
+    const reopened = await openLedger({ name: path });
     expect((await reopened.list()).slice(0, 3)).toEqual(before);
     for (const [index, record] of before.entries()) {
       const history = await reopened.history(record.id);
@@ -184,10 +184,10 @@ describe('compaction', () => {
   it('drops a temporary file a crashed compaction left, and compacts only file ledgers', async () => {
     const path = await journalOfThree();
     writeFileSync(`${path}.compact.tmp`, 'half a snapshot');
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     expect(await stat(`${path}.compact.tmp`).catch(() => undefined)).toBeUndefined();
     await ledger.close();
-    const other = await memory.createLedger({ name: 'memory' });
+    const other = await memory.openLedger({ name: 'memory' });
     expect(await refusal(compactLedger(other))).toMatchObject({
       reason: 'invalid-input',
       rule: 'not-a-file-ledger',
@@ -198,7 +198,7 @@ describe('compaction', () => {
 describe('group commit', () => {
   it('makes concurrent commits share syncs, each resolving only after a sync that covers its line', async () => {
     const path = freshPath();
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     const ids = Array.from({ length: 48 }, (_, index) => `g-${index}`);
     for (const id of ids) {
       await ledger.create(intent(id));
@@ -229,7 +229,7 @@ describe('group commit', () => {
 
   it('fails every waiting and later write when a sync fails, since what reached the disk is unknown', async () => {
     const path = freshPath();
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     await ledger.create(intent('io-0'));
     vi.spyOn(fileHandlePrototype, 'datasync').mockRejectedValueOnce(
       Object.assign(new Error('EIO'), { code: 'EIO' }),
@@ -321,26 +321,26 @@ function killed(process_: ChildProcess): Promise<void> {
 describe('the lock file', () => {
   it('refuses a second ledger on the same journal, in this process and in another one', async () => {
     const path = freshPath();
-    const ledger = await createLedger({ name: path });
-    expect(await refusal(createLedger({ name: path }))).toMatchObject({ reason: 'locked' });
+    const ledger = await openLedger({ name: path });
+    expect(await refusal(openLedger({ name: path }))).toMatchObject({ reason: 'locked' });
     const other = child(['try', path]);
     other.go();
     expect(await other.next('refused')).toMatchObject({ reason: 'locked' });
     await killed(other.process);
     await ledger.close();
-    const after = await createLedger({ name: path });
+    const after = await openLedger({ name: path });
     await after.close();
   });
 
   it('takes over the lock of a killed holder with a higher fencing counter, and fences the old lock out', async () => {
     const path = freshPath();
-    await (await createLedger({ name: path })).close();
+    await (await openLedger({ name: path })).close();
     const holder = child(['hold', path]);
     holder.go();
     const { fence } = (await holder.next('opened')) as { fence: number };
-    expect(await refusal(createLedger({ name: path }))).toMatchObject({ reason: 'locked' });
+    expect(await refusal(openLedger({ name: path }))).toMatchObject({ reason: 'locked' });
     await killed(holder.process);
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     expect((await readLock(`${path}.lock`))?.fence).toBe(fence + 1);
     await ledger.create(intent('after-takeover'));
     expect((JSON.parse(journalLines(path).at(-1) as string) as { fence: number }).fence).toBe(fence + 1);
@@ -394,7 +394,7 @@ describe('a ledger process killed with SIGKILL', () => {
       }
       await enough;
       await killed(current.process);
-      const ledger = await createLedger({ name: path });
+      const ledger = await openLedger({ name: path });
       const records = new Map((await ledger.list()).map((record) => [record.id, record]));
       for (const [id, revision] of acknowledged) {
         expect(records.get(id)?.revision, id).toBeGreaterThanOrEqual(revision);
@@ -402,7 +402,7 @@ describe('a ledger process killed with SIGKILL', () => {
       expect([...records.values()].filter((record) => record.state.status === 'executing')).toEqual([]);
       await ledger.close();
     }
-    const ledger = await createLedger({ name: path });
+    const ledger = await openLedger({ name: path });
     for (const record of await ledger.list()) {
       expect(await verifyHistory(await ledger.history(record.id))).toEqual({ ok: true, record });
     }

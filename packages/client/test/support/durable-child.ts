@@ -9,7 +9,7 @@ import { createClient } from '../../src/client.js';
 import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
-import { createLedger } from '../../src/ledger/file.js';
+import { openLedger } from '../../src/ledger/file.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   }
   let ledger: Ledger;
   try {
-    ledger = await createLedger({ name: path });
+    ledger = await openLedger({ name: path });
   } catch (error) {
     report({ event: 'refused', reason: error instanceof LedgerError ? error.reason : 'unexpected' });
     process.exit(0);

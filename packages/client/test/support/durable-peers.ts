@@ -17,12 +17,12 @@ import { setupServer } from 'msw/node';
 import { type A2aClient, createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { createLedger } from '../../src/ledger/memory.js';
+import { openLedger } from '../../src/ledger/memory.js';
 import type { ClientOptions } from '../../src/options.js';
 import {
   type A2aErrorEntry,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
+  errorDomain,
+  errorInfoType,
   type JsonObject,
   type JsonValue,
   type Message,
@@ -155,7 +155,7 @@ export async function respond(request: Request, result: JsonValue): Promise<Resp
 
 /** An authoritative A2A error answer to `request`: a JSON-RPC error under the request's id (HTTP 200), or an HTTP+JSON error whose status, status name and single ErrorInfo agree (A2A spec §11.6). */
 export async function respondError(request: Request, error: A2aErrorEntry): Promise<Response> {
-  const info = { '@type': ERROR_INFO_TYPE, reason: error.reason, domain: ERROR_DOMAIN };
+  const info = { '@type': errorInfoType, reason: error.reason, domain: errorDomain };
   if (new URL(request.url).pathname !== jsonRpcPath) {
     return HttpResponse.json(
       { error: { code: error.httpStatus, status: error.status, message: 'refused', details: [info] } },
@@ -227,5 +227,5 @@ export async function mountPeer(options: PeerOptions = {}): Promise<Peer> {
 
 /** A fresh memory ledger. */
 export function memoryLedger(): Promise<Ledger> {
-  return createLedger({ name: 'durable-test' });
+  return openLedger({ name: 'durable-test' });
 }

@@ -6,7 +6,7 @@ Modes: `hold <path>` opens and idles; `try <path>` opens and reports whether it 
 */
 import { createInterface } from 'node:readline';
 import { LedgerError } from '../../src/core/errors.js';
-import { createLedger } from '../../src/ledger/file.js';
+import { openLedger } from '../../src/ledger/file.js';
 import type { Ledger, LedgerRecord, LedgerTransition } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   }
   let ledger: Ledger;
   try {
-    ledger = await createLedger({ name: path });
+    ledger = await openLedger({ name: path });
   } catch (error) {
     report({ event: 'refused', reason: error instanceof LedgerError ? error.reason : 'unexpected' });
     process.exit(0);

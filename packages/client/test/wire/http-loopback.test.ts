@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type A2aClientError, isClientError } from '../../src/core/errors.js';
+import { type ExchangeError, isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
 import {
   exchange,
@@ -71,7 +71,7 @@ function serve(write: (response: ServerResponse) => void): Promise<void> {
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<A2aClientError> {
+async function failure(promise: Promise<unknown>): Promise<ExchangeError> {
   const caught = await promise.then(
     () => undefined,
     (error: unknown) => error,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type A2aClientError, isClientError } from '../../src/core/errors.js';
+import { type ExchangeError, isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
 import {
   exchange,
@@ -86,7 +86,7 @@ function controlled(): {
 }
 
 /** Awaits a rejection that must be one of ours, and that must not leak the URL, a header value or the token. */
-async function failure(promise: Promise<unknown>): Promise<A2aClientError> {
+async function failure(promise: Promise<unknown>): Promise<ExchangeError> {
   const caught = await promise.then(
     () => undefined,
     (error: unknown) => error,

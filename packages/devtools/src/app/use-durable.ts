@@ -1,5 +1,5 @@
-import { type A2aClient, type DurableAgent, durableAgent, type Ledger, OptionsError } from '@surecall/client';
-import { createLedger } from '@surecall/client/ledger';
+import { type A2aClient, type DurableAgent, durableAgent, OptionsError } from '@surecall/client';
+import { type Ledger, openLedger } from '@surecall/client/ledger';
 import { useEffect, useMemo, useState } from 'react';
 import {
   type DevtoolsDelivery,
@@ -45,7 +45,7 @@ export function useDurable(client: A2aClient): Durable {
 
   useEffect(() => {
     let live = true;
-    const opening = closing.then(() => createLedger({ name: ledgerName(client.cardDigest) }));
+    const opening = closing.then(() => openLedger({ name: ledgerName(client.cardDigest) }));
     opening.then(
       async (ledger) => {
         const role = await ledgerRole(ledger);

@@ -1,4 +1,5 @@
-import { type A2aClient, type DurableAgent, defaultLimits, type Ledger } from '@surecall/client';
+import { type A2aClient, type DurableAgent, defaultLimits } from '@surecall/client';
+import type { Ledger } from '@surecall/client/ledger';
 import { useState } from 'react';
 import { useEventCount } from '../hooks/use-event-count.js';
 import { useFeed } from '../hooks/use-feed.js';

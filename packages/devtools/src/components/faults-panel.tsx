@@ -1,5 +1,6 @@
 import type { A2aClient } from '@surecall/client';
-import type { FaultKind, OperationName } from '@surecall/mocks';
+import type { OperationName } from '@surecall/client/protocol';
+import type { FaultKind } from '@surecall/mocks';
 import { useId, useState } from 'react';
 import { useFaultLab } from '../hooks/use-fault-lab.js';
 import {

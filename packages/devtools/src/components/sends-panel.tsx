@@ -1,4 +1,5 @@
-import type { DurableAgent, LedgerRecord, LedgerRevision } from '@surecall/client';
+import type { DurableAgent } from '@surecall/client';
+import type { LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
 import { useId, useState } from 'react';
 import { useNow } from '../hooks/use-now.js';
 import type { Sends } from '../hooks/use-sends.js';

@@ -1,4 +1,4 @@
-import type { Ledger } from '@surecall/client';
+import type { Ledger } from '@surecall/client/ledger';
 import { describe, expect, it } from 'vitest';
 import type { Feed } from './use-event-count.js';
 

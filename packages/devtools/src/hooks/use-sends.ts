@@ -1,4 +1,4 @@
-import type { Ledger, LedgerRecord, LedgerRevision } from '@surecall/client';
+import type { Ledger, LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
 import { useCallback, useEffect, useState } from 'react';
 import { withRecord } from '../model/sends.js';
 

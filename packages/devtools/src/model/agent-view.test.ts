@@ -1,6 +1,8 @@
-import { type AgentCard, parseAgentCard } from '@surecall/client';
+import type { AgentCard } from '@surecall/client';
+import { idempotencyExtensionUri } from '@surecall/client/idempotency';
+import { parseAgentCard } from '@surecall/client/protocol';
 import { describe, expect, it } from 'vitest';
-import { agentView, honours, idempotencyExtensionUri, reportedPin } from './agent-view.js';
+import { agentView, honours, reportedPin } from './agent-view.js';
 
 const card: AgentCard = parseAgentCard({
   name: 'mock',

@@ -3,9 +3,7 @@
 The Agent panel's model: what the client was built from (its card, the card's digest, the pinned interface, the security choice, the extensions) and whether the peer honours idempotency keys, read from the client's public fields and from what the devtools know of the connection.
 */
 import type { AgentCard, InterfacePin, ProtocolBinding } from '@surecall/client';
-
-/** The idempotency extension's URI (ARCHITECTURE.md#decisions: the a2a-rust extension, byte for byte). */
-export const idempotencyExtensionUri = 'https://a2a-rust.com/extensions/idempotency/v1';
+import { idempotencyExtensionUri } from '@surecall/client/idempotency';
 
 /** The public fields of a client the panel reads; `honoursIdempotency` is read when the client has it. */
 export type AgentSource = {

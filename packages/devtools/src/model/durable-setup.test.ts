@@ -1,5 +1,5 @@
 import { LedgerError } from '@surecall/client';
-import { createLedger } from '@surecall/client/ledger/memory';
+import { openLedger } from '@surecall/client/ledger/memory';
 import { describe, expect, it } from 'vitest';
 import { deliveryChoices, durableConfig, ledgerName, ledgerRole } from './durable-setup.js';
 
@@ -31,7 +31,7 @@ describe('ledgerName', () => {
 
 describe('ledgerRole', () => {
   it('finds a writable ledger to be the writer, and writes nothing', async () => {
-    const ledger = await createLedger({ name: 'role' });
+    const ledger = await openLedger({ name: 'role' });
     expect(await ledgerRole(ledger)).toBe('writer');
     expect(await ledger.list()).toEqual([]);
   });

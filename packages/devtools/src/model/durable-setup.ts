@@ -2,7 +2,8 @@
 @module
 How the devtools set up their durable agent: which delivery modes the peer allows, the options for the chosen one, the IndexedDB ledger's name, and whether this tab writes the ledger or follows another tab.
 */
-import { type DeliveryMode, type Ledger, LedgerError, type RecoveryOptions } from '@surecall/client';
+import { LedgerError, type RecoveryStrategy } from '@surecall/client';
+import type { DeliveryMode, Ledger } from '@surecall/client/ledger';
 
 /** The delivery modes a person may choose here: `keyed` needs a peer that honours keys (docs/idempotency.md#honouring-peers). */
 export type DevtoolsDelivery = Extract<DeliveryMode, 'at-most-once' | 'keyed'>;
@@ -26,7 +27,7 @@ export const contextHistoryRecovery = {
   historyLength: 64,
   retryAfterMs: 2000,
   maxProbes: 5,
-} as const satisfies RecoveryOptions;
+} as const satisfies RecoveryStrategy;
 
 /**
 The delivery and recovery options of a durable agent for `delivery`: an at-most-once send is recovered from the task history of its opaque context; a keyed one by replaying it under its key.
@@ -38,7 +39,7 @@ durableAgent({ client, ledger, ...durableConfig('keyed') });
 */
 export function durableConfig(delivery: DevtoolsDelivery): {
   delivery: DevtoolsDelivery;
-  recovery: RecoveryOptions;
+  recovery: RecoveryStrategy;
 } {
   return delivery === 'keyed'
     ? { delivery, recovery: { kind: 'keyed', retryAfterMs: 2000, maxProbes: 5 } }

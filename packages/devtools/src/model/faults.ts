@@ -2,7 +2,8 @@
 @module
 The Faults panel's model: the mock agent's fault switches (what each does, its parameters), the fault spec a switch arms, and the answers of the control routes (`GET /__faults`, `GET /__executions`) checked before use. Only types come from `@surecall/mocks`, so nothing of the mock (or of MSW) reaches the devtools bundle through this module.
 */
-import type { ActiveFault, FaultKind, FaultSpec, OperationName } from '@surecall/mocks';
+import { type OperationName, operationNames } from '@surecall/client/protocol';
+import type { ActiveFault, FaultKind, FaultSpec } from '@surecall/mocks';
 
 /** How the switches are grouped on screen. */
 export type FaultGroup = 'lost' | 'timing' | 'malformed';
@@ -164,21 +165,8 @@ export const faultSwitches: readonly FaultSwitch[] = Object.freeze(
   ),
 );
 
-/** The operations a fault can target, in the spec's order; `'*'` is any. */
-export const faultOperations: readonly (OperationName | '*')[] = Object.freeze([
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-  'GetExtendedAgentCard',
-  '*',
-] satisfies (OperationName | '*')[]);
+/** The operations a fault can target, in the spec's order (the client's operation table); `'*'` is any. */
+export const faultOperations: readonly (OperationName | '*')[] = Object.freeze([...operationNames, '*']);
 
 /** The initial values of a switch's parameters, as the inputs hold them. */
 export function initialValues(entry: Pick<FaultSwitch, 'params'>): Record<string, string> {

@@ -6,8 +6,8 @@ import { base, frame, statusEvent, streamRequest } from './test-helpers.js';
 describe('reduceFeed', () => {
   it('counts events, calls and failures, and feeds the streams and the tasks', () => {
     const actions: FeedAction[] = [
-      { ...base(1, 'getTask', 1), type: 'request', method: 'GetTask', httpMethod: 'POST', taskId: 't-1' },
-      { ...base(1, 'getTask', 2), type: 'error', error: { kind: 'remote' }, durationMs: 1 },
+      { ...base(1, 'GetTask', 1), type: 'request', httpMethod: 'POST', taskId: 't-1' },
+      { ...base(1, 'GetTask', 2), type: 'error', error: { kind: 'remote' }, durationMs: 1 },
       streamRequest(2, 3),
       frame(2, 0, 4, statusEvent('t-2', 'TASK_STATE_WORKING')),
     ];
@@ -29,7 +29,7 @@ describe('reduceFeed', () => {
   });
 
   it('keeps the streams object when a unary event cannot change it', () => {
-    const event: ClientEvent = { ...base(1, 'listTasks', 1), type: 'response', stream: false, durationMs: 1 };
+    const event: ClientEvent = { ...base(1, 'ListTasks', 1), type: 'response', stream: false, durationMs: 1 };
     expect(reduceFeed(emptyFeed, event).streams).toBe(emptyFeed.streams);
   });
 });

@@ -2,13 +2,7 @@
 @module
 Test fixtures: real ledger records and histories, written through the client's own ledger engine, for the Sends, Recovery and import models. Not part of the app.
 */
-import {
-  errorSummary,
-  type Ledger,
-  type LedgerRecord,
-  type SendIntent,
-  TransportError,
-} from '@surecall/client';
+import type { ErrorSummary, Ledger, LedgerRecord, SendIntent } from '@surecall/client/ledger';
 
 const cardDigest = `sha256:${'c'.repeat(64)}`;
 
@@ -25,8 +19,13 @@ export function intentOf(id: string, keyed = false): SendIntent {
   };
 }
 
-/** The error a lost answer leaves: a transport failure after dispatch. */
-export const lostAnswer = errorSummary(new TransportError('network', { dispatched: true }));
+/** The error a lost answer leaves: the summary the ledger keeps of a transport failure after dispatch. */
+export const lostAnswer: ErrorSummary = {
+  name: 'TransportError',
+  kind: 'transport',
+  reason: 'network',
+  dispatched: true,
+};
 
 /** Creates, starts and loses the answer of a send: the record is `unknown` (ambiguous-outcome). */
 export async function lostSend(ledger: Ledger, id: string, keyed = false): Promise<LedgerRecord> {

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLedger } from '@surecall/client/ledger/file';
+import { openLedger } from '@surecall/client/ledger/file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lostSend, reconciledSend } from './ledger-fixtures.js';
 import { importLedger } from './ledger-import.js';
@@ -12,7 +12,7 @@ let journal: string;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'surecall-devtools-import-'));
   const path = join(directory, 'sends.jsonl');
-  const ledger = await createLedger({ name: path });
+  const ledger = await openLedger({ name: path });
   await reconciledSend(ledger, 'found');
   await lostSend(ledger, 'lost', true);
   await ledger.close();

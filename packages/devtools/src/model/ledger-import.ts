@@ -2,7 +2,7 @@
 @module
 Reads a Node file ledger for inspection: the file store's journal is JSON lines, each `{ "fence": n, "revision": {…} }` (`@surecall/client/ledger/file`). Every record's history is checked with the ledger's own `verifyHistory` (each revision decoded, chained, a legal transition, its SHA-256 right), so a corrupt, reordered or tampered line is refused with its line number, and nothing is half-loaded.
 */
-import { type LedgerRecord, type LedgerRevision, verifyHistory } from '@surecall/client';
+import { type LedgerRecord, type LedgerRevision, verifyHistory } from '@surecall/client/ledger';
 
 /** One imported record with its verified history. */
 export type ImportedSend = { readonly record: LedgerRecord; readonly revisions: readonly LedgerRevision[] };

@@ -1,11 +1,11 @@
-import { createLedger } from '@surecall/client/ledger/memory';
+import { openLedger } from '@surecall/client/ledger/memory';
 import { describe, expect, it } from 'vitest';
 import { lostSend, reconciledSend } from './ledger-fixtures.js';
 import { describeError, inbox, sendRow, timeline, withRecord } from './sends.js';
 
 describe('timeline: a send’s history as steps with their causes', () => {
   it('shows executing → unknown → committed for a lost answer found by reconciliation', async () => {
-    const ledger = await createLedger({ name: 'sends' });
+    const ledger = await openLedger({ name: 'sends' });
     await reconciledSend(ledger, 'send-1');
     const steps = timeline(await ledger.history('send-1'));
     expect(steps.map((step) => [step.status, step.cause])).toEqual([
@@ -20,7 +20,7 @@ describe('timeline: a send’s history as steps with their causes', () => {
   });
 
   it('shows a pending step with its next probe time, and the key of a keyed send', async () => {
-    const ledger = await createLedger({ name: 'sends' });
+    const ledger = await openLedger({ name: 'sends' });
     const unknown = await lostSend(ledger, 'send-2', true);
     const notBefore = Date.now() + 2000;
     await ledger.transition('send-2', unknown.revision, {
@@ -39,7 +39,7 @@ describe('timeline: a send’s history as steps with their causes', () => {
 
 describe('sendRow', () => {
   it('gives the status the agent reports, the key, attempts, age and why the outcome is unknown', async () => {
-    const ledger = await createLedger({ name: 'sends' });
+    const ledger = await openLedger({ name: 'sends' });
     const record = await lostSend(ledger, 'send-3', true);
     const row = sendRow(record, record.createdAt + 1500);
     expect(row).toMatchObject({
@@ -55,7 +55,7 @@ describe('sendRow', () => {
   });
 
   it('never shows a negative age for a clock that lags the record', async () => {
-    const ledger = await createLedger({ name: 'sends' });
+    const ledger = await openLedger({ name: 'sends' });
     const record = await lostSend(ledger, 'send-4');
     expect(sendRow(record, record.createdAt - 10).ageMs).toBe(0);
   });
@@ -63,7 +63,7 @@ describe('sendRow', () => {
 
 describe('withRecord', () => {
   it('keeps the later revision of a record whatever order changes arrive in, newest send first', async () => {
-    const ledger = await createLedger({ name: 'sends' });
+    const ledger = await openLedger({ name: 'sends' });
     const first = await lostSend(ledger, 'a');
     const later = await reconciledSend(ledger, 'b');
     const older = (await ledger.history('b'))[2];
@@ -81,7 +81,7 @@ describe('withRecord', () => {
 
 describe('inbox: the unknown outcomes', () => {
   it('holds only unknown records, due unless a probe is scheduled later or a person must decide', async () => {
-    const ledger = await createLedger({ name: 'sends' });
+    const ledger = await openLedger({ name: 'sends' });
     await reconciledSend(ledger, 'done');
     const now = Date.now();
     await lostSend(ledger, 'due');

@@ -10,7 +10,7 @@ import {
   type LedgerRevision,
   type ResultSummary,
   statusOf,
-} from '@surecall/client';
+} from '@surecall/client/ledger';
 
 /** What the Sends panel shows of one record. */
 export type SendRow = {

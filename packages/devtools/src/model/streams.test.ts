@@ -15,7 +15,7 @@ function fold(events: readonly ClientEvent[], state: StreamsState = emptyStreams
 }
 
 const opened: ClientEvent = {
-  ...base(1, 'sendStreamingMessage', 1010),
+  ...base(1, 'SendStreamingMessage', 1010),
   type: 'response',
   stream: true,
   durationMs: 10,
@@ -30,7 +30,7 @@ describe('reduceStreams', () => {
       frame(1, 1, 1230, statusEvent('t-1', 'TASK_STATE_WORKING', 'working'), 250),
       frame(1, 2, 1250, chunkEvent('t-1', 'alpha ', false, false), 400),
       {
-        ...base(1, 'sendStreamingMessage', 1260),
+        ...base(1, 'SendStreamingMessage', 1260),
         type: 'stream-end',
         reason: 'complete',
         frames: 3,
@@ -42,7 +42,7 @@ describe('reduceStreams', () => {
     const [stream] = state.streams;
     expect(stream).toMatchObject({
       callId: 1,
-      operation: 'sendStreamingMessage',
+      operation: 'SendStreamingMessage',
       startedAt: 1000,
       openedAt: 1010,
       endedAt: 1260,
@@ -62,9 +62,9 @@ describe('reduceStreams', () => {
 
   it('ignores unary calls and returns the same state', () => {
     const unary: ClientEvent = {
-      ...base(7, 'getTask', 5),
+      ...base(7, 'GetTask', 5),
       type: 'request',
-      method: 'GetTask',
+
       httpMethod: 'POST',
       taskId: 't-1',
     };
@@ -76,7 +76,7 @@ describe('reduceStreams', () => {
     const [stream] = fold([
       streamRequest(1, 1000),
       opened,
-      { ...base(1, 'sendStreamingMessage', 1500), type: 'error', error, durationMs: 500 },
+      { ...base(1, 'SendStreamingMessage', 1500), type: 'error', error, durationMs: 500 },
     ]).streams;
     expect(stream).toMatchObject({ status: 'failed', error, endedAt: 1500 });
   });
@@ -94,14 +94,14 @@ describe('reduceStreams', () => {
 
   it('takes the task of a subscription from its request', () => {
     const [stream] = fold([streamRequest(2, 10, 't-9')]).streams;
-    expect(stream).toMatchObject({ operation: 'subscribeToTask', taskId: 't-9', status: 'connecting' });
+    expect(stream).toMatchObject({ operation: 'SubscribeToTask', taskId: 't-9', status: 'connecting' });
   });
 
   it('marks a stream released when the caller stopped reading', () => {
     const [stream] = fold([
       streamRequest(3, 10),
       {
-        ...base(3, 'sendStreamingMessage', 20),
+        ...base(3, 'SendStreamingMessage', 20),
         type: 'stream-end',
         reason: 'released',
         frames: 0,
@@ -122,7 +122,7 @@ describe('reduceStreams', () => {
     const events: ClientEvent[] = [streamRequest(1, 0)];
     for (let call = 2; call <= maxStreamsKept + 1; call += 1) {
       events.push(streamRequest(call, call), {
-        ...base(call, 'sendStreamingMessage', call),
+        ...base(call, 'SendStreamingMessage', call),
         type: 'stream-end',
         reason: 'complete',
         frames: 0,

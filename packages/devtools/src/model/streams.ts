@@ -5,8 +5,8 @@ The frame inspector's model: every stream a client opens (SendStreamingMessage, 
 import type { ClientEvent, OperationName, Part, StreamEventKind, StreamResponse } from '@surecall/client';
 import { formatState } from './format.js';
 
-/** The client methods that answer with a stream. */
-export type StreamOperation = Extract<OperationName, 'sendStreamingMessage' | 'subscribeToTask'>;
+/** The operations that answer with a stream. */
+export type StreamOperation = Extract<OperationName, 'SendStreamingMessage' | 'SubscribeToTask'>;
 
 /** Where a stream is: waiting for its headers, delivering, or over (and how). */
 export type StreamStatus = 'connecting' | 'open' | 'complete' | 'released' | 'failed';
@@ -66,9 +66,9 @@ export const maxStreamsKept = 50;
 /** The empty state. */
 export const emptyStreams: StreamsState = Object.freeze({ streams: Object.freeze([]) });
 
-/** True for the client methods that answer with a stream. */
+/** True for the operations that answer with a stream. */
 export function isStreamOperation(operation: OperationName): operation is StreamOperation {
-  return operation === 'sendStreamingMessage' || operation === 'subscribeToTask';
+  return operation === 'SendStreamingMessage' || operation === 'SubscribeToTask';
 }
 
 /**

@@ -2,7 +2,8 @@
 @module
 The Tasks panel's filters and paging: the form a person fills in, checked and turned into ListTasks parameters (A2A spec, §3.1.4: `contextId`, `status`, `statusTimestampAfter`, `pageSize` 1..100, `pageToken`), and the stack of page tokens that lets them go back.
 */
-import { contractBounds, type OperationParams, type TaskState } from '@surecall/client';
+import type { OperationParams, TaskState } from '@surecall/client';
+import { contractBounds } from '@surecall/client/protocol';
 
 /** The filter form, as the inputs hold it: strings. */
 export type TaskFilterForm = {

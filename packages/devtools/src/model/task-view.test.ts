@@ -134,9 +134,9 @@ describe('reduceTaskViews', () => {
 
   it('ignores every client event but stream frames', () => {
     const request: ClientEvent = {
-      ...base(1, 'getTask', 1),
+      ...base(1, 'GetTask', 1),
       type: 'request',
-      method: 'GetTask',
+
       httpMethod: 'POST',
     };
     expect(reduceTaskViews(emptyTaskViews, request)).toBe(emptyTaskViews);

@@ -22,9 +22,8 @@ export function base(callId: number, operation: ClientEvent['operation'], time: 
 /** The request event of a stream call. */
 export function streamRequest(callId: number, time: number, taskId?: string): ClientEvent {
   return {
-    ...base(callId, taskId === undefined ? 'sendStreamingMessage' : 'subscribeToTask', time),
+    ...base(callId, taskId === undefined ? 'SendStreamingMessage' : 'SubscribeToTask', time),
     type: 'request',
-    method: taskId === undefined ? 'SendStreamingMessage' : 'SubscribeToTask',
     httpMethod: 'POST',
     ...(taskId === undefined ? {} : { taskId }),
   };
@@ -39,7 +38,7 @@ export function frame(
   wireBytes = 100,
 ): ClientEvent {
   return {
-    ...base(callId, 'sendStreamingMessage', time),
+    ...base(callId, 'SendStreamingMessage', time),
     type: 'stream-frame',
     index,
     wireBytes,

@@ -1,0 +1,84 @@
+/**
+@module
+`@surecall/client/protocol`: the A2A v1.0 protocol as data, for code that reads or writes the wire without a client (a test agent, a proxy, a log viewer): the strict parsers, the error table, the task states, the contract bounds and the table of the 11 operations, with their types. The zod schemas behind the parsers stay internal (CONTRIBUTING.md#library-boundaries).
+*/
+
+/* Parsers: each pair throws, or returns `{ ok, value }` / `{ ok, error }` */
+
+export type { DecodeFailure, DecodeResult } from './decode.js';
+export {
+  parseAgentCard,
+  parseMessage,
+  parseTask,
+  safeParseAgentCard,
+  safeParseMessage,
+  safeParseTask,
+} from './decode.js';
+
+/* Errors: the A2A error table and the ErrorInfo detail that carries a reason */
+
+export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
+export { a2aErrors, errorByCode, errorByReason, errorDomain, errorInfoType } from './error-codes.js';
+
+/* Operations: the one table of the 11 operations, keyed by client method */
+
+export type {
+  Capability,
+  ClientMethod,
+  HttpMethod,
+  Operation,
+  OperationName,
+  OperationRequest,
+  OperationResponse,
+} from './operations.js';
+export { operationNames, operations } from './operations.js';
+
+/* Tasks, time and bounds */
+
+export type { ContractBounds } from './bounds.js';
+export { contractBounds } from './bounds.js';
+export { interruptedStates, terminalStates } from './task.js';
+export { compareTimestamps } from './timestamp.js';
+
+/* The wire types, inferred from the schemas */
+
+export type {
+  AgentCapabilities,
+  AgentCard,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentProvider,
+  AgentSkill,
+  Artifact,
+  AuthenticationInfo,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  JsonObject,
+  JsonValue,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  OAuthFlows,
+  Part,
+  Role,
+  SecurityRequirement,
+  SecurityScheme,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskPushNotificationConfig,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+  Timestamp,
+} from './index.js';

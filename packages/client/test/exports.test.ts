@@ -1,0 +1,111 @@
+import * as root from '@surecall/client';
+import * as idempotency from '@surecall/client/idempotency';
+import * as ledger from '@surecall/client/ledger';
+import * as fileLedger from '@surecall/client/ledger/file';
+import * as memoryLedger from '@surecall/client/ledger/memory';
+import * as protocol from '@surecall/client/protocol';
+import { describe, expect, it } from 'vitest';
+// The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by name.
+import * as idbLedger from '../src/ledger/idb.js';
+
+// Every entry's runtime names, sorted: a name added to or dropped from the public API changes a snapshot below, so it is a reviewed change.
+const names = (entry: object): string[] => Object.keys(entry).sort();
+
+describe('the package entries', () => {
+  it('keep the root to what an application needs, at most 35 values', () => {
+    expect(names(root).length).toBeLessThanOrEqual(35);
+    expect(names(root)).toMatchInlineSnapshot(`
+      [
+        "AuthorizationError",
+        "CanonicalJsonError",
+        "CapabilityError",
+        "DiscoveryError",
+        "ExchangeError",
+        "HttpProtocolError",
+        "InvalidResponseError",
+        "LedgerError",
+        "OptionsError",
+        "RemoteError",
+        "RequestError",
+        "TransportError",
+        "cardDigest",
+        "createClient",
+        "defaultLimits",
+        "discover",
+        "durableAgent",
+        "fetchAgentCard",
+        "honoursIdempotency",
+        "isClientError",
+        "isInterrupted",
+        "isTerminal",
+        "keyOf",
+        "newIdempotencyKey",
+        "setKey",
+        "startDelegation",
+        "verifyCardSignature",
+      ]
+    `);
+  });
+
+  it('give the protocol its own entry: parsers, the error table, the operation table', () => {
+    expect(names(protocol)).toMatchInlineSnapshot(`
+      [
+        "a2aErrors",
+        "compareTimestamps",
+        "contractBounds",
+        "errorByCode",
+        "errorByReason",
+        "errorDomain",
+        "errorInfoType",
+        "interruptedStates",
+        "operationNames",
+        "operations",
+        "parseAgentCard",
+        "parseMessage",
+        "parseTask",
+        "safeParseAgentCard",
+        "safeParseMessage",
+        "safeParseTask",
+        "terminalStates",
+      ]
+    `);
+  });
+
+  it("give an agent's half of the idempotency extension its own entry", () => {
+    expect(names(idempotency)).toMatchInlineSnapshot(`
+      [
+        "declaresExtension",
+        "idempotencyExtensionUri",
+        "idempotencyMetadataKey",
+        "keyErrorText",
+        "keyOf",
+        "maxKeyLength",
+        "minKeyLength",
+        "validateKey",
+      ]
+    `);
+  });
+
+  it('give every ledger store the same names, whichever the export conditions pick', () => {
+    expect(names(memoryLedger)).toMatchInlineSnapshot(`
+      [
+        "openLedger",
+        "statusOf",
+        "verifyHistory",
+      ]
+    `);
+    expect(names(idbLedger)).toEqual(names(memoryLedger));
+    // The file store alone can compact its journal.
+    expect(names(fileLedger)).toMatchInlineSnapshot(`
+      [
+        "compactLedger",
+        "openLedger",
+        "statusOf",
+        "verifyHistory",
+      ]
+    `);
+    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger'].sort());
+    // Under Node, '@surecall/client/ledger' is the file store.
+    expect(ledger).toBe(fileLedger);
+  });
+});
