@@ -31,7 +31,11 @@ export function decode<S extends z.ZodMiniType>(schema: S, value: unknown): Deco
   if (!read.ok) {
     return { ok: false, error: { violation: { rule: 'duplicate-key', path: renderPath(read.path) } } };
   }
-  // The issue keeps the value it saw, so a required field that held its default (and was dropped as absent) reads `required`.
+  const parsed = z.safeParse(schema, read.value);
+  if (parsed.success) {
+    return { ok: true, value: parsed.data };
+  }
+  // Again with the inputs kept (a failure is rare, and keeping them is not free), so a required field that was missing, or held its default and was read as absent, reads `required`.
   const result = z.safeParse(schema, read.value, { reportInput: true });
   if (result.success) {
     return { ok: true, value: result.data };

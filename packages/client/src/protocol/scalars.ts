@@ -200,7 +200,9 @@ export function oneof<const M extends Shape, const C extends Shape>(
       violate(payload, count === 0 ? 'oneof-none' : 'oneof-many');
       return z.NEVER;
     }
-    const result = z.safeParse(variant, value, { reportInput: true });
+    // Parsed again with its inputs kept only when it fails, so a missing required field reads `required`: keeping inputs on every parse costs about half the decode time of a page of parts.
+    const parsed = z.safeParse(variant, value);
+    const result = parsed.success ? parsed : z.safeParse(variant, value, { reportInput: true });
     if (!result.success) {
       // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
       for (const issue of result.error.issues) {
