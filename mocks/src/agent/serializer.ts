@@ -45,8 +45,8 @@ export type WireType =
   | 'AgentCardSignature'
   | 'Empty';
 
-// The enums, their names in proto number order.
-const enums = {
+/** The enums the agent writes, their names in proto number order (index = number). */
+export const protoEnums = {
   TaskState: [
     'TASK_STATE_UNSPECIFIED',
     'TASK_STATE_SUBMITTED',
@@ -66,7 +66,7 @@ A field as a printer sees it. Scalars, lists, maps and enums have no presence (p
 */
 type Field =
   | { readonly kind: 'string' | 'bool' | 'int' | 'map' }
-  | { readonly kind: 'enum'; readonly of: keyof typeof enums }
+  | { readonly kind: 'enum'; readonly of: keyof typeof protoEnums }
   | { readonly kind: 'message'; readonly of: WireType }
   | { readonly kind: 'list'; readonly of: WireType | 'string' }
   | { readonly kind: 'presence'; readonly of: WireType | 'scalar' }
@@ -278,14 +278,14 @@ function defaultOf(field: Field, options: Options): unknown {
     case 'list':
       return [];
     case 'enum':
-      return options.enumNumbers ? 0 : enums[field.of][0];
+      return options.enumNumbers ? 0 : protoEnums[field.of][0];
     default:
       return undefined;
   }
 }
 
-function enumNumber(of: keyof typeof enums, name: string): number | string {
-  const index = (enums[of] as readonly string[]).indexOf(name);
+function enumNumber(of: keyof typeof protoEnums, name: string): number | string {
+  const index = (protoEnums[of] as readonly string[]).indexOf(name);
   return index < 0 ? name : index;
 }
 

@@ -3,6 +3,7 @@
 The malformed-answer faults (internal to `faults.ts`): changes to one JSON document, a unary body or one frame's data, at the JSON-RPC envelope or in the result it carries. A document the fault does not fit comes back unchanged.
 */
 
+import { protoEnums } from '../agent/serializer.js';
 import type { FaultSpec } from './faults.js';
 import type { Call } from './rewrites.js';
 
@@ -74,18 +75,8 @@ export type DocumentRewrite = { readonly call: Call; readonly spec: DocumentFaul
 
 // The members the lab reads, whatever serializer style printed them (mocks/src/agent/serializer.ts): their proto field names become JSON names and enum numbers names, outside `metadata` and `data`, whose content is the sender's. A rewritten document is written back so, which every ProtoJSON parser reads too.
 const enumNames: Readonly<Record<string, readonly string[]>> = {
-  role: ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'],
-  state: [
-    'TASK_STATE_UNSPECIFIED',
-    'TASK_STATE_SUBMITTED',
-    'TASK_STATE_WORKING',
-    'TASK_STATE_COMPLETED',
-    'TASK_STATE_FAILED',
-    'TASK_STATE_CANCELED',
-    'TASK_STATE_INPUT_REQUIRED',
-    'TASK_STATE_REJECTED',
-    'TASK_STATE_AUTH_REQUIRED',
-  ],
+  role: protoEnums.Role,
+  state: protoEnums.TaskState,
 };
 
 // The proto names of the members the lab reads (see JsonObject).
