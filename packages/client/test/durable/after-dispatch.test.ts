@@ -131,3 +131,36 @@ describe('a ledger that refuses what a dispatched attempt ended in', () => {
     }
   });
 });
+
+// docs/protocol-checks.md#token-provider: anything but a token is an authorization error before dispatch, so the send is known not started.
+describe('a token provider without a token', () => {
+  it.each<[string, unknown]>([
+    ['undefined', undefined],
+    ['an empty string', ''],
+    ['a token with a line break', 'abc\r\nx-injected: 1'],
+    ['a token with a space', 'abc def'],
+    ['a number', 7],
+  ])(
+    'answering %s: the durable send failed, not started, and nothing reached the peer',
+    async (_name, given) => {
+      const before = peer.hits.get('SendMessage') ?? 0;
+      const ledger = await openMemoryLedger({ name: 'tokens' });
+      try {
+        const client = await peer.client('JSONRPC', {
+          security: { kind: 'bearer', scheme: 'bearer', token: async () => given as string },
+        });
+        const agent = durableAgent({ client, ledger });
+        const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'no token' }] });
+        expect(outcome.status).toBe('failed');
+        expect(outcome.record.state).toMatchObject({
+          status: 'failed',
+          effect: 'not-started',
+          cause: { kind: 'authorization', reason: 'unavailable', dispatched: false },
+        });
+        expect(peer.hits.get('SendMessage') ?? 0).toBe(before);
+      } finally {
+        await ledger.close();
+      }
+    },
+  );
+});

@@ -248,9 +248,9 @@ describe('authorize', () => {
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${token}`);
   });
 
-  it('sends no Authorization when the provider has no token', async () => {
+  it('sends no Authorization when there is no provider', async () => {
     onRpc(answer('{}'));
-    await exchange(request({ authorize: async () => undefined }));
+    await exchange(request({ authorize: undefined }));
     expect(seen[0]?.headers.has('authorization')).toBe(false);
   });
 
@@ -263,7 +263,15 @@ describe('authorize', () => {
       },
     ],
     ['answers a token that could inject a header', async () => `${token}\r\nx-injected: 1`],
+    ['answers a token with a line feed', async () => `${token}\n`],
+    ['answers a token with a space', async () => `${token} more`],
+    ['answers a token with a non-ASCII character', async () => `${token}é`],
+    ['answers a token of padding only', async () => '=='],
     ['answers an empty token', async () => ''],
+    ['answers undefined', async () => undefined as unknown as string],
+    ['answers null', async () => null as unknown as string],
+    ['answers a number', async () => 42 as unknown as string],
+    ['answers a String object', async () => new String(token) as unknown as string],
   ])('is unavailable when the provider %s', async (_, authorize) => {
     const onDispatch = vi.fn();
     const error = await failure(exchange(request({ authorize, onDispatch })));
