@@ -340,7 +340,7 @@ describe('retryDelayMs (docs/idempotency.md#retry-policy)', () => {
             random: () => draw,
           });
           const backoff = Math.min(initial + extra, Math.floor(initial * multiplier ** (retry - 1)));
-          const delay = retryDelayMs(policy, retry, new TransportError('timeout', sent));
+          const delay = retryDelayMs(policy, retry, new TransportError('timeout', sent)) ?? Number.NaN;
           return (
             Number.isInteger(delay) &&
             (backoff < 2 ? delay === backoff : delay >= backoff / 2 && delay < backoff)

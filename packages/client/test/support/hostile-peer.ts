@@ -84,7 +84,10 @@ export async function startHostilePeer(): Promise<HostilePeer> {
       }
       const binding: ProtocolBinding = url.pathname === jsonRpcPath ? 'JSONRPC' : 'HTTP+JSON';
       const text = request.method === 'POST' ? await request.clone().text() : '';
-      const body = binding === 'JSONRPC' && text !== '' ? (JSON.parse(text) as JsonObject) : {};
+      const body: { method?: unknown; id?: JsonValue } =
+        binding === 'JSONRPC' && text !== ''
+          ? (JSON.parse(text) as { method?: unknown; id?: JsonValue })
+          : {};
       const operation = binding === 'JSONRPC' ? String(body.method) : url.pathname.replace(/^\/[^/]*\//, '/');
       hits.set(operation, (hits.get(operation) ?? 0) + 1);
       const token = (request.headers.get('authorization') ?? '').replace(/^Bearer /, '');

@@ -241,7 +241,7 @@ describe('request body bound (UTF-8 bytes)', () => {
 describe('authorize', () => {
   it('is called once with a live signal and its token becomes a bearer header', async () => {
     onRpc(answer('{}'));
-    const authorize = vi.fn(async (signal: AbortSignal) => (signal.aborted ? undefined : token));
+    const authorize = vi.fn(async (signal: AbortSignal) => (signal.aborted ? '' : token));
     await exchange(request({ authorize }));
     expect(authorize).toHaveBeenCalledTimes(1);
     expect(authorize.mock.calls[0]?.[0]).toBeInstanceOf(AbortSignal);
@@ -250,7 +250,7 @@ describe('authorize', () => {
 
   it('sends no Authorization when there is no provider', async () => {
     onRpc(answer('{}'));
-    await exchange(request({ authorize: undefined }));
+    await exchange(request());
     expect(seen[0]?.headers.has('authorization')).toBe(false);
   });
 
