@@ -10,6 +10,7 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import type { ClientOptions } from '../../src/options.js';
 import { type JsonObject, type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 import type { ProtocolBinding } from '../../src/security.js';
+import { servedCard } from './card.js';
 
 /** What an `answer` learns about one A2A request. */
 export type HostileCall = {
@@ -95,7 +96,8 @@ export async function startHostilePeer(): Promise<HostilePeer> {
       return (await peer?.answer?.(call)) ?? inner(request);
     },
   });
-  const original = (await (await fetch(`${server.origin}${agentCardPath}`)).json()) as JsonObject;
+  // In JSON names whichever printer style the mock agent uses, so the members added below replace rather than repeat.
+  const original = await servedCard(`${server.origin}${agentCardPath}`);
   served = {
     ...original,
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
