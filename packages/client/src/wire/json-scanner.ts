@@ -29,6 +29,8 @@ const ARRAY = 0;
 const OBJECT = 1;
 // Integers of at most 15 digits are below 2^53, so only longer ones need their value computed.
 const safeDigits = 15;
+// The largest double is about 1.8 × 10^308: 309 integer digits.
+const maxFiniteDigits = 309;
 // Objects up to this size are checked for duplicates by a linear search, cheaper than a Set for the small objects that dominate A2A payloads.
 const linearKeys = 16;
 // A number this long is turned into text as it is; a longer one is first shortened to at most this many significant digits.
@@ -393,6 +395,10 @@ export class Scanner {
       }
       at = this.requiredDigits(at, depth);
       exponent = true;
+    }
+    // Without an exponent, an integer part of more than 309 digits (no leading zero) is at least 10^309, beyond the largest double: no need to read it twice.
+    if (!exponent && integerDigits > maxFiniteDigits) {
+      this.fail('non-finite', index, depth);
     }
     if (exponent || integerDigits > safeDigits) {
       const value =
