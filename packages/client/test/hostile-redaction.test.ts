@@ -90,6 +90,13 @@ const unaryAnswers: Readonly<Record<ProtocolBinding, Record<string, (call: Hosti
       ),
     'a 200 with the token as its media type': (call) => jsonText('{}', 200, `application/${call.token}`),
     'trailing data holding the token': (call) => jsonText(`{"jsonrpc":"2.0"} "${call.token}"`),
+    'a redirect to a URL holding the token': (call) =>
+      new Response(null, { status: 302, headers: { location: `/${call.token}?t=${call.token}` } }),
+    'a 401 whose challenge holds the token': (call) =>
+      new Response(`{"error":"${call.token}"}`, {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'www-authenticate': `Bearer error="${call.token}"` },
+      }),
   },
   'HTTP+JSON': {
     'a duplicate key under the token': (call) => jsonText(`{"${call.token}":{"a":1,"a":2}}`),
