@@ -34,14 +34,15 @@ type Report = {
   readonly fence?: number;
   readonly reason?: string;
   readonly lock?: { readonly pid: number; readonly boot?: string; readonly start?: string };
+  readonly records?: readonly string[];
 };
 
 /** Runs the child as pid 1 of a new PID namespace with its own /proc. */
-function asPidOne(path: string): Promise<Report> {
+function asPidOne(path: string, id: string): Promise<Report> {
   return new Promise((resolve, reject) => {
     execFile(
       'unshare',
-      ['--pid', '--fork', '--mount-proc', process.execPath, fixture, path],
+      ['--pid', '--fork', '--mount-proc', process.execPath, fixture, path, id],
       (error, stdout, stderr) => {
         if (error !== null) {
           reject(new Error(`the child failed: ${stderr}`));
@@ -53,21 +54,22 @@ function asPidOne(path: string): Promise<Report> {
   });
 }
 
-describe('a process restarted with the pid of the lock holder', () => {
+describe('a process restarted with the pid of the lock holder (docs/durable-send.md#file-journal)', () => {
   it.skipIf(!canUnshare)(
-    `takes the ledger's lock back: pid 1 of a container, killed and started again${skipReason}`,
+    `opens its ledger again: pid 1 of a container, killed and started again${skipReason}`,
     async () => {
-      const path = join(directory, 'journal.jsonl.lock');
-      const first = await asPidOne(path);
-      expect(first).toMatchObject({ outcome: 'held', pid: 1, fence: 1 });
+      const path = join(directory, 'journal.jsonl');
+      const first = await asPidOne(path, 'first');
+      expect(first).toMatchObject({ outcome: 'held', pid: 1, fence: 1, records: ['first'] });
       expect(first.lock?.boot).toMatch(/^[0-9a-f-]{36}$/);
       expect(first.lock?.start).toMatch(/^[0-9]+$/);
-      // The first holder is gone, its lock file stays; the restarted app is pid 1 too.
-      const second = await asPidOne(path);
-      expect(second).toMatchObject({ outcome: 'held', pid: 1, fence: 2 });
+      // The first process is gone, its lock file stays; the restarted app is pid 1 too.
+      const second = await asPidOne(path, 'second');
+      expect(second).toMatchObject({ outcome: 'held', pid: 1, fence: 2, records: ['first', 'second'] });
       expect(second.lock?.start).not.toBe(first.lock?.start);
-      const third = await asPidOne(path);
+      const third = await asPidOne(path, 'third');
       expect(third).toMatchObject({ outcome: 'held', pid: 1, fence: 3 });
+      expect(third.records).toHaveLength(3);
     },
   );
 });
