@@ -63,33 +63,38 @@ async function ledgers(name: string): Promise<Array<[string, () => Promise<Ledge
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)(
   'a send refused after dispatch over %s',
   (binding: ProtocolBinding) => {
-    it.each(Object.entries(answers))('%s: unknown at once, with a path that fits', async (name, respond) => {
-      peer.answer = (call) => (call.operation.includes('essage') ? respond(call) : undefined);
-      try {
-        for (const [kind, open] of await ledgers(`${binding}-${name}`)) {
-          const ledger = await open();
-          const agent = durableAgent({ client: await peer.client(binding, { limits }), ledger });
-          const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'hostile' }] });
-          expect(outcome.status, kind).toBe('unknown');
-          const { state } = outcome.record;
-          expect(state).toMatchObject({ status: 'unknown', reason: 'ambiguous-outcome' });
-          const path = state.status === 'unknown' ? (state.cause?.violation?.path ?? '') : '';
-          expect(path.startsWith('$')).toBe(true);
-          expect(new TextEncoder().encode(path).length).toBeLessThanOrEqual(512);
-          expect((await agent.unknown()).map((record) => record.id)).toEqual([outcome.id]);
-          expect((await agent.reconcile(outcome.id)).status).not.toBe('in-flight');
-          await ledger.close();
-          if (kind === 'file') {
-            // Reopened, the record is as it was written: unknown, never a crashed executing one.
-            const reopened = await open();
-            expect((await reopened.get(outcome.id))?.state).toStrictEqual(state);
-            await reopened.close();
+    it.each(Object.entries(answers))(
+      '%s: unknown at once, with a path that fits',
+      async (name, respond) => {
+        peer.answer = (call) => (call.operation.includes('essage') ? respond(call) : undefined);
+        try {
+          for (const [kind, open] of await ledgers(`${binding}-${name}`)) {
+            const ledger = await open();
+            const agent = durableAgent({ client: await peer.client(binding, { limits }), ledger });
+            const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'hostile' }] });
+            expect(outcome.status, kind).toBe('unknown');
+            const { state } = outcome.record;
+            expect(state).toMatchObject({ status: 'unknown', reason: 'ambiguous-outcome' });
+            const path = state.status === 'unknown' ? (state.cause?.violation?.path ?? '') : '';
+            expect(path.startsWith('$')).toBe(true);
+            expect(new TextEncoder().encode(path).length).toBeLessThanOrEqual(512);
+            expect((await agent.unknown()).map((record) => record.id)).toEqual([outcome.id]);
+            expect((await agent.reconcile(outcome.id)).status).not.toBe('in-flight');
+            await ledger.close();
+            if (kind === 'file') {
+              // Reopened, the record is as it was written: unknown, never a crashed executing one.
+              const reopened = await open();
+              expect((await reopened.get(outcome.id))?.state).toStrictEqual(state);
+              await reopened.close();
+            }
           }
+        } finally {
+          peer.answer = undefined;
         }
-      } finally {
-        peer.answer = undefined;
-      }
-    });
+        // Megabyte answers through two ledgers, one of them fdatasync'd: seconds on a loaded machine.
+      },
+      30_000,
+    );
   },
 );
 

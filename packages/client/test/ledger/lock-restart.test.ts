@@ -71,6 +71,8 @@ describe('a process restarted with the pid of the lock holder (docs/durable-send
       expect(third).toMatchObject({ outcome: 'held', pid: 1, fence: 3 });
       expect(third.records).toHaveLength(3);
     },
+    // Three Node processes, each in a fresh namespace, started one after another: seconds on a loaded machine.
+    60_000,
   );
 });
 
