@@ -167,7 +167,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
     if (request.authorize !== undefined) {
       const token = await resolveToken(request.authorize, deadline);
       if (token !== undefined) {
-        headers.set('authorization', `Bearer ${token}`);
+        headers['authorization'] = `Bearer ${token}`;
       }
     }
     let pending: Promise<Response>;

@@ -5,7 +5,7 @@ import { type ExtraHeaders, requestHeaders, reservedHeaderNames } from './reques
 
 const target = { url: 'https://agent.example/a2a', method: 'POST' } as const;
 
-function build(extra: ExtraHeaders, a2aVersion?: false): Headers {
+function build(extra: ExtraHeaders, a2aVersion?: false): Record<string, string> {
   return requestHeaders(
     { ...target, accept: 'json', extraHeaders: extra, ...(a2aVersion === false ? { a2aVersion } : {}) },
     true,
@@ -37,13 +37,13 @@ const value = fc
 describe('requestHeaders', () => {
   it('sends the protocol headers over whatever the extra ones say, and the extra ones as given', () => {
     const headers = build(() => ({ traceparent: '00-abc-def-01', 'X-Tenant': 'acme' }));
-    expect([...headers.entries()]).toEqual([
-      ['a2a-version', '1.0'],
-      ['accept', 'application/a2a+json, application/json'],
-      ['content-type', 'application/json'],
-      ['traceparent', '00-abc-def-01'],
-      ['x-tenant', 'acme'],
-    ]);
+    expect(headers).toEqual({
+      'a2a-version': '1.0',
+      accept: 'application/a2a+json, application/json',
+      'content-type': 'application/json',
+      traceparent: '00-abc-def-01',
+      'x-tenant': 'acme',
+    });
   });
 
   it('passes the target to the function', () => {
@@ -58,7 +58,7 @@ describe('requestHeaders', () => {
   it('admits every token name with every visible-ASCII value', () => {
     fc.assert(
       fc.property(name, value, (field, text) => {
-        expect(build(() => ({ [field]: text })).get(field)).toBe(text);
+        expect(build(() => ({ [field]: text }))[field.toLowerCase()]).toBe(text);
       }),
     );
   });
@@ -85,6 +85,11 @@ describe('requestHeaders', () => {
   });
 
   it('keeps A2A-Version out of the card fetch even when asked for no other header', () => {
-    expect(build(() => undefined, false).has('a2a-version')).toBe(false);
+    expect(
+      Object.hasOwn(
+        build(() => undefined, false),
+        'a2a-version',
+      ),
+    ).toBe(false);
   });
 });

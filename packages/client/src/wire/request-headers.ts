@@ -83,7 +83,7 @@ function isReserved(name: string): boolean {
 }
 
 /** Adds the caller's extra headers to `headers`, refusing the whole request at the first bad one: nothing is dropped or changed silently. */
-function addExtra(headers: Headers, extraHeaders: ExtraHeaders, target: HeaderTarget): void {
+function addExtra(headers: Record<string, string>, extraHeaders: ExtraHeaders, target: HeaderTarget): void {
   let extra: unknown;
   try {
     extra = extraHeaders({ url: target.url, method: target.method });
@@ -113,7 +113,7 @@ function addExtra(headers: Headers, extraHeaders: ExtraHeaders, target: HeaderTa
     if (typeof value !== 'string' || !fieldValue.test(value)) {
       throw refused('header-value', `$headers.${lower}`);
     }
-    if (headers.has(lower)) {
+    if (Object.hasOwn(headers, lower)) {
       // Two spellings of one name ("X-Tenant" and "x-tenant"): which one wins would be a guess.
       throw refused('header-repeated', `$headers.${lower}`);
     }
@@ -121,47 +121,47 @@ function addExtra(headers: Headers, extraHeaders: ExtraHeaders, target: HeaderTa
     if (bytes > extraHeaderBounds.bytes) {
       throw refused('header-bytes', '$headers');
     }
-    headers.set(lower, value);
+    headers[lower] = value;
   }
 }
 
 /**
-The headers of one request, in this order: the caller's extra headers (validated, none of them reserved), the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace: `A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body. `Authorization` is added later, from the token provider only.
+The headers of one request as a plain object of lowercase names, in this order: the caller's extra headers (validated, none of them reserved), the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace: `A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body. `Authorization` is added later, from the token provider only. A plain object, not a `Headers`: ky merges whatever it is given into a `Headers` of its own, so building one here too would only add a copy per request.
 
-@throws RequestError `invalid-params` (nothing was sent): `headers` (the function threw or returned no object), `header-count`, `header-bytes`, `header-name`, `header-value`, `header-reserved`, `header-repeated`; rule `headers` also for binding headers `Headers` refuses.
+@throws RequestError `invalid-params` (nothing was sent): `headers` (the function threw or returned no object, or a binding header is no RFC 9110 field), `header-count`, `header-bytes`, `header-name`, `header-value`, `header-reserved`, `header-repeated`.
 @example
 ```ts
 const headers = requestHeaders({ url, method: 'POST', accept: 'json', extraHeaders: () => ({ traceparent }) }, true);
-headers.get('a2a-version'); // '1.0'
+headers['a2a-version']; // '1.0'
 ```
 */
-export function requestHeaders(input: HeaderInput, hasBody: boolean): Headers {
-  const headers = new Headers();
+export function requestHeaders(input: HeaderInput, hasBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
   if (input.extraHeaders !== undefined) {
     addExtra(headers, input.extraHeaders, input);
   }
   if (input.headers !== undefined) {
-    try {
-      for (const name of Object.keys(input.headers)) {
-        headers.set(name, input.headers[name] as string);
+    for (const name of Object.keys(input.headers)) {
+      const value = input.headers[name];
+      if (!token.test(name) || typeof value !== 'string' || !fieldValue.test(value)) {
+        throw new RequestError('invalid-params', { violation: { rule: 'headers' } });
       }
-    } catch {
-      throw new RequestError('invalid-params', { violation: { rule: 'headers' } });
+      headers[name.toLowerCase()] = value;
     }
   }
   // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it on every A2A operation.
   if (input.a2aVersion === false) {
-    headers.delete('a2a-version');
+    delete headers['a2a-version'];
   } else {
-    headers.set('a2a-version', '1.0');
+    headers['a2a-version'] = '1.0';
   }
   // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are SSE.
-  headers.set('accept', acceptValues[input.accept]);
+  headers['accept'] = acceptValues[input.accept];
   // Credentials come only from `authorize`, inside the deadline (docs/protocol-checks.md#token-provider).
-  headers.delete('authorization');
-  headers.delete('content-type');
+  delete headers['authorization'];
+  delete headers['content-type'];
   if (hasBody) {
-    headers.set('content-type', input.contentType ?? 'application/json');
+    headers['content-type'] = input.contentType ?? 'application/json';
   }
   return headers;
 }
