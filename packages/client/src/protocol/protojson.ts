@@ -4,7 +4,7 @@ ProtoJSON as the proto's own parsers read it (the proto3 JSON mapping; docs/prot
 
 The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields, `oneof` registers its members, and `protoEnum`, `struct` and `protoValue` mark the field types whose default is no zod type's.
 */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 
 // An enum's default is its `*_UNSPECIFIED` name (or 0), a Struct's or a map's `{}`; a `google.protobuf.Value` has none (JSON `null` is the value NullValue).
 const enumDefaults = new WeakMap<object, string>();
