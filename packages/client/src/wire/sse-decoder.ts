@@ -400,7 +400,7 @@ function next(text: string, char: string, from: number): number {
 
 // What the text decoder holds back after b[from, end): looked for in the held bytes too when the chunk is shorter than a sequence.
 function heldTail(heldIn: Uint8Array, b: Uint8Array, from: number): Uint8Array {
-  const own = b.subarray(from);
+  const own = from === 0 ? b : b.subarray(from);
   const tail = own.length >= 3 || heldIn.length === 0 ? own : join(heldIn, own);
   const count = unfinishedTail(tail);
   return count === 0 ? noBytes : tail.slice(tail.length - count);
