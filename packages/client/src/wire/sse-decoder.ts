@@ -1,6 +1,6 @@
 import { InvalidResponseError } from '../core/errors.js';
 import type { SseDecoder, SseEvent, SseLimits, SseRule } from './sse.js';
-import { lineFeed, nextLineEnd, nextNul, parseDigits, unfinishedTail } from './sse-lines.js';
+import { carriageReturn, lineFeed, nextByte, nextNul, parseDigits, unfinishedTail } from './sse-lines.js';
 import { invalidUtf8Offset } from './utf8.js';
 
 const SPACE = 32;
@@ -157,7 +157,7 @@ class Decoder implements SseDecoder {
         this.carry(text, lineChar, n - lineByte, base + lineByte, zero < n ? base + zero : -1, invalid);
         break;
       }
-      const j = nextLineEnd(b, mapByte + Math.max(0, c - mapChar - slack));
+      const j = nextByte(b, c === lf ? lineFeed : carriageReturn, mapByte + Math.max(0, c - mapChar - slack));
       const nul = zero < j ? base + zero : -1;
       mapByte = j + 1;
       mapChar = c + 1;

@@ -1,6 +1,6 @@
 /**
 @module
-Line-level reading of an event stream (WHATWG HTML, "Interpreting an event stream"): the bytes that end a line or hold a NUL, the value of a `retry` field, and how many bytes at the end of a chunk are an unfinished UTF-8 sequence.
+Line-level reading of an event stream (WHATWG HTML, "Interpreting an event stream"): where a line end or a NUL lies in the bytes, the value of a `retry` field, and how many bytes at the end of a chunk are an unfinished UTF-8 sequence.
 */
 
 /** NUL: refused in a field line, ignored in a comment, makes an `id` line ignored. */
@@ -10,37 +10,26 @@ export const lineFeed = 10;
 /** Carriage return: ends a line, alone or before an LF. */
 export const carriageReturn = 13;
 
-/** The index of the first LF or CR in `b` at or after `from`, or `b.length`. */
-export function nextLineEnd(b: Uint8Array, from: number): number {
-  const n = b.length;
-  let i = from;
-  while (i < n) {
-    const c = b[i];
-    if (c === lineFeed || c === carriageReturn) {
-      return i;
-    }
-    i++;
-  }
-  return n;
-}
-
 type IndexOf = (this: Uint8Array, value: number, from: number) => number;
 // Node's Buffer#indexOf is memchr and accepts any Uint8Array. A NUL in decoded text is slow to find (V8 compares each
-// UTF-16 unit of a two-byte string in turn, where memchr would stop at every ASCII character's zero high byte).
+// UTF-16 unit of a two-byte string in turn, where memchr would stop at every ASCII character's zero high byte), and a
+// line end is looked for in the bytes only across the bytes multi-byte characters add, which memchr skips at once.
 const nativeIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: IndexOf } } }).Buffer?.prototype
   .indexOf;
 
+/** The index of the first `value` byte in `b` at or after `from`, or `b.length`: the native search of the platform. */
+export function nextByte(b: Uint8Array, value: number, from: number): number {
+  const at = nativeIndexOf === undefined ? b.indexOf(value, from) : nativeIndexOf.call(b, value, from);
+  return at < 0 ? b.length : at;
+}
+
 /** The index of the first NUL in `b` at or after `from`, or `b.length`. */
 export function nextNul(b: Uint8Array, from: number): number {
-  const n = b.length;
-  if (from >= n) {
-    return n;
+  if (from >= b.length) {
+    return b.length;
   }
-  if (nativeIndexOf !== undefined) {
-    const at = nativeIndexOf.call(b, nul, from);
-    return at < 0 ? n : at;
-  }
-  return nextNulByWords(b, from);
+  // Uint8Array#indexOf is a plain loop in V8, slower than four bytes at a time.
+  return nativeIndexOf === undefined ? nextNulByWords(b, from) : nextByte(b, nul, from);
 }
 
 /** {@link nextNul} four bytes at a time, where the platform has no native byte search. */
