@@ -218,7 +218,7 @@ describe('whole-journal damage and the snapshot', () => {
   it.each([
     ['truncated', (text: string) => text.slice(0, Math.floor(text.length / 2)), 'snapshot-truncated'],
     ['cut before its digest line ends', (text: string) => text.slice(0, -5), 'snapshot-truncated'],
-    ['corrupt', (text: string) => text.replace('"committed"', '"committee"'), 'snapshot-digest'],
+    ['corrupt', (text: string) => text.replace('"lines":', '"lines" :'), 'snapshot-digest'],
     ['empty', () => '', 'snapshot-truncated'],
   ] as const)('refuses a snapshot that is %s, and changes nothing', async (_, tamper, rule) => {
     const path = await journalOfThree();
