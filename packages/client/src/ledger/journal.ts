@@ -2,7 +2,7 @@
 @module
 The file ledger's journal: an append-only file of lines chained as a whole, appended with group commit, checkpointed by a snapshot file and compacted by atomic rename. This module knows lines, their envelope and the chain that links them, never what a line's body means (that is `file.ts`'s business).
 
-A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is a JSON text whose SHA-256 is `D` (the file store writes the revision's canonical digest input there, so the bytes it hashes are the bytes it writes), `A` is the digest of the line before it in the file (`null` for the first line), and `F` the fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered line breaks the chain at the line after it, whichever record it belonged to (docs/durable-send.md#the-journal).
+A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is a JSON text whose SHA-256 is `D` (the file store writes the revision's canonical digest input there, so the bytes it hashes are the bytes it writes), `A` is the digest of the line before it in the file (`null` for the first line), and `F` the fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered line breaks the chain at the line after it, whichever record it belonged to (docs/durable-send.md#file-journal).
 */
 import { hash } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
 @module
-Reads a Node file ledger for inspection: the file store's journal is JSON lines, each `{ "fence": n, "after": <the previous line's digest or null>, "digest": "sha256:…", "body": {…} }`, the body being the revision's digest input (`@surecall/client/ledger/file`, docs/durable-send.md#the-file-ledger). The lines' chain is checked as the store checks it (a deleted, duplicated or reordered line breaks it), and every record's history with the ledger's own `verifyHistory` (each revision decoded, chained, a legal transition, its SHA-256 right), so a corrupt, reordered or tampered line is refused with its line number, and nothing is half-loaded.
+Reads a Node file ledger for inspection: the file store's journal is JSON lines, each `{ "fence": n, "after": <the previous line's digest or null>, "digest": "sha256:…", "body": {…} }`, the body being the revision's digest input (`@surecall/client/ledger/file`, docs/durable-send.md#file-journal). The lines' chain is checked as the store checks it (a deleted, duplicated or reordered line breaks it), and every record's history with the ledger's own `verifyHistory` (each revision decoded, chained, a legal transition, its SHA-256 right), so a corrupt, reordered or tampered line is refused with its line number, and nothing is half-loaded.
 */
 import { type LedgerRecord, type LedgerRevision, verifyHistory } from '@surecall/client/ledger';
 
