@@ -274,15 +274,19 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
 
   if (store.writable) {
     try {
-      for (const record of await store.list(new Set<LedgerStatus>(['executing']))) {
-        if (record.state.status === 'executing') {
-          await transition(record.id, record.revision, {
-            type: 'unknown',
-            attemptId: record.state.attemptId,
-            reason: 'crashed-while-executing',
-          });
-        }
-      }
+      // All at once: the records are independent, and a group-committing store writes them under one sync.
+      const executing = await store.list(new Set<LedgerStatus>(['executing']));
+      await Promise.all(
+        executing.map((record) =>
+          record.state.status === 'executing'
+            ? transition(record.id, record.revision, {
+                type: 'unknown',
+                attemptId: record.state.attemptId,
+                reason: 'crashed-while-executing',
+              })
+            : undefined,
+        ),
+      );
     } catch (error) {
       await store.close();
       throw error;

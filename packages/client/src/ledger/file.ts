@@ -17,6 +17,7 @@ import {
   parseLine,
   readJournal,
   readLineAt,
+  readLinesAt,
   readOptional,
   writeAtomically,
 } from './journal.js';
@@ -307,9 +308,10 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
         if (pending.get(id) === last.revision.digest) {
           pending.delete(id);
         }
-        const current = opened.get(id);
-        const revisions = [...(current?.revisions ?? before?.revisions ?? [])];
-        const allOffsets = [...(current?.offsets ?? settled.get(id)?.offsets ?? [])];
+        // An open record's history grows in place (`history` hands out copies); a settled one's was read back above.
+        const current = opened.get(id) ?? before ?? { record: last.record, revisions: [], offsets: [] };
+        const revisions = current.revisions;
+        const allOffsets = current.offsets;
         for (const [index, commit] of commits.entries()) {
           revisions.push(commit.revision);
           allOffsets.push(offsets[index] as number);
@@ -400,16 +402,18 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
     ].sort(byCreation);
     const lines: { digest: string; text: string }[] = [];
     const owners: { id: string; count: number }[] = [];
-    for (const { id } of kept) {
-      const entry = opened.get(id) ?? (settled.get(id) as SettledEntry);
-      const { revisions, texts } = await load(id, {
-        status: 'committed',
-        createdAt: 0,
-        updatedAt: 0,
-        offsets: entry.offsets,
-      });
-      for (const [index, revision] of revisions.entries()) {
-        lines.push({ digest: revision.digest, text: texts[index] as string });
+    const groups = kept.map(({ id }) => (opened.get(id) ?? (settled.get(id) as SettledEntry)).offsets);
+    const texts = await withReader((handle) => readLinesAt(handle, groups));
+    for (const [index, { id }] of kept.entries()) {
+      let revisions: LedgerRevision[];
+      let bodies: string[];
+      try {
+        ({ revisions, texts: bodies } = replayRecord(id, texts[index] as string[]));
+      } catch (error) {
+        throw corruptAt(error);
+      }
+      for (const [position, revision] of revisions.entries()) {
+        lines.push({ digest: revision.digest, text: bodies[position] as string });
       }
       owners.push({ id, count: revisions.length });
     }
@@ -468,8 +472,18 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
           wanted.push(pair);
         }
       }
-      for (const [id, entry] of wanted) {
-        records.push((await load(id, entry)).record);
+      const texts = await withReader((handle) =>
+        readLinesAt(
+          handle,
+          wanted.map(([, entry]) => entry.offsets),
+        ),
+      );
+      for (const [index, [id]] of wanted.entries()) {
+        try {
+          records.push(replayRecord(id, texts[index] as string[]).record);
+        } catch (error) {
+          throw corruptAt(error);
+        }
       }
       return records;
     },
@@ -662,6 +676,7 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
       state.lines = snapshot.lines;
       state.lastOffset = snapshot.lastOffset;
       let at = 0;
+      const opening: [string, SettledEntry][] = [];
       for (let index = 0; index < snapshot.ids.length; index++) {
         const id = snapshot.ids[index] as string;
         const status = LETTERS[snapshot.statuses[index] as string] as LedgerStatus;
@@ -674,17 +689,28 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
         };
         at += count;
         if (status === 'prepared' || status === 'executing' || status === 'unknown') {
-          try {
-            const loaded = await loadFrom(id, entry);
-            if (loaded.record.state.status !== status) {
-              throw new LedgerError('corrupt', { rule: 'snapshot' });
-            }
-            state.open.set(id, loaded);
-          } catch (error) {
-            throw corruptAt(error);
-          }
+          opening.push([id, entry]);
         } else {
           state.settled.set(id, entry);
+        }
+      }
+      // The open records are loaded whole and checked line by line, in one read when there are many.
+      const texts =
+        opening.length === 0
+          ? []
+          : await readLinesAt(
+              (reader as Reader).handle,
+              opening.map(([, entry]) => entry.offsets),
+            );
+      for (const [index, [id, entry]] of opening.entries()) {
+        try {
+          const loaded = replayRecord(id, texts[index] as string[]);
+          if (loaded.record.state.status !== entry.status) {
+            throw new LedgerError('corrupt', { rule: 'snapshot' });
+          }
+          state.open.set(id, { record: loaded.record, revisions: loaded.revisions, offsets: entry.offsets });
+        } catch (error) {
+          throw corruptAt(error);
         }
       }
       if (state.open.size + state.settled.size !== snapshot.ids.length) {

@@ -161,6 +161,44 @@ export async function readLineAt(handle: FileHandle, offset: number): Promise<st
   }
 }
 
+/** Above this many lines, `readLinesAt` reads the whole file once instead of one read per line. */
+const WHOLE_FILE_LINES = 64;
+
+/** Reads many lines by offset: one read per line for a few, one read of the whole file for many (a `list` of settled records). */
+export async function readLinesAt(
+  handle: FileHandle,
+  groups: readonly (readonly number[])[],
+): Promise<string[][]> {
+  const count = groups.reduce((sum, group) => sum + group.length, 0);
+  if (count <= WHOLE_FILE_LINES) {
+    return Promise.all(groups.map((group) => Promise.all(group.map((offset) => readLineAt(handle, offset)))));
+  }
+  const size = (await handle.stat()).size;
+  const bytes = new Uint8Array(size);
+  let read = 0;
+  while (read < size) {
+    const { bytesRead } = await handle.read(bytes, read, size - read, read);
+    if (bytesRead === 0) {
+      break;
+    }
+    read += bytesRead;
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return groups.map((group) =>
+    group.map((offset) => {
+      const end = offset < read ? bytes.subarray(0, read).indexOf(NEWLINE, offset) : -1;
+      if (end === -1) {
+        throw new LedgerError('corrupt', { rule: 'offset' });
+      }
+      try {
+        return decoder.decode(bytes.subarray(offset, end));
+      } catch (error) {
+        throw new LedgerError('corrupt', { rule: 'utf-8', cause: error });
+      }
+    }),
+  );
+}
+
 /** Makes a directory entry durable: a created or renamed file survives a crash only once its directory is synced. */
 async function syncDirectory(path: string): Promise<void> {
   const directory = await open(dirname(path), 'r');
@@ -351,7 +389,6 @@ export async function openAppender(
   }
 
   async function drainQueue(): Promise<void> {
-    const encoder = new TextEncoder();
     while (queue.length > 0 && failure === undefined) {
       const head = queue[0] as Waiter | Job;
       if (head.kind === 'job') {
@@ -372,21 +409,23 @@ export async function openAppender(
         batch.push(queue.shift() as Waiter);
       }
       const fence = options.fence();
-      const buffers: Uint8Array[] = [];
       const offsets: number[][] = [];
       let position = size;
       let chain = last;
+      // The whole batch as one string, encoded once: one buffer for the one `writev`.
+      let text = '';
       for (const waiter of batch) {
         const mine: number[] = [];
         for (const line of waiter.lines) {
-          const bytes = encoder.encode(formatLine(fence, chain, line.digest, line.text));
+          const formatted = formatLine(fence, chain, line.digest, line.text);
           mine.push(position);
-          position += bytes.byteLength;
-          buffers.push(bytes);
+          position += Buffer.byteLength(formatted);
+          text += formatted;
           chain = line.digest;
         }
         offsets.push(mine);
       }
+      const buffers = [Buffer.from(text)];
       try {
         await options.beforeBatch();
         await writeAll(handle, buffers);
