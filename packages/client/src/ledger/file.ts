@@ -42,8 +42,13 @@ type SettledEntry = { status: LedgerStatus; createdAt: number; updatedAt: number
 
 const REVISION_DOMAIN = 'surecall.ledger.revision.v1';
 const SNAPSHOT_FORMAT = 'surecall.ledger.snapshot.v1';
-/** Lines between two checkpoints: bounds what an open replays after the snapshot. */
+/** Lines between two checkpoints, at least: bounds what an open replays after the snapshot. */
 const CHECKPOINT_LINES = 4096;
+
+/** A checkpoint writes the whole index, so it waits for 4096 lines or a quarter of the records, whichever is more: each appended line pays for at most four index entries. */
+function checkpointDue(state: State): boolean {
+  return state.sinceCheckpoint >= Math.max(CHECKPOINT_LINES, (state.open.size + state.settled.size) / 4);
+}
 
 function corruptAt(error: unknown, position?: number): LedgerError {
   const rule = error instanceof LedgerError ? (error.rule ?? error.reason) : 'replay';
@@ -320,7 +325,7 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
         state.lines += commits.length;
         state.lastOffset = offsets.at(-1) as number;
         state.sinceCheckpoint += commits.length;
-        if (state.sinceCheckpoint >= CHECKPOINT_LINES && maintenance === undefined) {
+        if (maintenance === undefined && checkpointDue(state)) {
           maintenance = maintain(false)
             .catch(() => undefined)
             .finally(() => {

@@ -286,6 +286,29 @@ describe('whole-journal damage and the snapshot', () => {
   });
 });
 
+describe('checkpoints', () => {
+  it('writes a snapshot by itself every 4096 lines, so a crash leaves at most that much to replay', async () => {
+    const path = freshPath();
+    const ledger = await openLedger({ name: path });
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 128 }, async () => {
+        while (next < 4200) {
+          await ledger.create(intent(`cp-${next++}`));
+        }
+      }),
+    );
+    // Not closed: the snapshot on disk is the one the appends triggered.
+    await vi.waitFor(() => expect(readFileSync(`${path}.snapshot`, 'utf8')).toMatch(/"lines":(\d{4})/), {
+      timeout: 30_000,
+    });
+    const lines = Number(/"lines":(\d+)/.exec(readFileSync(`${path}.snapshot`, 'utf8'))?.[1]);
+    expect(lines).toBeGreaterThanOrEqual(4096);
+    expect(lines).toBeLessThanOrEqual(4200);
+    await ledger.close();
+  }, 120_000);
+});
+
 describe('retention', () => {
   it('prunes settled records past the window when compacting, never an open one', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
