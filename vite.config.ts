@@ -38,6 +38,11 @@ export default defineConfig({
         },
       })),
       {
+        // The `surecall` command end to end: the bin in a child process against the mock agent on loopback.
+        extends: true,
+        test: { name: 'cli', include: ['packages/cli/{src,test}/**/*.test.ts'], environment: 'node' },
+      },
+      {
         // Checks of the repository itself: citations and anchors.
         extends: true,
         test: { name: 'repository', include: ['scripts/**/*.test.ts'], environment: 'node' },
