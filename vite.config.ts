@@ -40,7 +40,13 @@ export default defineConfig({
       {
         // The `surecall` command end to end: the bin in a child process against the mock agent on loopback.
         extends: true,
-        test: { name: 'cli', include: ['packages/cli/{src,test}/**/*.test.ts'], environment: 'node' },
+        // Each case starts a Node process that compiles the source with tsx: seconds on a loaded machine, not milliseconds.
+        test: {
+          name: 'cli',
+          include: ['packages/cli/{src,test}/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
       },
       {
         // Checks of the repository itself: citations and anchors.
