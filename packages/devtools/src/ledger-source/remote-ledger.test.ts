@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerSourceFromHash } from './remote-ledger.js';
 
-const token = 'A'.repeat(21) + '-_' + 'z9'.repeat(10);
+const token = `${'A'.repeat(21)}-_${'z9'.repeat(10)}`;
 const origin = 'http://127.0.0.1:4300';
 
 describe('ledgerSourceFromHash', () => {

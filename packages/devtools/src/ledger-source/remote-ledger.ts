@@ -78,10 +78,11 @@ export function openRemoteLedger(source: LedgerSource, options: RemoteLedgerOpti
       throw new LedgerError('corrupt', { rule: 'records' });
     }
     return records.map((entry: unknown) => {
-      if (!isObject(entry) || !isObject(entry['record'])) {
+      const record: unknown = isObject(entry) ? (entry as { readonly record?: unknown }).record : undefined;
+      if (!isObject(record)) {
         throw new LedgerError('corrupt', { rule: 'records' });
       }
-      return entry['record'] as LedgerRecord;
+      return record as LedgerRecord;
     });
   }
 
