@@ -49,7 +49,7 @@ export type Command =
       readonly connect: ConnectArgs | undefined;
       readonly json: boolean;
     }
-  | { readonly name: 'devtools'; readonly ledger: string; readonly port: number };
+  | { readonly name: 'devtools'; readonly ledger: string; readonly port: number; readonly json: boolean };
 
 const connectOptions = {
   loopback: { type: 'boolean', default: false },
@@ -235,7 +235,11 @@ function sendsCommand(args: readonly string[]): Command {
 }
 
 function devtoolsCommand(args: readonly string[]): Command {
-  const { values, positionals } = read(args, { ledger: { type: 'string' }, port: { type: 'string' } });
+  const { values, positionals } = read(args, {
+    ledger: { type: 'string' },
+    port: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
   if (positionals.length > 0) {
     throw new UsageError('devtools takes no arguments besides its flags');
   }
@@ -246,7 +250,7 @@ function devtoolsCommand(args: readonly string[]): Command {
   if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || port > 65_535)) {
     throw new UsageError('--port must be a whole number from 0 (any free port) to 65535');
   }
-  return { name: 'devtools', ledger: values.ledger, port };
+  return { name: 'devtools', ledger: values.ledger, port, json: values.json };
 }
 
 /**

@@ -39,6 +39,7 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal):
         json = command.json;
         return await sendsCommand(io, out(), command, signal);
       case 'devtools':
+        json = command.json;
         return await devtoolsCommand(out(), command, signal);
     }
   } catch (error) {

@@ -22,7 +22,7 @@ export const usage = `usage: surecall <command> [options]
       The durable sends of a ledger. reconcile (needs --card) probes every unknown send that is
       due, or the given ones; watch follows the ledger until interrupted.
 
-  surecall devtools --ledger <path|postgres://…> [--port <n>]
+  surecall devtools --ledger <path|postgres://…> [--port <n>] [--json]
       Serve the devtools on 127.0.0.1 with a read-only view of the ledger.
 
 Exit codes: 0 answered or committed, 1 failed (not started or not applied), 2 usage or options,

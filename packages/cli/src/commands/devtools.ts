@@ -13,10 +13,10 @@ import type { Output } from '../output.js';
 /** Where the built devtools app may be, first match wins. */
 export function devtoolsRoots(): string[] {
   return [
-    fileURLToPath(new URL('./devtools/', import.meta.url)),
+    // The package: dist/commands/devtools.js beside dist/devtools/, which prepack copies in.
     fileURLToPath(new URL('../devtools/', import.meta.url)),
+    // A clone of the repository: packages/cli/src/commands/devtools.ts, and the devtools' own build.
     fileURLToPath(new URL('../../../devtools/dist/', import.meta.url)),
-    fileURLToPath(new URL('../../devtools/dist/', import.meta.url)),
   ];
 }
 
