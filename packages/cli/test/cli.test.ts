@@ -211,6 +211,92 @@ describe('surecall send', () => {
   });
 });
 
+describe('trust and pins', () => {
+  it('sends through a pinned interface, and refuses a card that is not the one --digest names', async () => {
+    const raw = (await (await fetch(mock.cardUrl)).json()) as JsonValue;
+    const digest = await cardDigest(raw);
+    const pinned = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo pinned',
+      '--loopback',
+      '--pin',
+      `${mock.origin}/a2a/jsonrpc`,
+      '--digest',
+      digest,
+    ]);
+    expect(pinned).toMatchObject({ code: 0, stdout: 'message: echo pinned\n' });
+    const unpinned = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo x',
+      '--loopback',
+      '--pin',
+      `${mock.origin}/other`,
+    ]);
+    expect(unpinned.code).toBe(1);
+    expect(unpinned.stderr).toMatch(/^surecall: the agent card was refused: /);
+    const other = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo x',
+      '--loopback',
+      '--digest',
+      `sha256:${'0'.repeat(64)}`,
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('not the one --digest names');
+  });
+});
+
+describe('surecall sends watch', () => {
+  it('follows a ledger another process writes, without locking it, until stopped', async () => {
+    const ledger = join(directory, 'watched.jsonl');
+    const first = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo one',
+      '--loopback',
+      '--durable',
+      '--ledger',
+      ledger,
+    ]);
+    expect(first.code).toBe(0);
+    const child = spawn(process.execPath, [bin, 'sends', 'watch', '--ledger', ledger, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await expect.poll(() => documents(stdout).length, { timeout: 30_000 }).toBe(1);
+      // The watcher holds no lock: this send takes the journal's lock and writes while it watches.
+      const second = await surecall([
+        'send',
+        mock.cardUrl,
+        'echo two',
+        '--loopback',
+        '--durable',
+        '--ledger',
+        ledger,
+        '--json',
+      ]);
+      expect(second.code).toBe(0);
+      const { id } = documents(second.stdout)[0] as { id: string };
+      await expect
+        .poll(() => documents(stdout).filter((document) => (document as { id: string }).id === id), {
+          timeout: 30_000,
+        })
+        .toContainEqual(expect.objectContaining({ id, status: 'committed' }));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await closed).toBe(0);
+  });
+});
+
 describe('usage errors exit 2 with the usage', () => {
   it.concurrent.each([
     ['no command', []],
