@@ -36,7 +36,7 @@ export async function devtoolsCommand(
   const root = devtoolsRoots().find((candidate) => existsSync(`${candidate}index.html`));
   if (root === undefined) {
     throw new SetupError(
-      'the devtools app is not built: run `npm run build --workspace @surecall/devtools` in the repository',
+      'the devtools app is not there: in a clone of the repository, build it with `npm run build --workspace @surecall/devtools`; a packed @surecall/cli carries it in dist/devtools',
     );
   }
   const view = await openView(args.ledger);

@@ -5,7 +5,7 @@ import { OptionsError } from '../core/errors.js';
 import type { AgentCard, Part } from '../protocol/index.js';
 import { check, inputPart, outputOf, skillMedia } from './skill-value.js';
 
-function clientWith(skill: Partial<AgentCard['skills'][number]>, defaults: readonly string[]): A2aClient {
+function clientWith(skill: Partial<AgentCard['skills'][number]>, defaults: string[]): A2aClient {
   const card = {
     defaultInputModes: defaults,
     defaultOutputModes: defaults,
@@ -15,7 +15,7 @@ function clientWith(skill: Partial<AgentCard['skills'][number]>, defaults: reado
 }
 
 describe('skillMedia', () => {
-  it.each<[string, readonly string[] | undefined, readonly string[], 'data' | 'text' | 'refused']>([
+  it.each<[string, string[] | undefined, string[], 'data' | 'text' | 'refused']>([
     ['JSON in the skill', ['application/json'], ['text/plain'], 'data'],
     ['JSON with parameters, any case', ['Application/JSON; charset=utf-8'], ['text/plain'], 'data'],
     ['application/*', ['application/*'], ['text/plain'], 'data'],
