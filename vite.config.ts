@@ -14,6 +14,7 @@ const serializerSuites = [
   'packages/client/test/durable/agent.test.ts',
   'packages/client/test/durable/lost-response-matrix.test.ts',
   'packages/client/test/durable/recovery.test.ts',
+  'packages/client/test/durable/remote-skill.test.ts',
   'packages/client/test/idempotency/*.test.ts',
 ];
 
