@@ -10,7 +10,13 @@ import { type ExitCode, exitCodes } from './exit-code.js';
 /** What a failure means for the caller: the words, and the exit code. */
 export type Failure = { readonly code: ExitCode; readonly text: string; readonly usage: boolean };
 
-type Named = { readonly name?: unknown; readonly kind?: unknown; readonly message?: unknown };
+type Named = {
+  readonly name?: unknown;
+  readonly kind?: unknown;
+  readonly reason?: unknown;
+  readonly rule?: unknown;
+  readonly message?: unknown;
+};
 
 // docs/durable-send.md#classifying-a-failure: the A2A codes an agent answers before applying anything.
 const notAppliedCodes: ReadonlySet<number> = new Set([
@@ -25,6 +31,13 @@ const hints: Readonly<Record<string, string>> = {
   request: 'the request broke a rule before it left',
   authorization: 'no credentials could be obtained',
   capability: "the agent's card does not declare what this needs",
+};
+
+const ledgerHints: Readonly<Record<string, string>> = {
+  locked:
+    'another process holds the ledger file (a send or a reconciliation under way); try again when it ends',
+  corrupt: 'the ledger file does not verify: keep it for a person to examine',
+  'agent-mismatch': 'the record was sent to another agent, or to this one under another card',
 };
 
 /**
@@ -63,7 +76,11 @@ export function failureOf(error: unknown): Failure {
     case 'discovery':
       return { code: exitCodes.failed, text: `the agent card was refused: ${message}`, usage: false };
     case 'ledger':
-      return { code: exitCodes.failed, text: `the ledger refused: ${message}`, usage: false };
+      return {
+        code: exitCodes.failed,
+        text: `${ledgerHints[String(named.rule)] ?? ledgerHints[String(named.reason)] ?? 'the ledger refused'}: ${message}`,
+        usage: false,
+      };
   }
   return {
     code: exitCodes.failed,

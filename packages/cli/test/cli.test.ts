@@ -15,12 +15,13 @@ const bin = fileURLToPath(new URL('../bin/surecall.js', import.meta.url));
 
 type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string };
 
-function surecall(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+function surecall(args: readonly string[], env: Record<string, string> = {}, stdin?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -186,7 +187,7 @@ describe('surecall send', () => {
     expect(run.stderr).toMatch(/^surecall: the agent answered with an A2A error; nothing was applied/);
   });
 
-  it('takes a token only from the environment, and never prints it', async () => {
+  it('takes a token only from the environment or stdin, and never prints it', async () => {
     const token = 'secret-token-value-7f3a';
     const run = await surecall(
       ['send', mock.cardUrl, 'echo hi', '--loopback', '--token-env', 'SURECALL_TEST_TOKEN'],
@@ -205,7 +206,15 @@ describe('surecall send', () => {
     ]);
     expect(unset.code).toBe(2);
     expect(unset.stderr).toContain('SURECALL_UNSET_VAR');
-    for (const output of [run.stdout, run.stderr, unset.stdout, unset.stderr]) {
+    const piped = await surecall(
+      ['send', mock.cardUrl, 'echo hi', '--loopback', '--token-stdin'],
+      {},
+      `${token}\n`,
+    );
+    expect(piped.code).toBe(0);
+    const empty = await surecall(['send', mock.cardUrl, 'echo hi', '--loopback', '--token-stdin'], {}, '');
+    expect(empty.code).toBe(2);
+    for (const output of [run.stdout, run.stderr, unset.stdout, unset.stderr, piped.stdout, piped.stderr]) {
       expect(output).not.toContain(token);
     }
   });

@@ -8,6 +8,7 @@ import type { ConnectArgs } from '../args.js';
 import { connect, SetupError } from '../connect.js';
 import { agentFor, outcomeLine, recordSummary, reportOutcome } from '../durable.js';
 import { type ExitCode, exitCodeOf, exitCodes, worst } from '../exit-code.js';
+import { failureOf } from '../failure.js';
 import { openView, openWritable } from '../ledger.js';
 import type { Io, Output } from '../output.js';
 
@@ -165,7 +166,18 @@ async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSign
         codes.push(exitCodeOf(status));
         continue;
       }
-      codes.push(reportOutcome(out, await agent.reconcile(record.id, { signal })));
+      try {
+        codes.push(reportOutcome(out, await agent.reconcile(record.id, { signal })));
+      } catch (error) {
+        if (signal.aborted) {
+          throw error;
+        }
+        // One record's refusal (a card edited since the send, a store error) leaves it as it was; the others go on.
+        const failure = failureOf(error);
+        out.document({ ...recordSummary(record, statusOf(record)), error: failure.text });
+        out.error(`${record.id}: ${failure.text}`);
+        codes.push(exitCodeOf(statusOf(record)));
+      }
     }
     return worst(codes);
   } finally {
