@@ -181,6 +181,28 @@ describe('surecall send', () => {
     expect(again).toMatchObject({ code: 0, stdout: 'nothing is due\n' });
   });
 
+  it('exits 1, sending nothing, when another process holds the ledger file', async () => {
+    const ledger = join(directory, 'held.jsonl');
+    const held = await openLedger({ name: ledger });
+    const before = mock.executions.total();
+    try {
+      const run = await surecall([
+        'send',
+        mock.cardUrl,
+        'task held',
+        '--loopback',
+        '--durable',
+        '--ledger',
+        ledger,
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^surecall: another process holds the ledger file/);
+    } finally {
+      await held.close();
+    }
+    expect(mock.executions.total()).toBe(before);
+  });
+
   it('exits 1 for a send the agent refused before applying it', async () => {
     const run = await surecall(['send', mock.cardUrl, 'slow 0', '--loopback']);
     expect(run.code).toBe(1);
