@@ -14,6 +14,53 @@ const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).dig
 /** How often `watch` looks at the journal. */
 export const watchIntervalMs = 250;
 
+/** A journal line, as far as this view reads it. */
+type Envelope = {
+  readonly revision?: unknown;
+  readonly after?: unknown;
+  readonly digest?: unknown;
+  readonly body?: {
+    readonly id?: unknown;
+    readonly revision?: unknown;
+    readonly at?: unknown;
+    readonly previous?: unknown;
+    readonly transition?: unknown;
+  };
+};
+
+/**
+The revision a journal line holds, for `verifyHistory` to check, or `undefined`. Two line formats are read: `{ fence, revision }`, and `{ fence, after, digest, body }`, whose body is the revision's digest input and whose `after` names the previous line's digest (docs/durable-send.md#ledger-stores), so a deleted or reordered line breaks the chain.
+*/
+function revisionOf(value: unknown, previousLine: unknown): { readonly id: string } | undefined {
+  if (typeof value !== 'object' || value === null) {
+    return undefined;
+  }
+  const line = value as Envelope;
+  if (line.body === undefined) {
+    const id = (line.revision as { readonly id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? (line.revision as { readonly id: string }) : undefined;
+  }
+  const { body } = line;
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    typeof body.id !== 'string' ||
+    line.after !== previousLine
+  ) {
+    return undefined;
+  }
+  const number = body.revision;
+  return {
+    id: body.id,
+    revision: number,
+    ...(number === 0 ? {} : { expectedRevision: typeof number === 'number' ? number - 1 : number }),
+    at: body.at,
+    ...(body.previous === null || body.previous === undefined ? {} : { previousDigest: body.previous }),
+    transition: body.transition,
+    digest: line.digest,
+  } as { readonly id: string };
+}
+
 type Snapshot = { readonly records: Map<string, LedgerRecord>; readonly revisions: Map<string, unknown[]> };
 
 async function readSnapshot(path: string): Promise<Snapshot> {
@@ -29,24 +76,28 @@ async function readSnapshot(path: string): Promise<Snapshot> {
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
   const revisions = new Map<string, unknown[]>();
   let number = 0;
+  let last: unknown = null;
   for (const line of complete.split('\n')) {
     number++;
     if (line === '') {
       continue;
     }
-    let revision: unknown;
+    let value: unknown;
     try {
-      revision = (JSON.parse(line) as { revision?: unknown }).revision;
+      value = JSON.parse(line);
     } catch {
       throw new SetupError(`the ledger file is not a surecall journal (line ${number} is not JSON)`);
     }
-    const id = (revision as { id?: unknown } | undefined)?.id;
-    if (typeof id !== 'string') {
-      throw new SetupError(`the ledger file is not a surecall journal (line ${number} holds no revision)`);
+    const revision = revisionOf(value, last);
+    if (revision === undefined) {
+      throw new SetupError(
+        `the ledger file is not a surecall journal, or a line is out of place (line ${number})`,
+      );
     }
-    const list = revisions.get(id) ?? [];
+    last = (value as Envelope).digest;
+    const list = revisions.get(revision.id) ?? [];
     list.push(revision);
-    revisions.set(id, list);
+    revisions.set(revision.id, list);
   }
   const records = new Map<string, LedgerRecord>();
   for (const [id, list] of revisions) {
