@@ -25,11 +25,16 @@ export const contextHistory: RecoveryStrategy = Object.freeze({
 });
 
 /**
-A durable agent over `client` and `ledger` for `delivery` (the card's choice when undefined).
+A durable agent over `client` and `ledger` for `delivery` (the card's choice when undefined), scoping tokens to `skill` when given.
 
 @throws {SetupError} for `keyed` delivery to an agent that does not honour keys.
 */
-export function agentFor(client: A2aClient, ledger: Ledger, delivery: CliDelivery | undefined): DurableAgent {
+export function agentFor(
+  client: A2aClient,
+  ledger: Ledger,
+  delivery: CliDelivery | undefined,
+  skill?: string,
+): DurableAgent {
   const chosen = delivery ?? (client.honoursIdempotency ? 'keyed' : 'at-most-once');
   if (chosen === 'keyed' && !client.honoursIdempotency) {
     throw new SetupError(
@@ -41,6 +46,8 @@ export function agentFor(client: A2aClient, ledger: Ledger, delivery: CliDeliver
     ledger,
     delivery: chosen,
     recovery: chosen === 'keyed' ? { kind: 'keyed' } : contextHistory,
+    // The skill's security requirements, where it declares some, scope the token of the send and its probes.
+    ...(skill === undefined ? {} : { skill }),
   });
 }
 

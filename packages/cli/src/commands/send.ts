@@ -81,7 +81,7 @@ export async function sendCommand(
   if (args.durable) {
     const ledger = await openWritable(args.ledger ?? '');
     try {
-      const agent = agentFor(client, ledger, args.delivery);
+      const agent = agentFor(client, ledger, args.delivery, args.skill);
       out.progress(`sending (${agent.delivery})…`);
       return reportOutcome(out, await agent.send(body, { signal }));
     } finally {
