@@ -32,7 +32,8 @@ export type Command =
   | {
       readonly name: 'send';
       readonly connect: ConnectArgs;
-      readonly text: string;
+      /** The text part; absent when `--data` alone makes the message. */
+      readonly text: string | undefined;
       readonly data: JsonValue | undefined;
       readonly skill: string | undefined;
       readonly stream: boolean;
@@ -149,13 +150,13 @@ function sendCommand(args: readonly string[]): Command {
     delivery: { type: 'string' },
   });
   const [cardUrl, text, ...rest] = positionals;
-  if (cardUrl === undefined || text === undefined) {
-    throw new UsageError('send needs the card URL and the text to send');
+  if (cardUrl === undefined || (text === undefined && values.data === undefined)) {
+    throw new UsageError('send needs the card URL and the text to send (or --data)');
   }
   if (rest.length > 0) {
     throw new UsageError('too many arguments: quote the text to send as one argument');
   }
-  if (text.length === 0) {
+  if (text === '') {
     throw new UsageError('the text to send must not be empty');
   }
   let data: JsonValue | undefined;

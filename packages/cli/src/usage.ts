@@ -10,11 +10,11 @@ export const usage = `usage: surecall <command> [options]
       Fetch and check an agent's card as discover() does; print its interfaces, security,
       extensions, skills and digest (sha256:<hex>, RFC 8785) to pin with --digest or trust.
 
-  surecall send <card-url> <text> [--data <json>] [--skill <id>] [--loopback]
+  surecall send <card-url> [<text>] [--data <json>] [--skill <id>] [--loopback]
                 [--binding JSONRPC|HTTP+JSON] [--pin <url>]... [--digest sha256:<hex>]
                 [--token-env <VAR> | --token-stdin] [--scheme <name>] [--stream]
                 [--durable --ledger <path|postgres://…> [--delivery keyed|at-most-once]] [--json]
-      Send one message: plain (SendMessage), streaming (--stream: states and artifact chunks
+      Send one message (a text part, a JSON data part, or both): plain (SendMessage), streaming (--stream: states and artifact chunks
       live), or durable (--durable: recorded in the ledger before it leaves, sent once).
 
   surecall sends list|show <id>|reconcile [<id>...]|watch --ledger <path|postgres://…>

@@ -103,6 +103,22 @@ describe('surecall send', () => {
     ]);
   });
 
+  it('sends a data skill one data part and prints the data it answers', async () => {
+    const run = await surecall([
+      'send',
+      mock.cardUrl,
+      '--data',
+      '{"a":1,"b":2}',
+      '--skill',
+      'sum',
+      '--loopback',
+    ]);
+    expect(run).toMatchObject({ code: 0, stdout: 'message: {"sum":3}\n' });
+    const unknownSkill = await surecall(['send', mock.cardUrl, 'hi', '--skill', 'nope', '--loopback']);
+    expect(unknownSkill.code).toBe(2);
+    expect(unknownSkill.stderr).toContain('the card lists no skill');
+  });
+
   it('prints a stream’s states and artifact chunks as they arrive', async () => {
     const run = await surecall(['send', mock.cardUrl, 'task alpha beta', '--loopback', '--stream']);
     expect(run.code).toBe(0);

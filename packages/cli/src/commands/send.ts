@@ -1,6 +1,6 @@
 /**
 @module
-`surecall send <card-url> <text>`: one message, sent plainly (SendMessage), streaming (`--stream`: SendStreamingMessage, its states and artifact chunks printed as they arrive), or durably (`--durable`: recorded in the ledger before it leaves, sent once, classified committed, failed or unknown; docs/durable-send.md#the-promise).
+`surecall send <card-url> [<text>]`: one message (a text part, and a data part with `--data`), sent plainly (SendMessage), streaming (`--stream`: SendStreamingMessage, its states and artifact chunks printed as they arrive), or durably (`--durable`: recorded in the ledger before it leaves, sent once, classified committed, failed or unknown; docs/durable-send.md#the-promise).
 */
 import { type A2aClient, type JsonValue, type Message, type Part, skillMetadataKey } from '@surecall/client';
 import type { CliDelivery, ConnectArgs } from '../args.js';
@@ -14,7 +14,7 @@ import type { Io, Output } from '../output.js';
 /** What `send` was asked. */
 export type SendArgs = {
   readonly connect: ConnectArgs;
-  readonly text: string;
+  readonly text: string | undefined;
   readonly data: JsonValue | undefined;
   readonly skill: string | undefined;
   readonly stream: boolean;
@@ -27,7 +27,7 @@ function content(client: A2aClient, args: SendArgs): Omit<Message, 'messageId'> 
   if (args.skill !== undefined && !client.card.skills.some((skill) => skill.id === args.skill)) {
     throw new SetupError('the card lists no skill with the --skill id; `surecall card` shows its skills');
   }
-  const parts: Part[] = [{ text: args.text }];
+  const parts: Part[] = args.text === undefined ? [] : [{ text: args.text }];
   if (args.data !== undefined) {
     parts.push({ data: args.data, mediaType: 'application/json' });
   }
