@@ -344,6 +344,18 @@ describe('surecall sends watch', () => {
   });
 });
 
+describe('a postgres:// ledger', () => {
+  it('fails in words, never printing the connection string or its password', async () => {
+    const url = 'postgres://surecall:s3cret-pw@127.0.0.1:1/ledger';
+    const run = await surecall(['sends', 'list', '--ledger', url]);
+    // 2 where this installation has no PostgreSQL store, 1 where it has one and the server refuses the connection.
+    expect([1, 2]).toContain(run.code);
+    expect(run.stderr).toMatch(/^surecall: /);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('s3cret');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(url);
+  });
+});
+
 describe('usage errors exit 2 with the usage', () => {
   it.concurrent.each([
     ['no command', []],
