@@ -39,6 +39,8 @@ export type Command =
       readonly stream: boolean;
       readonly durable: boolean;
       readonly ledger: string | undefined;
+      /** The PostgreSQL schema of a `postgres://` ledger; the store's default when absent. */
+      readonly schema: string | undefined;
       readonly delivery: CliDelivery | undefined;
       readonly json: boolean;
     }
@@ -47,10 +49,17 @@ export type Command =
       readonly action: 'list' | 'show' | 'reconcile' | 'watch';
       readonly ids: readonly string[];
       readonly ledger: string;
+      readonly schema: string | undefined;
       readonly connect: ConnectArgs | undefined;
       readonly json: boolean;
     }
-  | { readonly name: 'devtools'; readonly ledger: string; readonly port: number; readonly json: boolean };
+  | {
+      readonly name: 'devtools';
+      readonly ledger: string;
+      readonly schema: string | undefined;
+      readonly port: number;
+      readonly json: boolean;
+    };
 
 const connectOptions = {
   loopback: { type: 'boolean', default: false },
@@ -64,6 +73,24 @@ const connectOptions = {
 } as const satisfies ParseArgsConfig['options'];
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
+// The PostgreSQL store's rule for its schema name: lowercase letters, digits and `_`, at most 48, not starting with a digit.
+const SCHEMA = /^[a-z_][a-z0-9_]{0,47}$/;
+
+/** `--schema`, which only a `postgres://` ledger takes. */
+function schemaOf(ledger: string | undefined, schema: string | undefined): string | undefined {
+  if (schema === undefined) {
+    return undefined;
+  }
+  if (ledger === undefined || !/^postgres(ql)?:\/\//i.test(ledger)) {
+    throw new UsageError('--schema names the schema of a postgres:// ledger');
+  }
+  if (!SCHEMA.test(schema)) {
+    throw new UsageError(
+      '--schema takes lowercase letters, digits and _, at most 48, not starting with a digit',
+    );
+  }
+  return schema;
+}
 // POSIX: an environment variable's name is letters, digits and underscores, not starting with a digit.
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -147,6 +174,7 @@ function sendCommand(args: readonly string[]): Command {
     stream: { type: 'boolean', default: false },
     durable: { type: 'boolean', default: false },
     ledger: { type: 'string' },
+    schema: { type: 'string' },
     delivery: { type: 'string' },
   });
   const [cardUrl, text, ...rest] = positionals;
@@ -193,6 +221,7 @@ function sendCommand(args: readonly string[]): Command {
     stream: values.stream,
     durable: values.durable,
     ledger: values.ledger,
+    schema: schemaOf(values.ledger, values.schema),
     delivery,
     json: values.json,
   };
@@ -204,6 +233,7 @@ function sendsCommand(args: readonly string[]): Command {
   const { values, positionals } = read(args, {
     ...connectOptions,
     ledger: { type: 'string' },
+    schema: { type: 'string' },
     card: { type: 'string' },
   });
   const [action, ...ids] = positionals;
@@ -230,6 +260,7 @@ function sendsCommand(args: readonly string[]): Command {
     action: known,
     ids,
     ledger: values.ledger,
+    schema: schemaOf(values.ledger, values.schema),
     connect: values.card === undefined ? undefined : connectArgs(values.card, values),
     json: values.json,
   };
@@ -238,6 +269,7 @@ function sendsCommand(args: readonly string[]): Command {
 function devtoolsCommand(args: readonly string[]): Command {
   const { values, positionals } = read(args, {
     ledger: { type: 'string' },
+    schema: { type: 'string' },
     port: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
@@ -251,7 +283,13 @@ function devtoolsCommand(args: readonly string[]): Command {
   if (values.port !== undefined && (!/^\d{1,5}$/.test(values.port) || port > 65_535)) {
     throw new UsageError('--port must be a whole number from 0 (any free port) to 65535');
   }
-  return { name: 'devtools', ledger: values.ledger, port, json: values.json };
+  return {
+    name: 'devtools',
+    ledger: values.ledger,
+    schema: schemaOf(values.ledger, values.schema),
+    port,
+    json: values.json,
+  };
 }
 
 /**

@@ -16,14 +16,23 @@ export function isPostgres(spec: string): boolean {
 type PostgresModule = {
   readonly openPostgresLedger: (
     connection: { readonly connectionString: string },
-    options: { readonly worker: string; readonly leaseMs: number; readonly schema: string },
+    options: {
+      readonly worker?: string;
+      readonly leaseMs?: number;
+      readonly schema?: string;
+      readonly readOnly?: boolean;
+    },
   ) => Promise<Ledger>;
 };
 
 // A variable specifier: the module is optional, and a build without it must still compile and run.
 const postgresEntry = '@surecall/client/ledger/postgres';
 
-async function openPostgres(connectionString: string): Promise<Ledger> {
+async function openPostgres(
+  connectionString: string,
+  schema: string | undefined,
+  readOnly: boolean,
+): Promise<Ledger> {
   let module: Partial<PostgresModule>;
   try {
     module = (await import(postgresEntry)) as Partial<PostgresModule>;
@@ -37,8 +46,14 @@ async function openPostgres(connectionString: string): Promise<Ledger> {
   }
   return module.openPostgresLedger(
     { connectionString },
-    // One worker id per CLI process; its leases lapse on their own if the process dies.
-    { worker: `surecall-cli-${hostname()}-${process.pid}`, leaseMs: 30_000, schema: 'surecall' },
+    {
+      // One worker id per CLI process; its leases lapse on their own if the process dies.
+      worker: `surecall-cli-${hostname()}-${process.pid}`,
+      leaseMs: 30_000,
+      ...(schema === undefined ? {} : { schema }),
+      // A reader takes no lease and writes nothing: it follows the fleet (LISTEN/NOTIFY) without getting in its way.
+      ...(readOnly ? { readOnly: true } : {}),
+    },
   );
 }
 
@@ -48,11 +63,12 @@ Opens the store `spec` names, for writing.
 @example
 ```ts
 const ledger = await openWritable('./sends.jsonl');
+const shared = await openWritable('postgres://surecall@db.internal/app', 'payments_ledger');
 ```
 */
-export async function openWritable(spec: string): Promise<Ledger> {
+export async function openWritable(spec: string, schema?: string): Promise<Ledger> {
   if (isPostgres(spec)) {
-    return openPostgres(spec);
+    return openPostgres(spec, schema, false);
   }
   const { openLedger } = await import('@surecall/client/ledger/file');
   return openLedger({ name: spec });
@@ -77,11 +93,11 @@ const view = await openView('./sends.jsonl');
 for (const record of await view.list()) print(record);
 ```
 */
-export async function openView(spec: string): Promise<LedgerView> {
+export async function openView(spec: string, schema?: string): Promise<LedgerView> {
   if (!isPostgres(spec)) {
     return openJournalView(spec);
   }
-  const ledger = await openPostgres(spec);
+  const ledger = await openPostgres(spec, schema, true);
   return {
     list: () => ledger.list(),
     get: (id) => ledger.get(id),

@@ -24,10 +24,10 @@ function surecall(args: readonly string[], env: Record<string, string> = {}, std
     child.stdin?.end(stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
     child.on('error', reject);
@@ -378,6 +378,8 @@ describe('usage errors exit 2 with the usage', () => {
     ['a bad digest', ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--digest', 'md5:x']],
     ['sends without a ledger', ['sends', 'list']],
     ['reconcile without a card', ['sends', 'reconcile', '--ledger', 'x.jsonl']],
+    ['a schema for a file ledger', ['sends', 'list', '--ledger', 'x.jsonl', '--schema', 'app']],
+    ['a malformed schema', ['sends', 'list', '--ledger', 'postgres://127.0.0.1/x', '--schema', 'App-1']],
   ])('%s', async (_, args) => {
     const run = await surecall(args);
     expect(run.code).toBe(2);

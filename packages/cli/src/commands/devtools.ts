@@ -30,7 +30,7 @@ await devtoolsCommand(out, { ledger: './sends.jsonl', port: 0 }, signal);
 */
 export async function devtoolsCommand(
   out: Output,
-  args: { readonly ledger: string; readonly port: number },
+  args: { readonly ledger: string; readonly schema: string | undefined; readonly port: number },
   signal: AbortSignal,
 ): Promise<ExitCode> {
   const root = devtoolsRoots().find((candidate) => existsSync(`${candidate}index.html`));
@@ -39,7 +39,7 @@ export async function devtoolsCommand(
       'the devtools app is not there: in a clone of the repository, build it with `npm run build --workspace @surecall/devtools`; a packed @surecall/cli carries it in dist/devtools',
     );
   }
-  const view = await openView(args.ledger);
+  const view = await openView(args.ledger, args.schema);
   const server = await startDevtoolsServer({ view, root: root.replace(/[/\\]$/, ''), port: args.port });
   try {
     out.document({ url: server.url, origin: server.origin });

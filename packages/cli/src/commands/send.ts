@@ -20,6 +20,7 @@ export type SendArgs = {
   readonly stream: boolean;
   readonly durable: boolean;
   readonly ledger: string | undefined;
+  readonly schema: string | undefined;
   readonly delivery: CliDelivery | undefined;
 };
 
@@ -79,7 +80,7 @@ export async function sendCommand(
   const body = content(client, args);
   const call = { signal, ...(args.skill === undefined ? {} : { skill: args.skill }) };
   if (args.durable) {
-    const ledger = await openWritable(args.ledger ?? '');
+    const ledger = await openWritable(args.ledger ?? '', args.schema);
     try {
       const agent = agentFor(client, ledger, args.delivery, args.skill);
       out.progress(`sending (${agent.delivery})…`);

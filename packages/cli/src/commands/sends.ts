@@ -17,6 +17,7 @@ export type SendsArgs = {
   readonly action: 'list' | 'show' | 'reconcile' | 'watch';
   readonly ids: readonly string[];
   readonly ledger: string;
+  readonly schema: string | undefined;
   readonly connect: ConnectArgs | undefined;
 };
 
@@ -29,8 +30,8 @@ function age(record: LedgerRecord): string {
       : `${Math.round(seconds / 3600)}h`;
 }
 
-async function list(out: Output, spec: string): Promise<ExitCode> {
-  const view = await openView(spec);
+async function list(out: Output, spec: string, schema: string | undefined): Promise<ExitCode> {
+  const view = await openView(spec, schema);
   try {
     const records = await view.list();
     out.document({ records: records.map((record) => recordSummary(record, statusOf(record))) });
@@ -49,8 +50,8 @@ async function list(out: Output, spec: string): Promise<ExitCode> {
   }
 }
 
-async function show(out: Output, spec: string, id: string): Promise<ExitCode> {
-  const view = await openView(spec);
+async function show(out: Output, spec: string, schema: string | undefined, id: string): Promise<ExitCode> {
+  const view = await openView(spec, schema);
   try {
     const record = await view.get(id);
     if (record === undefined) {
@@ -79,8 +80,13 @@ async function show(out: Output, spec: string, id: string): Promise<ExitCode> {
   }
 }
 
-async function watch(out: Output, spec: string, signal: AbortSignal): Promise<ExitCode> {
-  const view = await openView(spec);
+async function watch(
+  out: Output,
+  spec: string,
+  schema: string | undefined,
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  const view = await openView(spec, schema);
   try {
     for (const record of await view.list()) {
       out.document(recordSummary(record, statusOf(record)));
@@ -117,7 +123,7 @@ function sameInterface(record: LedgerRecord, agent: DurableAgent): boolean {
 
 async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSignal): Promise<ExitCode> {
   const client = await connect(io, args.connect as ConnectArgs);
-  const ledger = await openWritable(args.ledger);
+  const ledger = await openWritable(args.ledger, args.schema);
   try {
     const atMostOnce = agentFor(client, ledger, 'at-most-once');
     const keyed = client.honoursIdempotency ? agentFor(client, ledger, 'keyed') : undefined;
@@ -201,11 +207,11 @@ export async function sendsCommand(
 ): Promise<ExitCode> {
   switch (args.action) {
     case 'list':
-      return list(out, args.ledger);
+      return list(out, args.ledger, args.schema);
     case 'show':
-      return show(out, args.ledger, args.ids[0] ?? '');
+      return show(out, args.ledger, args.schema, args.ids[0] ?? '');
     case 'watch':
-      return watch(out, args.ledger, signal);
+      return watch(out, args.ledger, args.schema, signal);
     case 'reconcile':
       if (args.connect === undefined) {
         throw new SetupError('sends reconcile needs --card');
