@@ -23,7 +23,14 @@ import {
 export type { CompletionOptions, SkillCompletion } from './skill-task.js';
 export type { SkillIssue, SkillMedia } from './skill-value.js';
 
-/** The message metadata member that names the skill a message is for. A2A 1.0 has no request field that routes to a skill, so a peer that dispatches by skill reads this member. */
+/**
+The message metadata member that names the skill a message is for. A2A 1.0 has no request field that routes to a skill, so a peer that dispatches by skill reads this member.
+
+@example
+```ts
+const skill = message.metadata?.[skillMetadataKey]; // 'sum', on the agent's side
+```
+*/
 export const skillMetadataKey = 'surecall/skill';
 
 /**
@@ -47,7 +54,14 @@ export type RemoteSkillOptions<TInput extends StandardSchemaV1, TOutput extends 
   readonly delivery?: DeliveryMode;
 };
 
-/** A task the skill's send created: the submission is committed; its completion is a separate read. */
+/**
+A task the skill's send created: the submission is committed; its completion is a separate read.
+
+@example
+```ts
+if (outcome.status === 'committed' && outcome.task !== undefined) await outcome.task.completion({ signal });
+```
+*/
 export type SkillTask<TOutput> = {
   readonly id: string;
   readonly contextId: string;
@@ -62,6 +76,12 @@ Where one call of a remote skill ended:
 - `committed` with `task`: the agent created a task; the submission is committed, `task.completion()` waits for the output;
 - `failed`: known not applied (`RequestError` for input the validator refused, which never left; the durable send's error when it failed before dispatch or the agent refused it), or an answer that is not the skill's output (`InvalidResponseError('schema')`, `issues` naming where): the send is committed in the ledger then, and must not be sent again;
 - `unknown`: the send may have run; reconcile the record `id` (`call.reconcile(id)`), never send it again. `durable` is the record's status (`pending` and `unresolved` for a reused id).
+
+@example
+```ts
+const outcome = await sum({ a: 1, b: 2 });
+if (outcome.status === 'unknown') await sum.reconcile(outcome.id);
+```
 */
 export type SkillOutcome<TOutput> =
   | {
@@ -92,7 +112,14 @@ export type SkillOutcome<TOutput> =
       readonly error?: unknown;
     };
 
-/** What one call may add. */
+/**
+What one call may add.
+
+@example
+```ts
+await sum({ a: 1, b: 2 }, { signal: AbortSignal.timeout(30_000), id: 'invoice-42' });
+```
+*/
 export type SkillCallOptions = {
   /** Cancels the call: before dispatch it fails as not started, after it the outcome is unknown. */
   readonly signal?: AbortSignal;
@@ -100,7 +127,14 @@ export type SkillCallOptions = {
   readonly id?: string;
 };
 
-/** A remote skill as a function, plus `reconcile` for an unknown outcome. */
+/**
+A remote skill as a function, plus `reconcile` for an unknown outcome.
+
+@example
+```ts
+const sum: RemoteSkill<{ a: number; b: number }, { sum: number }> = remoteSkill({ agent, skill: 'sum', input, output });
+```
+*/
 export type RemoteSkill<TInput, TOutput> = {
   (input: TInput, options?: SkillCallOptions): Promise<SkillOutcome<TOutput>>;
   /** The skill's card entry, as checked. */

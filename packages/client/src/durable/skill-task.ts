@@ -8,7 +8,14 @@ import { type InvalidResponseError, OptionsError, RequestError } from '../core/e
 import { interruptedStates, type Task, type TaskState, terminalStates } from '../protocol/index.js';
 import { check, outputError, outputOf, type SkillIssue, type SkillMedia } from './skill-value.js';
 
-/** How long `completion()` may wait. */
+/**
+How long `completion()` may wait.
+
+@example
+```ts
+await task.completion({ signal, pollIntervalMs: 2000, maxPolls: 90 }); // at most about three minutes of reads
+```
+*/
 export type CompletionOptions = {
   /** Stops waiting; the read in flight fails with its `aborted` error. */
   readonly signal?: AbortSignal;
@@ -25,6 +32,12 @@ How a skill's task ended, as far as this call saw:
 - `stopped`: it ended otherwise (FAILED, CANCELED, REJECTED) or waits for the caller (INPUT_REQUIRED, AUTH_REQUIRED): `state` says which;
 - `invalid`: COMPLETED, but its artifacts do not hold exactly one part of the skill's media, or the validator refused it (`issues` say where);
 - `running`: the bounds were spent first; call `completion()` again later.
+
+@example
+```ts
+const done = await task.completion();
+if (done.status === 'completed') use(done.value);
+```
 */
 export type SkillCompletion<TOutput> =
   | { readonly status: 'completed'; readonly value: TOutput; readonly task: Task }

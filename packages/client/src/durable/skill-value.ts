@@ -7,10 +7,24 @@ import type { A2aClient } from '../client.js';
 import { InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
 import type { AgentSkill, JsonValue, Part } from '../protocol/index.js';
 
-/** How a skill's input or output travels: one `application/json` data part, or one `text/plain` text part. */
+/**
+How a skill's input or output travels: one `application/json` data part, or one `text/plain` text part.
+
+@example
+```ts
+const media: SkillMedia = 'data';
+```
+*/
 export type SkillMedia = 'data' | 'text';
 
-/** One issue a validator found, by where it is: the path of member names and indices into the value, `$` for the value itself. */
+/**
+One issue a validator found, by where it is: the path of member names and indices into the value, `$` for the value itself.
+
+@example
+```ts
+const issue: SkillIssue = { path: '$.items[2].price' };
+```
+*/
 export type SkillIssue = { readonly path: string };
 
 // A2A spec §4.4.5: modes are media types; a JSON value can be sent where any of these is accepted.
