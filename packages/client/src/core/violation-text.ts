@@ -48,11 +48,6 @@ const ruleText: Readonly<Record<string, string>> = {
   role: 'has the wrong role for its sender',
   'interface-url': 'must be an absolute URL for a binding this client speaks',
   'unknown-security-scheme': 'names a security scheme the card does not declare',
-  // Remote skills (README.md#remote-skills-as-typed-functions): the caller's own validators
-  'skill-input': "is refused by the skill's input schema",
-  'skill-input-media': "does not fit the skill's input media (a JSON value, or a non-empty string for text)",
-  'skill-output': "is refused by the skill's output schema",
-  'skill-output-part': "must hold exactly one part of the skill's output media",
 };
 
 /**
