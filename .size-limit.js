@@ -22,7 +22,8 @@ export default [
     name: 'the whole root entry',
     path: 'packages/client/src/index.ts',
     gzip: true,
-    limit: '48.3 kB',
+    // remoteSkill adds 1.7 kB (the Standard Schema bridge, the skill's media rules, a task's bounded completion) to 48.7 kB; an app that imports discover() alone loads none of it.
+    limit: '50.6 kB',
     modifyEsbuildConfig: browser,
   },
 ];

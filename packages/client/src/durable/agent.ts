@@ -63,6 +63,8 @@ if (outcome.status === 'unknown') {
 ```
 */
 export type DurableAgent = {
+  /** The client every send and probe goes through: its card, digest and pin are the agent's. */
+  readonly client: A2aClient;
   readonly delivery: DeliveryMode;
   readonly recovery: ResolvedRecovery;
   /** Every transition and probe of this agent. */
@@ -295,6 +297,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
   });
 
   return Object.freeze({
+    client,
     delivery,
     recovery,
     events: hub.events,
