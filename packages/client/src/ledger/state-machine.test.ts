@@ -1,18 +1,24 @@
 import { expect, it } from 'vitest';
 import { TransportError } from '../core/errors.js';
-import { errorSummary, type LedgerRecord, verifyHistory } from './ledger.js';
+import {
+  errorSummary,
+  type LedgerRecord,
+  type LedgerTransition,
+  type SendIntent,
+  verifyHistory,
+} from './ledger.js';
 import { openLedger } from './memory.js';
 
 // docs/durable-send.md#duplicated: the `duplicate` transition and the terminal `duplicated` state.
 
-const intent = {
+const intent: SendIntent = {
   id: 'send-1',
   tenant: 'acme',
   run: 'run-1',
   agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
   message: { messageId: 'surecall-send-send-1', role: 'ROLE_USER', parts: [{ text: 'book it' }] },
   delivery: 'at-most-once',
-} as const;
+};
 
 async function executing() {
   const ledger = await openLedger({ name: 'duplicate' });
@@ -42,11 +48,12 @@ it('takes a committed record to duplicated with the task ids, and nothing leaves
     attemptId: 'attempt-1',
     taskIds: ['task-1', 'task-2'],
   });
-  for (const transition of [
+  const after: LedgerTransition[] = [
     { type: 'reconcile-commit', attemptId: 'attempt-1', result: { kind: 'message' } },
     { type: 'duplicate', attemptId: 'attempt-1', taskIds: ['task-1', 'task-3'] },
     { type: 'start', attemptId: 'attempt-2', messageId: 'surecall-attempt-attempt-2' },
-  ] as const) {
+  ];
+  for (const transition of after) {
     await expect(ledger.transition(duplicated.id, duplicated.revision, transition)).rejects.toMatchObject({
       reason: 'invalid-transition',
       rule: `${transition.type}-from-duplicated`,

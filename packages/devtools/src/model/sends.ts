@@ -101,6 +101,29 @@ function stateDetail(record: LedgerRecord): string {
   }
 }
 
+/** A send that ran more than once, for the Sends panel's alerts. */
+export type DuplicatedSend = {
+  readonly id: string;
+  readonly text: string;
+  readonly taskIds: readonly string[];
+};
+
+/**
+The records that ended `duplicated` (docs/durable-send.md#duplicated), in the order given.
+
+@example
+```ts
+duplicatedSends(records); // [{ id, text: 'book it', taskIds: ['t-1', 't-2'] }]
+```
+*/
+export function duplicatedSends(records: readonly LedgerRecord[]): DuplicatedSend[] {
+  return records.flatMap((record) =>
+    record.state.status === 'duplicated'
+      ? [{ id: record.id, text: messageText(record), taskIds: record.state.taskIds }]
+      : [],
+  );
+}
+
 /**
 One line for a send found in more than one task (docs/durable-send.md#duplicated).
 
