@@ -13,6 +13,10 @@ import {
 // byte of the answer. These specs lose the answer on a warm connection to a Node agent, read that agent's own
 // execution counter, and hold the ledger to it: never `committed` where the agent ran the send twice.
 
+// Each spec makes two or three durable sends, audits included, with a fault armed between them: on a loaded machine
+// that is more than the config's 30 s. Every wait is still for a state, never for a time.
+test.describe.configure({ timeout: 90_000 });
+
 function sendsPanel(page: Page): Locator {
   return page.getByRole('tabpanel', { name: 'Sends' });
 }
