@@ -248,7 +248,10 @@ describe('a durable agent killed with SIGKILL', () => {
         retryAfterMs: 1,
         maxProbes: 1,
       } as const;
-      agents.set(`${binding} at-most-once`, durableAgent({ client, ledger, recovery: history }));
+      agents.set(
+        `${binding} at-most-once`,
+        durableAgent({ client, ledger, delivery: 'at-most-once', recovery: history }),
+      );
       agents.set(
         `${binding} keyed`,
         durableAgent({ client, ledger, delivery: 'keyed', recovery: { kind: 'keyed', maxProbes: 1 } }),
