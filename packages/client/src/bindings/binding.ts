@@ -22,7 +22,7 @@ export type CallContext = {
   /** Ends the call: before dispatch a `RequestError('aborted')`, after it a `TransportError('aborted')`. */
   readonly signal?: AbortSignal;
   /** Bearer token for exactly this HTTP request, called inside its deadline (wire/http `authorize`). */
-  readonly authorize?: (signal: AbortSignal) => Promise<string | undefined>;
+  readonly authorize?: (signal: AbortSignal) => Promise<string>;
   /** Called immediately before fetch. */
   readonly onDispatch?: () => void;
   /** Extra request headers, e.g. A2A-Extensions. */

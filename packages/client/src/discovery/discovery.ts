@@ -17,6 +17,7 @@ import {
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import type { ClientOptions, InterfacePin } from '../options.js';
 import { AgentCard, type AgentInterface, contractBounds, decode, isAbsoluteUri } from '../protocol/index.js';
+import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
 import { resolveSecurity, type SecurityOptions } from '../security.js';
 import { exchange, type HttpUnaryResponse } from '../wire/http.js';
@@ -286,7 +287,8 @@ async function fetchCardJson(
     throw new DiscoveryError('Discovery', { detail: 'media-type', httpStatus: status });
   }
   try {
-    return parseJson(response.body, jsonLimitsFrom(limits));
+    // The path names the card's own member names only: any other key is the peer's text.
+    return parseJson(response.body, jsonLimitsFrom(limits), isKnownField);
   } catch (error) {
     if (error instanceof JsonError) {
       throw new DiscoveryError('InvalidAgentCard', { detail: 'json', violation: error.toViolation() });

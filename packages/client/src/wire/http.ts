@@ -24,8 +24,8 @@ export type HttpExchangeRequest = {
   readonly accept: MediaKind;
   /** Extra headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Bearer token provider, called once inside the deadline before dispatch; `undefined` sends no `Authorization`. */
-  readonly authorize?: (signal: AbortSignal) => Promise<string | undefined>;
+  /** Bearer token provider, called once inside the deadline before dispatch. Anything but an RFC 6750 `b64token` string (`undefined`, `''`, a line break, another type) fails as `AuthorizationError('unavailable')`, never as an anonymous request. Leave it out to send no `Authorization`. */
+  readonly authorize?: (signal: AbortSignal) => Promise<string>;
   /** The caller's cancellation; it also ends a live stream body. */
   readonly signal?: AbortSignal;
   /** The bounds of this exchange, from `resolveLimits()`. */
@@ -145,9 +145,9 @@ function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers
 }
 
 async function resolveToken(
-  authorize: (signal: AbortSignal) => Promise<string | undefined>,
+  authorize: (signal: AbortSignal) => Promise<string>,
   deadline: Deadline,
-): Promise<string | undefined> {
+): Promise<string> {
   let token: unknown;
   try {
     // A provider may ignore its signal: the deadline still ends the wait.
@@ -159,7 +159,8 @@ async function resolveToken(
     // docs/protocol-checks.md#dispatch-and-timing: a provider that fails or outlives the deadline is `unavailable`, never dispatched.
     throw deadline.stop() === 'aborted' ? new RequestError('aborted') : new AuthorizationError('unavailable');
   }
-  if (token !== undefined && (typeof token !== 'string' || !bearerToken.test(token))) {
+  // docs/protocol-checks.md#token-provider: a client built with bearer security never sends anonymously; a provider that has no token (`undefined`, `''`) failed as surely as one that threw, and the durable ledger must see `not-started`, not an open outcome.
+  if (typeof token !== 'string' || !bearerToken.test(token)) {
     throw new AuthorizationError('unavailable');
   }
   return token;
@@ -187,10 +188,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
   let dispatched = false;
   try {
     if (request.authorize !== undefined) {
-      const token = await resolveToken(request.authorize, deadline);
-      if (token !== undefined) {
-        headers.set('authorization', `Bearer ${token}`);
-      }
+      headers.set('authorization', `Bearer ${await resolveToken(request.authorize, deadline)}`);
     }
     let pending: Promise<Response>;
     try {
