@@ -19,6 +19,9 @@ test('a streamed task shows its chunked artifact assembled and its frames with m
   await expect(history.nth(0)).toContainText('submitted');
   await expect(history.nth(1)).toContainText('working');
   await expect(history.nth(2)).toContainText('completed');
+  // GetTask's snapshot repeats a status the stream reported, or predates one: merged or placed by the agent's
+  // timestamps, never a fourth entry after `completed` (the timeline once showed a stale `submitted` there under load).
+  await expect(history).toHaveCount(3);
   const artifact = detail.getByTestId('artifact');
   await expect(artifact.getByTestId('artifact-text')).toHaveText('alpha beta gamma');
   // Assembled from the stream's chunks; GetTask's snapshot only confirms it.

@@ -89,10 +89,15 @@ export type {
   ProbeResult,
   ProbeRule,
   ReconcileOptions,
+  RecordScope,
   RecoveryStrategy,
 } from './durable/agent.js';
 export { durableAgent } from './durable/agent.js';
-export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable/events.js';
+export type {
+  DurableDuplicatedEvent,
+  DurableProbePageEvent,
+  DurableProbeStartEvent,
+} from './durable/events.js';
 
 /* Remote skills as typed functions (Standard Schema validators) */
 

@@ -6,7 +6,6 @@ import type { A2aClient } from '../client.js';
 import { InvalidResponseError, LedgerError } from '../core/errors.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import {
-  type AgentIdentity,
   attemptMessage,
   type DeliveryMode,
   errorSummary,
@@ -14,13 +13,16 @@ import {
   type LedgerTransition,
 } from '../ledger/ledger.js';
 import { decode, Message, type SendMessageResponse } from '../protocol/index.js';
+import { createAuditor } from './audit.js';
 import { createDurableEventHub, type DurableEvents } from './events.js';
+import { agentIdentity, sentThrough } from './identity.js';
 import { type DurableAgentOptions, type ResolvedRecovery, resolveDurableAgentOptions } from './options.js';
 import { classifySendFailure, type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
 import { createReconciler, type ReconcileOptions } from './reconciliation.js';
 import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';
 
 export type {
+  DurableDuplicatedEvent,
   DurableEvent,
   DurableEventListener,
   DurableEvents,
@@ -51,6 +53,12 @@ export type DurableSendOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** Whose records a listing returns: this agent's own (sent through its interface: binding, URL, tenant, whatever the card digest), or every record in the ledger. */
+export type RecordScope = {
+  /** @default 'own' */
+  readonly agents?: 'own' | 'all';
+};
+
 /**
 A durable agent: sends recorded in a ledger before they leave, and reconciled by evidence.
 
@@ -67,25 +75,21 @@ export type DurableAgent = {
   readonly client: A2aClient;
   readonly delivery: DeliveryMode;
   readonly recovery: ResolvedRecovery;
+  /** Whether each commit is followed by the audit scan (docs/durable-send.md#the-audit). */
+  readonly audit: boolean;
   /** Every transition and probe of this agent. */
   readonly events: DurableEvents;
-  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending). A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`), its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
+  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending); with the audit on, a commit is followed by one scan that may turn it `duplicated`. A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`), its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
   send(message: DurableMessage, options?: DurableSendOptions): Promise<DurableOutcome>;
-  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe. */
+  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe. A record sent through another interface (binding, URL or tenant) is refused with `LedgerError('invalid-input')`, rule `binding-mismatch`, `url-mismatch` or `tenant-mismatch`; a changed card digest alone is not another interface. */
   reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
   /** The record, or `undefined`. */
   get(id: string): Promise<LedgerRecord | undefined>;
-  /** Every record whose outcome is unknown (pending and unresolved ones included), oldest first. */
-  unknown(): Promise<LedgerRecord[]>;
-  /** The unknown records with a probe scheduled, soonest first. */
-  pending(): Promise<LedgerRecord[]>;
+  /** This agent's records whose outcome is unknown (pending and unresolved ones included), oldest first; `{ agents: 'all' }` for every agent's. */
+  unknown(scope?: RecordScope): Promise<LedgerRecord[]>;
+  /** This agent's unknown records with a probe scheduled, soonest first; `{ agents: 'all' }` for every agent's. */
+  pending(scope?: RecordScope): Promise<LedgerRecord[]>;
 };
-
-/** The interface the client is pinned to: `client.pin` where the client exposes it, else the card's first interface of its binding. */
-function agentIdentity(client: A2aClient): AgentIdentity {
-  const { binding, url, tenant } = client.pin;
-  return { cardDigest: client.cardDigest, binding, url, ...(tenant === undefined ? {} : { tenant }) };
-}
 
 /**
 Builds a durable agent over a client and a ledger. Throws `OptionsError` for options that break a rule (see `resolveDurableAgentOptions`): for instance `keyed` delivery to a peer whose card does not advertise idempotency keys, or `message-id-deduplicated` delivery without the attested `message-id-replay` recovery.
@@ -103,7 +107,8 @@ if (outcome.status === 'unknown') await agent.reconcile(outcome.id);
 ```
 */
 export function durableAgent(options: DurableAgentOptions): DurableAgent {
-  const { client, ledger, delivery, recovery, tenant, run, skill } = resolveDurableAgentOptions(options);
+  const { client, ledger, delivery, recovery, audit, tenant, run, skill } =
+    resolveDurableAgentOptions(options);
   const identity = agentIdentity(client);
   const hub = createDurableEventHub();
 
@@ -282,7 +287,25 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       return durableOutcome(record, { error });
     }
     record = await settle(record, attemptId, { type: 'commit', attemptId, result: resultSummary(answer) });
+    if (audit) {
+      record = await auditCommit(record);
+    }
     return durableOutcome(record, { answer });
+  }
+
+  const auditCommit = createAuditor({
+    client,
+    recovery,
+    skill,
+    emit: hub.emit,
+    write,
+    reread: (id) => ledger.get(id),
+  });
+
+  /** The unknown records of `scope`, oldest first. */
+  async function unknownRecords(scope: RecordScope = {}): Promise<LedgerRecord[]> {
+    const records = await ledger.list({ states: ['unknown'] });
+    return scope.agents === 'all' ? records : records.filter((record) => sentThrough(record, identity));
   }
 
   const reconcile = createReconciler({
@@ -300,13 +323,14 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     client,
     delivery,
     recovery,
+    audit,
     events: hub.events,
     send,
     reconcile,
     get: (id: string) => ledger.get(id),
-    unknown: () => ledger.list({ states: ['unknown'] }),
-    async pending() {
-      const records = await ledger.list({ states: ['unknown'] });
+    unknown: unknownRecords,
+    async pending(scope?: RecordScope) {
+      const records = await unknownRecords(scope);
       const scheduled = records.filter((record) => statusOf(record) === 'pending');
       const notBefore = (record: LedgerRecord) =>
         record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? 0) : 0;

@@ -1,6 +1,6 @@
 /**
 @module
-Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent to this very agent, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
+Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent through this very interface, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
 */
 import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
@@ -15,6 +15,7 @@ import {
 } from '../ledger/ledger.js';
 import type { Message, SendMessageResponse } from '../protocol/index.js';
 import type { DurableEvent, ProbeKind } from './events.js';
+import { assertSentThrough } from './identity.js';
 import type { ResolvedRecovery } from './options.js';
 import { type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
 import {
@@ -36,7 +37,7 @@ export type ReconcilerInput = {
   readonly client: A2aClient;
   readonly ledger: Ledger;
   readonly recovery: ResolvedRecovery;
-  /** The agent the client is pinned to: a record sent elsewhere is never probed here. */
+  /** The interface the client is pinned to: a record sent through another is never probed here (durable/identity.ts). */
   readonly identity: AgentIdentity;
   readonly skill: string | undefined;
   readonly emit: (event: DurableEvent) => void;
@@ -50,15 +51,6 @@ export type ReconcilerInput = {
     signal?: AbortSignal,
   ) => Promise<SendMessageResponse>;
 };
-
-function sameAgent(left: AgentIdentity, right: AgentIdentity): boolean {
-  return (
-    left.cardDigest === right.cardDigest &&
-    left.binding === right.binding &&
-    left.url === right.url &&
-    left.tenant === right.tenant
-  );
-}
 
 /**
 Which probe `recovery` can run for `record`, or `undefined`: keyed replay only for a keyed send, message-id replay only for a deduplicated one, and a context-history scan only for an attempt that carried a recovery contextId. A record sent under another configuration is left alone.
@@ -91,6 +83,7 @@ The ledger transition a probe's report leads to (docs/durable-send.md#probe-fail
 - `match` → `reconcile-commit`, bound to the original attempt;
 - `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even twice), so nothing may claim it failed; a person decides;
 - `refused` → `unresolved('no-evidence')`: no later probe can do better;
+- `duplicated` → `duplicate` with the task ids: the send ran more than once, a terminal state (docs/durable-send.md#duplicated);
 - `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th such probe, `unresolved('no-evidence')`: probing is bounded in count too (docs/durable-send.md#reconciling-an-unknown; a direct Message created no task, so no scan can ever find it).
 
 `reconcile-fail` is never produced: a probe can show that a send was applied, never that it was not.
@@ -123,6 +116,8 @@ export function probeTransition(
       return { type: 'unresolved', attemptId, reason: 'conflicting-evidence', ...cause };
     case 'refused':
       return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
+    case 'duplicated':
+      return { type: 'duplicate', attemptId, taskIds: [...(report.taskIds ?? [])] };
     case 'none':
     case 'transient-error': {
       const probes = (state.pending?.probes ?? 0) + 1;
@@ -182,10 +177,8 @@ export function createReconciler(
     if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
       return durableOutcome(record);
     }
-    if (!sameAgent(record.agent, identity)) {
-      // A probe through another agent, or another tenant of it, would look in the wrong place or run the send there.
-      throw new LedgerError('invalid-input', { rule: 'agent-mismatch' });
-    }
+    // docs/durable-send.md#whose-record-it-is: the interface decides, not the card digest, so a redeploy leaves the record reconcilable.
+    assertSentThrough(record, identity);
     const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
     const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
     const early = state.pending !== undefined && Date.now() < state.pending.notBefore;
@@ -211,6 +204,16 @@ export function createReconciler(
     });
     try {
       const next = await write(record, probeTransition(record, recovery, report));
+      if (next.state.status === 'duplicated') {
+        emit({
+          type: 'duplicated',
+          id,
+          attemptId: next.state.attemptId,
+          taskIds: next.state.taskIds,
+          found: 'reconcile',
+          time: Date.now(),
+        });
+      }
       return durableOutcome(
         next,
         report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},

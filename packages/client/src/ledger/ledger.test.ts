@@ -100,6 +100,8 @@ function transitionOf(type: LedgerTransition['type'], record: LedgerRecord): Led
       return { type, attemptId, reason: 'no-evidence' };
     case 'reconcile-fail':
       return { type, attemptId, cause, effect: 'not-applied' };
+    case 'duplicate':
+      return { type, attemptId, taskIds: ['task-1', 'task-2'] };
   }
 }
 
@@ -126,6 +128,9 @@ async function recordIn(
     if (status === 'unresolved') {
       await step('unresolved');
     }
+  } else if (status === 'duplicated') {
+    await step('commit');
+    await step('duplicate');
   }
   return record;
 }
@@ -139,6 +144,7 @@ const types: readonly LedgerTransition['type'][] = [
   'unresolved',
   'reconcile-commit',
   'reconcile-fail',
+  'duplicate',
 ];
 
 // docs/durable-send.md#transitions, as this ledger keeps it: every legal move, by the state it starts from.
@@ -147,15 +153,17 @@ const legal: Readonly<
 > = {
   prepared: { start: 'executing', fail: 'failed' },
   executing: { commit: 'committed', fail: 'failed', unknown: 'unknown' },
-  committed: {},
+  committed: { duplicate: 'duplicated' },
   failed: {},
   unknown: {
     pending: 'unknown',
     unresolved: 'unknown',
     'reconcile-commit': 'committed',
     'reconcile-fail': 'failed',
+    duplicate: 'duplicated',
   },
-  unresolved: { 'reconcile-commit': 'committed', 'reconcile-fail': 'failed' },
+  unresolved: { 'reconcile-commit': 'committed', 'reconcile-fail': 'failed', duplicate: 'duplicated' },
+  duplicated: {},
 };
 
 const matrix = (Object.keys(legal) as (keyof typeof legal)[]).flatMap((from) =>
