@@ -9,6 +9,7 @@ export type {
   AgentIdentity,
   Attempt,
   DeliveryMode,
+  DueQuery,
   ErrorSummary,
   FailureEffect,
   HistoryVerification,
