@@ -243,11 +243,12 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1024) {
       throw new LedgerError('invalid-input', { rule: 'limit' });
     }
-    const now = Date.now();
     if (store.leases !== undefined) {
       await recoverOrphans();
-      return store.leases.claimDue({ ...query, limit }, now);
+      // Read after the sweep, so the records it just turned unknown are due in this very claim.
+      return store.leases.claimDue({ ...query, limit }, Date.now());
     }
+    const now = Date.now();
     const exclude = new Set(query.exclude ?? []);
     const due = (await store.list(new Set<LedgerStatus>(['unknown']))).filter(
       (record) =>
