@@ -355,7 +355,7 @@ async function runReconciler(
   while (!signal.aborted) {
     try {
       const report = await reconcileDue({ signal, ...(batch === undefined ? {} : { batch }) });
-      if (report.claimed > 0) {
+      if (report.claimed > report.skipped) {
         onPass?.(report);
         // Work appeared: look again soon, since a pending record comes due `retryAfterMs` after its probe.
         wait = first;

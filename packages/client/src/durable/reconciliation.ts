@@ -304,9 +304,16 @@ export function createReconciler(input: ReconcilerInput): Reconciler {
     if (recovery.kind === 'disabled') {
       return counts;
     }
+    // Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a recovery contextId for a scan.
+    const dueQuery = {
+      agent: identity,
+      ...(recovery.kind === 'keyed' ? { delivery: ['keyed' as const] } : {}),
+      ...(recovery.kind === 'message-id-replay' ? { delivery: ['message-id-deduplicated' as const] } : {}),
+      ...(recovery.kind === 'context-history' ? { contextual: true } : {}),
+    };
     for (;;) {
       signal?.throwIfAborted();
-      const records = await ledger.claimDue({ limit: batch, agent: identity, exclude: [...seen] });
+      const records = await ledger.claimDue({ limit: batch, ...dueQuery, exclude: [...seen] });
       if (records.length === 0) {
         return counts;
       }

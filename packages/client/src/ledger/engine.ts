@@ -11,9 +11,9 @@ import {
   type Ledger,
   type LedgerChange,
   type LedgerFilter,
+  matchesDue,
   revisionDigestInput,
   type Sha256,
-  sameAgent,
   webCryptoSha256,
 } from './ledger.js';
 import {
@@ -249,13 +249,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
       return store.leases.claimDue({ ...query, limit }, Date.now());
     }
     const now = Date.now();
-    const exclude = new Set(query.exclude ?? []);
     const due = (await store.list(new Set<LedgerStatus>(['unknown']))).filter(
-      (record) =>
-        isDue(record, now) &&
-        !claimed.has(record.id) &&
-        !exclude.has(record.id) &&
-        (query.agent === undefined || sameAgent(record.agent, query.agent)),
+      (record) => isDue(record, now) && !claimed.has(record.id) && matchesDue(record, query),
     );
     const at = (record: LedgerRecord) =>
       record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? record.updatedAt) : 0;

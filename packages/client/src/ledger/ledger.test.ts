@@ -949,11 +949,14 @@ describe.each(backends)('the $name ledger, claims for probes (docs/durable-send.
     await ledger.close();
   });
 
-  it('claims only the records of the agent asked for, and refuses a bad limit', async () => {
+  it('claims only the records of the agent, delivery and context asked for, and refuses a bad limit', async () => {
     const ledger = await backend.openLedger({ name: freshName(backend) });
     const mine = await recordIn(ledger, 'unknown', 'agent-1');
     const agent = mine.agent;
     expect(await ledger.claimDue({ agent: { ...agent, tenant: 'elsewhere' } })).toEqual([]);
+    // A keyed replay cannot probe an at-most-once send, nor a scan an attempt that carried no recovery context.
+    expect(await ledger.claimDue({ delivery: ['keyed'] })).toEqual([]);
+    expect(await ledger.claimDue({ contextual: true })).toEqual([]);
     expect((await ledger.claimDue({ agent })).map((record) => record.id)).toEqual([mine.id]);
     for (const limit of [0, 1025, 1.5]) {
       expect(await refusal(ledger.claimDue({ limit }))).toMatchObject({

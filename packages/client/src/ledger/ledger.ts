@@ -14,6 +14,7 @@ import type { Message } from '../protocol/message.js';
 import type { JsonValue } from '../wire/json.js';
 import {
   type AgentIdentity,
+  type DeliveryMode,
   decodeLedger,
   type ErrorSummary,
   type LedgerRecord,
@@ -68,9 +69,28 @@ export type DueQuery = {
   readonly limit?: number;
   /** Only records sent to this agent: a probe through another agent would look in the wrong place. */
   readonly agent?: AgentIdentity;
-  /** Never these ids (records this reconciler already found it cannot probe). */
+  /** Never these ids (records this reconciler already probed or found it cannot probe). */
   readonly exclude?: readonly string[];
+  /** Only records of these delivery modes (a keyed replay can probe only keyed sends). */
+  readonly delivery?: readonly DeliveryMode[];
+  /** Only records whose current attempt carried a recovery contextId (the only ones a context-history scan can find). */
+  readonly contextual?: boolean;
 };
+
+/** Whether `record` is one `query` asks for, due or not: its agent, delivery, context and id. */
+export function matchesDue(record: LedgerRecord, query: DueQuery): boolean {
+  const { state } = record;
+  const attempt =
+    state.status === 'prepared'
+      ? undefined
+      : record.attempts.find((entry) => entry.attemptId === state.attemptId);
+  return (
+    (query.agent === undefined || sameAgent(record.agent, query.agent)) &&
+    (query.delivery === undefined || query.delivery.includes(record.delivery)) &&
+    (query.contextual !== true || attempt?.contextId !== undefined) &&
+    (query.exclude === undefined || !query.exclude.includes(record.id))
+  );
+}
 
 /**
 Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given up on (`no-evidence`, `conflicting-evidence`), and past its pending not-before time if it has one.

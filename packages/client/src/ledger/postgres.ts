@@ -153,6 +153,17 @@ function dueAt(record: LedgerRecord): number | null {
   return state.pending?.notBefore ?? record.updatedAt;
 }
 
+/** Whether the record's current attempt carried a recovery contextId. */
+function contextual(record: LedgerRecord): boolean {
+  const { state } = record;
+  return (
+    state.status !== 'prepared' &&
+    record.attempts.some(
+      (attempt) => attempt.attemptId === state.attemptId && attempt.contextId !== undefined,
+    )
+  );
+}
+
 /** Whether a writer keeps its lease after moving a record into `record`'s state: while it is prepared (about to start) or executing (its one send under way). */
 function keepsLease(record: LedgerRecord): boolean {
   return record.state.status === 'prepared' || record.state.status === 'executing';
@@ -170,6 +181,8 @@ function migrations(q: (name: string) => string): readonly string[] {
        digest text NOT NULL,
        created_at bigint NOT NULL,
        agent text NOT NULL,
+       delivery text NOT NULL,
+       contextual boolean NOT NULL,
        due_at bigint,
        lease_worker text,
        lease_session text,
@@ -257,7 +270,13 @@ function postgresStore(input: StoreInput): PostgresStore {
       OR (lease_session <> $S AND lease_expires <= clock_timestamp()))`;
   // Numbered placeholders for the named ones above, per statement.
   const sql = (text: string, names: Record<string, number>) =>
-    text.replace(/\$([A-Z]+)/g, (_, name: string) => `$${names[name] ?? 0}`);
+    text.replace(/\$([A-Z]+)/g, (_, name: string) => {
+      const index = names[name];
+      if (index === undefined) {
+        throw new TypeError(`surecall: no parameter named ${name}`);
+      }
+      return `$${index}`;
+    });
 
   const claimSet = `lease_worker = $W, lease_session = $S, lease_expires = ${leaseUntil}`;
 
@@ -345,8 +364,8 @@ function postgresStore(input: StoreInput): PostgresStore {
       const inserted = await pool.query(
         sql(
           `WITH head AS (
-             INSERT INTO ${records} (id, status, revision, digest, created_at, agent, due_at, lease_worker, lease_session, lease_expires, body)
-             VALUES ($ID, $STATUS, 0, $DIGEST, $CREATED, $AGENT, $DUE,
+             INSERT INTO ${records} (id, status, revision, digest, created_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
+             VALUES ($ID, $STATUS, 0, $DIGEST, $CREATED, $AGENT, $DELIVERY, false, $DUE,
                      CASE WHEN $KEEP THEN $W END, CASE WHEN $KEEP THEN $S END, CASE WHEN $KEEP THEN ${leaseUntil} END, $BODY)
              ON CONFLICT (id) DO NOTHING
              RETURNING id
@@ -366,6 +385,7 @@ function postgresStore(input: StoreInput): PostgresStore {
             LEASE: 10,
             BODY: 11,
             REV: 12,
+            DELIVERY: 13,
           },
         ),
         [
@@ -381,6 +401,7 @@ function postgresStore(input: StoreInput): PostgresStore {
           leaseMs,
           body,
           revisionBody,
+          record.delivery,
         ],
       );
       if (inserted.rowCount !== 1) {
@@ -393,6 +414,7 @@ function postgresStore(input: StoreInput): PostgresStore {
       sql(
         `WITH head AS (
            UPDATE ${records} SET status = $STATUS, revision = $REVISION, digest = $DIGEST, due_at = $DUE, body = $BODY,
+             contextual = $CONTEXTUAL,
              lease_worker = CASE WHEN $KEEP THEN $W END,
              lease_session = CASE WHEN $KEEP THEN $S END,
              lease_expires = CASE WHEN $KEEP THEN ${leaseUntil} END
@@ -415,6 +437,7 @@ function postgresStore(input: StoreInput): PostgresStore {
           EXPECTED: 11,
           PREVIOUS: 12,
           REV: 13,
+          CONTEXTUAL: 14,
         },
       ),
       [
@@ -431,6 +454,7 @@ function postgresStore(input: StoreInput): PostgresStore {
         revision.revision - 1,
         revision.previousDigest ?? '',
         revisionBody,
+        contextual(record),
       ],
     );
     if (moved.rowCount !== 1) {
@@ -474,9 +498,16 @@ function postgresStore(input: StoreInput): PostgresStore {
       io(() =>
         lease(
           `due_at <= $1 AND ($2::text IS NULL OR agent = $2) AND NOT (id = ANY($3::text[]))
+           AND ($4::text[] IS NULL OR delivery = ANY($4::text[])) AND (NOT $5 OR contextual)
            AND (lease_session IS NULL OR lease_expires <= clock_timestamp())`,
           'due_at, id',
-          [now, query.agent === undefined ? null : agentKey(query.agent), [...(query.exclude ?? [])]],
+          [
+            now,
+            query.agent === undefined ? null : agentKey(query.agent),
+            [...(query.exclude ?? [])],
+            query.delivery === undefined ? null : [...query.delivery],
+            query.contextual === true,
+          ],
           query.limit,
         ),
       ),

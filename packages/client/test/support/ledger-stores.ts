@@ -39,7 +39,8 @@ export function postgresBackend(): Backend {
 
 /** The stores this project runs the contract on. */
 export function ledgerStores(): readonly Backend[] {
-  if (process.env['SURECALL_LEDGER_STORES'] === 'postgres') {
+  const { SURECALL_LEDGER_STORES } = process.env;
+  if (SURECALL_LEDGER_STORES === 'postgres') {
     return [postgresBackend()];
   }
   return [

@@ -17,7 +17,7 @@ const script = fileURLToPath(new URL('../../../../scripts/postgres.sh', import.m
 const run = promisify(execFile);
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const given = process.env['SURECALL_PG_URL'];
+  const { SURECALL_PG_URL: given } = process.env;
   if (given !== undefined && given !== '') {
     project.provide('postgresUrl', given);
     return async () => undefined;
