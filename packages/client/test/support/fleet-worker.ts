@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     agent.runReconciler({
       signal: stop.signal,
       maxIdleMs: 100,
+      onPass: (pass) => report({ event: 'pass', ...pass }),
       onError: (error) =>
         report({ event: 'loop-error', reason: error instanceof LedgerError ? error.reason : 'unexpected' }),
     }),
