@@ -1,5 +1,5 @@
 /**
-One worker process of `durable-throughput-postgres-64` (bench/postgres.ts): a client and a durable agent on the shared PostgreSQL ledger. It prints `ready`, then for each line `<durable | plain> <ms>` on stdin runs its senders for that long, sending `echo` messages durably or plainly, and prints `{ "sends": n, "ms": elapsed }`.
+One worker process of `durable-throughput-postgres-64` (bench/postgres.ts): a client and a durable agent on the shared PostgreSQL ledger. It prints `ready`, then for each line `<durable | plain> <ms>` on stdin runs its senders for that long, sending `echo` messages durably or plainly, and prints `{ "sends": n, "errors": n, "ms": elapsed }` (a send that failed or did not commit counts as an error, not a send).
 
 Arguments: `<postgres url> <schema> <card url> <worker id> <senders>`.
 */
@@ -31,29 +31,36 @@ const agent = durableAgent({
 });
 const echo = () => ({ role: 'ROLE_USER' as const, parts: [{ text: 'echo hi' }] });
 
-async function burst(mode: string, ms: number): Promise<{ sends: number; ms: number }> {
+async function burst(mode: string, ms: number): Promise<{ sends: number; errors: number; ms: number }> {
   let sends = 0;
+  // A send that failed or did not commit (a connection reset under load) is counted apart, never as throughput.
+  let errors = 0;
   const start = performance.now();
   const deadline = start + ms;
   await Promise.all(
     Array.from({ length: Number(senders) }, async () => {
       while (performance.now() < deadline) {
-        if (mode === 'durable') {
-          const outcome = await agent.send(echo());
-          if (outcome.status !== 'committed') {
-            throw new Error('bench/postgres-worker: a durable send did not commit');
+        try {
+          if (mode === 'durable') {
+            const outcome = await agent.send(echo());
+            if (outcome.status !== 'committed') {
+              errors += 1;
+              continue;
+            }
+          } else {
+            await client.sendMessage({
+              message: { ...echo(), messageId: crypto.randomUUID() },
+              configuration: { returnImmediately: true },
+            });
           }
-        } else {
-          await client.sendMessage({
-            message: { ...echo(), messageId: crypto.randomUUID() },
-            configuration: { returnImmediately: true },
-          });
+          sends += 1;
+        } catch {
+          errors += 1;
         }
-        sends += 1;
       }
     }),
   );
-  return { sends, ms: performance.now() - start };
+  return { sends, errors, ms: performance.now() - start };
 }
 
 console.log('ready');

@@ -4,6 +4,7 @@
 #   scripts/postgres.sh start      initdb in a fresh temporary folder, start on a free port of 127.0.0.1 only,
 #                                  print the connection URL on stdout (the only line it prints there)
 #   scripts/postgres.sh stop URL   stop the cluster that URL names and delete its folder
+#   scripts/postgres.sh ensure     only install PostgreSQL when the machine has none (CI runs it up front)
 #
 # It uses the machine's PostgreSQL (initdb and pg_ctl on PATH, else the newest /usr/lib/postgresql/*/bin) and installs
 # Debian's `postgresql` with apt-get when there is none. Run as root, the cluster runs as the `postgres` user, since
@@ -112,9 +113,10 @@ stop() {
 
 case "${1:-}" in
 start) start ;;
+ensure) find_bin >/dev/null || install_postgres ;;
 stop) stop "${2:-}" ;;
 *)
-  echo "usage: scripts/postgres.sh start | stop DIR" >&2
+  echo "usage: scripts/postgres.sh start | stop URL | ensure" >&2
   exit 2
   ;;
 esac

@@ -38,6 +38,8 @@ export interface LedgerStore {
   append(record: LedgerRecord, revision: LedgerRevision): Promise<void>;
   /** Registers the callback for changes made by another writer (another tab), announced by id and revision. */
   watch?(onRemote: (id: string, revision: number) => void): void;
+  /** The head this writer last wrote or claimed, when it is still at `revision`, without I/O; `undefined` to read it. The append's compare-and-set still decides, so a head another writer moved since only makes the write `stale-revision`. */
+  head?(id: string, revision: number): LedgerRecord | undefined;
   /** The leases of a store that several writers share at once (PostgreSQL). Without it the store has one writer, and the engine keeps its claims in memory. */
   readonly leases?: StoreLeases;
   close(): Promise<void>;
@@ -183,7 +185,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
       throw new LedgerError('invalid-input', { rule: decoded.error.rule });
     }
     dropUndefined(decoded.value);
-    const current = await store.get(id);
+    const current = store.head?.(id, expectedRevision) ?? (await store.get(id));
     if (current === undefined) {
       throw new LedgerError('not-found');
     }

@@ -280,6 +280,8 @@ function postgresStore(input: StoreInput): PostgresStore {
 
   const claimSet = `lease_worker = $W, lease_session = $S, lease_expires = ${leaseUntil}`;
 
+  // The heads of the records this writer holds (prepared or executing under its lease, or claimed for a probe): a transition of one needs no read first. Bounded by what is in flight.
+  const heads = new Map<string, LedgerRecord>();
   let onRemote: ((id: string, revision: number) => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let listener: PoolClient | undefined;
@@ -481,7 +483,11 @@ function postgresStore(input: StoreInput): PostgresStore {
       ),
       [...params, limit, worker, session, leaseMs],
     );
-    return result.rows.map((found) => decodeRecord(found.body));
+    const leased = result.rows.map((found) => decodeRecord(found.body));
+    for (const record of leased) {
+      heads.set(record.id, record);
+    }
+    return leased;
   }
 
   const leases: StoreLeases = {
@@ -523,10 +529,16 @@ function postgresStore(input: StoreInput): PostgresStore {
           [id, now, worker, session, leaseMs],
         );
         const found = result.rows[0];
-        return found === undefined ? undefined : decodeRecord(found.body);
+        if (found === undefined) {
+          return undefined;
+        }
+        const record = decodeRecord(found.body);
+        heads.set(id, record);
+        return record;
       }),
     release: (id) =>
       io(async () => {
+        heads.delete(id);
         // Only a probe's claim: a prepared or executing record keeps its writer's lease until it moves or lapses.
         await pool.query(
           `UPDATE ${records} SET lease_worker = NULL, lease_session = NULL, lease_expires = NULL
@@ -582,9 +594,23 @@ function postgresStore(input: StoreInput): PostgresStore {
         );
         return result.rows.map((found, index) => decodeRevision(found.body, index));
       }),
+    head(id, revision) {
+      const head = heads.get(id);
+      return head?.revision === revision ? head : undefined;
+    },
     append: (record, revision) =>
       io(async () => {
-        await appendOne(record, revision);
+        try {
+          await appendOne(record, revision);
+        } catch (error) {
+          heads.delete(record.id);
+          throw error;
+        }
+        if (keepsLease(record)) {
+          heads.set(record.id, record);
+        } else {
+          heads.delete(record.id);
+        }
         announce(record.id, revision.revision);
       }),
     watch(callback) {
@@ -623,6 +649,7 @@ function postgresStore(input: StoreInput): PostgresStore {
     },
     async close() {
       closed = true;
+      heads.clear();
       if (timer !== undefined) {
         clearTimeout(timer);
         timer = undefined;
