@@ -18,6 +18,13 @@ const serializerSuites = [
   'packages/client/test/idempotency/*.test.ts',
 ];
 
+// The suites that need PostgreSQL: the shared ledger contract (run on the other stores by `client`) and the fleet's own.
+const postgresSuites = [
+  'packages/client/src/ledger/ledger.test.ts',
+  'packages/client/test/ledger/postgres*.test.ts',
+  'packages/client/test/durable/fleet*.test.ts',
+];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -26,7 +33,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'client', include: ['packages/client/{src,test}/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'client',
+          include: ['packages/client/{src,test}/**/*.test.ts'],
+          exclude: [...postgresSuites.slice(1), 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        // The fleet ledger on a real PostgreSQL that the global setup starts (scripts/postgres.sh) unless SURECALL_PG_URL names one: the shared ledger contract, the fleet, leases.
+        extends: true,
+        test: {
+          name: 'client (postgres)',
+          include: postgresSuites,
+          environment: 'node',
+          globalSetup: ['packages/client/test/support/postgres-setup.ts'],
+          env: { SURECALL_LEDGER_STORES: 'postgres' },
+        },
       },
       // The suites whose answers come from the mock agent, again against every other ProtoJSON printer (docs/interop.md#serializer-styles).
       ...['emit-defaults', 'proto-names', 'enum-numbers'].map((style) => ({

@@ -3,7 +3,7 @@
 The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person.
 */
 import type { A2aClient } from '../client.js';
-import { InvalidResponseError, LedgerError } from '../core/errors.js';
+import { InvalidResponseError, LedgerError, OptionsError } from '../core/errors.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import {
   attemptMessage,
@@ -12,13 +12,24 @@ import {
   type LedgerRecord,
   type LedgerTransition,
 } from '../ledger/ledger.js';
+import { maxDelayMs } from '../ledger/record.js';
 import { decode, Message, type SendMessageResponse } from '../protocol/index.js';
 import { createAuditor } from './audit.js';
 import { createDurableEventHub, type DurableEvents } from './events.js';
 import { agentIdentity, sentThrough } from './identity.js';
-import { type DurableAgentOptions, type ResolvedRecovery, resolveDurableAgentOptions } from './options.js';
+import {
+  type DurableAgentOptions,
+  type ResolvedRecovery,
+  resolveDurableAgentOptions,
+  wholeOption,
+} from './options.js';
 import { classifySendFailure, type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
-import { createReconciler, type ReconcileOptions } from './reconciliation.js';
+import {
+  createReconciler,
+  type ReconcileDueOptions,
+  type ReconcileDueReport,
+  type ReconcileOptions,
+} from './reconciliation.js';
 import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';
 
 export type {
@@ -34,7 +45,19 @@ export type {
 } from './events.js';
 export type { DeduplicationAttestation, DurableAgentOptions, RecoveryStrategy } from './options.js';
 export type { DurableOutcome, DurableStatus } from './outcome.js';
-export type { ReconcileOptions } from './reconciliation.js';
+export type { ReconcileDueOptions, ReconcileDueReport, ReconcileOptions } from './reconciliation.js';
+
+/** What the long-running reconciler loop of a worker process takes. */
+export type ReconcilerLoopOptions = ReconcileDueOptions & {
+  /** Stops the loop: it resolves once the pass under way has stopped. Required: the loop never ends on its own. */
+  readonly signal: AbortSignal;
+  /** The longest wait between two passes while nothing is due or the ledger fails, 1 ms to 1 h; the wait starts at the recovery's `retryAfterMs` and doubles up to it. @default 5000 */
+  readonly maxIdleMs?: number;
+  /** Told of each pass that claimed something. */
+  readonly onPass?: (report: ReconcileDueReport) => void;
+  /** Told of each pass that failed (the ledger unreachable, a lease lost); the loop backs off and goes on. */
+  readonly onError?: (error: unknown) => void;
+};
 
 /** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (docs/durable-send.md#delivery-modes). */
 export const attemptMessagePrefix = 'surecall-attempt-';
@@ -81,8 +104,12 @@ export type DurableAgent = {
   readonly events: DurableEvents;
   /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending); with the audit on, a commit is followed by one scan that may turn it `duplicated`. A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`), its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
   send(message: DurableMessage, options?: DurableSendOptions): Promise<DurableOutcome>;
-  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe. A record sent through another interface (binding, URL or tenant) is refused with `LedgerError('invalid-input')`, rule `binding-mismatch`, `url-mismatch` or `tenant-mismatch`; a changed card digest alone is not another interface. */
+  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe, and the probe runs under the ledger's claim on the record, so no other process probes it at the same time (one that holds it leaves it to them). A record sent through another interface (binding, URL or tenant) is refused with `LedgerError('invalid-input')`, rule `binding-mismatch`, `url-mismatch` or `tenant-mismatch`; a changed card digest alone is not another interface. */
   reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
+  /** One pass over what is due (docs/durable-send.md#running-a-fleet): claims this agent's due records in batches (`ledger.claimDue`: unknown, not given up on, past their not-before time; a shared ledger first turns the executing records of a writer whose lease lapsed into unknown) and probes each once, until none is due. Counts what it did. */
+  reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
+  /** The reconciler of a worker process: `reconcileDue` passes until `signal` aborts, waiting between passes from the recovery's `retryAfterMs`, doubling up to `maxIdleMs` while nothing is due or a pass fails, and back to the start once work appears. Resolves when stopped. */
+  runReconciler(options: ReconcilerLoopOptions): Promise<void>;
   /** The record, or `undefined`. */
   get(id: string): Promise<LedgerRecord | undefined>;
   /** This agent's records whose outcome is unknown (pending and unresolved ones included), oldest first; `{ agents: 'all' }` for every agent's. */
@@ -308,7 +335,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     return scope.agents === 'all' ? records : records.filter((record) => sentThrough(record, identity));
   }
 
-  const reconcile = createReconciler({
+  const { reconcile, reconcileDue } = createReconciler({
     client,
     ledger,
     recovery,
@@ -327,6 +354,8 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     events: hub.events,
     send,
     reconcile,
+    reconcileDue,
+    runReconciler: (loop: ReconcilerLoopOptions) => runReconciler(reconcileDue, recovery, loop),
     get: (id: string) => ledger.get(id),
     unknown: unknownRecords,
     async pending(scope?: RecordScope) {
@@ -337,4 +366,53 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       return scheduled.sort((left, right) => notBefore(left) - notBefore(right));
     },
   });
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+async function runReconciler(
+  reconcileDue: (options: ReconcileDueOptions) => Promise<ReconcileDueReport>,
+  recovery: ResolvedRecovery,
+  loop: ReconcilerLoopOptions,
+): Promise<void> {
+  const { signal, batch, onPass, onError } = loop;
+  if (!(signal instanceof AbortSignal)) {
+    throw new OptionsError('signal', 'malformed');
+  }
+  const maxIdleMs = wholeOption('maxIdleMs', loop.maxIdleMs ?? 5000, 1, maxDelayMs);
+  const first = Math.min(recovery.kind === 'disabled' ? maxIdleMs : recovery.retryAfterMs, maxIdleMs);
+  let wait = first;
+  while (!signal.aborted) {
+    try {
+      const report = await reconcileDue({ signal, ...(batch === undefined ? {} : { batch }) });
+      if (report.claimed > report.skipped) {
+        onPass?.(report);
+        // Work appeared: look again soon, since a pending record comes due `retryAfterMs` after its probe.
+        wait = first;
+        continue;
+      }
+    } catch (error) {
+      if (signal.aborted) {
+        break;
+      }
+      try {
+        onError?.(error);
+      } catch {
+        // An observer never stops the loop.
+      }
+    }
+    await pause(wait, signal);
+    wait = Math.min(wait * 2, maxIdleMs);
+  }
 }

@@ -4,7 +4,7 @@ Which records belong to a durable agent (docs/durable-send.md#whose-record-it-is
 */
 import type { A2aClient } from '../client.js';
 import { LedgerError } from '../core/errors.js';
-import type { AgentIdentity, LedgerRecord } from '../ledger/ledger.js';
+import { type AgentIdentity, type LedgerRecord, sameInterface } from '../ledger/ledger.js';
 
 /**
 The identity written on every record a client sends: the pinned interface (`client.pin`: binding, URL, tenant) and, as evidence, the digest of the card the client was built from.
@@ -55,7 +55,7 @@ True when `record` was sent through the interface `identity` names: such an agen
 ```
 */
 export function sentThrough(record: Pick<LedgerRecord, 'agent'>, identity: AgentIdentity): boolean {
-  return interfaceMismatch(record.agent, identity) === undefined;
+  return sameInterface(record.agent, identity);
 }
 
 /**

@@ -192,7 +192,8 @@ export const recoveryCeilings = Object.freeze({
   maxProbes: 1000,
 });
 
-function whole(option: string, value: unknown, min: number, max: number): number {
+/** A whole-number option within `min..max`, else the `OptionsError` naming it. */
+export function wholeOption(option: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new OptionsError(option, 'not-a-whole-number');
   }
@@ -236,7 +237,12 @@ function attestationOf(value: unknown): DeduplicationAttestation {
   return Object.freeze({
     owner: label('recovery.attestation.owner', given.owner),
     evidence: label('recovery.attestation.evidence', given.evidence),
-    retentionMs: whole('recovery.attestation.retentionMs', given.retentionMs, 1, Number.MAX_SAFE_INTEGER),
+    retentionMs: wholeOption(
+      'recovery.attestation.retentionMs',
+      given.retentionMs,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
   });
 }
 
@@ -246,13 +252,13 @@ function probing(given: Loose<RecoveryFields>, retryRequired: boolean) {
     throw new OptionsError('recovery.retryAfterMs', 'malformed');
   }
   return {
-    retryAfterMs: whole(
+    retryAfterMs: wholeOption(
       'recovery.retryAfterMs',
       retryAfterMs ?? defaultDurableAgentOptions.retryAfterMs,
       1,
       recoveryCeilings.retryAfterMs,
     ),
-    maxProbes: whole(
+    maxProbes: wholeOption(
       'recovery.maxProbes',
       given.maxProbes ?? defaultDurableAgentOptions.maxProbes,
       1,
@@ -293,8 +299,8 @@ function resolveRecovery(value: unknown): ResolvedRecovery {
       }
       return Object.freeze({
         kind: 'context-history',
-        maxPages: whole('recovery.maxPages', given.maxPages, 1, recoveryCeilings.maxPages),
-        historyLength: whole(
+        maxPages: wholeOption('recovery.maxPages', given.maxPages, 1, recoveryCeilings.maxPages),
+        historyLength: wholeOption(
           'recovery.historyLength',
           given.historyLength,
           1,

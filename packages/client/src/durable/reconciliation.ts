@@ -15,8 +15,8 @@ import {
 } from '../ledger/ledger.js';
 import type { Message, SendMessageResponse } from '../protocol/index.js';
 import type { DurableEvent, ProbeKind } from './events.js';
-import { assertSentThrough } from './identity.js';
-import type { ResolvedRecovery } from './options.js';
+import { assertSentThrough, sentThrough } from './identity.js';
+import { type ResolvedRecovery, wholeOption } from './options.js';
 import { type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
 import {
   type ProbeReport,
@@ -30,6 +30,27 @@ import {
 export type ReconcileOptions = {
   /** Cancels the probe; nothing is written to the ledger, and the error is thrown. */
   readonly signal?: AbortSignal;
+};
+
+/** What one `reconcileDue()` pass may add. */
+export type ReconcileDueOptions = {
+  /** Stops claiming and cancels the probes under way (their claims are released, nothing is written); the pass then throws the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Records claimed and probed at a time, 1 to 256. @default 16 */
+  readonly batch?: number;
+};
+
+/** What one `reconcileDue()` pass did, by the status each probed record was left in. */
+export type ReconcileDueReport = {
+  /** Records claimed (each probed once at most). */
+  readonly claimed: number;
+  readonly committed: number;
+  readonly pending: number;
+  readonly unresolved: number;
+  /** Claimed but not probed by this agent (a recovery that cannot probe that record); released. */
+  readonly skipped: number;
+  /** Probed, but another writer moved the record first, or this writer's lease lapsed: what the other wrote stands. */
+  readonly superseded: number;
 };
 
 /** What the reconciler needs from its agent. */
@@ -134,18 +155,24 @@ export function probeTransition(
   }
 }
 
+/** The reconciliation half of a durable agent. */
+export type Reconciler = {
+  /** Reconciles one record (see `DurableAgent.reconcile`). */
+  reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
+  /** Claims the due records of this agent in batches and probes each once (see `DurableAgent.reconcileDue`). */
+  reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
+};
+
 /**
-Creates the `reconcile` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
+Creates the `reconcile` and `reconcileDue` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
 
 @example
 ```ts
-const reconcile = createReconciler({ client, ledger, recovery, identity, skill, emit, write, sendOnce });
+const { reconcile } = createReconciler({ client, ledger, recovery, identity, skill, emit, write, sendOnce });
 await reconcile(id); // committed | pending | unresolved, or the record as it stands
 ```
 */
-export function createReconciler(
-  input: ReconcilerInput,
-): (id: string, options?: ReconcileOptions) => Promise<DurableOutcome> {
+export function createReconciler(input: ReconcilerInput): Reconciler {
   const { client, ledger, recovery, identity, skill, emit, write, sendOnce } = input;
   const running = new Map<string, Promise<DurableOutcome>>();
 
@@ -168,6 +195,82 @@ export function createReconciler(
     );
   }
 
+  /** Probes a record this agent holds the claim on, once, and records what it found; the claim is released if nothing was written. */
+  async function probeClaimed(
+    record: LedgerRecord,
+    signal: AbortSignal | undefined,
+  ): Promise<{ outcome: DurableOutcome; probed: boolean; superseded: boolean }> {
+    const id = record.id;
+    let written = false;
+    try {
+      const { state } = record;
+      if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
+        return { outcome: durableOutcome(record), probed: false, superseded: false };
+      }
+      const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
+      const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
+      if (attempt === undefined || kind === undefined || !sentThrough(record, identity)) {
+        return { outcome: durableOutcome(record), probed: false, superseded: false };
+      }
+      const startedAt = Date.now();
+      const started = performance.now();
+      emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
+      const report = await probe(kind, record, attempt, signal);
+      emit({
+        type: 'probe',
+        id,
+        attemptId: attempt.attemptId,
+        recovery: kind,
+        pagesScanned: report.pagesScanned,
+        tasksExamined: report.tasksExamined,
+        matches: report.matches,
+        result: report.result,
+        ...(report.rule === undefined ? {} : { rule: report.rule }),
+        startedAt,
+        durationMs: performance.now() - started,
+      });
+      try {
+        const next = await write(record, probeTransition(record, recovery, report));
+        written = true;
+        if (next.state.status === 'duplicated') {
+          emit({
+            type: 'duplicated',
+            id,
+            attemptId: next.state.attemptId,
+            taskIds: next.state.taskIds,
+            found: 'reconcile',
+            time: Date.now(),
+          });
+        }
+        return {
+          outcome: durableOutcome(
+            next,
+            report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
+          ),
+          probed: true,
+          superseded: false,
+        };
+      } catch (error) {
+        // Another writer moved the record meanwhile, or took it over after this writer's lease lapsed: what it wrote stands.
+        if (
+          error instanceof LedgerError &&
+          (error.reason === 'stale-revision' || error.reason === 'fenced')
+        ) {
+          return {
+            outcome: durableOutcome((await ledger.get(id)) ?? record),
+            probed: true,
+            superseded: true,
+          };
+        }
+        throw error;
+      }
+    } finally {
+      if (!written) {
+        await ledger.release(id).catch(() => undefined);
+      }
+    }
+  }
+
   async function reconcileOnce(id: string, options: ReconcileOptions): Promise<DurableOutcome> {
     const record = await ledger.get(id);
     if (record === undefined) {
@@ -185,49 +288,15 @@ export function createReconciler(
     if (attempt === undefined || kind === undefined || early) {
       return durableOutcome(record);
     }
-    const startedAt = Date.now();
-    const started = performance.now();
-    emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
-    const report = await probe(kind, record, attempt, options.signal);
-    emit({
-      type: 'probe',
-      id,
-      attemptId: attempt.attemptId,
-      recovery: kind,
-      pagesScanned: report.pagesScanned,
-      tasksExamined: report.tasksExamined,
-      matches: report.matches,
-      result: report.result,
-      ...(report.rule === undefined ? {} : { rule: report.rule }),
-      startedAt,
-      durationMs: performance.now() - started,
-    });
-    try {
-      const next = await write(record, probeTransition(record, recovery, report));
-      if (next.state.status === 'duplicated') {
-        emit({
-          type: 'duplicated',
-          id,
-          attemptId: next.state.attemptId,
-          taskIds: next.state.taskIds,
-          found: 'reconcile',
-          time: Date.now(),
-        });
-      }
-      return durableOutcome(
-        next,
-        report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
-      );
-    } catch (error) {
-      // Another writer moved the record meanwhile: what it wrote stands.
-      if (error instanceof LedgerError && error.reason === 'stale-revision') {
-        return durableOutcome((await ledger.get(id)) ?? record);
-      }
-      throw error;
+    // docs/durable-send.md#leases: the probe runs under this ledger's claim, so no other writer probes the record at the same time; one that holds it now leaves it to them.
+    const claimed = await ledger.claim(id);
+    if (claimed === undefined) {
+      return durableOutcome((await ledger.get(id)) ?? record);
     }
+    return (await probeClaimed(claimed, options.signal)).outcome;
   }
 
-  return (id, options = {}) => {
+  function reconcile(id: string, options: ReconcileOptions = {}): Promise<DurableOutcome> {
     const current = running.get(id);
     if (current !== undefined) {
       return current;
@@ -235,5 +304,59 @@ export function createReconciler(
     const promise = reconcileOnce(id, options).finally(() => running.delete(id));
     running.set(id, promise);
     return promise;
-  };
+  }
+
+  async function reconcileDue(options: ReconcileDueOptions = {}): Promise<ReconcileDueReport> {
+    const batch = wholeOption('batch', options.batch ?? 16, 1, 256);
+    const { signal } = options;
+    const counts = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
+    // Records this pass already claimed: each is probed once per pass, even when its next probe comes due before the pass ends.
+    const seen = new Set<string>();
+    if (recovery.kind === 'disabled') {
+      return counts;
+    }
+    // Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a recovery contextId for a scan.
+    const dueQuery = {
+      agent: identity,
+      ...(recovery.kind === 'keyed' ? { delivery: ['keyed' as const] } : {}),
+      ...(recovery.kind === 'message-id-replay' ? { delivery: ['message-id-deduplicated' as const] } : {}),
+      ...(recovery.kind === 'context-history' ? { contextual: true } : {}),
+    };
+    for (;;) {
+      signal?.throwIfAborted();
+      const records = await ledger.claimDue({ limit: batch, ...dueQuery, exclude: [...seen] });
+      if (records.length === 0) {
+        return counts;
+      }
+      for (const record of records) {
+        seen.add(record.id);
+      }
+      counts.claimed += records.length;
+      const results = await Promise.allSettled(records.map((record) => probeClaimed(record, signal)));
+      let failure: unknown;
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          failure ??= result.reason;
+          continue;
+        }
+        const { outcome, probed, superseded } = result.value;
+        if (!probed) {
+          counts.skipped += 1;
+        } else if (superseded) {
+          counts.superseded += 1;
+        } else if (outcome.status === 'committed') {
+          counts.committed += 1;
+        } else if (outcome.status === 'pending') {
+          counts.pending += 1;
+        } else if (outcome.status === 'unresolved') {
+          counts.unresolved += 1;
+        }
+      }
+      if (failure !== undefined) {
+        throw failure;
+      }
+    }
+  }
+
+  return { reconcile, reconcileDue };
 }

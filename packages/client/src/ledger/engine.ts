@@ -6,10 +6,13 @@ import { LedgerError } from '../core/errors.js';
 import {
   type AttemptStart,
   applyTransition,
+  type DueQuery,
   deepFreeze,
+  isDue,
   type Ledger,
   type LedgerChange,
   type LedgerFilter,
+  matchesDue,
   revisionDigestInput,
   type Sha256,
   webCryptoSha256,
@@ -39,6 +42,10 @@ export interface LedgerStore {
   appendAll?(commits: readonly StoreCommit[]): Promise<void>;
   /** Registers the callback for changes made by another writer (another tab), announced by id and revision. */
   watch?(onRemote: (id: string, revision: number) => void): void;
+  /** The head this writer last wrote or claimed, when it is still at `revision`, without I/O; `undefined` to read it. The append's compare-and-set still decides, so a head another writer moved since only makes the write `stale-revision`. */
+  head?(id: string, revision: number): LedgerRecord | undefined;
+  /** The leases of a store that several writers share at once (PostgreSQL). Without it the store has one writer, and the engine keeps its claims in memory. */
+  readonly leases?: StoreLeases;
   close(): Promise<void>;
 }
 
@@ -48,6 +55,20 @@ export type StoreCommit = {
   readonly revision: LedgerRevision;
   readonly text: string;
 };
+
+/**
+The leases of a shared store (docs/durable-send.md#leases): a record being sent or probed is leased to one writer until an expiry the store's own clock decides, and `append` refuses a writer whose lease another writer took or that lapsed (`fenced`). Each method leases what it returns to this writer.
+*/
+export interface StoreLeases {
+  /** Leases up to `limit` records left `executing` by a writer whose lease lapsed (crashed, paused, partitioned), so this writer turns them unknown. */
+  orphans(limit: number): Promise<LedgerRecord[]>;
+  /** Leases up to `query.limit` due records that no live writer holds, soonest due first (see {@link isDue}). */
+  claimDue(query: Required<Pick<DueQuery, 'limit'>> & DueQuery, now: number): Promise<LedgerRecord[]>;
+  /** Leases one due record that no live writer holds; `undefined` when it is not due or another writer holds it. */
+  claim(id: string, now: number): Promise<LedgerRecord | undefined>;
+  /** Gives up this writer's lease on an unknown record it claimed and did not move. */
+  release(id: string): Promise<void>;
+}
 
 /** How the engine digests revisions; the file store passes Node's synchronous SHA-256, which gives the same digests as WebCrypto. */
 export type EngineOptions = { readonly sha256?: Sha256 };
@@ -89,6 +110,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   const sha256 = options.sha256 ?? webCryptoSha256;
   const listeners = new Set<(change: LedgerChange) => void>();
   const inFlight = new Set<Promise<unknown>>();
+  // A single-writer store's claims: records a probe of this process holds, so two reconcilers in it never probe one record at once.
+  const claimed = new Set<string>();
   let closed = false;
   let lastAt = 0;
 
@@ -147,6 +170,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   async function commit(previous: LedgerRecord | undefined, draft: Omit<LedgerRevision, 'digest'>) {
     const sealed = await seal(previous, draft);
     await store.append(sealed.record, sealed.revision, sealed.text);
+    // Moving the record ends a probe's claim on it, as it ends a shared store's lease.
+    claimed.delete(sealed.record.id);
     emit({ record: sealed.record, revision: sealed.revision, origin: 'local' });
     return sealed.record;
   }
@@ -209,7 +234,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   async function transition(id: string, expectedRevision: number, input: LedgerTransition) {
     writable();
     const valid = validTransition(input);
-    const current = await store.get(id);
+    const current = store.head?.(id, expectedRevision) ?? (await store.get(id));
     if (current === undefined) {
       throw new LedgerError('not-found');
     }
@@ -245,6 +270,71 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     }
   });
 
+  // docs/durable-send.md#execution-order: a record left executing by a writer that is gone becomes unknown, never "send again". A single-writer store's are all of them; a shared store's are those whose lease lapsed, leased to this writer first.
+  async function recoverOrphans(): Promise<void> {
+    const orphans = store.leases
+      ? () => store.leases?.orphans(64) ?? Promise.resolve([])
+      : async () => store.list(new Set<LedgerStatus>(['executing']));
+    for (let batch = await orphans(); batch.length > 0; batch = store.leases ? await orphans() : []) {
+      // All at once: the records are independent, and a group-committing store writes them under one sync.
+      await Promise.all(
+        batch.map((record) =>
+          record.state.status === 'executing'
+            ? transition(record.id, record.revision, {
+                type: 'unknown',
+                attemptId: record.state.attemptId,
+                reason: 'crashed-while-executing',
+              })
+            : undefined,
+        ),
+      );
+    }
+  }
+
+  async function claimDue(query: DueQuery = {}): Promise<LedgerRecord[]> {
+    writable();
+    const limit = query.limit ?? 16;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1024) {
+      throw new LedgerError('invalid-input', { rule: 'limit' });
+    }
+    if (store.leases !== undefined) {
+      await recoverOrphans();
+      // Read after the sweep, so the records it just turned unknown are due in this very claim.
+      return store.leases.claimDue({ ...query, limit }, Date.now());
+    }
+    const now = Date.now();
+    const due = (await store.list(new Set<LedgerStatus>(['unknown']))).filter(
+      (record) => isDue(record, now) && !claimed.has(record.id) && matchesDue(record, query),
+    );
+    const at = (record: LedgerRecord) =>
+      record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? record.updatedAt) : 0;
+    due.sort((left, right) => at(left) - at(right) || byCreation(left, right));
+    const taken = due.slice(0, limit);
+    for (const record of taken) {
+      claimed.add(record.id);
+    }
+    return taken;
+  }
+
+  async function claim(id: string): Promise<LedgerRecord | undefined> {
+    writable();
+    const now = Date.now();
+    if (store.leases !== undefined) {
+      return store.leases.claim(id, now);
+    }
+    const record = await store.get(id);
+    if (record === undefined || !isDue(record, now) || claimed.has(id)) {
+      return undefined;
+    }
+    claimed.add(id);
+    return record;
+  }
+
+  async function release(id: string): Promise<void> {
+    claimed.delete(id);
+    await store.leases?.release(id);
+  }
+
   const ledger: Ledger = {
     create: (intent, start) => guard(() => create(intent, start)),
     transition: (id, expectedRevision, input) => guard(() => transition(id, expectedRevision, input)),
@@ -255,6 +345,9 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
         return (await store.list(states)).sort(byCreation);
       }),
     history: (id) => guard(() => store.history(id)),
+    claimDue: (query) => guard(() => claimDue(query)),
+    claim: (id) => guard(() => claim(id)),
+    release: (id) => guard(() => release(id)),
     subscribe(listener) {
       listeners.add(listener);
       return () => {
@@ -274,19 +367,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
 
   if (store.writable) {
     try {
-      // All at once: the records are independent, and a group-committing store writes them under one sync.
-      const executing = await store.list(new Set<LedgerStatus>(['executing']));
-      await Promise.all(
-        executing.map((record) =>
-          record.state.status === 'executing'
-            ? transition(record.id, record.revision, {
-                type: 'unknown',
-                attemptId: record.state.attemptId,
-                reason: 'crashed-while-executing',
-              })
-            : undefined,
-        ),
-      );
+      await recoverOrphans();
     } catch (error) {
       await store.close();
       throw error;

@@ -10,6 +10,7 @@ export type {
   Attempt,
   AttemptStart,
   DeliveryMode,
+  DueQuery,
   ErrorSummary,
   FailureEffect,
   HistoryVerification,

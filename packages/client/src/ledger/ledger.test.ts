@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { type Backend, ledgerStores } from '../../test/support/ledger-stores.js';
 import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../core/errors.js';
 import * as file from './file.js';
 import * as idb from './idb.js';
@@ -24,11 +25,6 @@ import {
 } from './ledger.js';
 import * as memory from './memory.js';
 
-type Backend = {
-  readonly name: 'memory' | 'idb' | 'file';
-  readonly openLedger: (options: { name: string; retentionMs?: number }) => Promise<Ledger>;
-};
-
 let directory = '';
 let counter = 0;
 beforeAll(async () => {
@@ -38,11 +34,8 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const backends: readonly Backend[] = [
-  { name: 'memory', openLedger: memory.openLedger },
-  { name: 'idb', openLedger: idb.openLedger },
-  { name: 'file', openLedger: file.openLedger },
-];
+// The shared contract: memory, idb and file here; the same suite runs on PostgreSQL in the `client (postgres)` project.
+const backends = ledgerStores();
 const durableBackends = backends.filter((backend) => backend.name !== 'memory');
 
 /** A name no other test uses: a database name for idb, a journal path for the file store. */
@@ -1015,6 +1008,51 @@ describe('the idb ledger, between tabs', () => {
     expect(await refusal(ledger.transition('corrupt-1', 0, transitionOf('start', record)))).toMatchObject({
       reason: 'corrupt',
     });
+    await ledger.close();
+  });
+});
+
+describe.each(backends)('the $name ledger, claims for probes (docs/durable-send.md#leases)', (backend) => {
+  it('claims each due record once, soonest first, until it moves or is released', async () => {
+    const ledger = await backend.openLedger({ name: freshName(backend) });
+    const unknown = await recordIn(ledger, 'unknown', 'claim-1');
+    await recordIn(ledger, 'committed', 'claim-2');
+    await recordIn(ledger, 'unresolved', 'claim-3');
+    await recordIn(ledger, 'executing', 'claim-4');
+    const later = await recordIn(ledger, 'unknown', 'claim-5');
+    const waiting = await ledger.transition(later.id, later.revision, transitionOf('pending', later));
+    const other = await recordIn(ledger, 'unknown', 'claim-6');
+    expect((await ledger.claimDue({ limit: 1 })).map((record) => record.id)).toEqual([unknown.id]);
+    expect(await ledger.claim(unknown.id)).toBeUndefined();
+    expect(await ledger.claim(waiting.id)).toBeUndefined();
+    expect((await ledger.claimDue({ exclude: [other.id] })).map((record) => record.id)).toEqual([]);
+    expect((await ledger.claimDue()).map((record) => record.id)).toEqual([other.id]);
+    expect(await ledger.claimDue()).toEqual([]);
+    await ledger.release(unknown.id);
+    const again = await ledger.claim(unknown.id);
+    expect(again).toEqual(unknown);
+    // A transition ends the claim: the record is due again only once its probe's not-before time passes.
+    const pending = await ledger.transition(unknown.id, unknown.revision, transitionOf('pending', unknown));
+    expect(await ledger.claimDue()).toEqual([]);
+    expect(await ledger.claim(pending.id)).toBeUndefined();
+    await ledger.close();
+  });
+
+  it('claims only the records of the agent, delivery and context asked for, and refuses a bad limit', async () => {
+    const ledger = await backend.openLedger({ name: freshName(backend) });
+    const mine = await recordIn(ledger, 'unknown', 'agent-1');
+    const agent = mine.agent;
+    expect(await ledger.claimDue({ agent: { ...agent, tenant: 'elsewhere' } })).toEqual([]);
+    // A keyed replay cannot probe an at-most-once send, nor a scan an attempt that carried no recovery context.
+    expect(await ledger.claimDue({ delivery: ['keyed'] })).toEqual([]);
+    expect(await ledger.claimDue({ contextual: true })).toEqual([]);
+    expect((await ledger.claimDue({ agent })).map((record) => record.id)).toEqual([mine.id]);
+    for (const limit of [0, 1025, 1.5]) {
+      expect(await refusal(ledger.claimDue({ limit }))).toMatchObject({
+        reason: 'invalid-input',
+        rule: 'limit',
+      });
+    }
     await ledger.close();
   });
 });

@@ -13,6 +13,8 @@ import {
 import type { Message } from '../protocol/message.js';
 import type { JsonValue } from '../wire/json.js';
 import {
+  type AgentIdentity,
+  type DeliveryMode,
   decodeLedger,
   type ErrorSummary,
   fitErrorSummary,
@@ -92,6 +94,58 @@ export type LedgerChange = {
 /** Which records `list` returns; without `states`, all of them. */
 export type LedgerFilter = { readonly states?: readonly LedgerStatus[] };
 
+/** Which due records `claimDue` leases (docs/durable-send.md#leases). */
+export type DueQuery = {
+  /** At most this many, 1 to 1024. @default 16 */
+  readonly limit?: number;
+  /** Only records sent to this agent: a probe through another agent would look in the wrong place. */
+  readonly agent?: AgentIdentity;
+  /** Never these ids (records this reconciler already probed or found it cannot probe). */
+  readonly exclude?: readonly string[];
+  /** Only records of these delivery modes (a keyed replay can probe only keyed sends). */
+  readonly delivery?: readonly DeliveryMode[];
+  /** Only records whose current attempt carried a recovery contextId (the only ones a context-history scan can find). */
+  readonly contextual?: boolean;
+};
+
+/** Whether `record` is one `query` asks for, due or not: its agent, delivery, context and id. */
+export function matchesDue(record: LedgerRecord, query: DueQuery): boolean {
+  const { state } = record;
+  const attempt =
+    state.status === 'prepared'
+      ? undefined
+      : record.attempts.find((entry) => entry.attemptId === state.attemptId);
+  return (
+    (query.agent === undefined || sameInterface(record.agent, query.agent)) &&
+    (query.delivery === undefined || query.delivery.includes(record.delivery)) &&
+    (query.contextual !== true || attempt?.contextId !== undefined) &&
+    (query.exclude === undefined || !query.exclude.includes(record.id))
+  );
+}
+
+/**
+Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given up on (`no-evidence`, `conflicting-evidence`), and past its pending not-before time if it has one.
+
+@example
+```ts
+isDue(record, Date.now()); // true for an unknown record with no probe scheduled
+```
+*/
+export function isDue(record: LedgerRecord, now: number): boolean {
+  const { state } = record;
+  return (
+    state.status === 'unknown' &&
+    state.reason !== 'no-evidence' &&
+    state.reason !== 'conflicting-evidence' &&
+    (state.pending === undefined || state.pending.notBefore <= now)
+  );
+}
+
+/** Whether two agent identities name the same interface: binding, URL and tenant. The card digest is evidence, not identity: a redeploy changes it and must not orphan a record (docs/durable-send.md#whose-record-it-is). */
+export function sameInterface(left: AgentIdentity, right: AgentIdentity): boolean {
+  return left.binding === right.binding && left.url === right.url && left.tenant === right.tenant;
+}
+
 /**
 The durable pending-send ledger. Every write resolves only once it is durable (a completed IndexedDB transaction, an fdatasync'd journal line); every record and revision it returns is frozen.
 
@@ -120,6 +174,14 @@ export interface Ledger {
   list(filter?: LedgerFilter): Promise<LedgerRecord[]>;
   /** Every revision of a record, oldest first; empty for an unknown id. */
   history(id: string): Promise<LedgerRevision[]>;
+  /**
+  Leases up to `query.limit` records due for a probe (see {@link isDue}) to this ledger, soonest due first, and returns them (docs/durable-send.md#leases). A shared store (PostgreSQL) first turns the records whose writer's lease lapsed while executing into unknown, and hands each due record to one writer only (`FOR UPDATE SKIP LOCKED`); a single-writer store keeps the claims in memory. The lease ends with the record's next transition, with `release`, or when it expires.
+  */
+  claimDue(query?: DueQuery): Promise<LedgerRecord[]>;
+  /** Leases one record for a probe if it is due and no one else holds it; `undefined` otherwise. */
+  claim(id: string): Promise<LedgerRecord | undefined>;
+  /** Gives up a claim this ledger holds on a record it did not move (a probe that was cancelled or could not run). */
+  release(id: string): Promise<void>;
   /** Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing listener affects neither the write nor other listeners. */
   subscribe(listener: (change: LedgerChange) => void): () => void;
   /** Waits for writes in flight, then releases the store and its lease. Every later call fails with `closed`. */

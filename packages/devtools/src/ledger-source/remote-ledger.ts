@@ -101,6 +101,9 @@ export function openRemoteLedger(source: LedgerSource, options: RemoteLedgerOpti
   return {
     create: readOnly,
     transition: readOnly,
+    claimDue: readOnly,
+    claim: readOnly,
+    release: readOnly,
     list,
     history,
     get: async (id) => (await list()).find((record) => record.id === id),
