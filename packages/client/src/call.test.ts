@@ -124,7 +124,9 @@ describe('a stream call', () => {
 
   it('passes the binding’s own failure through, once', async () => {
     const { caller, events } = setup([working, done], 1);
-    const { delivered, error } = await run(caller.stream('subscribeToTask', { id: 't-1' }, undefined));
+    const { delivered, error } = await run(
+      caller.stream('subscribeToTask', { id: 't-1' }, { resume: false }),
+    );
     expect(delivered).toEqual([working]);
     expect(error).toMatchObject({ kind: 'transport', reason: 'read', dispatched: true });
     expect(events.filter((event) => event.type === 'error' || event.type === 'stream-end')).toHaveLength(1);

@@ -167,6 +167,8 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
     const client = mock.client(binding);
     vi.useFakeTimers();
     mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    // The client resumes a cut stream by SubscribeToTask (docs/protocol-checks.md#stream-resumption): the stream is lost only when every resumption fails too.
+    mock.faults.set({ kind: 'drop-before', operation: 'SubscribeToTask', count: 3 });
     const delegation = await drive(startDelegation(client, { message: userMessage('slow 30') }));
 
     const outcome = await drive(delegation.outcome);
@@ -183,6 +185,7 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
     const client = mock.client(binding);
     vi.useFakeTimers();
     mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    mock.faults.set({ kind: 'drop-before', operation: 'SubscribeToTask', count: 3 });
     mock.faults.set({ kind: 'drop-before', operation: 'CancelTask' });
     const delegation = await drive(startDelegation(client, { message: userMessage('slow 30') }));
 
