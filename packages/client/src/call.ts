@@ -333,6 +333,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         reason,
         delayMs,
         taskId,
+        via: 'SubscribeToTask',
         error: errorJson(failure),
       }));
       if (!(await pause(delayMs, signal))) {
@@ -352,6 +353,16 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         previous = error;
         if (!isTransientResumeFailure(error)) {
           // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
+          hub.emit(() => ({
+            ...base(call),
+            type: 'stream-resume',
+            attempt,
+            reason,
+            delayMs: 0,
+            taskId,
+            via: 'GetTask',
+            error: errorJson(error),
+          }));
           const task = await finalSnapshot(call, taskId, options);
           if (task === undefined) {
             throw broken;

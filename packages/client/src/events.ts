@@ -79,7 +79,7 @@ export type StreamBreakEvent = ClientEventBase & {
   readonly error: Readonly<Record<string, unknown>>;
 };
 
-/** A broken stream is about to resume by SubscribeToTask after `delayMs` (docs/protocol-checks.md#stream-resumption): the attempt's `request` event (operation `SubscribeToTask`, or `GetTask` after a refusal) follows the wait under the same `callId`. */
+/** A broken stream is about to resume (docs/protocol-checks.md#stream-resumption): by SubscribeToTask after `delayMs`, or, once a subscription was refused, by one GetTask at once (`via`). The attempt's `request` event, with its own operation, follows under the same `callId`. */
 export type StreamResumeEvent = ClientEventBase & {
   readonly type: 'stream-resume';
   /** From 1; it counts the attempts since the stream last made progress. */
@@ -88,7 +88,9 @@ export type StreamResumeEvent = ClientEventBase & {
   readonly reason: StreamBreakReason;
   readonly delayMs: number;
   readonly taskId: string;
-  /** What made this attempt necessary: the break for the first, the previous attempt's failure after that, as its public-safe `toJSON()`. */
+  /** How the attempt reads the task: a subscription, or the one GetTask after a subscription was refused. */
+  readonly via: 'SubscribeToTask' | 'GetTask';
+  /** What made this attempt necessary: the break for the first, the previous attempt's failure after that (the refusal, for a GetTask), as its public-safe `toJSON()`. */
   readonly error: Readonly<Record<string, unknown>>;
 };
 
