@@ -317,6 +317,8 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
   }> {
     const { taskId, broken, reason } = session;
     const signal = options?.signal;
+    // Read afresh each time: the caller may abort during any await below.
+    const aborted = (): boolean => signal?.aborted === true;
     const subscribe = exchange(call, 'subscribeToTask');
     const params = { id: taskId };
     let previous: unknown = broken;
@@ -347,7 +349,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         );
         return { source, used: attempt };
       } catch (error) {
-        if (signal?.aborted === true) {
+        if (aborted()) {
           throw new TransportError('aborted', { dispatched: true, cause: broken });
         }
         previous = error;
@@ -364,6 +366,9 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
             error: errorJson(error),
           }));
           const task = await finalSnapshot(call, taskId, options);
+          if (aborted()) {
+            throw new TransportError('aborted', { dispatched: true, cause: broken });
+          }
           if (task === undefined) {
             throw broken;
           }
@@ -495,6 +500,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
           if (resumed.task !== undefined) {
             const event = { task: resumed.task };
             validator.accept(event);
+            // GetTask's answer was no SSE event: it adds no stream bytes.
             frameEvent(event, 0);
             yield event;
             validator.end();

@@ -112,9 +112,14 @@ describe.each(bindings)('resuming a broken stream over %s', (binding) => {
         { reason: kind === 'cut-stream' ? 'read' : 'premature-end', frames: afterFrames, resumable: true },
       ]);
       expect(requests(events, 'SubscribeToTask')).toBe(breaks(events).length);
-      expect(resumes(events)).toMatchObject([{ attempt: 1, delayMs: 0 }]);
-      // The fault lab notices the cut only when the agent produces the next frame, so a break before the last frame lands on a finished task: the subscription is refused (A2A spec §3.1.6) and one GetTask supplies the final snapshot. Earlier breaks land on a running task.
       const last = afterFrames === frameCount - 1;
+      expect(resumes(events)).toMatchObject([
+        { attempt: 1, delayMs: 0, via: 'SubscribeToTask' },
+        ...(last
+          ? [{ attempt: 1, via: 'GetTask', error: { kind: 'remote', reason: 'UNSUPPORTED_OPERATION' } }]
+          : []),
+      ]);
+      // The fault lab notices the cut only when the agent produces the next frame, so a break before the last frame lands on a finished task: the subscription is refused (A2A spec §3.1.6) and one GetTask supplies the final snapshot. Earlier breaks land on a running task.
       expect(requests(events, 'GetTask')).toBe(last ? 1 : 0);
       if (last) {
         expect(delivered.at(-1)).toMatchObject({ task: { status: { state: 'TASK_STATE_COMPLETED' } } });
@@ -236,7 +241,7 @@ describe.each(bindings)('resumption scenarios over %s', (binding) => {
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'transport', reason: 'read' } });
   });
 
-  it("a refused attempt's Retry-After is waited exactly, then the next attempt resumes", async () => {
+  it("a refused attempt's Retry-After is waited exactly before the next attempt", async () => {
     const mock = await mountAgent({ stepMs: 50 });
     const client = mock.client(binding);
     const events = record(client);
@@ -256,9 +261,17 @@ describe.each(bindings)('resumption scenarios over %s', (binding) => {
 
     expect(error).toBeUndefined();
     expect(assemble(delivered).status?.state).toBe('TASK_STATE_COMPLETED');
+    // The fault lab answers 503 only once the subscription's stream is over, so the second attempt finds the task finished: refused (A2A spec §3.1.6), then read by GetTask.
     expect(resumes(events)).toMatchObject([
-      { attempt: 1, delayMs: 125, reason: 'read', error: { reason: 'read' } },
-      { attempt: 2, delayMs: 2000, reason: 'read', error: { httpStatus: 503, retryAfterMs: 2000 } },
+      { attempt: 1, delayMs: 125, reason: 'read', via: 'SubscribeToTask', error: { reason: 'read' } },
+      {
+        attempt: 2,
+        delayMs: 2000,
+        reason: 'read',
+        via: 'SubscribeToTask',
+        error: { httpStatus: 503, retryAfterMs: 2000 },
+      },
+      { attempt: 2, delayMs: 0, via: 'GetTask', error: { reason: 'UNSUPPORTED_OPERATION' } },
     ]);
     const sent = events.filter((event) => event.type === 'request' && event.operation === 'SubscribeToTask');
     expect((sent[1]?.time ?? 0) - (sent[0]?.time ?? 0)).toBeGreaterThanOrEqual(2000);
