@@ -463,6 +463,43 @@ describe('createStreamValidator: properties', () => {
     );
   });
 
+  it('accepts every valid task stream broken anywhere and resumed from a snapshot taken at any later point', () => {
+    fc.assert(
+      fc.property(validStream, fc.nat(), fc.nat(), ({ origin, events }, breakPick, gapPick) => {
+        // A break after `at` events; the subscription's snapshot holds the task as it stood after `from` events.
+        const at = 1 + (breakPick % (events.length - 1));
+        const from = at + (gapPick % (events.length - at));
+        let state: TaskState = 'TASK_STATE_SUBMITTED';
+        const artifacts = new Map<string, string>();
+        for (const event of events.slice(0, from)) {
+          if ('task' in event) {
+            state = event.task.status.state;
+          } else if ('statusUpdate' in event) {
+            state = event.statusUpdate.status.state;
+          } else if ('artifactUpdate' in event) {
+            const { artifact, append } = event.artifactUpdate;
+            artifacts.set(
+              artifact.artifactId,
+              `${append ? (artifacts.get(artifact.artifactId) ?? '') : ''}x`,
+            );
+          }
+        }
+        const resumed = snapshot(state, {
+          artifacts: [...artifacts].map(([artifactId, text]) => ({ artifactId, parts: [{ text }] })),
+        });
+        const validator = createStreamValidator(origin);
+        for (const event of events.slice(0, at)) {
+          validator.accept(event);
+        }
+        validator.seam();
+        for (const event of [resumed, ...events.slice(from)]) {
+          validator.accept(event);
+        }
+        expect(() => validator.end()).not.toThrow();
+      }),
+    );
+  });
+
   it('refuses the same stream with one event of another task', () => {
     fc.assert(
       fc.property(validStream, fc.nat(), ({ origin, events }, pick) => {
