@@ -180,6 +180,18 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
     );
   });
 
+  it('a stream cut after the child named its task is resumed by the client: `completed`, the child run once', async () => {
+    const mock = await mountAgent({ mode: 'honouring', stepMs: 100 });
+    const client = mock.client(binding);
+    vi.useFakeTimers();
+    mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    const message = userMessage('task a b');
+    const delegation = await drive(startDelegation(client, { message }));
+
+    expect(await drive(delegation.outcome)).toMatchObject({ kind: 'completed', taskId: delegation.taskId });
+    expect(mock.agent.executions.of(message.messageId)).toBe(1);
+  });
+
   it('a lost stream whose cancel fails too: `lost`, with `cancel: failed`', async () => {
     const mock = await mountAgent({ mode: 'honouring', stepMs: 100 });
     const client = mock.client(binding);
