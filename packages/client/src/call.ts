@@ -1,4 +1,11 @@
-import type { Binding, CallContext, StreamFrame, StreamMethod, UnaryMethod } from './bindings/binding.js';
+import type {
+  Binding,
+  CallContext,
+  HeaderTarget,
+  StreamFrame,
+  StreamMethod,
+  UnaryMethod,
+} from './bindings/binding.js';
 import { checkTask } from './bindings/checks.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { createRestBinding } from './bindings/rest.js';
@@ -83,6 +90,8 @@ type Call = {
   rpcId?: number;
   /** What the token provider threw, so that a deliberate `permission-denied` survives the transport's mapping. */
   providerError?: unknown;
+  /** The try the client's retry policy is on, from 1; `ClientOptions.headers` is told it. */
+  attempt?: number;
 };
 
 /** What a resumption starts from: the task, the break and its reason, and the attempts already spent without progress. */
@@ -127,7 +136,8 @@ const task = await caller.unary('getTask', { id: 't-1' }, undefined, (request, t
 ```
 */
 export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Caller {
-  const { card, cardDigest, pin, security, retry, honoursIdempotency } = resolved;
+  const { card, cardDigest, pin, security, retry, honoursIdempotency, fetch } = resolved;
+  const extraHeaders = resolved.headers;
   // docs/protocol-checks.md#extensions: the configured order, comma-joined, no spaces.
   const headers =
     resolved.extensions.length === 0 ? undefined : { 'a2a-extensions': resolved.extensions.join(',') };
@@ -232,9 +242,26 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
     };
     const provider = security.kind === 'bearer' ? security.token : undefined;
+    const attempt = call.attempt ?? 1;
     const context: CallContext = {
       ...(options?.signal === undefined ? {} : { signal: options.signal }),
       ...(headers === undefined ? {} : { headers }),
+      ...(fetch === undefined ? {} : { fetch }),
+      ...(extraHeaders === undefined
+        ? {}
+        : {
+            // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built.
+            extraHeaders: ({ url, method: sentMethod }: HeaderTarget) =>
+              extraHeaders({
+                operation,
+                binding: pin.binding,
+                method: sentMethod,
+                url,
+                callId: call.id,
+                attempt,
+                ...(taskId === undefined ? {} : { taskId }),
+              }),
+          }),
       ...(provider === undefined
         ? {}
         : {
@@ -276,6 +303,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       const prepared = prepare(call, params, options);
       const keyed = carriesIdempotencyKey(operation, prepared.request, honoursIdempotency);
       return await attempts(call, keyed, options, async (number) => {
+        call.attempt = number;
         const { value, httpStatus } = await start(call, prepared, options, (sent, context) =>
           binding.unary(operation, sent as OperationRequest<N>, context),
         );
@@ -436,10 +464,16 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       const { request } = prepared;
       // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
       const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);
-      let source: AsyncIterableIterator<StreamFrame> | undefined = await attempts(call, keyed, options, () =>
-        start(call, prepared, options, (sent, context) =>
-          binding.stream(operation, sent as OperationRequest<typeof operation>, context),
-        ),
+      let source: AsyncIterableIterator<StreamFrame> | undefined = await attempts(
+        call,
+        keyed,
+        options,
+        (number) => {
+          call.attempt = number;
+          return start(call, prepared, options, (sent, context) =>
+            binding.stream(operation, sent as OperationRequest<typeof operation>, context),
+          );
+        },
       );
       // A subscription names its task from the start; a send's stream names it with its first task event.
       let taskId =
