@@ -15,14 +15,16 @@ export default [
     path: 'packages/client/src/index.ts',
     import: '{ discover }',
     gzip: true,
-    limit: '39.3 kB',
+    // +1.4 kB for stream resumption (resumption.ts, the validator's seam): a broken stream continues by SubscribeToTask.
+    limit: '40.7 kB',
     modifyEsbuildConfig: browser,
   },
   {
     name: 'the whole root entry',
     path: 'packages/client/src/index.ts',
     gzip: true,
-    limit: '48.3 kB',
+    // +1.6 kB for stream resumption, as above.
+    limit: '49.9 kB',
     modifyEsbuildConfig: browser,
   },
 ];
