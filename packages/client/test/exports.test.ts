@@ -40,7 +40,9 @@ describe('the package entries', () => {
         "isTerminal",
         "keyOf",
         "newIdempotencyKey",
+        "remoteSkill",
         "setKey",
+        "skillMetadataKey",
         "startDelegation",
         "verifyCardSignature",
       ]
