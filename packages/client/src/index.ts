@@ -57,9 +57,12 @@ export type {
   ClientRequestEvent,
   ClientResponseEvent,
   ClientRetryEvent,
+  StreamBreakEvent,
+  StreamBreakReason,
   StreamEndEvent,
   StreamEventKind,
   StreamFrameEvent,
+  StreamResumeEvent,
 } from './events.js';
 
 /* Idempotency keys and retries; the agent's half is in '@surecall/client/idempotency' */
@@ -69,6 +72,7 @@ export { startDelegation } from './idempotency/delegation.js';
 export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
 export { honoursIdempotency, keyOf, newIdempotencyKey, setKey } from './idempotency/key.js';
 export type { RetryPolicyOptions } from './idempotency/retry.js';
+export type { ResumeOptions } from './resumption.js';
 
 /* Durable sends; the ledger stores and the record types are in '@surecall/client/ledger' */
 
