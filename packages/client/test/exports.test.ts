@@ -30,10 +30,12 @@ describe('the package entries', () => {
         "TransportError",
         "cardDigest",
         "createClient",
+        "dataPart",
         "defaultLimits",
         "discover",
         "durableAgent",
         "fetchAgentCard",
+        "fileUrlPart",
         "honoursIdempotency",
         "isClientError",
         "isInterrupted",
@@ -42,6 +44,8 @@ describe('the package entries', () => {
         "newIdempotencyKey",
         "setKey",
         "startDelegation",
+        "textPart",
+        "userMessage",
         "verifyCardSignature",
       ]
     `);
