@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
 import '../styles.css';
+import './app.css';
 
 const root = document.getElementById('root');
 if (root === null) {

@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium with the launch options of the repository's e2e/playwright.config.ts.
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: 'list',
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
+    },
+  },
+});
