@@ -29,7 +29,7 @@ try {
     ledger,
     recovery: { kind: 'context-history', maxPages: 2, historyLength: 16, retryAfterMs: 1000 },
   });
-  const outcome = await agent.send(userMessage([textPart('echo durable')]));
+  const outcome = await agent.send({ role: 'ROLE_USER', parts: [textPart('echo durable')] });
   assert.equal(outcome.status, 'committed');
   assert.equal((await compactLedger(ledger)).records, 1);
   await ledger.close();

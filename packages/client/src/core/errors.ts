@@ -266,6 +266,7 @@ export type DiscoveryReason =
   | 'Discovery'
   | 'InvalidAgentCard'
   | 'TlsTrustRequiresHttps'
+  | 'FirstFetchTrustRequiresLoopback'
   | 'AgentCardDigestMismatch'
   | 'NoSupportedInterface'
   | 'InterfacePinMismatch'
