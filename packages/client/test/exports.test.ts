@@ -103,12 +103,13 @@ describe('the package entries', () => {
     expect(names(fileLedger)).toMatchInlineSnapshot(`
       [
         "compactLedger",
+        "ledgerPath",
         "openLedger",
         "statusOf",
         "verifyHistory",
       ]
     `);
-    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger'].sort());
+    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger', 'ledgerPath'].sort());
     // Under Node, '@surecall/client/ledger' is the file store.
     expect(ledger).toBe(fileLedger);
   });

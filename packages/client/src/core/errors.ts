@@ -399,7 +399,7 @@ export type LedgerReason =
   | 'unsupported';
 
 /**
-The durable ledger refused an operation. Messages name the reason and rule only: never a record id, a message, a path or a platform error's text (the platform error travels on `cause`).
+The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is `locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's text (the platform error travels on `cause`).
 
 @example
 ```ts
@@ -420,16 +420,25 @@ export class LedgerError extends Error {
   readonly rule: string | undefined;
   /** Where: the 1-based journal line, or the revision number in a history. */
   readonly position: number | undefined;
-  constructor(reason: LedgerReason, options: { rule?: string; position?: number; cause?: unknown } = {}) {
+  /** The lock file another writer holds, when a file ledger is `locked`. */
+  readonly path: string | undefined;
+  constructor(
+    reason: LedgerReason,
+    options: { rule?: string; position?: number; path?: string; cause?: unknown } = {},
+  ) {
     const where = options.position === undefined ? '' : ` at ${options.position}`;
     const rule = options.rule === undefined ? '' : `: ${options.rule}`;
+    const file = options.path === undefined ? '' : ` (${options.path})`;
+    const hint =
+      reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '';
     super(
-      `surecall ledger: ${reason}${rule}${where}`,
+      `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.reason = reason;
     this.rule = options.rule;
     this.position = options.position;
+    this.path = options.path;
   }
 
   /** Only public-safe fields. */
@@ -440,6 +449,7 @@ export class LedgerError extends Error {
       reason: this.reason,
       ...(this.rule === undefined ? {} : { rule: this.rule }),
       ...(this.position === undefined ? {} : { position: this.position }),
+      ...(this.path === undefined ? {} : { path: this.path }),
     };
   }
 }

@@ -4,7 +4,6 @@ The file ledger, Node's durable store: an append-only journal of JSON lines, one
 */
 import { hash } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { type Appender, openAppender, readJournal } from './journal.js';
@@ -15,6 +14,7 @@ import {
   type LedgerOptions,
   revisionDigestInput,
 } from './ledger.js';
+import { journalPath } from './location.js';
 import { acquireLock, type FileLock } from './lock.js';
 import { decodeLedger, JournalLine, type LedgerRecord, type LedgerRevision } from './record.js';
 
@@ -158,21 +158,52 @@ export async function compactLedger(ledger: Ledger): Promise<Compaction> {
   return compact();
 }
 
+const paths = new WeakMap<Ledger, string>();
+
 /**
-Opens the file ledger at the path `options.name`: takes the lock file (a live holder → `locked`; a dead one's lock is taken over with a higher fence), replays the journal (a torn last line, the bytes after the last newline, is truncated; any complete line that fails → `corrupt`, with its line number), and turns records left `executing` by a crash into `unknown`.
+The absolute path of an open file ledger's journal: where a relative `name` was put (docs/durable-send.md#where-the-file-ledger-lives). Its lock file is this path plus `.lock`.
+
+@example
+```ts
+const ledger = await openLedger({ name: 'sends' });
+console.log(ledgerPath(ledger)); // e.g. /srv/app/.surecall/ledgers/sends
+```
+*/
+export function ledgerPath(ledger: Ledger): string {
+  const path = paths.get(ledger);
+  if (path === undefined) {
+    throw new LedgerError('invalid-input', { rule: 'not-a-file-ledger' });
+  }
+  return path;
+}
+
+/**
+Opens the file ledger named `options.name`: an absolute path as it is, a relative one under the ledger directory (`SURECALL_LEDGER_DIR`, else `./.surecall/ledgers`; `ledgerPath(ledger)` says where). Takes the lock file (a live holder → `locked`; a dead one's lock is taken over with a higher fence), replays the journal (a torn last line, the bytes after the last newline, is truncated; any complete line that fails → `corrupt`, with its line number), and turns records left `executing` by a crash into `unknown`.
 
 @example
 ```ts
 import { openLedger } from '@surecall/client/ledger'; // the file store under Node
-const ledger = await openLedger({ name: './sends.jsonl' });
+const ledger = await openLedger({ name: 'sends' }); // ./.surecall/ledgers/sends, and its lock file sends.lock
 ```
 */
 export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
-  const path = resolve(options.name);
-  const lock = await acquireLock(`${path}.lock`);
+  const path = await journalPath(options.name);
+  let lock: FileLock;
+  try {
+    lock = await acquireLock(`${path}.lock`);
+  } catch (error) {
+    // Name the file another writer holds: the path is this process's own configuration, never remote text.
+    throw error instanceof LedgerError
+      ? new LedgerError(error.reason, {
+          ...(error.rule === undefined ? {} : { rule: error.rule }),
+          path: `${path}.lock`,
+          cause: error,
+        })
+      : error;
+  }
   let store: LedgerStore | undefined;
   try {
     // Left by a compaction that crashed before its rename; the journal itself is whole.
@@ -202,6 +233,7 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
       });
       return written;
     });
+    paths.set(ledger, path);
     return ledger;
   } catch (error) {
     if (store === undefined) {
