@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium with the launch options of the repository's e2e/playwright.config.ts.
+const { CHROMIUM_PATH } = process.env;
+
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
@@ -12,7 +14,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',
