@@ -53,6 +53,12 @@ async function thrown(pending: Promise<unknown>): Promise<Error> {
   return error as Error;
 }
 
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream) {
+    // Read to the end, or to the error.
+  }
+}
+
 const text = (parts: string) => ({
   messageId: crypto.randomUUID(),
   role: 'ROLE_USER' as const,
@@ -68,6 +74,17 @@ describe('error messages', () => {
     expect(error.message).toMatch(/^A2A SendMessage failed: transport \(/);
     expect(error.message).toContain('outcome unknown: reconcile, do not resend');
     expect(error.stack?.split('\n')[0]).toBe(`TransportError: ${error.message}`);
+  });
+
+  it('say the outcome is unknown for a stream cut before its first event, and not once the task is known', async () => {
+    mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 0 });
+    const early = await thrown(drain(client.sendStreamingMessage({ message: text('task a b c') })));
+    expect(early.message).toMatch(/^A2A SendStreamingMessage failed: /);
+    expect(early.message).toContain('outcome unknown: reconcile, do not resend');
+    mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    const late = await thrown(drain(client.sendStreamingMessage({ message: text('task a b c') })));
+    expect(late.message).toMatch(/^A2A SendStreamingMessage failed: transport \(/);
+    expect(late.message).not.toContain('outcome unknown');
   });
 
   it('never tell a person to reconcile a read, whose retry is safe', async () => {
