@@ -1,5 +1,5 @@
 /**
-`npm run bench -- json`: our strict bounded parser against the two parsers a caller could use instead, on the same ~2 MiB ListTasks page.
+`npm run bench -- json`: our strict bounded parser against the two parsers a caller could use instead, on the same ~2 MiB ListTasks page; and against `JSON.parse` on a 2 MiB integer literal, which the scanner must read in linear time and constant memory (docs/protocol-checks.md#bounded-json).
 */
 import { parse as losslessParse } from 'lossless-json';
 import { parseJson } from '../packages/client/src/wire/json.js';
@@ -38,8 +38,22 @@ export async function run(): Promise<BenchRow[]> {
     perParse(() => parseJson(text), losslessParsesPerSample),
     perParse(() => losslessParse(text), losslessParsesPerSample),
   );
+  // A hostile answer: one integer literal filling the 2 MiB body bound. We refuse it (non-finite); JSON.parse reads it as Infinity.
+  const literal = new Uint8Array(2 * 1024 * 1024).fill(0x39);
+  const longNumber = await sideBySide(
+    runs,
+    perParse(() => {
+      try {
+        parseJson(literal);
+      } catch {
+        // The refusal is the expected outcome: its cost is what is measured.
+      }
+    }),
+    perParse(() => JSON.parse(new TextDecoder().decode(literal))),
+  );
   return [
     row('json-parse', 'ms', native, 'JSON.parse + TextDecoder', { op: '<=', ratio: 2.0 }),
+    row('json-long-number', 'ms', longNumber, 'JSON.parse + TextDecoder', { op: '<=', ratio: 2.0 }),
     row('json-parse-lossless', 'ms', lossless, 'lossless-json parse', { op: '<=', ratio: 1.0 }),
   ];
 }

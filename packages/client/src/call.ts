@@ -1,4 +1,4 @@
-import type { Binding, CallContext, StreamMethod, UnaryMethod } from './bindings/binding.js';
+import type { Binding, CallContext, HeaderTarget, StreamMethod, UnaryMethod } from './bindings/binding.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { createRestBinding } from './bindings/rest.js';
 import { createStreamValidator } from './bindings/stream.js';
@@ -75,6 +75,8 @@ type Call = {
   rpcId?: number;
   /** What the token provider threw, so that a deliberate `permission-denied` survives the transport's mapping. */
   providerError?: unknown;
+  /** The try the client's retry policy is on, from 1; `ClientOptions.headers` is told it. */
+  attempt?: number;
 };
 
 /** A send (never an idempotent read or cancel) that may have reached the peer and was not authoritatively refused: docs/durable-send.md#classifying-a-failure. */
@@ -108,7 +110,8 @@ const task = await caller.unary('getTask', { id: 't-1' }, undefined, (request, t
 ```
 */
 export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Caller {
-  const { card, cardDigest, pin, security, retry, honoursIdempotency } = resolved;
+  const { card, cardDigest, pin, security, retry, honoursIdempotency, fetch } = resolved;
+  const extraHeaders = resolved.headers;
   // docs/protocol-checks.md#extensions: the configured order, comma-joined, no spaces.
   const headers =
     resolved.extensions.length === 0 ? undefined : { 'a2a-extensions': resolved.extensions.join(',') };
@@ -217,9 +220,26 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
     };
     const provider = security.kind === 'bearer' ? security.token : undefined;
+    const attempt = call.attempt ?? 1;
     const context: CallContext = {
       ...(options?.signal === undefined ? {} : { signal: options.signal }),
       ...(headers === undefined ? {} : { headers }),
+      ...(fetch === undefined ? {} : { fetch }),
+      ...(extraHeaders === undefined
+        ? {}
+        : {
+            // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built.
+            extraHeaders: ({ url, method: sentMethod }: HeaderTarget) =>
+              extraHeaders({
+                operation,
+                binding: pin.binding,
+                method: sentMethod,
+                url,
+                callId: call.id,
+                attempt,
+                ...(taskId === undefined ? {} : { taskId }),
+              }),
+          }),
       ...(provider === undefined
         ? {}
         : {
@@ -261,6 +281,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       const prepared = prepare(call, params, options);
       const keyed = carriesIdempotencyKey(operation, prepared.request, honoursIdempotency);
       return await attempts(call, keyed, options, async (number) => {
+        call.attempt = number;
         const { value, httpStatus } = await start(call, prepared, options, (sent, context) =>
           binding.unary(operation, sent as OperationRequest<N>, context),
         );
@@ -305,11 +326,12 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       const { request } = prepared;
       // Only the establishment is retried: once the stream is open, a failure ends it (docs/idempotency.md#retry-policy, streams).
       const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);
-      const source = await attempts(call, keyed, options, () =>
-        start(call, prepared, options, (sent, context) =>
+      const source = await attempts(call, keyed, options, (number) => {
+        call.attempt = number;
+        return start(call, prepared, options, (sent, context) =>
           binding.stream(operation, sent as OperationRequest<typeof operation>, context),
-        ),
-      );
+        );
+      });
       const validator = createStreamValidator(
         operation === 'subscribeToTask'
           ? { kind: 'subscribe', taskId: (request as OperationRequest<'subscribeToTask'>).id }

@@ -7,10 +7,11 @@ This entry holds what an application needs to call an agent. The rest has its ow
 
 /* Client */
 
+export type { FetchFunction } from './bindings/binding.js';
 export type { CallOptions } from './call.js';
 export type { A2aClient, SendMessageResult } from './client.js';
 export { createClient } from './client.js';
-export type { ClientOptions, InterfacePin } from './options.js';
+export type { ClientOptions, HeaderContext, HeadersOption, InterfacePin } from './options.js';
 export type { OperationParams } from './outbound.js';
 export type { ClientMethod, OperationName } from './protocol/index.js';
 export type {

@@ -1,8 +1,9 @@
+import type { FetchFunction } from './bindings/binding.js';
 import { OptionsError } from './core/errors.js';
 import { type Limits, type LimitsOptions, resolveLimits } from './core/limits.js';
 import { honoursIdempotency } from './idempotency/key.js';
 import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from './idempotency/retry.js';
-import type { AgentCard, AgentInterface } from './protocol/index.js';
+import type { AgentCard, AgentInterface, OperationName } from './protocol/index.js';
 import { contractBounds, isAbsoluteUri, isAbsoluteUrl } from './protocol/index.js';
 import {
   type ProtocolBinding,
@@ -26,6 +27,40 @@ export type InterfacePin = {
   /** The interface's tenant: both absent, or byte-equal. */
   readonly tenant?: string;
 };
+
+/**
+What a {@link HeadersOption} is told about the HTTP request it adds headers to. Each attempt of a call is asked again, so a header can name the attempt (a fresh `traceparent` span per try).
+
+@example
+```ts
+const context: HeaderContext = { operation: 'SendMessage', binding: 'JSONRPC', method: 'POST', url: 'https://partner.example/a2a', callId: 1, attempt: 1 };
+```
+*/
+export type HeaderContext = {
+  /** The operation's name in the spec, e.g. `SendMessage`. */
+  readonly operation: OperationName;
+  readonly binding: ProtocolBinding;
+  /** The HTTP method of this request. */
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** The URL this request goes to (for HTTP+JSON, the operation's route under the interface). */
+  readonly url: string;
+  /** The call, as `callId` in the client's inspector events. */
+  readonly callId: number;
+  /** 1 for the first try, then 2, 3… for each retry the client's policy makes. */
+  readonly attempt: number;
+  /** The task the request targets, when it names one (as the token provider sees it). */
+  readonly taskId?: string;
+};
+
+/**
+Extra request headers, as a function of the request (docs/protocol-checks.md#extra-headers): a W3C `traceparent`, a tenant header a gateway needs. Called synchronously once per HTTP request, before the token provider; return `undefined` for none. Names must be RFC 9110 tokens, values RFC 9110 field values of visible ASCII, and no name may be a protocol header (`A2A-Version`, `A2A-Extensions`, `Accept`, `Content-Type`, `Authorization`, `Idempotency-Key`) or one a browser would drop (`Host`, `Cookie`, `Proxy-*`, `Sec-*`…): the call is refused with `RequestError('invalid-params')` before anything is sent, never silently changed. A function that throws refuses the call the same way.
+
+@example
+```ts
+const headers: HeadersOption = ({ attempt }) => ({ traceparent: newTraceparent(), 'x-attempt': String(attempt) });
+```
+*/
+export type HeadersOption = (context: HeaderContext) => Readonly<Record<string, string>> | undefined;
 
 /**
 Everything a client is built from. `discover()` fills these from a fetched, digested card; until then a caller passes an already validated card (from `parseAgentCard`) and its digest (from `cardDigest(rawCard)` in `digest.ts`, over the card's JSON exactly as received).
@@ -58,6 +93,10 @@ export type ClientOptions = {
   readonly retry?: RetryPolicyOptions;
   /** Whether the peer honours idempotency keys. Leave it out to read it off the card (`honoursIdempotency(card)`); `true` asserts it for a peer known to implement the extension whose card does not say so, `false` denies it whatever the card says. Only an honouring peer makes a keyed send retryable (docs/idempotency.md#honouring-peers). @default honoursIdempotency(card) */
   readonly peerHonoursIdempotency?: boolean;
+  /** Extra headers for every request, computed per request ({@link HeadersOption}); they can add to the protocol's headers, never replace one. @default undefined */
+  readonly headers?: HeadersOption;
+  /** The `fetch` every request goes through (a proxy agent, an mTLS dispatcher, a test double): called as a plain function with ky's `Request` and an init carrying the body and the deadline's signal. Without one, `globalThis.fetch` as it is when each request leaves, so MSW installed later still applies. @default undefined */
+  readonly fetch?: FetchFunction;
 };
 
 /** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
@@ -77,6 +116,10 @@ export type ResolvedClientOptions = {
   /** `undefined` when no policy was given: a single attempt per call. */
   readonly retry: RetryPolicy | undefined;
   readonly honoursIdempotency: boolean;
+  /** `undefined` when none was given: no extra header. */
+  readonly headers: HeadersOption | undefined;
+  /** `undefined` when none was given: the platform's `fetch`, looked up per request. */
+  readonly fetch: FetchFunction | undefined;
 };
 
 /** The defaults of the optional client options (CONTRIBUTING.md#options). */
@@ -194,7 +237,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
 }
 
 /**
-Validates the client options and applies the defaults: the only place they are merged (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy}; `peerHonoursIdempotency` not a boolean (`malformed`).
+Validates the client options and applies the defaults: the only place they are merged (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy}; `peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`).
 
 @example
 ```ts
@@ -229,6 +272,13 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (asserted !== undefined && typeof asserted !== 'boolean') {
     throw new OptionsError('peerHonoursIdempotency', 'malformed');
   }
+  const { headers, fetch } = options;
+  if (headers !== undefined && typeof headers !== 'function') {
+    throw new OptionsError('headers', 'malformed');
+  }
+  if (fetch !== undefined && typeof fetch !== 'function') {
+    throw new OptionsError('fetch', 'malformed');
+  }
   return Object.freeze({
     card,
     cardDigest: options.cardDigest,
@@ -240,5 +290,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     retry: options.retry === undefined ? undefined : resolveRetryPolicy(options.retry),
     // docs/idempotency.md#honouring-peers: the card is the evidence; an explicit assertion (either way) is the operator's word over it.
     honoursIdempotency: asserted ?? honoursIdempotency(card),
+    headers,
+    fetch,
   });
 }

@@ -51,7 +51,7 @@ export type TokenContext = {
 };
 
 /**
-Returns a bearer token for one request. It is called once per authenticated HTTP request, inside that request's deadline; a rejection or a timeout fails the call with `AuthorizationError('unavailable')` and nothing is sent. Reject with `new AuthorizationError('permission-denied')` to say this caller may not make this request.
+Returns a bearer token for one request. It is called once per authenticated HTTP request, inside that request's deadline; a rejection, a timeout, or anything but a non-empty RFC 6750 `b64token` string (`undefined`, `''`, a CR or LF, a space, another type) fails the call with `AuthorizationError('unavailable')` and nothing is sent: a bearer client never falls back to an anonymous request (docs/protocol-checks.md#token-provider). Reject with `new AuthorizationError('permission-denied')` to say this caller may not make this request.
 */
 export type TokenProvider = (context: TokenContext) => Promise<string>;
 

@@ -10,6 +10,9 @@ import type {
   OperationResponse,
   StreamResponse,
 } from '../protocol/index.js';
+import type { ExtraHeaders, FetchFunction } from '../wire/http.js';
+
+export type { ExtraHeaders, FetchFunction, HeaderTarget } from '../wire/http.js';
 
 /** The nine operations answered with one document. */
 export type UnaryMethod = Exclude<ClientMethod, 'sendStreamingMessage' | 'subscribeToTask'>;
@@ -22,11 +25,15 @@ export type CallContext = {
   /** Ends the call: before dispatch a `RequestError('aborted')`, after it a `TransportError('aborted')`. */
   readonly signal?: AbortSignal;
   /** Bearer token for exactly this HTTP request, called inside its deadline (wire/http `authorize`). */
-  readonly authorize?: (signal: AbortSignal) => Promise<string | undefined>;
+  readonly authorize?: (signal: AbortSignal) => Promise<string>;
   /** Called immediately before fetch. */
   readonly onDispatch?: () => void;
   /** Extra request headers, e.g. A2A-Extensions. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The caller's extra headers for this request (`ClientOptions.headers`), asked with its URL and method. */
+  readonly extraHeaders?: ExtraHeaders;
+  /** The client's `fetch` (`ClientOptions.fetch`); absent, the platform's, looked up when the request leaves. */
+  readonly fetch?: FetchFunction;
 };
 
 /** A checked unary answer: `value` is decoded and contract-valid; `raw` is the parsed JSON of the result before decoding (needed where absence or exact bytes matter). */

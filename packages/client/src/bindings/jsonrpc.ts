@@ -13,7 +13,7 @@ import {
 } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
-import { frameType, streamFrames } from './frames.js';
+import { loadFrames } from './frames-loader.js';
 import { failedAnswer, fromJsonRpcError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
@@ -171,7 +171,9 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     },
 
     async stream(operation, request, context) {
+      // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
+      const { frameType, streamFrames } = await loadFrames();
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {

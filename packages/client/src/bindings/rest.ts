@@ -6,7 +6,7 @@ import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
-import { frameType, streamFrames } from './frames.js';
+import { loadFrames } from './frames-loader.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
@@ -95,7 +95,9 @@ export function createRestBinding(options: BindingOptions): Binding {
     },
 
     async stream(operation, request, context) {
-      const response = await openStream(route(operation, request, context, 'sse'));
+      const http = route(operation, request, context, 'sse');
+      const { frameType, streamFrames } = await loadFrames();
+      const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
         response.release();

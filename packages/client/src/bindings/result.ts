@@ -15,6 +15,7 @@ import {
   type StreamResponse,
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
+import { isKnownField } from '../protocol/scalars.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 
 /** Where a result came from: the HTTP status of its answer (absent inside a stream) and the interface's tenant. */
@@ -39,7 +40,7 @@ export function failureInit(httpStatus: number | undefined): { dispatched: true;
 /**
 Parses an answer's body or an event's data under the JSON bounds of `limits` (docs/protocol-checks.md#bounded-json: duplicate keys, depth, sizes, trailing data, unsafe integers).
 
-@throws InvalidResponseError `json` (dispatched) pointing at the broken rule, never quoting the body.
+@throws InvalidResponseError `json` (dispatched) pointing at the broken rule, never quoting the body: its path names indexes and the protocol's own member names only.
 @example
 ```ts
 const raw = parseBody(response.body, limits, response.status);
@@ -47,7 +48,7 @@ const raw = parseBody(response.body, limits, response.status);
 */
 export function parseBody(input: Uint8Array | string, limits: Limits, httpStatus?: number): JsonValue {
   try {
-    return parseJson(input, jsonLimitsFrom(limits));
+    return parseJson(input, jsonLimitsFrom(limits), isKnownField);
   } catch (error) {
     if (error instanceof JsonError) {
       throw new InvalidResponseError('json', { ...failureInit(httpStatus), violation: error.toViolation() });

@@ -17,9 +17,10 @@ import {
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import type { ClientOptions, InterfacePin } from '../options.js';
 import { AgentCard, type AgentInterface, contractBounds, decode, isAbsoluteUri } from '../protocol/index.js';
+import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
 import { resolveSecurity, type SecurityOptions } from '../security.js';
-import { exchange, type HttpUnaryResponse } from '../wire/http.js';
+import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, type JsonValue, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { cardDigest } from './digest.js';
 import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
@@ -55,6 +56,8 @@ export type FetchAgentCardOptions = {
   readonly limits?: LimitsOptions;
   /** Cancels the fetch. */
   readonly signal?: AbortSignal;
+  /** The `fetch` to fetch the card with, as `ClientOptions.fetch`; `discover()` hands it on to the client. `ClientOptions.headers` never applies to the card: it is no A2A operation. @default globalThis.fetch, looked up per request */
+  readonly fetch?: FetchFunction;
 };
 
 /**
@@ -115,6 +118,13 @@ function checkCardUrl(cardUrl: unknown, loopback: boolean): void {
   if (rule !== undefined) {
     throw new DiscoveryError('Discovery', { detail: rule, option: 'cardUrl' });
   }
+}
+
+function checkFetch(fetch: unknown): FetchFunction | undefined {
+  if (fetch !== undefined && typeof fetch !== 'function') {
+    throw new OptionsError('fetch', 'malformed');
+  }
+  return fetch as FetchFunction | undefined;
 }
 
 function checkLoopback(loopback: unknown): boolean {
@@ -268,6 +278,7 @@ async function fetchCardJson(
   cardUrl: string,
   limits: Limits,
   signal: AbortSignal | undefined,
+  fetch: FetchFunction | undefined,
 ): Promise<JsonValue> {
   let response: HttpUnaryResponse;
   try {
@@ -283,6 +294,7 @@ async function fetchCardJson(
         requestTimeoutMs: limits.discoveryTimeoutMs,
       },
       ...(signal === undefined ? {} : { signal }),
+      ...(fetch === undefined ? {} : { fetch }),
     });
   } catch (error) {
     throw fetchFailure(error);
@@ -296,7 +308,8 @@ async function fetchCardJson(
     throw new DiscoveryError('Discovery', { detail: 'media-type', httpStatus: status });
   }
   try {
-    return parseJson(response.body, jsonLimitsFrom(limits));
+    // The path names the card's own member names only: any other key is the peer's text.
+    return parseJson(response.body, jsonLimitsFrom(limits), isKnownField);
   } catch (error) {
     if (error instanceof JsonError) {
       throw new DiscoveryError('InvalidAgentCard', { detail: 'json', violation: error.toViolation() });
@@ -332,7 +345,7 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   const loopback = checkLoopback(options.loopback);
   const limits = resolveLimits(options.limits);
   checkCardUrl(options.cardUrl, loopback);
-  const raw = await fetchCardJson(options.cardUrl, limits, options.signal);
+  const raw = await fetchCardJson(options.cardUrl, limits, options.signal, checkFetch(options.fetch));
   const digest = await cardDigest(raw);
   return Object.freeze({ raw, card: decodeCard(raw), digest });
 }
@@ -428,7 +441,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   checkSecurityShape(clientOptions.security);
   checkTrust(trust, cardUrl, loopback);
 
-  const raw = await fetchCardJson(cardUrl, limits, signal);
+  const raw = await fetchCardJson(cardUrl, limits, signal, checkFetch(clientOptions.fetch));
   // Step 9: the digest of the card as parsed, before its contract is even checked.
   const digest = await cardDigest(raw);
   if (trust.kind === 'digest' && digest !== trust.digest) {

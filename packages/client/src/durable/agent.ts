@@ -67,7 +67,7 @@ export type DurableAgent = {
   readonly recovery: ResolvedRecovery;
   /** Every transition and probe of this agent. */
   readonly events: DurableEvents;
-  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending). A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves. If the ledger cannot record the outcome, its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
+  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending). A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`), its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
   send(message: DurableMessage, options?: DurableSendOptions): Promise<DurableOutcome>;
   /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe. */
   reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
@@ -130,6 +130,20 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     const next = await ledger.transition(record.id, record.revision, transition);
     announce(record, next, transition.type);
     return next;
+  }
+
+  /**
+  Records what a dispatched attempt ended in. After dispatch nothing may keep the record in `executing` (docs/durable-send.md#after-dispatch): should the ledger refuse the transition's content (`invalid-input`: something the peer sent that still breaks a record's bound), the attempt is recorded `unknown` without a cause instead. Storage failures still throw, as documented on `send`.
+  */
+  async function settle(record: LedgerRecord, attemptId: string, transition: LedgerTransition) {
+    try {
+      return await write(record, transition);
+    } catch (error) {
+      if (!(error instanceof LedgerError && error.reason === 'invalid-input')) {
+        throw error;
+      }
+      return write(record, { type: 'unknown', attemptId, reason: 'ambiguous-outcome' });
+    }
   }
 
   /** The one SendMessage of an attempt or a replay: `returnImmediately`, the attempt's identity for the token provider, and never a retry. */
@@ -235,14 +249,14 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     } catch (error) {
       const failure = classifySendFailure(error);
       if (failure.outcome === 'unknown') {
-        record = await write(record, {
+        record = await settle(record, attemptId, {
           type: 'unknown',
           attemptId,
           reason: 'ambiguous-outcome',
           ...(failure.cause === undefined ? {} : { cause: failure.cause }),
         });
       } else {
-        record = await write(record, {
+        record = await settle(record, attemptId, {
           type: 'fail',
           attemptId,
           cause: failure.cause,
@@ -257,7 +271,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
         dispatched: true,
         violation: { rule: 'history-echo' },
       });
-      record = await write(record, {
+      record = await settle(record, attemptId, {
         type: 'unknown',
         attemptId,
         reason: 'ambiguous-outcome',
@@ -265,7 +279,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       });
       return durableOutcome(record, { error });
     }
-    record = await write(record, { type: 'commit', attemptId, result: resultSummary(answer) });
+    record = await settle(record, attemptId, { type: 'commit', attemptId, result: resultSummary(answer) });
     return durableOutcome(record, { answer });
   }
 

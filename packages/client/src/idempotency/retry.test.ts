@@ -20,9 +20,9 @@ import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,
   defaultRetryPolicy,
-  isDefiniteRejection,
   isFinalError,
   isRetryableError,
+  provesNotApplied,
   type RetryNotice,
   type RetryPolicy,
   type RetryPolicyOptions,
@@ -192,24 +192,36 @@ describe('isRetryableError (docs/idempotency.md#retry-policy)', () => {
   });
 });
 
-describe('isDefiniteRejection (RFC 6585 §4, RFC 9110 §15.6.4; docs/idempotency.md#retry-policy)', () => {
+describe('provesNotApplied (docs/idempotency.md#retry-policy; docs/durable-send.md#classifying-a-failure)', () => {
   it.each<[string, unknown, boolean]>([
-    ['429, empty', http(429), true],
-    ['503, empty', http(503), true],
-    ['503, a proxy page', http(503, 'error-envelope'), true],
-    ['503, an A2A error', new RemoteError({ ...sent, httpStatus: 503 }), true],
-    ['429, an A2A error', new RemoteError({ ...sent, httpStatus: 429 }), true],
-    ['503 carrying a JSON-RPC result', http(503, 'result-on-error-status'), false],
+    ['a refusal before dispatch', new RequestError('invalid-params'), true],
+    ['a token provider that failed', new AuthorizationError('unavailable'), true],
     [
-      '503, a body too large to read',
-      new InvalidResponseError('body-too-large', { ...sent, httpStatus: 503 }),
-      false,
+      '-32602, authoritative',
+      new RemoteError({ ...sent, remoteCode: -32602, reason: 'INVALID_PARAMS' }),
+      true,
     ],
+    ['-32004, authoritative', new RemoteError({ ...sent, remoteCode: -32004 }), true],
+    // A proxy answers 503 after the upstream already received the request.
+    ['503, empty', http(503), false],
+    ['503, a proxy page', http(503, 'error-envelope'), false],
+    ['503, an A2A error', new RemoteError({ ...sent, httpStatus: 503 }), false],
+    // RESOURCE_EXHAUSTED maps to 429 and may come after part of the work ran.
+    ['429, empty', http(429), false],
+    ['429, an A2A error', new RemoteError({ ...sent, httpStatus: 429 }), false],
+    ['503 carrying a JSON-RPC result', http(503, 'result-on-error-status'), false],
     ['502', http(502), false],
     ['504', http(504), false],
     ['a timeout', new TransportError('timeout', sent), false],
+    ['-32001, authoritative', new RemoteError({ ...sent, remoteCode: -32001 }), false],
+    [
+      'INVALID_PARAMS named only by its ErrorInfo',
+      new RemoteError({ ...sent, reason: 'INVALID_PARAMS' }),
+      false,
+    ],
+    ['anything else', new Error('boom'), false],
   ])('%s: %s', (_name, error, expected) => {
-    expect(isDefiniteRejection(error)).toBe(expected);
+    expect(provesNotApplied(error)).toBe(expected);
   });
 });
 
@@ -277,11 +289,14 @@ describe('shouldRetry (docs/idempotency.md#retry-policy; docs/idempotency.md#wha
     ['an unkeyed send after a reset', 'sendMessage', false, new TransportError('network', sent), false],
     ['an unkeyed send after a 502', 'sendMessage', false, http(502), false],
     ['an unkeyed send after a 504', 'sendMessage', false, http(504), false],
-    ['an unkeyed send after a 429', 'sendMessage', false, http(429), true],
-    ['an unkeyed send after a 503', 'sendMessage', false, http(503), true],
+    ['an unkeyed send after a 429', 'sendMessage', false, http(429), false],
+    ['an unkeyed send after a 503', 'sendMessage', false, http(503), false],
+    ['an unkeyed send after a 503 proxy page', 'sendMessage', false, http(503, 'error-envelope'), false],
+    ['a keyed send to an honouring peer after a 503', 'sendMessage', true, http(503), true],
+    ['GetTask after a 503', 'getTask', false, http(503), true],
     ['a keyed send to an honouring peer after a timeout', 'sendMessage', true, timeout, true],
     ['a keyed streaming send after a 504', 'sendStreamingMessage', true, http(504), true],
-    ['a new push config after a 503', 'createTaskPushNotificationConfig', false, http(503), true],
+    ['a new push config after a 503', 'createTaskPushNotificationConfig', false, http(503), false],
     ['a new push config after a 502', 'createTaskPushNotificationConfig', false, http(502), false],
     ['GetTask after a timeout', 'getTask', false, timeout, true],
     ['GetTask after a 500', 'getTask', false, http(500), false],
@@ -325,7 +340,7 @@ describe('retryDelayMs (docs/idempotency.md#retry-policy)', () => {
             random: () => draw,
           });
           const backoff = Math.min(initial + extra, Math.floor(initial * multiplier ** (retry - 1)));
-          const delay = retryDelayMs(policy, retry, new TransportError('timeout', sent));
+          const delay = retryDelayMs(policy, retry, new TransportError('timeout', sent)) ?? Number.NaN;
           return (
             Number.isInteger(delay) &&
             (backoff < 2 ? delay === backoff : delay >= backoff / 2 && delay < backoff)
@@ -352,13 +367,15 @@ describe('retryDelayMs (docs/idempotency.md#retry-policy)', () => {
     expect(retryDelayMs(policyOf({ random: () => -3 }), 1, error)).toBe(250);
   });
 
-  it('lets a Retry-After take precedence, clamped to the cap (item 63)', () => {
+  it('lets a Retry-After take precedence up to the cap, and gives up beyond it (item 63)', () => {
     const policy = policyOf({ random: () => 0, maxBackoffMs: 10_000 });
     const asked = (ms: number) =>
       new HttpProtocolError('status', { ...sent, httpStatus: 503, retryAfterMs: ms });
     expect(retryDelayMs(policy, 1, asked(2000))).toBe(2000);
     expect(retryDelayMs(policy, 3, asked(0))).toBe(0);
-    expect(retryDelayMs(policy, 1, asked(60_000))).toBe(10_000);
+    expect(retryDelayMs(policy, 1, asked(10_000))).toBe(10_000);
+    expect(retryDelayMs(policy, 1, asked(10_001))).toBeUndefined();
+    expect(retryDelayMs(policy, 1, asked(60_000))).toBeUndefined();
   });
 
   it('three jittered 500 ms gaps total 750–1500 ms (item 64)', () => {
@@ -372,7 +389,7 @@ describe('retryDelayMs (docs/idempotency.md#retry-policy)', () => {
           const queue = [...draws];
           const policy = policyOf({ backoffMultiplier: 1, random: () => queue.shift() ?? 0 });
           const total = [1, 2, 3].reduce(
-            (sum, n) => sum + retryDelayMs(policy, n, new TransportError('timeout', sent)),
+            (sum, n) => sum + (retryDelayMs(policy, n, new TransportError('timeout', sent)) ?? Number.NaN),
             0,
           );
           return total >= 750 && total < 1500;
@@ -492,14 +509,13 @@ describe('runWithRetry', () => {
       new RemoteError({ ...sent, remoteCode: -32004, reason: 'UNSUPPORTED_OPERATION' }),
     ],
     ['a key conflict (-32602)', new RemoteError({ ...sent, remoteCode: -32602, reason: 'INVALID_PARAMS' })],
-    ['a definite rejection, retries exhausted', http(503)],
   ])(
-    'after an open outcome, a last error that claims nothing was applied yields to it: %s',
+    'after an open outcome, a last error that proves nothing was applied yields to it: %s',
     async (_name, last) => {
       const lost = new TransportError('timeout', sent);
-      const { attempt } = script(lost, http(503), http(503), last);
+      const { attempt } = script(lost, last);
       const { error } = await settle(runWithRetry(run(), attempt));
-      expect(attempt).toHaveBeenCalledTimes(4);
+      expect(attempt).toHaveBeenCalledTimes(2);
       expect(error).toBe(lost);
     },
   );
@@ -511,11 +527,52 @@ describe('runWithRetry', () => {
     expect(error).toBe(gone);
   });
 
-  it('after a definite rejection, a later failure before dispatch is what is thrown: nothing was applied', async () => {
-    const refused = new AuthorizationError('unavailable');
-    const { attempt } = script(http(429), refused);
-    const { error } = await settle(runWithRetry(run({ keyed: false }), attempt));
-    expect(error).toBe(refused);
+  it('after open outcomes, a last 503 is itself open and is thrown as it is', async () => {
+    const last = http(503);
+    const { attempt } = script(new TransportError('timeout', sent), http(503), http(503), last);
+    const { error } = await settle(runWithRetry(run(), attempt));
+    expect(attempt).toHaveBeenCalledTimes(4);
+    expect(error).toBe(last);
+  });
+
+  it.each<[string, unknown]>([
+    ['503', http(503)],
+    ['503 with a proxy page', http(503, 'error-envelope')],
+    ['429', http(429)],
+    ['503 with an A2A error', new RemoteError({ ...sent, httpStatus: 503, retryAfterMs: 1000 })],
+  ])('an unkeyed send answered %s: one attempt, and its open outcome is thrown', async (_name, answered) => {
+    const notices: RetryNotice[] = [];
+    const { attempt } = script(answered);
+    const { error } = await settle(
+      runWithRetry(run({ keyed: false, onRetry: (notice) => notices.push(notice) }), attempt),
+    );
+    expect(attempt).toHaveBeenCalledTimes(1);
+    expect(notices).toEqual([]);
+    expect(error).toBe(answered);
+    expect(error).toMatchObject({ dispatched: true });
+  });
+
+  it('a Retry-After beyond the cap ends the retries at once; one at the cap is waited out exactly', async () => {
+    const asked = (ms: number) =>
+      new HttpProtocolError('status', { ...sent, httpStatus: 503, retryAfterMs: ms });
+    const policy = policyOf({ random: () => 0, maxBackoffMs: 30_000 });
+    const beyond = asked(30_001);
+    const first = script(beyond);
+    const notices: RetryNotice[] = [];
+    const { error } = await settle(
+      runWithRetry(
+        run({ policy, operation: 'getTask', onRetry: (notice) => notices.push(notice) }),
+        first.attempt,
+      ),
+    );
+    expect(error).toBe(beyond);
+    expect(first.attempt).toHaveBeenCalledTimes(1);
+    expect(notices).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+    const second = script(asked(30_000));
+    const { value } = await settle(runWithRetry(run({ policy, operation: 'getTask' }), second.attempt));
+    expect(value).toBe('done');
+    expect((second.started[1] ?? 0) - (second.started[0] ?? 0)).toBe(30_000);
   });
 
   it('an abort during a backoff clears its timer and ends the wait at once', async () => {
@@ -537,8 +594,11 @@ describe('runWithRetry', () => {
     const controller = new AbortController();
     controller.abort();
     const { attempt } = script(http(503));
-    const { error } = await settle(runWithRetry(run({ keyed: false, signal: controller.signal }), attempt));
-    expect(error).toBeInstanceOf(RequestError);
+    const { error } = await settle(
+      runWithRetry(run({ operation: 'getTask', signal: controller.signal }), attempt),
+    );
+    // The 503 may have been applied (a proxy may have forwarded it): the abort reports an open outcome.
+    expect(error).toMatchObject({ kind: 'transport', reason: 'aborted', dispatched: true });
     expect(attempt).toHaveBeenCalledTimes(1);
   });
 });

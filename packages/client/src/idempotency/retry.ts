@@ -4,9 +4,9 @@ The opt-in retry policy (docs/idempotency.md#retry-policy). Without a policy not
 
 - the operation is idempotent by nature (`operations[op].idempotent`: GetTask, ListTasks, CancelTask, SubscribeToTask, GetExtendedAgentCard, and Get/List/Delete push config);
 - or the send carries a valid idempotency key and the peer is known to honour keys (its card advertises the extension, or the caller asserted it), so the peer answers the retry with the first attempt's task;
-- or the failure is a definite rejection: a 429 or 503 error answer, which says the request was refused before anything was applied.
+- or the failure proves nothing was applied ({@link provesNotApplied}). No HTTP status proves that: a proxy answers 503 (and 502, 504) after the upstream already received the request, and a 429 may be an application's RESOURCE_EXHAUSTED raised after part of the work ran. So an unkeyed send that may have left is never sent again.
 
-A keyed send against a peer not known to honour keys is exactly as non-retryable as an unkeyed one. A stream retries only its establishment. Every decision here is pure; {@link runWithRetry} is the loop the client runs around an attempt.
+A keyed send against a peer not known to honour keys is exactly as non-retryable as an unkeyed one. A `Retry-After` longer than the policy's `maxBackoffMs` ends the retries: the peer asked for more patience than the caller gave. A stream retries only its establishment. Every decision here is pure; {@link runWithRetry} is the loop the client runs around an attempt.
 */
 import { isClientError, OptionsError, RequestError, TransportError } from '../core/errors.js';
 import { a2aErrors, type ClientMethod, operations } from '../protocol/index.js';
@@ -134,23 +134,21 @@ export function isRetryableError(error: unknown): boolean {
 }
 
 /**
-Whether a failure is a definite rejection: the peer refused the request before applying anything, so even a send that creates state may be sent again. That is an error answer with HTTP status 429 or 503, read as a refusal: an A2A error (`remote`), an empty body (`http-protocol` `status`) or a body that is not A2A (`http-protocol` `error-envelope`, such as a proxy's page).
+Whether a failure proves the request applied nothing, so that even a send that creates state may be sent again: it never left (`dispatched: false`), or the peer refused it with an authoritative pre-application code ({@link notAppliedCodes}, the set the durable agent classifies as `not-applied`; docs/durable-send.md#classifying-a-failure).
 
-Why exactly these: RFC 6585, §4 defines 429 as the user having sent too many requests (a rate limit turns the request away); RFC 9110, §15.6.4 defines 503 as the server being currently unable to handle the request; A2A spec §3.3.2 names 503 a system error that MAY carry `Retry-After`; and a2a-rust retries only these two on a non-idempotent send, because "the server refused the request up front" (docs/idempotency.md#retry-policy). A 502 or 504 is not one: a gateway may already have forwarded the request. Nor is a 429/503 that carries a JSON-RPC `result` (`result-on-error-status`: the peer says it produced something) or an unreadably large body.
+Nothing else proves it, an HTTP status least of all: an intermediary answers 503 after the upstream already received the request (Envoy's `upstream connect error or disconnect/reset before headers`), 502 and 504 likewise, and a 429 may be an application's RESOURCE_EXHAUSTED (google.rpc.Code, which AIP-193 maps to 429) raised after part of the work ran. A 429 or 503 is still transient (an idempotent or keyed call retries it); it is no longer a reason to send an unkeyed send twice (docs/idempotency.md#retry-policy).
 
 @example
 ```ts
-isDefiniteRejection(new HttpProtocolError('status', { dispatched: true, httpStatus: 503 })); // true
-isDefiniteRejection(new HttpProtocolError('status', { dispatched: true, httpStatus: 502 })); // false
+provesNotApplied(new HttpProtocolError('status', { dispatched: true, httpStatus: 503 })); // false
+provesNotApplied(new RemoteError({ dispatched: true, remoteCode: -32602 })); // true
 ```
 */
-export function isDefiniteRejection(error: unknown): boolean {
-  if (!isClientError(error) || (error.httpStatus !== 429 && error.httpStatus !== 503)) {
-    return false;
-  }
+export function provesNotApplied(error: unknown): boolean {
   return (
-    error.kind === 'remote' ||
-    (error.kind === 'http-protocol' && (error.reason === 'status' || error.reason === 'error-envelope'))
+    isClientError(error) &&
+    (!error.dispatched ||
+      (error.kind === 'remote' && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode)))
   );
 }
 
@@ -207,33 +205,35 @@ export function carriesIdempotencyKey(
 }
 
 /**
-The retry decision for one failed attempt (docs/idempotency.md#retry-policy): the failure is transient and not final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from {@link carriesIdempotencyKey}), or the failure is a definite rejection.
+The retry decision for one failed attempt (docs/idempotency.md#retry-policy): the failure is transient and not final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from {@link carriesIdempotencyKey}), or the failure proves nothing was applied.
 
 @example
 ```ts
 shouldRetry('sendMessage', false, new TransportError('timeout', { dispatched: true })); // false: ambiguous
 shouldRetry('sendMessage', true, new TransportError('timeout', { dispatched: true })); // true: the peer deduplicates
+shouldRetry('sendMessage', false, new HttpProtocolError('status', { dispatched: true, httpStatus: 503 })); // false: a proxy may have forwarded it
 ```
 */
 export function shouldRetry(operation: ClientMethod, keyed: boolean, error: unknown): boolean {
   if (!isRetryableError(error) || isFinalError(error)) {
     return false;
   }
-  return operations[operation].idempotent || keyed || isDefiniteRejection(error);
+  return operations[operation].idempotent || keyed || provesNotApplied(error);
 }
 
 /**
-How long to wait before retry number `retry` (1 for the first): the backoff `initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2, backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes precedence, clamped to `maxBackoffMs` (docs/idempotency.md#retry-policy).
+How long to wait before retry number `retry` (1 for the first): the backoff `initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2, backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes precedence; one beyond `maxBackoffMs` gives `undefined`: give up, since retrying sooner than the peer asked is what it just refused, and waiting longer is more than the caller allowed (docs/idempotency.md#retry-policy).
 
 @example
 ```ts
 retryDelayMs(resolveRetryPolicy({ random: () => 0 }), 2, error); // 500: the 1000 ms backoff, jittered to its lower half
+retryDelayMs(resolveRetryPolicy({}), 1, errorWithRetryAfter(60_000)); // undefined: past the 30 s cap
 ```
 */
-export function retryDelayMs(policy: RetryPolicy, retry: number, error: unknown): number {
+export function retryDelayMs(policy: RetryPolicy, retry: number, error: unknown): number | undefined {
   const retryAfterMs = isClientError(error) ? error.retryAfterMs : undefined;
   if (retryAfterMs !== undefined) {
-    return Math.min(retryAfterMs, policy.maxBackoffMs);
+    return retryAfterMs <= policy.maxBackoffMs ? retryAfterMs : undefined;
   }
   const backoff = Math.min(
     policy.maxBackoffMs,
@@ -288,16 +288,6 @@ export const notAppliedCodes: ReadonlySet<number> = new Set(
   ].map(({ code }) => code),
 );
 
-/** Whether an error says this attempt applied nothing: never sent, a definite rejection, or an authoritative pre-application refusal. */
-function claimsNothingApplied(error: unknown): boolean {
-  return (
-    isClientError(error) &&
-    (!error.dispatched ||
-      isDefiniteRejection(error) ||
-      (error.kind === 'remote' && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode)))
-  );
-}
-
 /** Waits `ms` on `setTimeout` (so fake timers drive it); resolves `false` at once if `signal` aborts. */
 function backoff(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
@@ -320,7 +310,7 @@ function backoff(ms: number, signal: AbortSignal | undefined): Promise<boolean> 
 /**
 Runs `attempt` (given its number, from 1) until it succeeds, the policy says stop, or the caller aborts.
 
-What a failed call throws never claims less than the attempts proved: when the last attempt says it applied nothing (it was never sent, was definitely rejected, or was refused with a pre-application code such as -32004) but an earlier attempt left the outcome open, that earlier error is thrown, since the request may have been applied then; otherwise the last error is. A caller's abort during a backoff throws `TransportError('aborted', dispatched: true)` when an earlier attempt left the outcome open, and `RequestError('aborted')` when none did; the last attempt's error is its `cause`.
+Stops at the first failure the policy does not retry, after `maxRetries` retries, or when the peer's `Retry-After` is beyond `maxBackoffMs`. What a failed call throws never claims less than the attempts proved: when the last attempt proves it applied nothing (it was never sent, or was refused with a pre-application code such as -32004) but an earlier attempt left the outcome open, that earlier error is thrown, since the request may have been applied then; otherwise the last error is. A caller's abort during a backoff throws `TransportError('aborted', dispatched: true)` when an earlier attempt left the outcome open, and `RequestError('aborted')` when none did; the last attempt's error is its `cause`.
 
 @example
 ```ts
@@ -337,14 +327,17 @@ export async function runWithRetry<T>(run: RetryRun, attempt: (attempt: number) 
     try {
       return await attempt(number);
     } catch (error) {
-      if (isClientError(error) && !claimsNothingApplied(error)) {
+      if (isClientError(error) && !provesNotApplied(error)) {
         open = error;
       }
-      const settled = open !== undefined && claimsNothingApplied(error) ? open : error;
+      const settled = open !== undefined && provesNotApplied(error) ? open : error;
       if (policy === undefined || number > policy.maxRetries || !shouldRetry(operation, keyed, error)) {
         throw settled;
       }
       const delayMs = retryDelayMs(policy, number, error);
+      if (delayMs === undefined) {
+        throw settled;
+      }
       onRetry({ attempt: number, delayMs, error });
       if (!(await backoff(delayMs, signal))) {
         throw open === undefined

@@ -15,6 +15,7 @@ import type { JsonValue } from '../wire/json.js';
 import {
   decodeLedger,
   type ErrorSummary,
+  fitErrorSummary,
   type LedgerRecord,
   LedgerRevision,
   type LedgerStatus,
@@ -223,7 +224,7 @@ export function attemptMessage(record: LedgerRecord, attemptId: string): Message
 }
 
 /**
-The public-safe summary a record keeps of a client error: the fields of its `toJSON()` (name, kind, reason, dispatched, and the HTTP status, remote code and violation where the error has one), nothing else.
+The public-safe summary a record keeps of a client error: the fields of its `toJSON()` (name, kind, reason, dispatched, and the HTTP status, remote code and violation where the error has one), nothing else, fitted to the record's bounds (`fitErrorSummary`: a violation path too long for its field is cut to whole segments and marked `…`).
 
 @example
 ```ts
@@ -234,7 +235,8 @@ export function errorSummary(error: ExchangeError): ErrorSummary {
   const remoteCode = error instanceof RemoteError ? error.remoteCode : undefined;
   const violation =
     error instanceof InvalidResponseError || error instanceof RequestError ? error.violation : undefined;
-  return {
+  // Fitted, so that no answer a peer can send makes the record refuse it (docs/durable-send.md#after-dispatch).
+  return fitErrorSummary({
     name: error.name,
     kind: error.kind,
     reason: error.reason,
@@ -250,5 +252,5 @@ export function errorSummary(error: ExchangeError): ErrorSummary {
             ...(violation.path === undefined ? {} : { path: violation.path }),
           },
         }),
-  };
+  });
 }

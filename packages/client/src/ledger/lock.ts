@@ -1,13 +1,62 @@
 /**
 @module
-The file ledger's single-writer lease in Node (docs/durable-send.md#ledger-stores): a lock file `<journal>.lock` holding the holder's pid, a fencing counter and a random token. It is created complete or not at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader ever sees a half-written lock. A live holder refuses everyone else; a lock whose pid is dead is taken over with the counter + 1. A lock created where none was found starts at 1 (a contender can find the place empty just after another removed a stale lock), so the counter alone does not order the writers: the file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path still names that very inode: a writer whose lock was taken over finds out before it writes again.
+The file ledger's single-writer lease in Node (docs/durable-send.md#ledger-stores): a lock file `<journal>.lock` holding the holder's pid, a fencing counter and a random token, and on Linux what makes the holder one process instance rather than a pid number: the boot id and the process's start time. It is created complete or not at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader ever sees a half-written lock. A live holder refuses everyone else; a lock whose holder is gone is taken over with the counter + 1. A pid alone cannot say the holder is gone: a container's app restarted as pid 1 is pid 1 again, and after a reboot pids are reused; so where the lock names a boot id and a start time, a holder counts as live only while this boot is its boot and its pid still runs with that start time. A lock created where none was found starts at 1 (a contender can find the place empty just after another removed a stale lock), so the counter alone does not order the writers: the file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path still names that very inode: a writer whose lock was taken over finds out before it writes again.
 */
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { LedgerError } from '../core/errors.js';
 
-/** What a lock file holds. */
-export type LockContent = { readonly pid: number; readonly fence: number; readonly token: string };
+/** What a lock file holds. `boot` and `start` are present where the platform tells them (Linux `/proc`); a lock without them is judged by its pid alone. */
+export type LockContent = {
+  readonly pid: number;
+  readonly fence: number;
+  readonly token: string;
+  /** The kernel's boot id (`/proc/sys/kernel/random/boot_id`) when the holder took the lock. */
+  readonly boot?: string;
+  /** The holder's start time, in clock ticks after boot (`/proc/<pid>/stat`, field 22). */
+  readonly start?: string;
+};
+
+/** What identifies one process instance: its pid, and on Linux the boot and its start time within it. */
+type Instance = Pick<LockContent, 'boot' | 'start'>;
+
+/** The boot id, or `undefined` where there is no `/proc` (macOS, Windows, a sandbox without it). */
+async function bootId(): Promise<string | undefined> {
+  try {
+    const text = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field 22 of `/proc/<pid>/stat` (proc(5): `starttime`), or `undefined` when the process or `/proc` is not there. The second field, the command name, is in parentheses and may hold spaces and parentheses itself, so the fields are counted after the last `)`. */
+export async function startTime(pid: number): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // After the command name: field 3 (state) is the first, so field 22 is the twentieth.
+  const fields = text
+    .slice(text.lastIndexOf(')') + 1)
+    .trim()
+    .split(/\s+/);
+  const start = fields[19];
+  return start !== undefined && /^[0-9]+$/.test(start) ? start : undefined;
+}
+
+let self: Promise<Instance> | undefined;
+
+/** This process's own instance, read once. */
+function thisInstance(): Promise<Instance> {
+  self ??= Promise.all([bootId(), startTime(process.pid)]).then(([boot, start]) => ({
+    ...(boot === undefined ? {} : { boot }),
+    ...(start === undefined ? {} : { start }),
+  }));
+  return self;
+}
 
 /** A held lock. */
 export type FileLock = {
@@ -29,9 +78,17 @@ function parseLock(text: string): LockContent | undefined {
       value !== null &&
       Number.isSafeInteger(value.pid) &&
       Number.isSafeInteger(value.fence) &&
-      typeof value.token === 'string'
+      typeof value.token === 'string' &&
+      (value.boot === undefined || typeof value.boot === 'string') &&
+      (value.start === undefined || typeof value.start === 'string')
     ) {
-      return { pid: value.pid as number, fence: value.fence as number, token: value.token };
+      return {
+        pid: value.pid as number,
+        fence: value.fence as number,
+        token: value.token,
+        ...(value.boot === undefined ? {} : { boot: value.boot }),
+        ...(value.start === undefined ? {} : { start: value.start }),
+      };
     }
   } catch {
     // Not JSON: reported as unreadable below.
@@ -77,6 +134,28 @@ export function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+Whether the process that wrote `content` still holds it: its pid exists (see {@link isAlive}) and, where the lock names them and this platform can tell, this is the boot it was taken in and that pid still runs with the start time it had. A pid that runs with another start time is another process that reused the number (a restarted container's pid 1, a pid after a reboot); the lock is stale. Where `/proc` cannot say (another OS, an old lock without them), the pid alone decides.
+*/
+export async function isHeld(content: LockContent): Promise<boolean> {
+  if (!isAlive(content.pid)) {
+    return false;
+  }
+  if (content.boot !== undefined) {
+    const boot = await bootId();
+    if (boot !== undefined && boot !== content.boot) {
+      return false;
+    }
+  }
+  if (content.start !== undefined) {
+    const start = await startTime(content.pid);
+    if (start !== undefined && start !== content.start) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function code(error: unknown): string | undefined {
@@ -127,7 +206,7 @@ export async function removeStale(path: string, staleInode: number, staleDevice:
 const ATTEMPTS = 8;
 
 /**
-Takes the lock at `path`: creates it with fence 1, or takes over a lock whose pid is dead with its fence + 1.
+Takes the lock at `path`: creates it with fence 1, or takes over a lock whose holder is gone ({@link isHeld}) with its fence + 1.
 
 @throws {LedgerError} `locked` when a live process holds it; `corrupt` when the lock file is unreadable (a person must look); `io` on any other failure.
 
@@ -143,8 +222,9 @@ export async function acquireLock(path: string): Promise<FileLock> {
   let fence = 1;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
-      if (await place(path, { pid: process.pid, fence, token })) {
-        return hold(path, await open(path, 'r'), { pid: process.pid, fence, token });
+      const content: LockContent = { pid: process.pid, fence, token, ...(await thisInstance()) };
+      if (await place(path, content)) {
+        return hold(path, await open(path, 'r'), content);
       }
       const handle = await open(path, 'r').catch((error: unknown) => {
         if (code(error) === 'ENOENT') {
@@ -158,7 +238,7 @@ export async function acquireLock(path: string): Promise<FileLock> {
       // Held open while judged, so its inode cannot be freed and reused by a new lock before removeStale compares it.
       try {
         const existing = contentOf(await handle.readFile('utf8'));
-        if (isAlive(existing.pid)) {
+        if (await isHeld(existing)) {
           throw new LedgerError('locked');
         }
         fence = Math.max(fence, existing.fence + 1);

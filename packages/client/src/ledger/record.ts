@@ -3,9 +3,10 @@
 The schemas of the durable pending-send ledger (docs/durable-send.md#transitions): the intent, its states, its transitions and its revisions. Every record or revision read back from IndexedDB or a journal file is decoded with them, because storage is an edge too (CONTRIBUTING.md#schemas-and-types): a value that fails is a corrupt entry, never skipped and never repaired. The objects are strict, so an unknown member is refused rather than stripped: stripping would change a stored value silently.
 */
 import * as z from 'zod/mini';
+import { contractBounds } from '../protocol/bounds.js';
 import { Message } from '../protocol/message.js';
 import { int32 } from '../protocol/scalars.js';
-import { Id, Label, Url } from '../protocol/text.js';
+import { Id, Label, labelRule, Url, utf8Length } from '../protocol/text.js';
 
 /** Pushes a ledger rule break; the message is the rule name, never the input. */
 function fail(payload: z.core.ParsePayload, rule: string, path: readonly PropertyKey[] = []): void {
@@ -157,6 +158,71 @@ export const ErrorSummary = z.strictObject({
 });
 /** A public-safe summary of an error. */
 export type ErrorSummary = z.infer<typeof ErrorSummary>;
+
+// Marks a path cut short to fit its field.
+const cut = '…';
+
+/** A violation path shortened to the label bound: whole segments (`.name`, `[3]`, `[*]`) from the start, then `…`. */
+function fitPath(path: string): string {
+  const room = contractBounds.labelBytes - utf8Length(cut);
+  let end = 0;
+  let bytes = 0;
+  for (const char of path) {
+    bytes += utf8Length(char);
+    if (bytes > room) {
+      break;
+    }
+    end += char.length;
+  }
+  const boundary = Math.max(path.lastIndexOf('.', end), path.lastIndexOf('[', end));
+  return `${path.slice(0, boundary > 0 && boundary <= end ? boundary : end)}${cut}`;
+}
+
+function isInteger(value: unknown, min: number, max: number): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
+/**
+The summary as a record can always keep it (docs/durable-send.md#after-dispatch): after dispatch nothing may stop a record from leaving `executing`, and part of a summary comes from the peer (how deep its answer nested, which status it sent). A violation path over the label bound is cut to whole segments and marked `…`; a label or number the schema would refuse is dropped (an optional field) or replaced by `unnamed` (a required one). A summary the schema accepts is returned as it is.
+
+@example
+```ts
+fitErrorSummary({ name: 'InvalidResponseError', kind: 'invalid-response', reason: 'json', dispatched: true, violation: { rule: 'depth', path: '$' + '[0]'.repeat(300) } }).violation?.path; // '$[0][0]…[0]…', 512 bytes at most
+```
+*/
+export function fitErrorSummary(summary: ErrorSummary): ErrorSummary {
+  if (z.safeParse(ErrorSummary, summary).success) {
+    return summary;
+  }
+  const label = (text: unknown): string | undefined =>
+    typeof text !== 'string'
+      ? undefined
+      : labelRule(text, contractBounds.labelBytes) === undefined
+        ? text
+        : undefined;
+  const { violation, httpStatus, remoteCode } = summary;
+  let path: string | undefined;
+  if (typeof violation?.path === 'string') {
+    path = label(violation.path) ?? label(fitPath(violation.path));
+  }
+  return {
+    name: label(summary.name) ?? 'unnamed',
+    kind: label(summary.kind) ?? 'unnamed',
+    reason: label(summary.reason) ?? 'unnamed',
+    dispatched: summary.dispatched === true,
+    ...(isInteger(httpStatus, 100, 599) ? { httpStatus } : {}),
+    ...(isInteger(remoteCode, -2_147_483_648, 2_147_483_647) ? { remoteCode } : {}),
+    ...(violation === undefined
+      ? {}
+      : {
+          violation: {
+            rule: label(violation.rule) ?? 'unnamed',
+            ...(isInteger(violation.offset, 0, Number.MAX_SAFE_INTEGER) ? { offset: violation.offset } : {}),
+            ...(path === undefined ? {} : { path }),
+          },
+        }),
+  };
+}
 
 /** What a committed send proved: a task (with its durable handle) or a direct message (A2A spec §3.1.1: the answer is a Task or a Message). */
 export const ResultSummary = z

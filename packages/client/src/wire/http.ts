@@ -3,10 +3,13 @@ import { AuthorizationError, HttpProtocolError, RequestError } from '../core/err
 import type { Limits } from '../core/limits.js';
 import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
 import { classifyMediaType } from './media-type.js';
+import { type ExtraHeaders, type MediaKind, requestHeaders } from './request-headers.js';
 import { cancelBody, liveBody, readAll } from './response-body.js';
 
-/** What a request asks for: a JSON document or an event stream. */
-export type MediaKind = 'json' | 'sse';
+export type { ExtraHeaders, HeaderTarget, MediaKind } from './request-headers.js';
+
+/** A `fetch` to send with: the platform's, or one the caller passed (`ClientOptions.fetch`). */
+export type FetchFunction = (input: RequestInfo | URL, init: RequestInit) => Promise<Response>;
 
 /** How the answer's `Content-Type` was classified: `none` when absent, `other` when unknown, malformed or repeated. */
 export type MediaType = 'json' | 'sse' | 'none' | 'other';
@@ -22,10 +25,14 @@ export type HttpExchangeRequest = {
   readonly contentType?: 'application/json' | 'application/a2a+json';
   /** `json` sends `Accept: application/a2a+json, application/json`; `sse` sends `Accept: text/event-stream`. */
   readonly accept: MediaKind;
-  /** Extra headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
+  /** The binding's headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Bearer token provider, called once inside the deadline before dispatch; `undefined` sends no `Authorization`. */
-  readonly authorize?: (signal: AbortSignal) => Promise<string | undefined>;
+  /** The caller's extra headers (`ClientOptions.headers`), validated and never allowed to replace a protocol header (`request-headers.ts`). */
+  readonly extraHeaders?: ExtraHeaders;
+  /** The `fetch` to send with; without one, `globalThis.fetch` as it is when the request leaves (ARCHITECTURE.md#import-rules). */
+  readonly fetch?: FetchFunction;
+  /** Bearer token provider, called once inside the deadline before dispatch. Anything but an RFC 6750 `b64token` string (`undefined`, `''`, a line break, another type) fails as `AuthorizationError('unavailable')`, never as an anonymous request. Leave it out to send no `Authorization`. */
+  readonly authorize?: (signal: AbortSignal) => Promise<string>;
   /** The caller's cancellation; it also ends a live stream body. */
   readonly signal?: AbortSignal;
   /** The bounds of this exchange, from `resolveLimits()`. */
@@ -53,11 +60,6 @@ export type HttpStreamResponse = {
   readonly body: ReadableStream<Uint8Array> | Uint8Array;
   /** Stops listening to the caller's signal and cancels the live body if it has not ended. Idempotent. */
   release(): void;
-};
-
-const acceptValues: Readonly<Record<MediaKind, string>> = {
-  json: 'application/a2a+json, application/json',
-  sse: 'text/event-stream',
 };
 
 // RFC 6750, §2.1: b64token. It also keeps a provider's token from injecting header lines.
@@ -120,34 +122,10 @@ function boundedBody(request: HttpExchangeRequest): string | undefined {
   return body;
 }
 
-function requestHeaders(request: HttpExchangeRequest, hasBody: boolean): Headers {
-  let headers: Headers;
-  try {
-    headers = new Headers(request.headers);
-  } catch {
-    throw new RequestError('invalid-params', { violation: { rule: 'headers' } });
-  }
-  // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it on every A2A operation.
-  if (request.a2aVersion === false) {
-    headers.delete('a2a-version');
-  } else {
-    headers.set('a2a-version', '1.0');
-  }
-  // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are SSE.
-  headers.set('accept', acceptValues[request.accept]);
-  // Credentials come only from `authorize`, inside the deadline (docs/protocol-checks.md#token-provider).
-  headers.delete('authorization');
-  headers.delete('content-type');
-  if (hasBody) {
-    headers.set('content-type', request.contentType ?? 'application/json');
-  }
-  return headers;
-}
-
 async function resolveToken(
-  authorize: (signal: AbortSignal) => Promise<string | undefined>,
+  authorize: (signal: AbortSignal) => Promise<string>,
   deadline: Deadline,
-): Promise<string | undefined> {
+): Promise<string> {
   let token: unknown;
   try {
     // A provider may ignore its signal: the deadline still ends the wait.
@@ -159,7 +137,8 @@ async function resolveToken(
     // docs/protocol-checks.md#dispatch-and-timing: a provider that fails or outlives the deadline is `unavailable`, never dispatched.
     throw deadline.stop() === 'aborted' ? new RequestError('aborted') : new AuthorizationError('unavailable');
   }
-  if (token !== undefined && (typeof token !== 'string' || !bearerToken.test(token))) {
+  // docs/protocol-checks.md#token-provider: a client built with bearer security never sends anonymously; a provider that has no token (`undefined`, `''`) failed as surely as one that threw, and the durable ledger must see `not-started`, not an open outcome.
+  if (typeof token !== 'string' || !bearerToken.test(token)) {
     throw new AuthorizationError('unavailable');
   }
   return token;
@@ -187,10 +166,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
   let dispatched = false;
   try {
     if (request.authorize !== undefined) {
-      const token = await resolveToken(request.authorize, deadline);
-      if (token !== undefined) {
-        headers.set('authorization', `Bearer ${token}`);
-      }
+      headers['authorization'] = `Bearer ${await resolveToken(request.authorize, deadline)}`;
     }
     let pending: Promise<Response>;
     try {
@@ -208,7 +184,9 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
           } catch {
             // An observer never changes the outcome of an exchange.
           }
-          return globalThis.fetch(input, {
+          // Called as a plain function, never as a method of the request: a browser's fetch refuses any other `this`.
+          const send = request.fetch ?? globalThis.fetch;
+          return send(input, {
             ...init,
             signal: deadline.signal,
             ...(body === undefined ? {} : { body }),

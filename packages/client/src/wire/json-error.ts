@@ -29,7 +29,7 @@ export type JsonRule =
   | 'unsafe-integer';
 
 /**
-A document refused by `parseJson`. Its fields point into the document without quoting it: `offset` is a UTF-8 byte offset, and `path` names an object key only when it is a plain identifier of at most 64 characters (`$.tasks[3].history[0]`), otherwise `[*]` (`$.metadata[*]`).
+A document refused by `parseJson`. Its fields point into the document without quoting it: `offset` is a UTF-8 byte offset, and `path` names an object key only when it is a plain identifier of at most 64 characters that the caller's `knownKey` accepts (`$.tasks[3].history[0]`), otherwise `[*]` (`$.metadata[*]`): a key is the peer's text.
 
 @example
 ```ts

@@ -2,6 +2,11 @@ import type { JsonLimits } from './json.js';
 import { JsonError, type JsonRule } from './json-error.js';
 import { asciiText, cachedKey } from './utf8.js';
 
+/** Whether an object key is public vocabulary that an error path may name (docs/protocol-checks.md#bounded-json, paths). */
+export type KnownKey = (key: string) => boolean;
+
+const noKnownKeys: KnownKey = () => false;
+
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -24,8 +29,16 @@ const ARRAY = 0;
 const OBJECT = 1;
 // Integers of at most 15 digits are below 2^53, so only longer ones need their value computed.
 const safeDigits = 15;
+// The largest double is about 1.8 × 10^308: 309 integer digits.
+const maxFiniteDigits = 309;
 // Objects up to this size are checked for duplicates by a linear search, cheaper than a Set for the small objects that dominate A2A payloads.
 const linearKeys = 16;
+// A number this long is turned into text as it is; a longer one is first shortened to at most this many significant digits.
+const shortNumber = 32;
+// Correct rounding to a double never depends on more than 768 significant decimal digits: every halfway point between two doubles has at most that many. Keeping more, and one nonzero digit for any nonzero rest, keeps the value `Number` gives exactly.
+const keptDigits = 800;
+// An exponent beyond this decides the value alone (0 or Infinity) whatever the digits: a document holds fewer than 2^28 of them.
+const exponentCeiling = 1_000_000_000;
 
 // 1 for the bytes that end a run of plain string content: the quote, the backslash and the control characters RFC 8259 §7 forbids raw.
 const stringStop = new Uint8Array(256);
@@ -71,10 +84,12 @@ export class Scanner {
   private keyHash = 0;
   private readonly words: Int32Array;
   private readonly wordBase: number;
+  private readonly knownKey: KnownKey;
 
-  constructor(bytes: Uint8Array, limits: JsonLimits) {
+  constructor(bytes: Uint8Array, limits: JsonLimits, knownKey: KnownKey = noKnownKeys) {
     this.bytes = bytes;
     this.limits = limits;
+    this.knownKey = knownKey;
     const levels = limits.jsonDepth + 1;
     this.kinds = new Uint8Array(levels);
     this.counts = new Int32Array(levels);
@@ -381,8 +396,13 @@ export class Scanner {
       at = this.requiredDigits(at, depth);
       exponent = true;
     }
+    // Without an exponent, an integer part of more than 309 digits (no leading zero) is at least 10^309, beyond the largest double: no need to read it twice.
+    if (!exponent && integerDigits > maxFiniteDigits) {
+      this.fail('non-finite', index, depth);
+    }
     if (exponent || integerDigits > safeDigits) {
-      const value = Number(asciiText(bytes, index, at));
+      const value =
+        at - index <= shortNumber ? Number(asciiText(bytes, index, at)) : longNumber(bytes, index, at);
       if (!Number.isFinite(value)) {
         this.fail('non-finite', index, depth);
       }
@@ -437,8 +457,12 @@ export class Scanner {
       }
       const keyStart = this.keyStarts[level] ?? -1;
       if (keyStart >= 0) {
-        const key = decodeString(this.bytes, keyStart, this.keyEnds[level] ?? keyStart);
-        path += key.length <= maxShownKey && identifier.test(key) ? `.${key}` : '[*]';
+        // A key is the peer's text (it may echo a credential): named only when the caller knows it as its own vocabulary.
+        const keyEnd = this.keyEnds[level] ?? keyStart;
+        // An identifier is ASCII, so at most six escaped bytes per character: a longer key is never decoded.
+        const key =
+          keyEnd - keyStart - 2 <= maxShownKey * 6 ? decodeString(this.bytes, keyStart, keyEnd) : '';
+        path += key.length <= maxShownKey && identifier.test(key) && this.knownKey(key) ? `.${key}` : '[*]';
       }
     }
     return path;
@@ -447,6 +471,81 @@ export class Scanner {
   private fail(rule: JsonRule, offset: number, levels: number): never {
     throw new JsonError(rule, offset, this.path(levels));
   }
+}
+
+/**
+`Number` of the number token `bytes[start, end)` (already validated), in memory bounded by a constant rather than the token's length: leading zeros dropped, at most {@link keptDigits} significant digits kept, a single `1` standing for any nonzero digits after them, and the exponent adjusted to match.
+
+@example
+```ts
+longNumber(new TextEncoder().encode('9'.repeat(2_000_000)), 0, 2_000_000); // Infinity, from an 801-character text
+```
+*/
+export function longNumber(bytes: Uint8Array, start: number, end: number): number {
+  let at = start;
+  const negative = bytes[at] === MINUS;
+  if (negative) {
+    at++;
+  }
+  let kept = '';
+  let keptCount = 0;
+  // Significant digits read, and how many of them sit after the decimal point.
+  let significant = 0;
+  let fractionDigits = 0;
+  let inFraction = false;
+  let sticky = false;
+  let chunk = '';
+  for (; at < end; at++) {
+    const byte = bytes[at] ?? 0;
+    if (byte === DOT) {
+      inFraction = true;
+      continue;
+    }
+    if (byte < ZERO || byte > NINE) {
+      break;
+    }
+    if (inFraction) {
+      fractionDigits++;
+    }
+    if (significant === 0 && byte === ZERO) {
+      continue;
+    }
+    significant++;
+    if (keptCount < keptDigits) {
+      chunk += String.fromCharCode(byte);
+      keptCount++;
+      if (chunk.length === 64) {
+        kept += chunk;
+        chunk = '';
+      }
+    } else if (byte !== ZERO) {
+      sticky = true;
+    }
+  }
+  kept += chunk;
+  let exponent = 0;
+  if (at < end) {
+    // `e` or `E`, an optional sign, digits: saturated, since a larger exponent cannot change the outcome.
+    at++;
+    const exponentSign = bytes[at] === MINUS ? -1 : 1;
+    if (bytes[at] === MINUS || bytes[at] === PLUS) {
+      at++;
+    }
+    for (; at < end; at++) {
+      exponent = Math.min(exponentCeiling, exponent * 10 + ((bytes[at] ?? ZERO) - ZERO));
+    }
+    exponent *= exponentSign;
+  }
+  if (significant === 0) {
+    return negative ? -0 : 0;
+  }
+  // value = kept × 10^(dropped digits) × 10^(exponent − fraction digits).
+  let scale = exponent - fractionDigits + (significant - keptCount);
+  if (sticky) {
+    kept += '1';
+    scale -= 1;
+  }
+  return Number(`${negative ? '-' : ''}${kept}e${scale}`);
 }
 
 function isLowSurrogate(unit: number): boolean {

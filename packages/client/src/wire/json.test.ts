@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultLimits, resolveLimits } from '../core/limits.js';
-import { JsonError, type JsonLimits, type JsonRule, jsonLimitsFrom, parseJson } from './json.js';
+import {
+  JsonError,
+  type JsonLimits,
+  type JsonRule,
+  jsonLimitsFrom,
+  type KnownKey,
+  parseJson,
+} from './json.js';
+import { longNumber } from './json-scanner.js';
 
 const MiB = 1024 * 1024;
 const encoder = new TextEncoder();
@@ -20,9 +28,12 @@ const wide: JsonLimits = {
 
 type Refusal = { readonly rule: JsonRule; readonly offset: number; readonly path: string };
 
-function refusal(input: Uint8Array | string, limits?: JsonLimits): JsonError {
+// The tables below name keys in their paths: as if every identifier were the caller's vocabulary.
+const everyKey: KnownKey = () => true;
+
+function refusal(input: Uint8Array | string, limits?: JsonLimits, knownKey: KnownKey = everyKey): JsonError {
   try {
-    parseJson(input, limits);
+    parseJson(input, limits, knownKey);
   } catch (error) {
     expect(error).toBeInstanceOf(JsonError);
     return error as JsonError;
@@ -478,12 +489,137 @@ describe('parseJson values', () => {
     expect(refusal(input).path).toBe(path);
   });
 
+  it.each<[string, string]>([
+    ['{"tasks":[{"history":[{"x":1,"x":2}]}]}', '$.tasks[0].history[0][*]'],
+    ['{"tokSECRET":{"x":1,"x":2}}', '$[*][*]'],
+    ['[{"tokSECRET":1,"tokSECRET":2}]', '$[0][*]'],
+    ['{"tasks":{"tokSECRET":[1e999]}}', '$.tasks[*][0]'],
+  ])('names only the keys the caller knows, in %s: %s', (input, path) => {
+    expect(refusal(input, undefined, (key) => key === 'tasks' || key === 'history').path).toBe(path);
+  });
+
+  it('names no key at all without a list of known keys', () => {
+    let error: unknown;
+    try {
+      parseJson('{"a":{"b":[{"c":1,"c":2}]}}');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(JsonError);
+    expect((error as JsonError).path).toBe('$[*][*][0][*]');
+  });
+
   it('describes a refusal by rule, offset and path only', () => {
     const error = refusal('{"secret":[1,2,"tok\\u0065n",{"k":1,"k":2}]}');
     expect(error.name).toBe('JsonError');
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toBe('JSON refused: duplicate-key at byte 35 ($.secret[3].k)');
     expect(error.toViolation()).toStrictEqual({ rule: 'duplicate-key', offset: 35, path: '$.secret[3].k' });
+  });
+});
+
+/** What the scanner must make of a number literal: the rule `Number` of its whole text implies (the reference), or acceptance. */
+function expectedNumberRule(text: string): JsonRule | undefined {
+  const value = Number(text);
+  if (!Number.isFinite(value)) {
+    return 'non-finite';
+  }
+  const integer = /[eE]/.test(text) ? Number.isInteger(value) : !text.includes('.');
+  return integer && !Number.isSafeInteger(value) ? 'unsafe-integer' : undefined;
+}
+
+function numberOutcome(text: string): JsonRule | undefined {
+  try {
+    expect(parseJson(text, { ...wide, maxBytes: 16 * MiB })).toBe(JSON.parse(text));
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonError);
+    return (error as JsonError).rule;
+  }
+}
+
+// 2^1024 − 2^970: halfway between the largest double and 2^1024, where a literal starts to read as Infinity.
+const overflowHalfway =
+  '179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792';
+
+describe('parseJson long numbers (RFC 8259 §6; I-JSON §2.2)', () => {
+  const below = `${overflowHalfway.slice(0, -1)}1.${'9'.repeat(900)}`;
+  const above = `${overflowHalfway}.${'0'.repeat(900)}1`;
+  it.each<[string, string, JsonRule | undefined]>([
+    ['just below the overflow halfway point, 900 digits after it', below, undefined],
+    ['the overflow halfway point itself, which rounds to Infinity', `${overflowHalfway}.0`, 'non-finite'],
+    ['just above the overflow halfway point, by a digit 900 places down', above, 'non-finite'],
+    ['2^53 − 1 plus a tail just under one half', `9007199254740991.4${'9'.repeat(900)}e0`, undefined],
+    ['2^53 − 1 plus a tail just over one half', `9007199254740991.5${'0'.repeat(900)}1e0`, 'unsafe-integer'],
+    [
+      '2^53 − 1 written with 900 leading zeros in its fraction form',
+      `0.${'0'.repeat(900)}9007199254740991e916`,
+      undefined,
+    ],
+    ['a 2 MiB integer', '9'.repeat(2 * MiB), 'non-finite'],
+    ['minus zero with 2 MiB of fraction zeros and an exponent', `-0.${'0'.repeat(2 * MiB)}e5`, undefined],
+    ['a 1 MiB exponent', `1e${'9'.repeat(MiB)}`, 'non-finite'],
+    ['a 1 MiB negative exponent', `1e-${'9'.repeat(MiB)}`, undefined],
+    ['a 1 MiB exponent of zeros', `7e${'0'.repeat(MiB)}`, undefined],
+  ])('%s', (_name, text, rule) => {
+    expect(expectedNumberRule(text)).toBe(rule);
+    expect(numberOutcome(text)).toBe(rule);
+  });
+
+  const digits = (maxLength: number) =>
+    fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength });
+  const literal = fc
+    .record({
+      minus: fc.boolean(),
+      lead: fc.constantFrom(...'123456789'),
+      integer: fc.oneof(fc.constant(''), digits(40), digits(1200)),
+      fraction: fc.option(fc.oneof(digits(40), digits(1200)), { nil: undefined }),
+      exponent: fc.option(
+        fc.record({
+          letter: fc.constantFrom('e', 'E'),
+          sign: fc.constantFrom('', '+', '-'),
+          value: fc.oneof(digits(3), digits(12), fc.nat({ max: 400 }).map(String)),
+        }),
+        { nil: undefined },
+      ),
+      zero: fc.boolean(),
+    })
+    .map(({ minus, lead, integer, fraction, exponent, zero }) => {
+      const whole = zero && fraction !== undefined ? '0' : `${lead}${integer}`;
+      return `${minus ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${
+        exponent === undefined ? '' : `${exponent.letter}${exponent.sign}${exponent.value}`
+      }`;
+    });
+
+  it.each<[string, string]>([
+    ['a tie broken only by a digit 900 places down', `4503599627370496.5${'0'.repeat(900)}1`],
+    ['the same tie, unbroken', `4503599627370496.5${'0'.repeat(901)}`],
+    ['a tie at 2^53 broken late', `9007199254740993${'0'.repeat(900)}1e-901`],
+    [
+      'a subnormal tie broken late',
+      `2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125${'0'.repeat(100)}1e-324`,
+    ],
+    ['an integer of 1200 digits', '1'.repeat(1200)],
+  ])('reads %s exactly as `Number` does', (_name, text) => {
+    expect(Object.is(longNumber(encoder.encode(text), 0, text.length), Number(text))).toBe(true);
+  });
+
+  it('gives exactly what `Number` gives for any literal', () => {
+    fc.assert(
+      fc.property(literal, (text) => {
+        expect(Object.is(longNumber(encoder.encode(text), 0, text.length), Number(text))).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('refuses exactly what `Number` of the whole literal implies, for any length', () => {
+    fc.assert(
+      fc.property(literal, (text) => {
+        expect(numberOutcome(text)).toBe(expectedNumberRule(text));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

@@ -81,11 +81,22 @@ export function cachedKey(bytes: Uint8Array, start: number, end: number, hash: n
   return key;
 }
 
+// Short texts are cheapest one character at a time; a longer one is built from flat chunks, never from one string per byte.
+const shortText = 16;
+const textChunk = 4096;
+
 /** The text of the ASCII bytes `bytes[start, end)`, one character per byte. */
 export function asciiText(bytes: Uint8Array, start: number, end: number): string {
-  let text = '';
-  for (let index = start; index < end; index++) {
-    text += String.fromCharCode(bytes[index] ?? 0);
+  if (end - start <= shortText) {
+    let text = '';
+    for (let index = start; index < end; index++) {
+      text += String.fromCharCode(bytes[index] ?? 0);
+    }
+    return text;
   }
-  return text;
+  const parts: string[] = [];
+  for (let index = start; index < end; index += textChunk) {
+    parts.push(String.fromCharCode(...bytes.subarray(index, Math.min(end, index + textChunk))));
+  }
+  return parts.join('');
 }

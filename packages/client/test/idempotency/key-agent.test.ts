@@ -228,12 +228,31 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
     expect((sent[1] ?? 0) - (sent[0] ?? 0)).toBeGreaterThanOrEqual(2000);
   });
 
-  it('a Retry-After beyond the cap is clamped to `maxBackoffMs`', async () => {
+  it('a Retry-After beyond the cap ends the retries: the peer asked for more patience than the policy has', async () => {
     const mock = await mountAgent({ mode: 'honouring' });
     const client = mock.client(binding, { retry: { ...policy, maxBackoffMs: 5000 } });
     const events = record(client);
     vi.useFakeTimers();
     mock.faults.set({ kind: 'status-after', operation: 'SendMessage', status: 503, retryAfterSeconds: 3600 });
+
+    const error = await drive(
+      client.sendMessage({ message: userMessage('task a', newIdempotencyKey()) }),
+    ).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toMatchObject({ httpStatus: 503, retryAfterMs: 3_600_000, dispatched: true });
+    expect(retries(events)).toEqual([]);
+    expect(mock.requests()).toBe(1);
+  });
+
+  it('a Retry-After within the cap is waited out exactly', async () => {
+    const mock = await mountAgent({ mode: 'honouring' });
+    const client = mock.client(binding, { retry: { ...policy, maxBackoffMs: 5000 } });
+    const events = record(client);
+    vi.useFakeTimers();
+    mock.faults.set({ kind: 'status-after', operation: 'SendMessage', status: 503, retryAfterSeconds: 5 });
 
     await drive(client.sendMessage({ message: userMessage('task a', newIdempotencyKey()) }));
 

@@ -30,7 +30,8 @@ export async function compileForChild(entry: string, out: string): Promise<strin
     const target = join(out, file.replace(/\.ts$/, '.js'));
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, outputText);
-    for (const [, specifier] of outputText.matchAll(/(?:from|import) ['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+    // Static imports and `import('./x.js')` alike: the stream machinery is loaded dynamically (ARCHITECTURE.md#decisions).
+    for (const [, specifier] of outputText.matchAll(/(?:from|import) ?\(?['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
       pending.push(join(dirname(file), `${specifier}.ts`));
     }
   }

@@ -241,16 +241,16 @@ describe('request body bound (UTF-8 bytes)', () => {
 describe('authorize', () => {
   it('is called once with a live signal and its token becomes a bearer header', async () => {
     onRpc(answer('{}'));
-    const authorize = vi.fn(async (signal: AbortSignal) => (signal.aborted ? undefined : token));
+    const authorize = vi.fn(async (signal: AbortSignal) => (signal.aborted ? '' : token));
     await exchange(request({ authorize }));
     expect(authorize).toHaveBeenCalledTimes(1);
     expect(authorize.mock.calls[0]?.[0]).toBeInstanceOf(AbortSignal);
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${token}`);
   });
 
-  it('sends no Authorization when the provider has no token', async () => {
+  it('sends no Authorization when there is no provider', async () => {
     onRpc(answer('{}'));
-    await exchange(request({ authorize: async () => undefined }));
+    await exchange(request());
     expect(seen[0]?.headers.has('authorization')).toBe(false);
   });
 
@@ -263,7 +263,15 @@ describe('authorize', () => {
       },
     ],
     ['answers a token that could inject a header', async () => `${token}\r\nx-injected: 1`],
+    ['answers a token with a line feed', async () => `${token}\n`],
+    ['answers a token with a space', async () => `${token} more`],
+    ['answers a token with a non-ASCII character', async () => `${token}é`],
+    ['answers a token of padding only', async () => '=='],
     ['answers an empty token', async () => ''],
+    ['answers undefined', async () => undefined as unknown as string],
+    ['answers null', async () => null as unknown as string],
+    ['answers a number', async () => 42 as unknown as string],
+    ['answers a String object', async () => new String(token) as unknown as string],
   ])('is unavailable when the provider %s', async (_, authorize) => {
     const onDispatch = vi.fn();
     const error = await failure(exchange(request({ authorize, onDispatch })));

@@ -1,0 +1,28 @@
+/**
+`npm run size` (part of `npm test`): what a web app loads from `@surecall/client` must not grow unnoticed (CONTRIBUTING.md#packages-and-size). Each check bundles an import of the source, as a browser app's bundler would (ESM, minified, the `browser` platform, the `@surecall/source` condition so no build is needed), and fails when the gzipped size passes its limit. A change that grows a bundle raises the limit in the same commit, saying why; `npm run bench -- client` compares the size with the official SDK's client.
+*/
+const browser = (config) => ({
+  ...config,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  conditions: ['@surecall/source'],
+});
+
+export default [
+  {
+    name: 'discover() and the client it returns',
+    path: 'packages/client/src/index.ts',
+    import: '{ discover }',
+    gzip: true,
+    limit: '39.3 kB',
+    modifyEsbuildConfig: browser,
+  },
+  {
+    name: 'the whole root entry',
+    path: 'packages/client/src/index.ts',
+    gzip: true,
+    limit: '48.3 kB',
+    modifyEsbuildConfig: browser,
+  },
+];

@@ -1,0 +1,117 @@
+/**
+A stale lock whose pid is alive again (docs/durable-send.md#file-journal, lock file): an app that runs as pid 1 of its container is pid 1 again after a restart, and after a reboot pids are reused. The lock records the boot id and the holder's start time, so a restarted process with the same pid takes its ledger back with the fence + 1, while a holder that still runs keeps refusing everyone else.
+*/
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, isHeld, readLock, startTime } from '../../src/ledger/lock.js';
+import { compileForChild } from '../support/child-build.js';
+
+// `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as root on Linux.
+const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { encoding: 'utf8' });
+const canUnshare = unshare.status === 0;
+const skipReason = canUnshare
+  ? ''
+  : ` (skipped: unshare --pid --fork --mount-proc is not available here: ${unshare.error?.message ?? unshare.stderr.trim()})`;
+const linux = process.platform === 'linux';
+
+let directory = '';
+let fixture = '';
+let judged = 0;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'surecall-lock-restart-'));
+  fixture = await compileForChild('test/support/lock-child.ts', join(directory, 'build'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+type Report = {
+  readonly outcome: 'held' | 'refused';
+  readonly pid: number;
+  readonly fence?: number;
+  readonly reason?: string;
+  readonly lock?: { readonly pid: number; readonly boot?: string; readonly start?: string };
+  readonly records?: readonly string[];
+};
+
+/** Runs the child as pid 1 of a new PID namespace with its own /proc. */
+function asPidOne(path: string, id: string): Promise<Report> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'unshare',
+      ['--pid', '--fork', '--mount-proc', process.execPath, fixture, path, id],
+      (error, stdout, stderr) => {
+        if (error !== null) {
+          reject(new Error(`the child failed: ${stderr}`));
+          return;
+        }
+        resolve(JSON.parse(stdout) as Report);
+      },
+    );
+  });
+}
+
+describe('a process restarted with the pid of the lock holder (docs/durable-send.md#file-journal)', () => {
+  it.skipIf(!canUnshare)(
+    `opens its ledger again: pid 1 of a container, killed and started again${skipReason}`,
+    async () => {
+      const path = join(directory, 'journal.jsonl');
+      const first = await asPidOne(path, 'first');
+      expect(first).toMatchObject({ outcome: 'held', pid: 1, fence: 1, records: ['first'] });
+      expect(first.lock?.boot).toMatch(/^[0-9a-f-]{36}$/);
+      expect(first.lock?.start).toMatch(/^[0-9]+$/);
+      // The first process is gone, its lock file stays; the restarted app is pid 1 too.
+      const second = await asPidOne(path, 'second');
+      expect(second).toMatchObject({ outcome: 'held', pid: 1, fence: 2, records: ['first', 'second'] });
+      expect(second.lock?.start).not.toBe(first.lock?.start);
+      const third = await asPidOne(path, 'third');
+      expect(third).toMatchObject({ outcome: 'held', pid: 1, fence: 3 });
+      expect(third.records).toHaveLength(3);
+    },
+    // Three Node processes, each in a fresh namespace, started one after another: seconds on a loaded machine.
+    60_000,
+  );
+});
+
+describe.skipIf(!linux)('judging a lock by its process instance (Linux /proc)', () => {
+  it('reads this process start time from /proc, field 22', async () => {
+    expect(await startTime(process.pid)).toMatch(/^[0-9]+$/);
+    expect(await startTime(2 ** 22 + 12345)).toBeUndefined();
+  });
+
+  it.each<[string, (own: { boot: string; start: string }) => object, boolean]>([
+    ['this very process', (own) => ({ boot: own.boot, start: own.start }), true],
+    [
+      'a live pid that started at another time: the number was reused',
+      (own) => ({ boot: own.boot, start: `${Number(own.start) + 1}` }),
+      false,
+    ],
+    [
+      'a live pid from another boot',
+      (own) => ({ boot: '00000000-0000-4000-8000-000000000000', start: own.start }),
+      false,
+    ],
+    ['a live pid with no instance recorded (an older lock, another platform)', () => ({}), true],
+  ])('%s', async (_name, instance, held) => {
+    const mine = {
+      boot: (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim(),
+      start: (await startTime(process.pid)) ?? '',
+    };
+    const content = { pid: process.pid, fence: 4, token: 'other', ...instance(mine) };
+    expect(await isHeld(content)).toBe(held);
+    judged++;
+    const path = join(directory, `judged-${judged}.lock`);
+    await writeFile(path, JSON.stringify(content));
+    if (held) {
+      await expect(acquireLock(path)).rejects.toMatchObject({ reason: 'locked' });
+    } else {
+      const taken = await acquireLock(path);
+      expect(taken.fence).toBe(5);
+      expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 5, ...mine });
+      await taken.release();
+    }
+  });
+});
