@@ -15,14 +15,14 @@ export default [
     path: 'packages/client/src/index.ts',
     import: '{ discover }',
     gzip: true,
-    limit: '39.3 kB',
+    limit: '40.0 kB',
     modifyEsbuildConfig: browser,
   },
   {
     name: 'the whole root entry',
     path: 'packages/client/src/index.ts',
     gzip: true,
-    limit: '48.3 kB',
+    limit: '49.6 kB',
     modifyEsbuildConfig: browser,
   },
 ];
