@@ -22,7 +22,8 @@ export default [
     name: 'the whole root entry',
     path: 'packages/client/src/index.ts',
     gzip: true,
-    limit: '49.6 kB',
+    // remoteSkill adds 1.7 kB (the Standard Schema bridge, the skill's media rules, a task's bounded completion) to 48.7 kB; an app that imports discover() alone loads none of it. The message and part builders and the error messages that name the operation add 0.7 kB more.
+    limit: '51.4 kB',
     modifyEsbuildConfig: browser,
   },
 ];

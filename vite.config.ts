@@ -14,6 +14,7 @@ const serializerSuites = [
   'packages/client/test/durable/agent.test.ts',
   'packages/client/test/durable/lost-response-matrix.test.ts',
   'packages/client/test/durable/recovery.test.ts',
+  'packages/client/test/durable/remote-skill.test.ts',
   'packages/client/test/idempotency/*.test.ts',
 ];
 
@@ -37,6 +38,17 @@ export default defineConfig({
           env: { SURECALL_MOCK_SERIALIZER: style },
         },
       })),
+      {
+        // The `surecall` command end to end: the bin in a child process against the mock agent on loopback.
+        extends: true,
+        // Each case starts a Node process that compiles the source with tsx: seconds on a loaded machine, not milliseconds.
+        test: {
+          name: 'cli',
+          include: ['packages/cli/{src,test}/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
       {
         // Checks of the repository itself: citations and anchors.
         extends: true,

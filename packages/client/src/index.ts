@@ -99,6 +99,21 @@ export type {
 export { durableAgent } from './durable/agent.js';
 export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable/events.js';
 
+/* Remote skills as typed functions (Standard Schema validators) */
+
+export type {
+  CompletionOptions,
+  RemoteSkill,
+  RemoteSkillOptions,
+  SkillCallOptions,
+  SkillCompletion,
+  SkillIssue,
+  SkillMedia,
+  SkillOutcome,
+  SkillTask,
+} from './durable/remote-skill.js';
+export { remoteSkill, skillMetadataKey } from './durable/remote-skill.js';
+
 /* Task states */
 
 export { isInterrupted, isTerminal } from './protocol/index.js';

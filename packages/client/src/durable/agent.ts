@@ -63,6 +63,8 @@ if (outcome.status === 'unknown') {
 ```
 */
 export type DurableAgent = {
+  /** The client every send and probe goes through: its card, digest and pin are the agent's. */
+  readonly client: A2aClient;
   readonly delivery: DeliveryMode;
   readonly recovery: ResolvedRecovery;
   /** Every transition and probe of this agent. */
@@ -106,7 +108,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
   const hub = createDurableEventHub();
 
   function announce(
-    from: LedgerRecord | undefined,
+    from: LedgerRecord['state']['status'] | null,
     to: LedgerRecord,
     cause: 'create' | LedgerTransition['type'],
   ) {
@@ -114,7 +116,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     hub.emit({
       type: 'transition',
       id: to.id,
-      from: from === undefined ? null : from.state.status,
+      from,
       to: state.status,
       cause,
       ...(state.status === 'unknown' ? { reason: state.reason } : {}),
@@ -128,7 +130,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
 
   async function write(record: LedgerRecord, transition: LedgerTransition): Promise<LedgerRecord> {
     const next = await ledger.transition(record.id, record.revision, transition);
-    announce(record, next, transition.type);
+    announce(record.state.status, next, transition.type);
     return next;
   }
 
@@ -219,7 +221,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       }
     }
     const key = keyFor(message);
-    const prepared = await ledger.create({
+    const intent = {
       id,
       tenant,
       run,
@@ -227,21 +229,21 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       message: intentMessage(message, id, key),
       delivery,
       ...(key === undefined ? {} : { idempotencyKey: key }),
-    });
-    announce(undefined, prepared, 'create');
+    };
     const attemptId = crypto.randomUUID();
     const contextId =
       recovery.kind === 'context-history'
         ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
         : undefined;
-    // docs/durable-send.md#execution-order: `executing` is durable before the request can leave.
-    let record = await write(prepared, {
-      type: 'start',
+    // docs/durable-send.md#execution-order: the record and its `executing` attempt are durable, in one write, before the request can leave.
+    let record = await ledger.create(intent, {
       attemptId,
       messageId:
-        delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : prepared.message.messageId,
+        delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
       ...(contextId === undefined ? {} : { contextId }),
     });
+    announce(null, { ...record, state: { status: 'prepared' }, revision: 0 }, 'create');
+    announce('prepared', record, 'start');
     const sent = attemptMessage(record, attemptId) as Message;
     let answer: SendMessageResponse;
     try {
@@ -295,6 +297,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
   });
 
   return Object.freeze({
+    client,
     delivery,
     recovery,
     events: hub.events,

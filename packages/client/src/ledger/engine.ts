@@ -4,6 +4,7 @@ The one implementation of the `Ledger` interface, over a small store contract th
 */
 import { LedgerError } from '../core/errors.js';
 import {
+  type AttemptStart,
   applyTransition,
   deepFreeze,
   type Ledger,
@@ -32,11 +33,21 @@ export interface LedgerStore {
   /** All records, or those whose status is in `states`, in any order. */
   list(states: ReadonlySet<LedgerStatus> | undefined): Promise<LedgerRecord[]>;
   history(id: string): Promise<LedgerRevision[]>;
-  append(record: LedgerRecord, revision: LedgerRevision): Promise<void>;
+  /** `text` is the exact text `revision.digest` is the SHA-256 of (`revisionDigestInput`), so a store that writes text writes those bytes and never serializes the revision again. */
+  append(record: LedgerRecord, revision: LedgerRevision, text: string): Promise<void>;
+  /** Optional: appends several commits of one record (revision n and n + 1) as one durable write; without it the engine appends them one after the other. A crash may keep a prefix of them, never a later one without an earlier one. */
+  appendAll?(commits: readonly StoreCommit[]): Promise<void>;
   /** Registers the callback for changes made by another writer (another tab), announced by id and revision. */
   watch?(onRemote: (id: string, revision: number) => void): void;
   close(): Promise<void>;
 }
+
+/** One commit handed to a store: the record as `revision` leaves it, and the digested text. */
+export type StoreCommit = {
+  readonly record: LedgerRecord;
+  readonly revision: LedgerRevision;
+  readonly text: string;
+};
 
 /** How the engine digests revisions; the file store passes Node's synchronous SHA-256, which gives the same digests as WebCrypto. */
 export type EngineOptions = { readonly sha256?: Sha256 };
@@ -114,28 +125,33 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     return lastAt;
   }
 
-  async function commit(previous: LedgerRecord | undefined, draft: Omit<LedgerRevision, 'digest'>) {
-    let digest: string;
+  async function seal(
+    previous: LedgerRecord | undefined,
+    draft: Omit<LedgerRevision, 'digest'>,
+  ): Promise<StoreCommit> {
+    let text: string;
     try {
-      // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
-      const hashed = sha256(revisionDigestInput(draft));
-      digest = typeof hashed === 'string' ? hashed : await hashed;
+      // The one serialization of a revision: its digest covers these bytes, and the file store writes them as they are.
+      text = revisionDigestInput(draft);
     } catch (error) {
-      if (error instanceof LedgerError) {
-        throw error;
-      }
       // canonicalJson refuses what has no canonical form, e.g. a lone surrogate in a text part.
       throw new LedgerError('invalid-input', { rule: 'canonical-json', cause: error });
     }
+    // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
+    const hashed = sha256(text);
+    const digest = typeof hashed === 'string' ? hashed : await hashed;
     const revision = deepFreeze({ ...draft, digest } as LedgerRevision);
-    const record = deepFreeze(applyTransition(previous, revision));
-    await store.append(record, revision);
-    emit({ record, revision, origin: 'local' });
-    return record;
+    return { record: deepFreeze(applyTransition(previous, revision)), revision, text };
   }
 
-  async function create(input: SendIntent): Promise<LedgerRecord> {
-    writable();
+  async function commit(previous: LedgerRecord | undefined, draft: Omit<LedgerRevision, 'digest'>) {
+    const sealed = await seal(previous, draft);
+    await store.append(sealed.record, sealed.revision, sealed.text);
+    emit({ record: sealed.record, revision: sealed.revision, origin: 'local' });
+    return sealed.record;
+  }
+
+  function validIntent(input: SendIntent): SendIntent {
     // Only the message can hold values the schemas do not copy (a data part's JSON), so only it is copied as JSON; decoding copies the rest.
     const given = typeof input === 'object' && input !== null ? input.message : undefined;
     const message = given === undefined ? undefined : asJson(given, 'message-json');
@@ -143,23 +159,56 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     if (!decoded.ok) {
       throw new LedgerError('invalid-input', { rule: decoded.error.rule });
     }
-    const intent = dropUndefined(decoded.value);
-    return commit(undefined, {
-      id: intent.id,
-      revision: 0,
-      at: stamp(0),
-      transition: { type: 'create', intent },
-    });
+    return dropUndefined(decoded.value);
   }
 
-  async function transition(id: string, expectedRevision: number, input: LedgerTransition) {
-    writable();
+  function validTransition(input: LedgerTransition): LedgerTransition {
     // Decoding builds fresh objects of JSON members only (the schemas are strict and hold no opaque values), so only explicit `undefined` members remain to drop.
     const decoded = decodeLedger(LedgerTransition, input);
     if (!decoded.ok) {
       throw new LedgerError('invalid-input', { rule: decoded.error.rule });
     }
-    dropUndefined(decoded.value);
+    return dropUndefined(decoded.value);
+  }
+
+  async function create(input: SendIntent, start?: AttemptStart): Promise<LedgerRecord> {
+    writable();
+    const intent = validIntent(input);
+    const first = {
+      id: intent.id,
+      revision: 0,
+      at: stamp(0),
+      transition: { type: 'create', intent },
+    } as const;
+    if (start === undefined) {
+      return commit(undefined, first);
+    }
+    const begin = validTransition({ ...(start as object), type: 'start' } as LedgerTransition);
+    // docs/durable-send.md#execution-order: the record and its first attempt become durable together, in one write, since nothing may leave before the attempt is durable anyway.
+    const prepared = await seal(undefined, first);
+    const executing = await seal(prepared.record, {
+      id: intent.id,
+      revision: 1,
+      expectedRevision: 0,
+      at: stamp(prepared.record.updatedAt),
+      previousDigest: prepared.record.digest,
+      transition: begin,
+    });
+    if (store.appendAll === undefined) {
+      await store.append(prepared.record, prepared.revision, prepared.text);
+      emit({ record: prepared.record, revision: prepared.revision, origin: 'local' });
+      await store.append(executing.record, executing.revision, executing.text);
+    } else {
+      await store.appendAll([prepared, executing]);
+      emit({ record: prepared.record, revision: prepared.revision, origin: 'local' });
+    }
+    emit({ record: executing.record, revision: executing.revision, origin: 'local' });
+    return executing.record;
+  }
+
+  async function transition(id: string, expectedRevision: number, input: LedgerTransition) {
+    writable();
+    const valid = validTransition(input);
     const current = await store.get(id);
     if (current === undefined) {
       throw new LedgerError('not-found');
@@ -173,7 +222,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
       expectedRevision,
       at: stamp(current.updatedAt),
       previousDigest: current.digest,
-      transition: decoded.value,
+      transition: valid,
     });
   }
 
@@ -197,7 +246,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   });
 
   const ledger: Ledger = {
-    create: (intent) => guard(() => create(intent)),
+    create: (intent, start) => guard(() => create(intent, start)),
     transition: (id, expectedRevision, input) => guard(() => transition(id, expectedRevision, input)),
     get: (id) => guard(() => store.get(id)),
     list: (filter?: LedgerFilter) =>
@@ -225,15 +274,19 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
 
   if (store.writable) {
     try {
-      for (const record of await store.list(new Set<LedgerStatus>(['executing']))) {
-        if (record.state.status === 'executing') {
-          await transition(record.id, record.revision, {
-            type: 'unknown',
-            attemptId: record.state.attemptId,
-            reason: 'crashed-while-executing',
-          });
-        }
-      }
+      // All at once: the records are independent, and a group-committing store writes them under one sync.
+      const executing = await store.list(new Set<LedgerStatus>(['executing']));
+      await Promise.all(
+        executing.map((record) =>
+          record.state.status === 'executing'
+            ? transition(record.id, record.revision, {
+                type: 'unknown',
+                attemptId: record.state.attemptId,
+                reason: 'crashed-while-executing',
+              })
+            : undefined,
+        ),
+      );
     } catch (error) {
       await store.close();
       throw error;

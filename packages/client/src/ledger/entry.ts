@@ -8,6 +8,7 @@ export { statusOf } from '../durable/outcome.js';
 export type {
   AgentIdentity,
   Attempt,
+  AttemptStart,
   DeliveryMode,
   ErrorSummary,
   FailureEffect,

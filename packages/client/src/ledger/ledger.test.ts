@@ -26,7 +26,7 @@ import * as memory from './memory.js';
 
 type Backend = {
   readonly name: 'memory' | 'idb' | 'file';
-  readonly openLedger: (options: { name: string }) => Promise<Ledger>;
+  readonly openLedger: (options: { name: string; retentionMs?: number }) => Promise<Ledger>;
 };
 
 let directory = '';
@@ -623,6 +623,87 @@ describe.each(durableBackends)('the $name ledger, across a close', (backend) => 
   });
 });
 
+describe.each(backends)('the $name ledger, create with a first attempt', (backend) => {
+  it('commits prepared and executing in one write, announces both, and keeps the rules of create + start', async () => {
+    const ledger = await backend.openLedger({ name: freshName(backend) });
+    const changes: [number, LedgerStatus][] = [];
+    ledger.subscribe((change) => changes.push([change.revision.revision, change.record.state.status]));
+    const record = await ledger.create(intent('cs-1'), { attemptId: 'a-1', messageId: 'm-a-1' });
+    expect(record).toMatchObject({ revision: 1, state: { status: 'executing', attemptId: 'a-1' } });
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(changes).toEqual([
+      [0, 'prepared'],
+      [1, 'executing'],
+    ]);
+    const history = await ledger.history('cs-1');
+    expect(history.map((revision) => revision.transition.type)).toEqual(['create', 'start']);
+    expect(await verifyHistory(history)).toEqual({ ok: true, record });
+    // The same refusals as two separate writes, and nothing is written when one applies.
+    expect(
+      await refusal(ledger.create(intent('cs-1'), { attemptId: 'a-2', messageId: 'm-a-2' })),
+    ).toMatchObject({
+      reason: 'stale-revision',
+    });
+    const deduplicated = { ...intent('cs-2'), delivery: 'message-id-deduplicated' } as const;
+    expect(
+      await refusal(ledger.create(deduplicated, { attemptId: 'a-3', messageId: 'other' })),
+    ).toMatchObject({
+      reason: 'invalid-transition',
+      rule: 'message-id-mismatch',
+    });
+    expect(
+      await refusal(ledger.create(intent('cs-3'), { attemptId: '', messageId: 'm' } as never)),
+    ).toMatchObject({ reason: 'invalid-input' });
+    expect(await ledger.get('cs-2')).toBeUndefined();
+    expect(await ledger.get('cs-3')).toBeUndefined();
+    await ledger.close();
+  });
+});
+
+describe.each(backends)('the $name ledger, retention', (backend) => {
+  it('drops settled records past the window and never an open one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(10_000_000);
+      const name = freshName(backend);
+      const ledger = await backend.openLedger({ name, retentionMs: 1000 });
+      const settled = await ledger.create(intent('r-old'), { attemptId: 'a-old', messageId: 'm-a-old' });
+      await ledger.transition('r-old', settled.revision, {
+        type: 'commit',
+        attemptId: 'a-old',
+        result: task,
+      });
+      await ledger.create(intent('r-open'));
+      vi.setSystemTime(10_000_000 + 5000);
+      // Enough writes for every store to prune as it goes (the file store prunes when it compacts).
+      await Promise.all(Array.from({ length: 260 }, (_, index) => ledger.create(intent(`r-new-${index}`))));
+      if (backend.name === 'file') {
+        await file.compactLedger(ledger);
+      }
+      expect(await ledger.get('r-old')).toBeUndefined();
+      expect(await ledger.history('r-old')).toEqual([]);
+      expect((await ledger.get('r-open'))?.state.status).toBe('prepared');
+      expect(await ledger.list()).toHaveLength(261);
+      await ledger.close();
+      if (backend.name !== 'memory') {
+        const reopened = await backend.openLedger({ name, retentionMs: 1000 });
+        expect(await reopened.get('r-old')).toBeUndefined();
+        expect((await reopened.get('r-open'))?.state.status).toBe('prepared');
+        await reopened.close();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 30_000);
+
+  it.each([0, -5, 2.5])('refuses a retention of %s', async (retentionMs) => {
+    expect(await refusal(backend.openLedger({ name: freshName(backend), retentionMs }))).toMatchObject({
+      reason: 'invalid-input',
+      rule: 'retention',
+    });
+  });
+});
+
 describe('verifyHistory', () => {
   let history: LedgerRevision[] = [];
   beforeAll(async () => {
@@ -892,7 +973,7 @@ describe('the idb ledger, between tabs', () => {
     const ledger = await idb.openLedger({ name });
     await ledger.create(intent('upgrade-1'));
     await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.open(name, 2);
+      const request = indexedDB.open(name, 3);
       request.onsuccess = () => {
         request.result.close();
         resolve();

@@ -50,7 +50,37 @@ How to open a ledger. The same type for every store (CONTRIBUTING.md#public-entr
 const ledger = await openLedger({ name: 'sends' });
 ```
 */
-export type LedgerOptions = { readonly name: string };
+export type LedgerOptions = {
+  readonly name: string;
+  /**
+  How long a settled record (`committed` or `failed`) is kept after it settled, in milliseconds: the window a peer's deduplication lasts, so a reused id within it is still recognised (docs/durable-send.md#retention). Past it the store prunes the record (the file store when it compacts, IndexedDB and memory as they write). A whole number ≥ 1; default 7 days.
+  */
+  readonly retentionMs?: number;
+};
+
+/** The default `retentionMs`: 7 days, beyond the 24 h an idempotency key lives by default (docs/idempotency.md). */
+export const defaultRetentionMs = 7 * 24 * 3_600_000;
+
+/** The retention a store uses: `retentionMs` when valid, else `invalid-input` (`retention`). */
+export function retentionOf(options: LedgerOptions): number {
+  const given = options.retentionMs;
+  if (given === undefined) {
+    return defaultRetentionMs;
+  }
+  if (!Number.isSafeInteger(given) || given < 1) {
+    throw new LedgerError('invalid-input', { rule: 'retention' });
+  }
+  return given;
+}
+
+/** Whether a record has settled: nothing but a retry after explicit advice can move it again, and it is kept only for the retention window. */
+export function isSettled(record: LedgerRecord): boolean {
+  const status: string = record.state.status;
+  return status !== 'prepared' && status !== 'executing' && status !== 'unknown';
+}
+
+/** The first attempt `Ledger.create` may record together with the intent: a `start` transition without its `type`. */
+export type AttemptStart = Omit<Extract<LedgerTransition, { type: 'start' }>, 'type'>;
 
 /** A committed change: the record as that revision left it. `origin` is `remote` for a change another tab made (idb, through a BroadcastChannel). */
 export type LedgerChange = {
@@ -78,11 +108,13 @@ await ledger.transition(record.id, executing.revision, {
 ```
 */
 export interface Ledger {
-  /** Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. */
-  create(intent: SendIntent): Promise<LedgerRecord>;
+  /**
+  Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. With `start`, it also starts the first attempt (revision 1, `executing`) in the same durable write, and returns that head; both changes are announced to subscribers, revision 0 first.
+  */
+  create(intent: SendIntent, start?: AttemptStart): Promise<LedgerRecord>;
   /** Appends `transition` if the record's head is still `expectedRevision` (else `stale-revision`) and the state machine allows it (else `invalid-transition` or `reused-attempt`). */
   transition(id: string, expectedRevision: number, transition: LedgerTransition): Promise<LedgerRecord>;
-  /** The record's head, or `undefined`. */
+  /** The record's head, or `undefined` (also once a settled record was pruned past the retention window). */
   get(id: string): Promise<LedgerRecord | undefined>;
   /** Records in creation order (time, then id), optionally only those in the given states. */
   list(filter?: LedgerFilter): Promise<LedgerRecord[]>;

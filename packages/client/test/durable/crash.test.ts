@@ -312,9 +312,9 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
       const lines = readFileSync(path, 'utf8')
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as { revision: { id: string; transition: { type: string } } });
+        .map((line) => JSON.parse(line) as { body: { id: string; transition: { type: string } } });
       expect(
-        lines.filter((line) => line.revision.id === 'held-1').map((line) => line.revision.transition.type),
+        lines.filter((line) => line.body.id === 'held-1').map((line) => line.body.transition.type),
       ).toEqual(['create', 'start']);
       release();
       const outcome = await sending;
