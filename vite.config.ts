@@ -14,7 +14,15 @@ const serializerSuites = [
   'packages/client/test/durable/agent.test.ts',
   'packages/client/test/durable/lost-response-matrix.test.ts',
   'packages/client/test/durable/recovery.test.ts',
+  'packages/client/test/durable/remote-skill.test.ts',
   'packages/client/test/idempotency/*.test.ts',
+];
+
+// The suites that need PostgreSQL: the shared ledger contract (run on the other stores by `client`) and the fleet's own.
+const postgresSuites = [
+  'packages/client/src/ledger/ledger.test.ts',
+  'packages/client/test/ledger/postgres*.test.ts',
+  'packages/client/test/durable/fleet*.test.ts',
 ];
 
 export default defineConfig({
@@ -25,7 +33,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'client', include: ['packages/client/{src,test}/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'client',
+          include: ['packages/client/{src,test}/**/*.test.ts'],
+          exclude: [...postgresSuites.slice(1), 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        // The fleet ledger on a real PostgreSQL that the global setup starts (scripts/postgres.sh) unless SURECALL_PG_URL names one: the shared ledger contract, the fleet, leases.
+        extends: true,
+        test: {
+          name: 'client (postgres)',
+          include: postgresSuites,
+          environment: 'node',
+          globalSetup: ['packages/client/test/support/postgres-setup.ts'],
+          env: { SURECALL_LEDGER_STORES: 'postgres' },
+        },
       },
       // The suites whose answers come from the mock agent, again against every other ProtoJSON printer (docs/interop.md#serializer-styles).
       ...['emit-defaults', 'proto-names', 'enum-numbers'].map((style) => ({
@@ -37,6 +61,17 @@ export default defineConfig({
           env: { SURECALL_MOCK_SERIALIZER: style },
         },
       })),
+      {
+        // The `surecall` command end to end: the bin in a child process against the mock agent on loopback.
+        extends: true,
+        // Each case starts a Node process that compiles the source with tsx: seconds on a loaded machine, not milliseconds.
+        test: {
+          name: 'cli',
+          include: ['packages/cli/{src,test}/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
       {
         // Checks of the repository itself: citations and anchors.
         extends: true,

@@ -13,6 +13,7 @@ const suites: readonly Suite[] = [
   { name: 'client', run: async () => (await import('./client.js')).run() },
   { name: 'ledger', run: async () => (await import('./ledger.js')).run() },
   { name: 'durable', run: async () => (await import('./durable.js')).run() },
+  { name: 'postgres', run: async () => (await import('./postgres.js')).run() },
 ];
 
 const only = process.argv.slice(2);

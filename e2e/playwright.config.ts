@@ -7,11 +7,29 @@ The devtools in a real browser: Debian's Chromium (never a downloaded one; ARCHI
 
 A second server, the mock agent as a Node process, serves the specs that reload the page: the agent in the page would forget its tasks with it, so the ledger's unknown send could never be found again.
 
-`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the Node agent's. Screenshots go to test-results/e2e/<test>/.
+Two more Node agents serve `browser-resend.e2e.ts` and the connect spec, each with its own execution counter: one in `foreign` mode (it ignores idempotency keys, so a browser's own re-send runs twice there), one honouring keys.
+
+`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the Node agent's, `DEVTOOLS_E2E_FOREIGN_PORT` and `DEVTOOLS_E2E_KEYED_PORT` the other two's. Screenshots go to test-results/e2e/<test>/.
 */
 const { DEVTOOLS_E2E_PORT, DEVTOOLS_E2E_AGENT_PORT, CHROMIUM_PATH } = process.env;
+const { DEVTOOLS_E2E_FOREIGN_PORT, DEVTOOLS_E2E_KEYED_PORT } = process.env;
 const port = Number(DEVTOOLS_E2E_PORT ?? 4179);
 const agentPort = Number(DEVTOOLS_E2E_AGENT_PORT ?? 4180);
+const foreignPort = Number(DEVTOOLS_E2E_FOREIGN_PORT ?? 4181);
+const keyedPort = Number(DEVTOOLS_E2E_KEYED_PORT ?? 4182);
+
+/** A Node mock agent on `agentPort` in `mode`, started afresh for each run. */
+function nodeAgent(agentPort: number, mode: 'honouring' | 'foreign') {
+  return {
+    command: `npm run mock-agent -- --port ${agentPort} --mode ${mode}`,
+    cwd: root,
+    url: `http://127.0.0.1:${agentPort}/.well-known/agent-card.json`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  } as const;
+}
 const root = new URL('..', import.meta.url).pathname;
 
 export default defineConfig({
@@ -48,7 +66,7 @@ export default defineConfig({
   webServer: [
     {
       // A production build (the worker script generated first), previewed on a fixed loopback port.
-      command: `npm run build --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
+      command: `npm run build:app --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
       cwd: root,
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,
@@ -56,15 +74,9 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
-    {
-      // The mock agent outside the page (honouring keys, CORS open to the devtools' origin); its tasks survive a page reload.
-      command: `npm run mock-agent -- --port ${agentPort}`,
-      cwd: root,
-      url: `http://127.0.0.1:${agentPort}/.well-known/agent-card.json`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
+    // The mock agent outside the page (honouring keys, CORS open to the devtools' origin); its tasks survive a page reload.
+    nodeAgent(agentPort, 'honouring'),
+    nodeAgent(foreignPort, 'foreign'),
+    nodeAgent(keyedPort, 'honouring'),
   ],
 });

@@ -22,11 +22,22 @@ async function reconcileAndSeeCommitted(page: Page): Promise<void> {
   ]);
 }
 
+/** Chooses at-most-once delivery, which a browser needs acknowledged (docs/interop.md#browsers); the devtools then audit each commit. */
+async function atMostOnce(page: Page): Promise<void> {
+  await page.getByLabel('Delivery').selectOption('at-most-once');
+  await expect(page.getByRole('button', { name: 'Durable send' })).toBeDisabled();
+  await page.getByLabel('The browser may send it twice (audited)').check();
+  await expect(page.getByRole('button', { name: 'Durable send' })).toBeEnabled();
+}
+
 test('a lost answer lands in the unknown inbox and is reconciled to committed, with one execution', async ({
   page,
 }, testInfo) => {
   await openDevtools(page);
   await expect(page.getByTestId('ledger-role')).toHaveText(' · this tab writes the ledger');
+  // Keyed is the default where the peer honours keys; at-most-once shows the context scan.
+  await expect(page.getByLabel('Delivery')).toHaveValue('keyed');
+  await atMostOnce(page);
   await armAfterCommit(page);
   await durableSendLost(page, 'task book the 9:40 to Lyon');
   await screenshot(page, testInfo, 'sends-unknown');
@@ -71,7 +82,7 @@ test('a reload after the answer was lost finds the ledger intact and the send st
 
 test('the Recovery panel shows a context-history scan step by step', async ({ page }, testInfo) => {
   await openDevtools(page);
-  // Two tasks of our own first: they live in other contexts, so the scan of the send's opaque context sees only its own.
+  await atMostOnce(page);
   await armAfterCommit(page);
   await durableSendLost(page, 'task scan me');
   await reconcileAndSeeCommitted(page);
@@ -95,7 +106,7 @@ test('a keyed send to the honouring mock is reconciled by a keyed replay, execut
   page,
 }, testInfo) => {
   await openDevtools(page);
-  await page.getByLabel('Delivery').selectOption('keyed');
+  await expect(page.getByLabel('Delivery')).toHaveValue('keyed');
   await armAfterCommit(page);
   await durableSendLost(page, 'task keyed booking');
   const row = sendsPanel(page).getByRole('table', { name: 'Durable sends' }).getByTestId('durable-send');

@@ -2,7 +2,7 @@
 @module
 What every devtools spec starts with: the page open on the embedded mock agent, connected, and a screenshot helper that saves each shot as a test artifact.
 */
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
 
 /** Opens the devtools and waits until they are connected to the mock agent in the page. */
 export async function openDevtools(page: Page): Promise<void> {
@@ -20,8 +20,28 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 }
 
 /** The card URL of the Node mock agent the config starts beside the devtools. */
-const { DEVTOOLS_E2E_AGENT_PORT } = process.env;
+const { DEVTOOLS_E2E_AGENT_PORT, DEVTOOLS_E2E_FOREIGN_PORT, DEVTOOLS_E2E_KEYED_PORT } = process.env;
 export const nodeAgentCardUrl = `http://127.0.0.1:${DEVTOOLS_E2E_AGENT_PORT ?? 4180}/.well-known/agent-card.json`;
+
+/** The Node mock agent in `foreign` mode: it ignores idempotency keys, so whatever reaches it twice runs twice. */
+export const foreignAgentOrigin = `http://127.0.0.1:${DEVTOOLS_E2E_FOREIGN_PORT ?? 4181}`;
+
+/** A second honouring Node mock agent, for the specs that count executions by difference. */
+export const keyedAgentOrigin = `http://127.0.0.1:${DEVTOOLS_E2E_KEYED_PORT ?? 4182}`;
+
+/** The card URL of an agent at `origin`. */
+export function cardUrlOf(origin: string): string {
+  return `${origin}/.well-known/agent-card.json`;
+}
+
+/** The agent's own execution counter, read from its `/__executions` route by the test runner, not through the page. */
+export async function executionsAt(request: APIRequestContext, origin: string): Promise<number> {
+  const response = await request.get(`${origin}/__executions`);
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { total?: unknown };
+  expect(typeof body.total).toBe('number');
+  return body.total as number;
+}
 
 /** Arms one of the mock agent's after-commit faults on SendMessage from the Faults panel: the agent runs the next send, then its answer is lost (`Drop after commit`) or replaced by a gateway's 503 (`5xx after commit`). */
 export async function armAfterCommit(

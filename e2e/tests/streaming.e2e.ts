@@ -19,6 +19,9 @@ test('a streamed task shows its chunked artifact assembled and its frames with m
   await expect(history.nth(0)).toContainText('submitted');
   await expect(history.nth(1)).toContainText('working');
   await expect(history.nth(2)).toContainText('completed');
+  // GetTask's snapshot repeats a status the stream reported, or predates one: merged or placed by the agent's
+  // timestamps, never a fourth entry after `completed` (the timeline once showed a stale `submitted` there under load).
+  await expect(history).toHaveCount(3);
   const artifact = detail.getByTestId('artifact');
   await expect(artifact.getByTestId('artifact-text')).toHaveText('alpha beta gamma');
   // Assembled from the stream's chunks; GetTask's snapshot only confirms it.
@@ -55,4 +58,39 @@ test('a streamed task shows its chunked artifact assembled and its frames with m
   await frames.nth(3).getByRole('button').click();
   await expect(streams.getByRole('tree', { name: 'Frame 2 JSON' })).toContainText('"alpha "');
   await screenshot(page, testInfo, 'stream-frames');
+});
+
+test('a stream cut after two frames is resumed by SubscribeToTask: the Streams panel shows the seam and one log', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+  await page.getByRole('tab', { name: 'Faults' }).click();
+  const faults = page.getByRole('tabpanel', { name: 'Faults' });
+  await faults.getByLabel('Operation').selectOption('SendStreamingMessage');
+  await faults.getByRole('switch', { name: 'Cut stream' }).click();
+  await expect(faults.getByRole('region', { name: 'Armed faults' })).toContainText(
+    'Cut stream on SendStreamingMessage (afterFrames 2), 1 left',
+  );
+
+  await page.getByRole('button', { name: /^Streamed task: task alpha beta gamma/ }).click();
+  const send = page.getByTestId('send').first();
+  await expect(send.getByTestId('send-outcome')).toHaveText('task completed');
+  // The message was sent once: the agent ran it once although its stream broke.
+  await expect(faults.getByTestId('executions-total')).toHaveText('1');
+
+  await page.getByRole('tab', { name: 'Streams' }).click();
+  const streams = page.getByRole('tabpanel', { name: 'Streams' });
+  await expect(streams.getByTestId('stream-status')).toHaveText('complete');
+  const seam = streams.getByTestId('stream-seam');
+  await expect(seam).toHaveCount(1);
+  await expect(seam).toContainText(
+    'stream broke (read) after 2 frames; resumed: attempt 1 by SubscribeToTask',
+  );
+  const rows = streams.getByRole('region', { name: 'Frames' }).getByRole('row');
+  // The header, two frames, the seam, then the frames the subscription delivered, its snapshot first.
+  await expect(rows.nth(1)).toContainText('task submitted');
+  await expect(rows.nth(3)).toHaveAttribute('data-testid', 'stream-seam');
+  await expect(rows.nth(4)).toContainText('task ');
+  await expect(streams.getByRole('navigation', { name: 'Streams' })).toContainText('1 break');
+  await screenshot(page, testInfo, 'stream-seam');
 });

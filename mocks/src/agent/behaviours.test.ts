@@ -131,3 +131,50 @@ describe('behaviours', () => {
     }
   });
 });
+
+describe('the data skills, named in the message metadata', () => {
+  const named = (skill: string, parts: Part[]) => planFor({ parts, metadata: { 'surecall/skill': skill } });
+
+  it('sum replies with the sum as one data part', () => {
+    expect(named('sum', [{ data: { a: 1, b: 2 } }])).toEqual({
+      kind: 'reply',
+      behaviour: 'sum',
+      text: 'sum',
+      data: { sum: 3 },
+    });
+  });
+
+  it('sum-task completes a task whose one artifact holds the sum', () => {
+    const result = named('sum-task', [{ data: { a: 40, b: 2 } }]);
+    expect(result.kind === 'task' ? result.steps.map(({ step }) => step) : []).toEqual([
+      { kind: 'status', state: 'TASK_STATE_WORKING', text: 'working' },
+      {
+        kind: 'artifact',
+        artifactId: 'result',
+        name: 'result',
+        text: 'result',
+        data: { sum: 42 },
+        append: false,
+        lastChunk: true,
+      },
+      { kind: 'status', state: 'TASK_STATE_COMPLETED', text: 'done' },
+    ]);
+  });
+
+  it.each<[string, Part[]]>([
+    ['no part', []],
+    ['a text part', [{ text: '1 2' }]],
+    ['two parts', [{ data: { a: 1, b: 2 } }, { data: { a: 1, b: 2 } }]],
+    ['a missing number', [{ data: { a: 1 } }]],
+    ['a string number', [{ data: { a: 1, b: '2' } }]],
+    ['an array', [{ data: [1, 2] }]],
+  ])('refuses %s with InvalidParams before anything runs', (_, parts) => {
+    for (const skill of ['sum', 'sum-task']) {
+      expect(() => named(skill, parts)).toThrow(AgentError);
+    }
+  });
+
+  it('leaves a message naming no known skill to its first word', () => {
+    expect(named('other', [{ text: 'echo hi' }])).toMatchObject({ kind: 'reply', behaviour: 'echo' });
+  });
+});

@@ -1,8 +1,13 @@
+import { skillMetadataKey } from '@surecall/client';
+import type { JsonValue } from '@surecall/client/protocol';
 import { AgentError } from './remote-errors.js';
 import type { Message, TaskState } from './wire.js';
 
 /** The scripted behaviours, chosen by the first word of the message's first text part (case-insensitive). */
 export type BehaviourName = 'echo' | 'task' | 'input' | 'auth' | 'slow' | 'fail' | 'reject' | 'big';
+
+/** The data skills, chosen by the skill id a message names in its metadata (under `skillMetadataKey`, as `remoteSkill` of `@surecall/client` writes it) rather than by a word. */
+export type DataSkillName = 'sum' | 'sum-task';
 
 /** One scripted change to a task. */
 export type Step =
@@ -18,6 +23,8 @@ export type Step =
       readonly name: string;
       /** The text of this chunk's single part; never empty, since an empty string would be left out by ProtoJSON and leave the part without content. */
       readonly text: string;
+      /** When present, the chunk's single part is this JSON value as `application/json` instead of the text. */
+      readonly data?: JsonValue;
       readonly append: boolean;
       readonly lastChunk: boolean;
     }
@@ -30,11 +37,17 @@ export type TimedStep = { readonly delay: 'step' | number; readonly step: Step }
 /** What a user message starts. */
 export type Plan =
   /** A direct Message: no task is created (A2A spec §3.1.1 allows either). */
-  | { readonly kind: 'reply'; readonly behaviour: BehaviourName; readonly text: string }
+  | {
+      readonly kind: 'reply';
+      readonly behaviour: BehaviourName | DataSkillName;
+      readonly text: string;
+      /** When present, the reply's single part is this JSON value as `application/json` instead of the text. */
+      readonly data?: JsonValue;
+    }
   /** A task, created SUBMITTED, that then runs these steps. */
   | {
       readonly kind: 'task';
-      readonly behaviour: BehaviourName | 'default';
+      readonly behaviour: BehaviourName | DataSkillName | 'default';
       readonly steps: readonly TimedStep[];
     };
 
@@ -77,6 +90,21 @@ export const behaviours: readonly BehaviourInfo[] = Object.freeze([
   { name: 'reject', summary: 'Ends in REJECTED.', example: 'reject' },
   { name: 'big', summary: 'Completes with one text part of N KiB.', example: 'big 1024' },
 ]);
+
+/** The data skills the card lists after the behaviours: JSON in, JSON out. */
+export const dataSkills: readonly { readonly name: DataSkillName; readonly summary: string }[] =
+  Object.freeze([
+    {
+      name: 'sum',
+      summary:
+        'Adds two numbers: `{ "a": 1, "b": 2 }` in one data part, a direct Message with `{ "sum": 3 }` out.',
+    },
+    {
+      name: 'sum-task',
+      summary:
+        'The same sum as a task: SUBMITTED, WORKING, then COMPLETED with one `result` artifact holding `{ "sum": 3 }`.',
+    },
+  ]);
 
 /** Spacing of the `slow` behaviour's progress chunks: one per second, whatever `stepMs` is. */
 export const slowTickMs = 1000;
@@ -127,16 +155,65 @@ function bigText(kib: number): string {
   return line.repeat(kib * 16);
 }
 
+/** The data skill a message names in its metadata, if it names one of ours. */
+function dataSkillOf(message: Pick<Message, 'metadata'>): DataSkillName | undefined {
+  const named = message.metadata?.[skillMetadataKey];
+  return dataSkills.find((skill) => skill.name === named)?.name;
+}
+
+/** The sum of a data skill's input: exactly one data part holding an object with the finite numbers `a` and `b`. */
+function sumOf(message: Pick<Message, 'parts'>): number {
+  const [part, ...rest] = message.parts;
+  const input = part !== undefined && 'data' in part ? part.data : undefined;
+  if (rest.length > 0 || typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new AgentError('InvalidParams', 'sum needs one data part holding { "a": number, "b": number }');
+  }
+  const { a, b } = input;
+  if (typeof a !== 'number' || typeof b !== 'number' || !Number.isFinite(a + b)) {
+    throw new AgentError('InvalidParams', 'sum needs one data part holding { "a": number, "b": number }');
+  }
+  return a + b;
+}
+
+function dataSkillPlan(skill: DataSkillName, message: Pick<Message, 'parts'>): Plan {
+  const result = { sum: sumOf(message) };
+  if (skill === 'sum') {
+    return { kind: 'reply', behaviour: skill, text: 'sum', data: result };
+  }
+  return {
+    kind: 'task',
+    behaviour: skill,
+    steps: [
+      status('TASK_STATE_WORKING', 'working'),
+      step({
+        kind: 'artifact',
+        artifactId: 'result',
+        name: 'result',
+        text: 'result',
+        data: result,
+        append: false,
+        lastChunk: true,
+      }),
+      status('TASK_STATE_COMPLETED', 'done'),
+    ],
+  };
+}
+
 /**
-The plan a new user message starts, from the first word of its first text part. Arguments out of range (`slow 0`, `big x`) are refused with InvalidParams before anything runs.
+The plan a new user message starts: a data skill named in its metadata (`sum`, `sum-task`), else the behaviour of the first word of its first text part. Arguments out of range (`slow 0`, `big x`) are refused with InvalidParams before anything runs.
 
 @example
 ```ts
 planFor({ parts: [{ text: 'echo hi' }] }); // { kind: 'reply', behaviour: 'echo', text: 'echo hi' }
 planFor({ parts: [{ text: 'task a b' }] }).kind; // 'task'
+planFor({ parts: [{ data: { a: 1, b: 2 } }], metadata: { 'surecall/skill': 'sum' } }); // a reply with { sum: 3 }
 ```
 */
-export function planFor(message: Pick<Message, 'parts'>): Plan {
+export function planFor(message: Pick<Message, 'parts' | 'metadata'>): Plan {
+  const skill = dataSkillOf(message);
+  if (skill !== undefined) {
+    return dataSkillPlan(skill, message);
+  }
   const text = firstText(message);
   const words = text.split(/\s+/).filter((word) => word !== '');
   const [first = '', second] = words;

@@ -44,9 +44,19 @@ describe('buildAgentCard', () => {
     }
   });
 
-  it('has one skill per behaviour and admits anonymous or bearer callers', () => {
+  it('has one skill per behaviour, then the JSON-only data skills, and admits anonymous or bearer callers', () => {
     const card = buildAgentCard({ origin, mode: 'honouring', extended: false });
-    expect(card.skills.map((skill) => skill.id)).toEqual(behaviours.map((info) => info.name));
+    expect(card.skills.map((skill) => skill.id)).toEqual([
+      ...behaviours.map((info) => info.name),
+      'sum',
+      'sum-task',
+    ]);
+    expect(card.skills.slice(-2).map(({ inputModes, outputModes }) => ({ inputModes, outputModes }))).toEqual(
+      [
+        { inputModes: ['application/json'], outputModes: ['application/json'] },
+        { inputModes: ['application/json'], outputModes: ['application/json'] },
+      ],
+    );
     expect(card.securitySchemes).toEqual({
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: expect.any(String) } },
     });

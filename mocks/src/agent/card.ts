@@ -1,4 +1,4 @@
-import { behaviours } from './behaviours.js';
+import { behaviours, dataSkills } from './behaviours.js';
 import { type IdempotencyMode, idempotencyExtensionUri } from './idempotency.js';
 import type { AgentSkill, WireAgentCard } from './wire.js';
 
@@ -80,7 +80,20 @@ export function buildAgentCard(options: CardOptions): WireAgentCard {
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain'],
-    skills: behaviours.map(skillOf),
+    // The data skills take and give JSON only (A2A spec §4.4.5: a skill's modes override the card's defaults).
+    skills: [
+      ...behaviours.map(skillOf),
+      ...dataSkills.map(
+        (skill): AgentSkill => ({
+          id: skill.name,
+          name: skill.name,
+          description: skill.summary,
+          tags: ['mock', 'data'],
+          inputModes: ['application/json'],
+          outputModes: ['application/json'],
+        }),
+      ),
+    ],
   };
   if (extended) {
     card.provider = { organization: 'surecall', url: origin };

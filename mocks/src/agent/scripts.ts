@@ -67,7 +67,15 @@ export function createScripts(options: ScriptsOptions): Scripts {
         return;
       case 'artifact':
         store.addArtifact(record, {
-          artifact: { artifactId: step.artifactId, name: step.name, parts: [{ text: step.text }] },
+          artifact: {
+            artifactId: step.artifactId,
+            name: step.name,
+            parts: [
+              step.data === undefined
+                ? { text: step.text }
+                : { data: step.data, mediaType: 'application/json' },
+            ],
+          },
           append: step.append,
           lastChunk: step.lastChunk,
         });

@@ -195,7 +195,9 @@ export function createSend(options: SendOptions): Send {
         messageId: randomId(),
         contextId: newContextId,
         role: 'ROLE_AGENT',
-        parts: [{ text: plan.text }],
+        parts: [
+          plan.data === undefined ? { text: plan.text } : { data: plan.data, mediaType: 'application/json' },
+        ],
       };
       const claim = claimKey(tenant, message, { kind: 'message', message: reply });
       if (claim.kind === 'replay') {

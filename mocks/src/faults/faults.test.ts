@@ -357,6 +357,17 @@ describe('breaking streams', () => {
     expect(state.finished).toBe(1);
   });
 
+  it('premature-eof with afterFrames: closes a stream cleanly after N frames, while the agent finishes its work', async () => {
+    const { handle, state } = setUp({
+      kind: 'premature-eof',
+      operation: 'SendStreamingMessage',
+      afterFrames: 1,
+    });
+    const text = await (await handle(rest('POST', '/message:stream'))).text();
+    expect(frames(text).map(dataOf)).toEqual(streamEvents.slice(0, 1));
+    await vi.waitFor(() => expect(state.finished).toBe(1));
+  });
+
   it('premature-eof: cuts a unary body at half its bytes and drops its declared length', async () => {
     const { handle } = setUp({ kind: 'premature-eof', operation: 'GetTask' });
     const response = await handle(rest('GET', '/tasks/t-1'));

@@ -11,7 +11,7 @@ What each kind does, and to which answers it applies (a fault whose answer has a
 | `delay` | yes (no, if the client gives up first) | answered late | answered late |
 | `status-after` | yes | 5xx, plain or empty | whole stream consumed, then 5xx |
 | `cut-stream` | yes | unchanged | errored after `afterFrames` frames |
-| `premature-eof` | yes | body cut at half | closed cleanly without its last frame |
+| `premature-eof` | yes | body cut at half | closed cleanly without its last frame, or after `afterFrames` frames |
 | `duplicate-keys` | yes | result's first member written twice | same, in frame `frame` |
 | `wrong-jsonrpc-id` | yes | JSON-RPC only: another `id` | same, in frame `frame` |
 | `result-and-error` | yes | JSON-RPC only: both members | same, in frame `frame` |
@@ -91,8 +91,12 @@ export type StatusAfterFault = FaultTarget & {
 };
 /** The SSE body breaks (a read error, like a reset connection) after `afterFrames` frames; the agent's work carries on. */
 export type CutStreamFault = FaultTarget & { readonly kind: 'cut-stream'; readonly afterFrames: number };
-/** The body ends early without any error: a unary body after half its bytes, a stream before its last frame. */
-export type PrematureEofFault = FaultTarget & { readonly kind: 'premature-eof' };
+/** The body ends early without any error: a unary body after half its bytes, a stream before its last frame (or after `afterFrames` frames, when given); the agent's work carries on. */
+export type PrematureEofFault = FaultTarget & {
+  readonly kind: 'premature-eof';
+  /** Streams only: close cleanly after this many frames instead of before the last one. */
+  readonly afterFrames?: number;
+};
 /** The result object's first member is written twice, textually (same value): only a strict parser notices. */
 export type DuplicateKeysFault = FaultTarget & FrameTarget & { readonly kind: 'duplicate-keys' };
 /** JSON-RPC only: the response `id` is not the request's. */

@@ -15,6 +15,7 @@ describe('safeParseFaultSpec', () => {
       { kind: 'status-after', operation: 'CancelTask', status: 502, body: 'empty', retryAfterSeconds: 3 },
     ],
     ['cut-stream', { kind: 'cut-stream', operation: 'SubscribeToTask', afterFrames: 0 }],
+    ['premature-eof after N frames', { kind: 'premature-eof', operation: 'SubscribeToTask', afterFrames: 3 }],
     ['a frame', { kind: 'two-union-members', operation: 'SendStreamingMessage', frame: 2 }],
     ['redirect to a path', { kind: 'redirect', operation: 'SendMessage', location: '/elsewhere' }],
     ['redirect to a URL', { kind: 'redirect', operation: 'SendMessage', location: 'https://other.test/x' }],

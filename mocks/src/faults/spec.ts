@@ -72,7 +72,7 @@ const paramRules: { readonly [K in FaultKind]: Readonly<Record<string, ParamRule
     retryAfterSeconds: optional(integer(0, 86_400)),
   },
   'cut-stream': { afterFrames: required(integer(0, 65_535)) },
-  'premature-eof': {},
+  'premature-eof': { afterFrames: optional(integer(0, 65_535)) },
   'duplicate-keys': frameRule,
   'wrong-jsonrpc-id': frameRule,
   'result-and-error': frameRule,

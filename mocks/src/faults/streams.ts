@@ -63,7 +63,16 @@ export function streamRewrite(
         cut = true;
         return;
       }
+      if (spec.kind === 'premature-eof' && index === spec.afterFrames) {
+        // A clean close: the rest of the agent's body is read and dropped, so its work completes unobserved.
+        void drainReader(reader);
+        return;
+      }
       index += 1;
+      if (spec.kind === 'premature-eof' && spec.afterFrames !== undefined) {
+        yield frame;
+        continue;
+      }
       if (spec.kind === 'premature-eof') {
         if (held !== undefined) {
           yield held;

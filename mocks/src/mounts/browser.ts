@@ -10,7 +10,7 @@ import { createHandlers } from '../http/handlers.js';
 
 /** Options of {@link createMockAgentWorker}: the agent's, plus the origin it answers for. */
 export type MockAgentWorkerOptions = AgentOptions & {
-  /** The origin the worker answers for. Without it, the agent's paths on any origin are answered, the page's own included. */
+  /** The origin the worker answers for; requests to any other origin go to the network. A service worker sees a page's cross-origin requests too, so answering the agent's paths everywhere would stand in for a real agent the page talks to. @default the page's origin */
   readonly origin?: string;
 };
 
@@ -21,7 +21,7 @@ export type MockAgentWorker = {
   readonly agent: MockAgent;
   readonly faults: FaultLab;
   readonly executions: Executions;
-  /** The agent card's URL: on `origin`, or on the page's origin. */
+  /** The agent card's URL on `origin`. */
   readonly cardUrl: string;
   /** Register the worker. A page loads its own assets too, so unmatched requests go to the network. @default { onUnhandledRequest: 'bypass' } */
   start(options?: Parameters<SetupWorker['start']>[0]): Promise<void>;
@@ -41,19 +41,17 @@ mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
 ```
 */
 export function createMockAgentWorker(options: MockAgentWorkerOptions = {}): MockAgentWorker {
-  const { origin, ...agentOptions } = options;
+  const { origin: requested = globalThis.location.origin, ...agentOptions } = options;
+  const origin = new URL(requested).origin;
   const agent = createAgent(agentOptions);
   const faults = createFaultLab();
-  const worker = setupWorker(
-    ...createHandlers(origin === undefined ? { agent, faults } : { agent, faults, origin }),
-  );
-  const base = origin === undefined ? globalThis.location.origin : new URL(origin).origin;
+  const worker = setupWorker(...createHandlers({ agent, faults, origin }));
   return {
     worker,
     agent,
     faults,
     executions: agent.executions,
-    cardUrl: `${base}${agentCardPath}`,
+    cardUrl: `${origin}${agentCardPath}`,
     start: async (startOptions = { onUnhandledRequest: 'bypass' }) => {
       await worker.start(startOptions);
     },

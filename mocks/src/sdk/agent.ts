@@ -1,6 +1,6 @@
 /**
 @module
-The official `@a2a-js/sdk@1.3.0` server on a loopback port, for interop tests and benchmarks: both HTTP bindings over one `DefaultRequestHandler` with in-memory task and push stores, streaming, push notifications and the extended card enabled, and the executor of `sdk-executor.ts` (the mock agent's words: `echo`, `task`, `input`, `slow`). Node only (express).
+The official `@a2a-js/sdk@1.3.0` server on a loopback port, for interop tests and benchmarks: both HTTP bindings over one `DefaultRequestHandler` with in-memory task and push stores, streaming, push notifications and the extended card enabled, and the executor of `sdk-executor.ts` (the mock agent's words: `echo`, `task`, `input`, `slow`, and its data skills `sum` and `sum-task`). Node only (express).
 */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express, { type Request } from 'express';
+import { dataSkills } from '../agent/behaviours.js';
 import { agentCardPath, jsonRpcPath, restPath } from '../agent/card.js';
 import type { WireAgentCard } from '../agent/wire.js';
 import { createSdkExecutor } from './executor.js';
@@ -114,6 +115,15 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
         description: 'echo, task, input and slow, as the mock agent does them.',
         tags: ['interop'],
       },
+      // The mock agent's data skills, JSON in and out (A2A spec §4.4.5: a skill's modes override the card's defaults).
+      ...dataSkills.map((skill) => ({
+        id: skill.name,
+        name: skill.name,
+        description: skill.summary,
+        tags: ['interop', 'data'],
+        inputModes: ['application/json'],
+        outputModes: ['application/json'],
+      })),
     ],
     ...(extended ? { provider: { organization: 'surecall', url: origin } } : {}),
   };

@@ -1,6 +1,6 @@
 /**
 @module
-An `AgentExecutor` for the official `@a2a-js/sdk` server that behaves like the mock agent for the words the interop tests use: `echo …` answers a direct Message; `task a b c` (and any unknown first word) runs a task that streams one artifact chunk per word and completes; `input` stops in INPUT_REQUIRED and completes on a follow-up carrying its taskId; `slow N` sends one progress chunk per tick for N ticks and stops on CancelTask. Events are written as ProtoJSON, typed by our own wire types, and handed to the SDK through its `fromJSON` codecs, so the SDK's own serialiser decides what goes on the wire.
+An `AgentExecutor` for the official `@a2a-js/sdk` server that behaves like the mock agent for the words the interop tests use: `echo …` answers a direct Message; `task a b c` (and any unknown first word) runs a task that streams one artifact chunk per word and completes; `input` stops in INPUT_REQUIRED and completes on a follow-up carrying its taskId; `slow N` sends one progress chunk per tick for N ticks and stops on CancelTask; a message naming the data skill `sum` or `sum-task` in its metadata gets `{ "sum": a + b }` as a direct data Message or as the data artifact of a completed task. Events are written as ProtoJSON, typed by our own wire types, and handed to the SDK through its `fromJSON` codecs, so the SDK's own serialiser decides what goes on the wire.
 */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,6 +16,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
+import { skillMetadataKey } from '@surecall/client';
 import { maxSlowSeconds } from '../agent/behaviours.js';
 import type { Message, TaskState, TaskStatus, WireArtifactUpdate, WireTask } from '../agent/wire.js';
 
@@ -50,6 +51,17 @@ function firstText(message: SdkMessage): string {
     }
   }
   return '';
+}
+
+/** `a + b` of a data skill's single data part, or `undefined` when the input is not `{ a: number, b: number }`. */
+function sumOf(message: SdkMessage): number | undefined {
+  const [part, ...rest] = message.parts;
+  const input: unknown = part?.content?.$case === 'data' ? part.content.value : undefined;
+  if (rest.length > 0 || typeof input !== 'object' || input === null) {
+    return undefined;
+  }
+  const { a, b } = input as { readonly a?: unknown; readonly b?: unknown };
+  return typeof a === 'number' && typeof b === 'number' ? a + b : undefined;
 }
 
 function publishStatus(bus: ExecutionEventBus, ids: Ids, state: TaskState, text: string): void {
@@ -174,6 +186,11 @@ export function createSdkExecutor(options: SdkExecutorOptions = {}): SdkExecutor
       publishStatus(bus, ids, 'TASK_STATE_COMPLETED', 'done');
       return;
     }
+    const skill: unknown = user.metadata?.[skillMetadataKey];
+    if (skill === 'sum' || skill === 'sum-task') {
+      runSum(bus, ids, user, skill);
+      return;
+    }
     const words = text.split(/\s+/).filter((word) => word !== '');
     const [first = '', second] = words;
     const command = first.toLowerCase();
@@ -207,6 +224,41 @@ export function createSdkExecutor(options: SdkExecutorOptions = {}): SdkExecutor
     for (const chunk of wordChunks(chunkWords.length > 0 ? chunkWords : ['(no', 'text)'])) {
       publishChunk(bus, ids, chunk);
     }
+    publishStatus(bus, ids, 'TASK_STATE_COMPLETED', 'done');
+  }
+
+  function runSum(bus: ExecutionEventBus, ids: Ids, user: SdkMessage, skill: 'sum' | 'sum-task'): void {
+    const sum = sumOf(user);
+    if (skill === 'sum') {
+      const reply: Message = {
+        messageId: randomUUID(),
+        contextId: ids.contextId,
+        role: 'ROLE_AGENT',
+        parts:
+          sum === undefined
+            ? [{ text: 'sum needs { "a": number, "b": number }' }]
+            : [{ data: { sum }, mediaType: 'application/json' }],
+      };
+      bus.publish(AgentEvent.message(SdkMessage.fromJSON(reply)));
+      return;
+    }
+    publishSubmitted(bus, ids, user);
+    publishStatus(bus, ids, 'TASK_STATE_WORKING', 'working');
+    if (sum === undefined) {
+      publishStatus(bus, ids, 'TASK_STATE_FAILED', 'sum needs { "a": number, "b": number }');
+      return;
+    }
+    const event: WireArtifactUpdate = {
+      taskId: ids.taskId,
+      contextId: ids.contextId,
+      artifact: {
+        artifactId: 'result',
+        name: 'result',
+        parts: [{ data: { sum }, mediaType: 'application/json' }],
+      },
+      lastChunk: true,
+    };
+    bus.publish(AgentEvent.artifactUpdate(SdkTaskArtifactUpdateEvent.fromJSON(event)));
     publishStatus(bus, ids, 'TASK_STATE_COMPLETED', 'done');
   }
 

@@ -124,10 +124,40 @@ describe('a stream call', () => {
 
   it('passes the binding’s own failure through, once', async () => {
     const { caller, events } = setup([working, done], 1);
-    const { delivered, error } = await run(caller.stream('subscribeToTask', { id: 't-1' }, undefined));
+    const { delivered, error } = await run(
+      caller.stream('subscribeToTask', { id: 't-1' }, { resume: false }),
+    );
     expect(delivered).toEqual([working]);
     expect(error).toMatchObject({ kind: 'transport', reason: 'read', dispatched: true });
     expect(events.filter((event) => event.type === 'error' || event.type === 'stream-end')).toHaveLength(1);
+  });
+
+  it('a peer that breaks every resumed subscription right after its snapshot: the attempts run out, then the break', async () => {
+    vi.useFakeTimers();
+    try {
+      const { caller, events } = setup([working, done], 1);
+      const running = run(caller.stream('subscribeToTask', { id: 't-1' }, { resume: { random: () => 0 } }));
+      await vi.advanceTimersByTimeAsync(10_000);
+      const { delivered, error } = await running;
+      // The first snapshot and one per attempt: a snapshot alone is no progress, so the three attempts are shared.
+      expect(delivered).toEqual([working, working, working, working]);
+      expect(error).toMatchObject({ kind: 'transport', reason: 'read', dispatched: true });
+      expect(
+        events.flatMap((event) => (event.type === 'stream-resume' ? [[event.attempt, event.delayMs]] : [])),
+      ).toEqual([
+        [1, 125],
+        [2, 250],
+        [3, 500],
+      ]);
+      expect(
+        events
+          .filter((event) => event.type === 'stream-break')
+          .map((event) => 'resumable' in event && event.resumable),
+      ).toEqual([true, true, true, false]);
+      expect(events.at(-1)).toMatchObject({ type: 'error' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('completes where the lifecycle allows and refuses a premature end', async () => {
@@ -142,7 +172,7 @@ describe('a stream call', () => {
       wireBytes: 20,
     });
     const premature = setup([working]);
-    const { error } = await run(premature.caller.stream('subscribeToTask', { id: 't-1' }, undefined));
+    const { error } = await run(premature.caller.stream('subscribeToTask', { id: 't-1' }, { resume: false }));
     expect(error).toMatchObject({ kind: 'invalid-response', reason: 'lifecycle', dispatched: true });
   });
 

@@ -1,10 +1,29 @@
-import type { Binding, CallContext, HeaderTarget, StreamMethod, UnaryMethod } from './bindings/binding.js';
+import type {
+  Binding,
+  CallContext,
+  HeaderTarget,
+  StreamFrame,
+  StreamMethod,
+  UnaryMethod,
+} from './bindings/binding.js';
+import { checkTask } from './bindings/checks.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { createRestBinding } from './bindings/rest.js';
 import { createStreamValidator } from './bindings/stream.js';
-import { AuthorizationError } from './core/errors.js';
-import { type EventHub, errorJson, streamEventKind } from './events.js';
-import { carriesIdempotencyKey, type RetryNotice, runWithRetry } from './idempotency/retry.js';
+import {
+  AuthorizationError,
+  ExchangeError,
+  nameOperation,
+  RemoteError,
+  TransportError,
+} from './core/errors.js';
+import { type EventHub, errorJson, type StreamBreakReason, streamEventKind } from './events.js';
+import {
+  carriesIdempotencyKey,
+  notAppliedCodes,
+  type RetryNotice,
+  runWithRetry,
+} from './idempotency/retry.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type {
@@ -13,8 +32,18 @@ import type {
   OperationRequest,
   OperationResponse,
   StreamResponse,
+  Task,
 } from './protocol/index.js';
-import { operations } from './protocol/index.js';
+import { isInterrupted, isTerminal, operations } from './protocol/index.js';
+import {
+  breakOf,
+  isTransientResumeFailure,
+  pause,
+  type ResumeOptions,
+  type ResumePolicy,
+  resolveResumePolicy,
+  resumeDelayMs,
+} from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 
 /**
@@ -32,6 +61,8 @@ export type CallOptions = {
   readonly skill?: string;
   /** Passed to the token provider as `TokenContext.attempt`. A call made for a durable attempt is never retried by the client's policy. */
   readonly attempt?: TokenAttempt;
+  /** Streams only: how a stream that breaks once it has named its task resumes, by SubscribeToTask and never by sending again (`resumption.ts`); `false` turns it off. Unary calls ignore it. @default { attempts: 3, initialDelayMs: 250, maxDelayMs: 5000 } */
+  readonly resume?: ResumeOptions | boolean;
 };
 
 /** The semantic check of one unary answer (docs/protocol-checks.md#unary-answers), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (docs/idempotency.md#replays). */
@@ -73,6 +104,33 @@ type Call = {
   /** The try the client's retry policy is on, from 1; `ClientOptions.headers` is told it. */
   attempt?: number;
 };
+
+/** What a resumption starts from: the task, the break and its reason, and the attempts already spent without progress. */
+type ResumeSession = {
+  readonly taskId: string;
+  readonly broken: unknown;
+  readonly reason: StreamBreakReason;
+  readonly used: number;
+};
+
+/** The task an event of a task stream names (a direct Message ends its stream, so it never names one to resume). */
+function taskIdOf(event: StreamResponse): string | undefined {
+  if ('task' in event) {
+    return event.task.id;
+  }
+  if ('statusUpdate' in event) {
+    return event.statusUpdate.taskId;
+  }
+  return 'artifactUpdate' in event ? event.artifactUpdate.taskId : undefined;
+}
+
+/** A send (never an idempotent read or cancel) that may have reached the peer and was not authoritatively refused: docs/durable-send.md#classifying-a-failure. */
+function sendOutcomeUnknown(call: Call, error: ExchangeError): boolean {
+  const send = call.method === 'sendMessage' || call.method === 'sendStreamingMessage';
+  const refused =
+    error instanceof RemoteError && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode);
+  return send && error.dispatched && !refused;
+}
 
 function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Binding {
   const { pin, limits, subscribeMethod } = resolved;
@@ -127,7 +185,8 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return { id: calls, method, operation: operations[method].name, started: performance.now() };
   }
 
-  function fail(call: Call, error: unknown): unknown {
+  /** Ends a failed call; `answered`: a stream already delivered a valid first event, so its send's outcome is known. */
+  function fail(call: Call, error: unknown, answered = false): unknown {
     const denied = call.providerError;
     // The transport maps every provider failure to `unavailable`; the provider's own refusal is kept.
     const thrown =
@@ -136,6 +195,9 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       denied.reason === 'permission-denied'
         ? new AuthorizationError('permission-denied')
         : error;
+    if (thrown instanceof ExchangeError) {
+      nameOperation(thrown, call.operation, !answered && sendOutcomeUnknown(call, thrown));
+    }
     hub.emit(() => ({ ...base(call), type: 'error', durationMs: elapsed(call), error: errorJson(thrown) }));
     return thrown;
   }
@@ -286,6 +348,108 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     }
   }
 
+  /** A resumption's own exchange (SubscribeToTask or GetTask) under the stream's `callId`: its `request` event names the operation it really is. */
+  function exchange(call: Call, method: 'subscribeToTask' | 'getTask'): Call {
+    return { id: call.id, method, operation: operations[method].name, started: call.started };
+  }
+
+  /**
+  Resumes a stream that broke once its task was known (docs/protocol-checks.md#stream-resumption): waits, subscribes to the task and returns the new source; after a refusal, one GetTask returns the task when it has settled. Throws `broken` when the attempts run out, a peer asks to wait longer than allowed, or the task is still running but cannot be subscribed to; the caller's abort during a wait ends it as an abort.
+  */
+  async function resumeStream(
+    call: Call,
+    session: ResumeSession,
+    policy: ResumePolicy,
+    options: CallOptions | undefined,
+  ): Promise<{
+    readonly source: AsyncIterableIterator<StreamFrame> | undefined;
+    readonly task?: Task;
+    readonly used: number;
+  }> {
+    const { taskId, broken, reason } = session;
+    const signal = options?.signal;
+    // Read afresh each time: the caller may abort during any await below.
+    const aborted = (): boolean => signal?.aborted === true;
+    const subscribe = exchange(call, 'subscribeToTask');
+    const params = { id: taskId };
+    let previous: unknown = broken;
+    for (let attempt = session.used + 1; attempt <= policy.attempts; attempt += 1) {
+      const delayMs = resumeDelayMs(policy, attempt, previous);
+      if (delayMs === undefined) {
+        break;
+      }
+      const failure = previous;
+      hub.emit(() => ({
+        ...base(call),
+        type: 'stream-resume',
+        attempt,
+        reason,
+        delayMs,
+        taskId,
+        via: 'SubscribeToTask',
+        error: errorJson(failure),
+      }));
+      if (!(await pause(delayMs, signal))) {
+        throw new TransportError('aborted', { dispatched: true, cause: broken });
+      }
+      try {
+        // The same binding, bounds, pin and token provider; a read of the task, never the message again.
+        const prepared = prepare(subscribe, params, options);
+        const source = await start(subscribe, prepared, options, (sent, context) =>
+          binding.stream('subscribeToTask', sent as OperationRequest<'subscribeToTask'>, context),
+        );
+        return { source, used: attempt };
+      } catch (error) {
+        if (aborted()) {
+          throw new TransportError('aborted', { dispatched: true, cause: broken });
+        }
+        previous = error;
+        if (!isTransientResumeFailure(error)) {
+          // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
+          hub.emit(() => ({
+            ...base(call),
+            type: 'stream-resume',
+            attempt,
+            reason,
+            delayMs: 0,
+            taskId,
+            via: 'GetTask',
+            error: errorJson(error),
+          }));
+          const task = await finalSnapshot(call, taskId, options);
+          if (aborted()) {
+            throw new TransportError('aborted', { dispatched: true, cause: broken });
+          }
+          if (task === undefined) {
+            throw broken;
+          }
+          return { source: undefined, task, used: attempt };
+        }
+      }
+    }
+    throw broken;
+  }
+
+  /** The task by GetTask, when it has settled (terminal or interrupted); `undefined` when it has not or cannot be read. */
+  async function finalSnapshot(
+    call: Call,
+    taskId: string,
+    options: CallOptions | undefined,
+  ): Promise<Task | undefined> {
+    const get = exchange(call, 'getTask');
+    try {
+      const prepared = prepare(get, { id: taskId }, options);
+      const { value, httpStatus } = await start(get, prepared, options, (sent, context) =>
+        binding.unary('getTask', sent as OperationRequest<'getTask'>, context),
+      );
+      checkTask(value, { id: taskId }, { httpStatus });
+      const { state } = value.status;
+      return isTerminal(state) || isInterrupted(state) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async function* stream(
     operation: StreamMethod,
     params: unknown,
@@ -304,45 +468,107 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         wireBytes,
         durationMs: elapsed(call),
       }));
+    const frameEvent = (event: StreamResponse, bytes: number): void => {
+      const index = frames;
+      frames += 1;
+      wireBytes += bytes;
+      hub.emit(() => ({
+        ...base(call),
+        type: 'stream-frame',
+        index,
+        wireBytes: bytes,
+        kind: streamEventKind(event),
+        event: structuredClone(event),
+      }));
+    };
     try {
+      const policy = resolveResumePolicy(options?.resume, resolved.limits.streamIdleTimeoutMs);
       const prepared = prepare(call, params, options);
       const { request } = prepared;
-      // Only the establishment is retried: once the stream is open, a failure ends it (docs/idempotency.md#retry-policy, streams).
+      // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
       const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);
-      const source = await attempts(call, keyed, options, (number) => {
-        call.attempt = number;
-        return start(call, prepared, options, (sent, context) =>
-          binding.stream(operation, sent as OperationRequest<typeof operation>, context),
-        );
-      });
+      let source: AsyncIterableIterator<StreamFrame> | undefined = await attempts(
+        call,
+        keyed,
+        options,
+        (number) => {
+          call.attempt = number;
+          return start(call, prepared, options, (sent, context) =>
+            binding.stream(operation, sent as OperationRequest<typeof operation>, context),
+          );
+        },
+      );
+      // A subscription names its task from the start; a send's stream names it with its first task event.
+      let taskId =
+        operation === 'subscribeToTask' ? (request as OperationRequest<'subscribeToTask'>).id : undefined;
       const validator = createStreamValidator(
         operation === 'subscribeToTask'
-          ? { kind: 'subscribe', taskId: (request as OperationRequest<'subscribeToTask'>).id }
+          ? { kind: 'subscribe', taskId: taskId ?? '' }
           : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
       );
       hub.emit(() => ({ ...base(call), type: 'response', stream: true, durationMs: elapsed(call) }));
-      // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
-      for await (const frame of source) {
-        validator.accept(frame.event);
-        const index = frames;
-        frames += 1;
-        wireBytes += frame.wireBytes;
-        hub.emit(() => ({
-          ...base(call),
-          type: 'stream-frame',
-          index,
-          wireBytes: frame.wireBytes,
-          kind: streamEventKind(frame.event),
-          event: structuredClone(frame.event),
-        }));
-        yield frame.event;
+      // Resumption attempts spent since the stream last made progress: a resumed stream that delivers an update beyond its snapshot earns a fresh count, so a peer that breaks every subscription at once cannot keep the stream going.
+      let used = 0;
+      while (source !== undefined) {
+        try {
+          // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
+          for await (const frame of source) {
+            if (!validator.accept(frame.event)) {
+              continue;
+            }
+            taskId ??= taskIdOf(frame.event);
+            if (!('task' in frame.event)) {
+              used = 0;
+            }
+            frameEvent(frame.event, frame.wireBytes);
+            yield frame.event;
+          }
+          validator.end();
+          source = undefined;
+        } catch (error) {
+          const reason = breakOf(error);
+          if (reason === undefined) {
+            throw error;
+          }
+          // Nothing to resume: no policy, the task is unknown (the send's outcome is the durable agent's question), the caller stopped, or the task already reached a state where the stream may end (docs/protocol-checks.md#stream-resumption).
+          const resumable =
+            policy !== undefined &&
+            used < policy.attempts &&
+            taskId !== undefined &&
+            options?.signal?.aborted !== true &&
+            !validator.complete;
+          const known = taskId;
+          hub.emit(() => ({
+            ...base(call),
+            type: 'stream-break',
+            reason,
+            frames,
+            resumable,
+            ...(known === undefined ? {} : { taskId: known }),
+            error: errorJson(error),
+          }));
+          if (!resumable || policy === undefined || taskId === undefined) {
+            throw error;
+          }
+          validator.seam();
+          const resumed = await resumeStream(call, { taskId, broken: error, reason, used }, policy, options);
+          used = resumed.used;
+          source = resumed.source;
+          if (resumed.task !== undefined) {
+            const event = { task: resumed.task };
+            validator.accept(event);
+            // GetTask's answer was no SSE event: it adds no stream bytes.
+            frameEvent(event, 0);
+            yield event;
+            validator.end();
+          }
+        }
       }
-      validator.end();
       settled = true;
       end('complete');
     } catch (error) {
       settled = true;
-      throw fail(call, error);
+      throw fail(call, error, frames > 0);
     } finally {
       if (!settled) {
         end('released');

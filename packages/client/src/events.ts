@@ -63,6 +63,37 @@ export type StreamEndEvent = ClientEventBase & {
   readonly durationMs: number;
 };
 
+/** Why a stream broke (`resumption.ts`): how its transport failed, or `premature-end` when the peer closed it before the task settled. */
+export type StreamBreakReason = 'read' | 'idle' | 'network' | 'timeout' | 'premature-end';
+
+/** An established stream broke (docs/protocol-checks.md#stream-resumption). `resumable` says whether a resumption follows (`stream-resume` events) or the stream fails with this error (an `error` event). */
+export type StreamBreakEvent = ClientEventBase & {
+  readonly type: 'stream-break';
+  readonly reason: StreamBreakReason;
+  /** Events delivered before the break: the index the next `stream-frame` will carry, where the seam is. */
+  readonly frames: number;
+  readonly resumable: boolean;
+  /** The task the stream follows, once it named one; without it a send's stream cannot resume. */
+  readonly taskId?: string;
+  /** The break, as its public-safe `toJSON()`. */
+  readonly error: Readonly<Record<string, unknown>>;
+};
+
+/** A broken stream is about to resume (docs/protocol-checks.md#stream-resumption): by SubscribeToTask after `delayMs`, or, once a subscription was refused, by one GetTask at once (`via`). The attempt's `request` event, with its own operation, follows under the same `callId`. */
+export type StreamResumeEvent = ClientEventBase & {
+  readonly type: 'stream-resume';
+  /** From 1; it counts the attempts since the stream last made progress. */
+  readonly attempt: number;
+  /** The reason of the break being repaired. */
+  readonly reason: StreamBreakReason;
+  readonly delayMs: number;
+  readonly taskId: string;
+  /** How the attempt reads the task: a subscription, or the one GetTask after a subscription was refused. */
+  readonly via: 'SubscribeToTask' | 'GetTask';
+  /** What made this attempt necessary: the break for the first, the previous attempt's failure after that (the refusal, for a GetTask), as its public-safe `toJSON()`. */
+  readonly error: Readonly<Record<string, unknown>>;
+};
+
 /** The call failed. `error` is the error's own public-safe `toJSON()`, so it holds nothing a log could not. */
 export type ClientErrorEvent = ClientEventBase & {
   readonly type: 'error';
@@ -94,6 +125,8 @@ const unsubscribe = client.events.subscribe((event) => {
     case 'stream-frame': frames.add(event.callId, event.index, event.kind, event.wireBytes, event.event); break;
     case 'stream-end': timeline.end(event.callId, event.reason); break;
     case 'retry': timeline.retry(event.callId, event.attempt, event.delayMs, event.error); break;
+    case 'stream-break': frames.seam(event.callId, event.frames, event.reason, event.resumable); break;
+    case 'stream-resume': timeline.resume(event.callId, event.attempt, event.delayMs); break;
     case 'error': timeline.fail(event.callId, event.error); break;
   }
 });
@@ -104,6 +137,8 @@ export type ClientEvent =
   | ClientResponseEvent
   | StreamFrameEvent
   | StreamEndEvent
+  | StreamBreakEvent
+  | StreamResumeEvent
   | ClientRetryEvent
   | ClientErrorEvent;
 

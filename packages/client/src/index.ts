@@ -22,6 +22,11 @@ export type {
   TokenProvider,
 } from './security.js';
 
+/* Messages and parts */
+
+export type { MessageOptions, PartOptions } from './builders.js';
+export { dataPart, fileUrlPart, textPart, userMessage } from './builders.js';
+
 /* Discovery */
 
 export { cardDigest } from './discovery/digest.js';
@@ -57,9 +62,12 @@ export type {
   ClientRequestEvent,
   ClientResponseEvent,
   ClientRetryEvent,
+  StreamBreakEvent,
+  StreamBreakReason,
   StreamEndEvent,
   StreamEventKind,
   StreamFrameEvent,
+  StreamResumeEvent,
 } from './events.js';
 
 /* Idempotency keys and retries; the agent's half is in '@surecall/client/idempotency' */
@@ -69,6 +77,7 @@ export { startDelegation } from './idempotency/delegation.js';
 export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
 export { honoursIdempotency, keyOf, newIdempotencyKey, setKey } from './idempotency/key.js';
 export type { RetryPolicyOptions } from './idempotency/retry.js';
+export type { ResumeOptions } from './resumption.js';
 
 /* Durable sends; the ledger stores and the record types are in '@surecall/client/ledger' */
 
@@ -89,10 +98,30 @@ export type {
   ProbeResult,
   ProbeRule,
   ReconcileOptions,
+  RecordScope,
   RecoveryStrategy,
 } from './durable/agent.js';
 export { durableAgent } from './durable/agent.js';
-export type { DurableProbePageEvent, DurableProbeStartEvent } from './durable/events.js';
+export type {
+  DurableDuplicatedEvent,
+  DurableProbePageEvent,
+  DurableProbeStartEvent,
+} from './durable/events.js';
+
+/* Remote skills as typed functions (Standard Schema validators) */
+
+export type {
+  CompletionOptions,
+  RemoteSkill,
+  RemoteSkillOptions,
+  SkillCallOptions,
+  SkillCompletion,
+  SkillIssue,
+  SkillMedia,
+  SkillOutcome,
+  SkillTask,
+} from './durable/remote-skill.js';
+export { remoteSkill, skillMetadataKey } from './durable/remote-skill.js';
 
 /* Task states */
 

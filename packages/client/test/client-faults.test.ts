@@ -184,7 +184,11 @@ describe.each(bindings)('the fault lab over %s', (binding) => {
         ? client.sendMessage({ message: userMessage('task a') })
         : call === 'get'
           ? client.getTask({ id: taskId })
-          : client.sendStreamingMessage({ message: userMessage('task a b') }),
+          : // With resumption on, a premature end is a break that heals (test/stream-resumption.test.ts); here the validator's verdict is the subject.
+            client.sendStreamingMessage(
+              { message: userMessage('task a b') },
+              kind === 'premature-eof' ? { resume: false } : {},
+            ),
     );
     expect(`${error.kind} ${error.reason}`).toBe(expected);
     expect(error.dispatched).toBe(true);

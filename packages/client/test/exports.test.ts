@@ -3,6 +3,7 @@ import * as idempotency from '@surecall/client/idempotency';
 import * as ledger from '@surecall/client/ledger';
 import * as fileLedger from '@surecall/client/ledger/file';
 import * as memoryLedger from '@surecall/client/ledger/memory';
+import * as postgresLedger from '@surecall/client/ledger/postgres';
 import * as protocol from '@surecall/client/protocol';
 import { describe, expect, it } from 'vitest';
 // The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by name.
@@ -30,18 +31,24 @@ describe('the package entries', () => {
         "TransportError",
         "cardDigest",
         "createClient",
+        "dataPart",
         "defaultLimits",
         "discover",
         "durableAgent",
         "fetchAgentCard",
+        "fileUrlPart",
         "honoursIdempotency",
         "isClientError",
         "isInterrupted",
         "isTerminal",
         "keyOf",
         "newIdempotencyKey",
+        "remoteSkill",
         "setKey",
+        "skillMetadataKey",
         "startDelegation",
+        "textPart",
+        "userMessage",
         "verifyCardSignature",
       ]
     `);
@@ -99,12 +106,26 @@ describe('the package entries', () => {
     expect(names(fileLedger)).toMatchInlineSnapshot(`
       [
         "compactLedger",
+        "ledgerPath",
         "openLedger",
         "statusOf",
         "verifyHistory",
       ]
     `);
-    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger'].sort());
+    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger', 'ledgerPath'].sort());
+    // The fleet's store: its own opener with the worker, lease and schema, and its schema version.
+    expect(names(postgresLedger)).toMatchInlineSnapshot(`
+      [
+        "openLedger",
+        "openPostgresLedger",
+        "postgresSchemaVersion",
+        "statusOf",
+        "verifyHistory",
+      ]
+    `);
+    expect(names(postgresLedger)).toEqual(
+      [...names(memoryLedger), 'openPostgresLedger', 'postgresSchemaVersion'].sort(),
+    );
     // Under Node, '@surecall/client/ledger' is the file store.
     expect(ledger).toBe(fileLedger);
   });

@@ -463,6 +463,43 @@ describe('createStreamValidator: properties', () => {
     );
   });
 
+  it('accepts every valid task stream broken anywhere and resumed from a snapshot taken at any later point', () => {
+    fc.assert(
+      fc.property(validStream, fc.nat(), fc.nat(), ({ origin, events }, breakPick, gapPick) => {
+        // A break after `at` events; the subscription's snapshot holds the task as it stood after `from` events.
+        const at = 1 + (breakPick % (events.length - 1));
+        const from = at + (gapPick % (events.length - at));
+        let state: TaskState = 'TASK_STATE_SUBMITTED';
+        const artifacts = new Map<string, string>();
+        for (const event of events.slice(0, from)) {
+          if ('task' in event) {
+            state = event.task.status.state;
+          } else if ('statusUpdate' in event) {
+            state = event.statusUpdate.status.state;
+          } else if ('artifactUpdate' in event) {
+            const { artifact, append } = event.artifactUpdate;
+            artifacts.set(
+              artifact.artifactId,
+              `${append ? (artifacts.get(artifact.artifactId) ?? '') : ''}x`,
+            );
+          }
+        }
+        const resumed = snapshot(state, {
+          artifacts: [...artifacts].map(([artifactId, text]) => ({ artifactId, parts: [{ text }] })),
+        });
+        const validator = createStreamValidator(origin);
+        for (const event of events.slice(0, at)) {
+          validator.accept(event);
+        }
+        validator.seam();
+        for (const event of [resumed, ...events.slice(from)]) {
+          validator.accept(event);
+        }
+        expect(() => validator.end()).not.toThrow();
+      }),
+    );
+  });
+
   it('refuses the same stream with one event of another task', () => {
     fc.assert(
       fc.property(validStream, fc.nat(), ({ origin, events }, pick) => {
@@ -473,5 +510,89 @@ describe('createStreamValidator: properties', () => {
         expect(error).toMatchObject({ reason: 'identity', dispatched: true });
       }),
     );
+  });
+});
+
+describe('createStreamValidator across a resumption seam', () => {
+  const at = (state: TaskState, timestamp: string): StreamResponse => ({
+    statusUpdate: { ...owner, status: { state, timestamp } },
+  });
+  const whole = (state: TaskState, timestamp: string, sealed: boolean): StreamResponse =>
+    snapshot(state, {
+      status: { state, timestamp },
+      artifacts: [{ artifactId: 'text', parts: [{ text: sealed ? 'alpha beta' : 'alpha' }] }],
+    });
+
+  it('takes the snapshot a resumption starts with, and appends continue from its artifacts', () => {
+    const validator = createStreamValidator(send);
+    expect(validator.accept(snapshot('TASK_STATE_SUBMITTED'))).toBe(true);
+    expect(validator.accept(chunk('text'))).toBe(true);
+    validator.seam();
+    expect(validator.complete).toBe(false);
+    expect(validator.accept(whole('TASK_STATE_WORKING', '2026-01-01T00:00:02Z', false))).toBe(true);
+    expect(validator.accept(chunk('text', { append: true, lastChunk: true }))).toBe(true);
+    expect(validator.accept(status('TASK_STATE_COMPLETED'))).toBe(true);
+    expect(() => validator.end()).not.toThrow();
+  });
+
+  it('repairs a premature end: the seam clears it', () => {
+    const validator = createStreamValidator(subscribe);
+    validator.accept(snapshot());
+    expect(() => validator.end()).toThrow(InvalidResponseError);
+    validator.seam();
+    validator.accept(snapshot());
+    validator.accept(status('TASK_STATE_COMPLETED'));
+    expect(() => validator.end()).not.toThrow();
+  });
+
+  it('keeps any other failure final', () => {
+    const validator = createStreamValidator(subscribe);
+    validator.accept(snapshot());
+    expect(() => validator.accept(chunk('text', { append: true }))).toThrow(InvalidResponseError);
+    expect(() => validator.seam()).toThrow(InvalidResponseError);
+  });
+
+  it.each<[string, StreamResponse, string]>([
+    ['an update first', status('TASK_STATE_WORKING'), 'resume-without-task'],
+    ['a snapshot of another task', snapshot('TASK_STATE_WORKING', { id: 'task-2' }), 'task-id'],
+    [
+      'a snapshot of another context',
+      snapshot('TASK_STATE_WORKING', { contextId: 'context-2' }),
+      'context-id',
+    ],
+  ])('refuses %s after the seam', (_name, event, rule) => {
+    const validator = createStreamValidator(send);
+    validator.accept(snapshot('TASK_STATE_SUBMITTED'));
+    validator.seam();
+    let thrown: unknown;
+    try {
+      validator.accept(event);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ violation: { rule } });
+  });
+
+  it('does not deliver again a status update older than the last one delivered', () => {
+    const validator = createStreamValidator(send);
+    validator.accept(snapshot('TASK_STATE_SUBMITTED'));
+    validator.accept(at('TASK_STATE_WORKING', '2026-01-01T00:00:03Z'));
+    validator.seam();
+    validator.accept(whole('TASK_STATE_WORKING', '2026-01-01T00:00:03Z', true));
+    expect(validator.accept(at('TASK_STATE_SUBMITTED', '2026-01-01T00:00:01Z'))).toBe(false);
+    expect(validator.accept(at('TASK_STATE_WORKING', '2026-01-01T00:00:03.000Z'))).toBe(true);
+    expect(validator.accept(at('TASK_STATE_COMPLETED', '2026-01-01T00:00:04Z'))).toBe(true);
+    expect(validator.complete).toBe(true);
+  });
+
+  it('says how far the task has come', () => {
+    const validator = createStreamValidator(send);
+    expect(validator.settled).toBeUndefined();
+    validator.accept(snapshot('TASK_STATE_SUBMITTED'));
+    expect(validator.settled).toBeUndefined();
+    validator.accept(status('TASK_STATE_INPUT_REQUIRED'));
+    expect(validator.settled).toBe('interrupted');
+    validator.accept(status('TASK_STATE_FAILED'));
+    expect(validator.settled).toBe('terminal');
   });
 });

@@ -13,11 +13,14 @@ Decisions where the sources differ:
 - After a terminal state nothing more is accepted, not even the last Task snapshot that A2A spec §11.7 lets a server send before closing: the stream lifecycle rules reject it (docs/protocol-checks.md#stream-lifecycle), and neither the official `@a2a-js/sdk` 1.3.0 server (its captured streams end with the terminal `statusUpdate`) nor `mocks/` sends one.
 - An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open after `AUTH_REQUIRED`, and the official server does exactly that, so StateKnot's stricter rule would refuse a conformant peer. A later non-settled status makes an end premature again.
 - A subscription's first Task passes the whole Task identity check with the subscribed id (status message and history belong to it), not only the id comparison StateKnot makes.
-- The first failure is final: any later `accept` or `end` throws that same error again.
+- The first failure is final: any later `accept` or `end` throws that same error again, with one exception: a premature end is a break that `seam` repairs.
+
+Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` marks where a broken stream continues with a SubscribeToTask (or a GetTask snapshot). The next event must be a Task snapshot of the same task and context; it replaces the artifacts held (a snapshot's artifacts are whole, so appends continue from them) and the settled state. From then on a status update older than the last status delivered is a repeat: `accept` returns `false` and the event is not delivered.
 */
 
 import { InvalidResponseError } from '../core/errors.js';
 import {
+  compareTimestamps,
   isInterrupted,
   isTerminal,
   type SendMessageRequest,
@@ -32,12 +35,16 @@ export type StreamOrigin =
   | { readonly kind: 'subscribe'; readonly taskId: string };
 
 /**
-Checks the events of one stream in order. `accept` and `end` throw `InvalidResponseError` with `dispatched: true`; `complete` says whether the stream may end now (after a direct Message, or once the task is terminal or interrupted).
+Checks the events of one stream in order. `accept` and `end` throw `InvalidResponseError` with `dispatched: true`; `accept` returns `false` for a status update a resumed stream repeats (not to be delivered again); `complete` says whether the stream may end now (after a direct Message, or once the task is terminal or interrupted); `seam` continues a task stream that broke, `settled` says how far its task has come.
 */
 export type StreamValidator = {
-  accept(event: StreamResponse): void;
+  accept(event: StreamResponse): boolean;
   end(): void;
+  /** The stream broke and continues from a fresh snapshot: throws the stream's failure unless it is none or a premature end. */
+  seam(): void;
   readonly complete: boolean;
+  /** `terminal` or `interrupted` once the task has reached such a state (and not left it); `undefined` otherwise. */
+  readonly settled: 'terminal' | 'interrupted' | undefined;
 };
 
 type Settled = 'terminal' | 'interrupted' | undefined;
@@ -60,12 +67,17 @@ validator.end(); // throws on a premature end
 ```
 */
 export function createStreamValidator(origin: StreamOrigin): StreamValidator {
-  let phase: 'awaiting-first' | 'message' | 'task' = 'awaiting-first';
+  // `seam`: a task stream that broke, waiting for the snapshot its resumption starts with.
+  let phase: 'awaiting-first' | 'message' | 'task' | 'seam' = 'awaiting-first';
   let owner = { taskId: '', contextId: '' };
   let settled: Settled;
   /** artifactId → sealed (its `lastChunk` was seen). */
   const artifacts = new Map<string, boolean>();
   let failure: unknown;
+  let prematureEnd = false;
+  /** Once a seam was crossed, the timestamp of the last status delivered: older updates are repeats. */
+  let resumed = false;
+  let lastStatusTime: string | undefined;
 
   function checkOwner(update: { readonly taskId: string; readonly contextId: string }, path: string): void {
     // A2A spec §3.1.2: a task stream carries the events of its one task.
@@ -77,7 +89,31 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
     }
   }
 
-  function step(event: StreamResponse): void {
+  function snapshot(event: StreamResponse): void {
+    if (!('task' in event)) {
+      // A2A spec §3.1.6: a subscription starts with the Task, so a resumed stream does too.
+      fail('stream', 'resume-without-task', '$');
+    }
+    const { task } = event;
+    checkTaskAt(task, { id: owner.taskId }, '$.task');
+    if (task.contextId !== owner.contextId) {
+      fail('identity', 'context-id', '$.task.contextId');
+    }
+    phase = 'task';
+    settled = settledOf(task.status.state);
+    lastStatusTime = task.status.timestamp ?? lastStatusTime;
+    // A snapshot's artifacts are whole: what was held before the seam is replaced, and appends continue from these.
+    artifacts.clear();
+    for (const artifact of task.artifacts ?? []) {
+      artifacts.set(artifact.artifactId, false);
+    }
+  }
+
+  function step(event: StreamResponse): boolean {
+    if (phase === 'seam') {
+      snapshot(event);
+      return true;
+    }
     if (phase === 'message') {
       // A2A spec §3.1.2: a message-only stream is exactly one Message.
       fail('stream', 'event-after-message', '$');
@@ -95,6 +131,7 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       phase = 'task';
       owner = { taskId: task.id, contextId: task.contextId };
       settled = settledOf(task.status.state);
+      lastStatusTime = task.status.timestamp;
       // Artifacts of the snapshot may still be streaming: they are known and open to appends.
       for (const artifact of task.artifacts ?? []) {
         artifacts.set(artifact.artifactId, false);
@@ -118,6 +155,14 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       if (update.status.message !== undefined) {
         checkStatusMessage(update.status.message, owner, '$.statusUpdate.status.message');
       }
+      const time = update.status.timestamp;
+      if (resumed && time !== undefined && lastStatusTime !== undefined) {
+        if (compareTimestamps(time, lastStatusTime) < 0) {
+          // Already delivered before the seam, or older than the snapshot: the consumer holds something newer.
+          return false;
+        }
+      }
+      lastStatusTime = time ?? lastStatusTime;
       settled = settledOf(update.status.state);
     } else {
       const update = event.artifactUpdate;
@@ -139,14 +184,15 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       // `append: false` starts or replaces the artifact (docs/protocol-checks.md#stream-lifecycle), which reopens it.
       artifacts.set(artifactId, update.lastChunk);
     }
+    return true;
   }
 
-  function guarded(run: () => void): void {
+  function guarded<T>(run: () => T): T {
     if (failure !== undefined) {
       throw failure;
     }
     try {
-      run();
+      return run();
     } catch (error) {
       failure = error;
       throw error;
@@ -157,11 +203,12 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
 
   return {
     accept(event) {
-      guarded(() => step(event));
+      return guarded(() => step(event));
     },
     end() {
       guarded(() => {
         if (!isComplete()) {
+          prematureEnd = true;
           // A2A spec §3.1.2: a task stream closes once the task is terminal (or interrupted, §11.7); earlier is a cut.
           throw new InvalidResponseError('lifecycle', {
             dispatched: true,
@@ -170,8 +217,23 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
         }
       });
     },
+    seam() {
+      if (failure !== undefined && !prematureEnd) {
+        throw failure;
+      }
+      failure = undefined;
+      prematureEnd = false;
+      // A subscription that broke before its first event simply starts again; a task stream waits for its snapshot.
+      if (phase === 'task') {
+        phase = 'seam';
+        resumed = true;
+      }
+    },
     get complete() {
       return failure === undefined && isComplete();
+    },
+    get settled() {
+      return phase === 'task' ? settled : undefined;
     },
   };
 }

@@ -3,24 +3,37 @@
 The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person.
 */
 import type { A2aClient } from '../client.js';
-import { InvalidResponseError, LedgerError } from '../core/errors.js';
+import { InvalidResponseError, LedgerError, OptionsError } from '../core/errors.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import {
-  type AgentIdentity,
   attemptMessage,
   type DeliveryMode,
   errorSummary,
   type LedgerRecord,
   type LedgerTransition,
 } from '../ledger/ledger.js';
+import { maxDelayMs } from '../ledger/record.js';
 import { decode, Message, type SendMessageResponse } from '../protocol/index.js';
+import { createAuditor } from './audit.js';
 import { createDurableEventHub, type DurableEvents } from './events.js';
-import { type DurableAgentOptions, type ResolvedRecovery, resolveDurableAgentOptions } from './options.js';
+import { agentIdentity, sentThrough } from './identity.js';
+import {
+  type DurableAgentOptions,
+  type ResolvedRecovery,
+  resolveDurableAgentOptions,
+  wholeOption,
+} from './options.js';
 import { classifySendFailure, type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
-import { createReconciler, type ReconcileOptions } from './reconciliation.js';
+import {
+  createReconciler,
+  type ReconcileDueOptions,
+  type ReconcileDueReport,
+  type ReconcileOptions,
+} from './reconciliation.js';
 import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';
 
 export type {
+  DurableDuplicatedEvent,
   DurableEvent,
   DurableEventListener,
   DurableEvents,
@@ -32,7 +45,19 @@ export type {
 } from './events.js';
 export type { DeduplicationAttestation, DurableAgentOptions, RecoveryStrategy } from './options.js';
 export type { DurableOutcome, DurableStatus } from './outcome.js';
-export type { ReconcileOptions } from './reconciliation.js';
+export type { ReconcileDueOptions, ReconcileDueReport, ReconcileOptions } from './reconciliation.js';
+
+/** What the long-running reconciler loop of a worker process takes. */
+export type ReconcilerLoopOptions = ReconcileDueOptions & {
+  /** Stops the loop: it resolves once the pass under way has stopped. Required: the loop never ends on its own. */
+  readonly signal: AbortSignal;
+  /** The longest wait between two passes while nothing is due or the ledger fails, 1 ms to 1 h; the wait starts at the recovery's `retryAfterMs` and doubles up to it. @default 5000 */
+  readonly maxIdleMs?: number;
+  /** Told of each pass that claimed something. */
+  readonly onPass?: (report: ReconcileDueReport) => void;
+  /** Told of each pass that failed (the ledger unreachable, a lease lost); the loop backs off and goes on. */
+  readonly onError?: (error: unknown) => void;
+};
 
 /** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (docs/durable-send.md#delivery-modes). */
 export const attemptMessagePrefix = 'surecall-attempt-';
@@ -51,6 +76,12 @@ export type DurableSendOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** Whose records a listing returns: this agent's own (sent through its interface: binding, URL, tenant, whatever the card digest), or every record in the ledger. */
+export type RecordScope = {
+  /** @default 'own' */
+  readonly agents?: 'own' | 'all';
+};
+
 /**
 A durable agent: sends recorded in a ledger before they leave, and reconciled by evidence.
 
@@ -63,27 +94,29 @@ if (outcome.status === 'unknown') {
 ```
 */
 export type DurableAgent = {
+  /** The client every send and probe goes through: its card, digest and pin are the agent's. */
+  readonly client: A2aClient;
   readonly delivery: DeliveryMode;
   readonly recovery: ResolvedRecovery;
+  /** Whether each commit is followed by the audit scan (docs/durable-send.md#the-audit). */
+  readonly audit: boolean;
   /** Every transition and probe of this agent. */
   readonly events: DurableEvents;
-  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending). A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`), its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
+  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending); with the audit on, a commit is followed by one scan that may turn it `duplicated`. A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`), its `LedgerError` is thrown: the record stays executing, and becomes unknown when the ledger is next opened. */
   send(message: DurableMessage, options?: DurableSendOptions): Promise<DurableOutcome>;
-  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe. */
+  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe, and the probe runs under the ledger's claim on the record, so no other process probes it at the same time (one that holds it leaves it to them). A record sent through another interface (binding, URL or tenant) is refused with `LedgerError('invalid-input')`, rule `binding-mismatch`, `url-mismatch` or `tenant-mismatch`; a changed card digest alone is not another interface. */
   reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
+  /** One pass over what is due (docs/durable-send.md#running-a-fleet): claims this agent's due records in batches (`ledger.claimDue`: unknown, not given up on, past their not-before time; a shared ledger first turns the executing records of a writer whose lease lapsed into unknown) and probes each once, until none is due. Counts what it did. */
+  reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
+  /** The reconciler of a worker process: `reconcileDue` passes until `signal` aborts, waiting between passes from the recovery's `retryAfterMs`, doubling up to `maxIdleMs` while nothing is due or a pass fails, and back to the start once work appears. Resolves when stopped. */
+  runReconciler(options: ReconcilerLoopOptions): Promise<void>;
   /** The record, or `undefined`. */
   get(id: string): Promise<LedgerRecord | undefined>;
-  /** Every record whose outcome is unknown (pending and unresolved ones included), oldest first. */
-  unknown(): Promise<LedgerRecord[]>;
-  /** The unknown records with a probe scheduled, soonest first. */
-  pending(): Promise<LedgerRecord[]>;
+  /** This agent's records whose outcome is unknown (pending and unresolved ones included), oldest first; `{ agents: 'all' }` for every agent's. */
+  unknown(scope?: RecordScope): Promise<LedgerRecord[]>;
+  /** This agent's unknown records with a probe scheduled, soonest first; `{ agents: 'all' }` for every agent's. */
+  pending(scope?: RecordScope): Promise<LedgerRecord[]>;
 };
-
-/** The interface the client is pinned to: `client.pin` where the client exposes it, else the card's first interface of its binding. */
-function agentIdentity(client: A2aClient): AgentIdentity {
-  const { binding, url, tenant } = client.pin;
-  return { cardDigest: client.cardDigest, binding, url, ...(tenant === undefined ? {} : { tenant }) };
-}
 
 /**
 Builds a durable agent over a client and a ledger. Throws `OptionsError` for options that break a rule (see `resolveDurableAgentOptions`): for instance `keyed` delivery to a peer whose card does not advertise idempotency keys, or `message-id-deduplicated` delivery without the attested `message-id-replay` recovery.
@@ -101,12 +134,13 @@ if (outcome.status === 'unknown') await agent.reconcile(outcome.id);
 ```
 */
 export function durableAgent(options: DurableAgentOptions): DurableAgent {
-  const { client, ledger, delivery, recovery, tenant, run, skill } = resolveDurableAgentOptions(options);
+  const { client, ledger, delivery, recovery, audit, tenant, run, skill } =
+    resolveDurableAgentOptions(options);
   const identity = agentIdentity(client);
   const hub = createDurableEventHub();
 
   function announce(
-    from: LedgerRecord | undefined,
+    from: LedgerRecord['state']['status'] | null,
     to: LedgerRecord,
     cause: 'create' | LedgerTransition['type'],
   ) {
@@ -114,7 +148,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     hub.emit({
       type: 'transition',
       id: to.id,
-      from: from === undefined ? null : from.state.status,
+      from,
       to: state.status,
       cause,
       ...(state.status === 'unknown' ? { reason: state.reason } : {}),
@@ -128,7 +162,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
 
   async function write(record: LedgerRecord, transition: LedgerTransition): Promise<LedgerRecord> {
     const next = await ledger.transition(record.id, record.revision, transition);
-    announce(record, next, transition.type);
+    announce(record.state.status, next, transition.type);
     return next;
   }
 
@@ -219,7 +253,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       }
     }
     const key = keyFor(message);
-    const prepared = await ledger.create({
+    const intent = {
       id,
       tenant,
       run,
@@ -227,21 +261,21 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       message: intentMessage(message, id, key),
       delivery,
       ...(key === undefined ? {} : { idempotencyKey: key }),
-    });
-    announce(undefined, prepared, 'create');
+    };
     const attemptId = crypto.randomUUID();
     const contextId =
       recovery.kind === 'context-history'
         ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
         : undefined;
-    // docs/durable-send.md#execution-order: `executing` is durable before the request can leave.
-    let record = await write(prepared, {
-      type: 'start',
+    // docs/durable-send.md#execution-order: the record and its `executing` attempt are durable, in one write, before the request can leave.
+    let record = await ledger.create(intent, {
       attemptId,
       messageId:
-        delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : prepared.message.messageId,
+        delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
       ...(contextId === undefined ? {} : { contextId }),
     });
+    announce(null, { ...record, state: { status: 'prepared' }, revision: 0 }, 'create');
+    announce('prepared', record, 'start');
     const sent = attemptMessage(record, attemptId) as Message;
     let answer: SendMessageResponse;
     try {
@@ -280,10 +314,28 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
       return durableOutcome(record, { error });
     }
     record = await settle(record, attemptId, { type: 'commit', attemptId, result: resultSummary(answer) });
+    if (audit) {
+      record = await auditCommit(record);
+    }
     return durableOutcome(record, { answer });
   }
 
-  const reconcile = createReconciler({
+  const auditCommit = createAuditor({
+    client,
+    recovery,
+    skill,
+    emit: hub.emit,
+    write,
+    reread: (id) => ledger.get(id),
+  });
+
+  /** The unknown records of `scope`, oldest first. */
+  async function unknownRecords(scope: RecordScope = {}): Promise<LedgerRecord[]> {
+    const records = await ledger.list({ states: ['unknown'] });
+    return scope.agents === 'all' ? records : records.filter((record) => sentThrough(record, identity));
+  }
+
+  const { reconcile, reconcileDue } = createReconciler({
     client,
     ledger,
     recovery,
@@ -295,19 +347,72 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
   });
 
   return Object.freeze({
+    client,
     delivery,
     recovery,
+    audit,
     events: hub.events,
     send,
     reconcile,
+    reconcileDue,
+    runReconciler: (loop: ReconcilerLoopOptions) => runReconciler(reconcileDue, recovery, loop),
     get: (id: string) => ledger.get(id),
-    unknown: () => ledger.list({ states: ['unknown'] }),
-    async pending() {
-      const records = await ledger.list({ states: ['unknown'] });
+    unknown: unknownRecords,
+    async pending(scope?: RecordScope) {
+      const records = await unknownRecords(scope);
       const scheduled = records.filter((record) => statusOf(record) === 'pending');
       const notBefore = (record: LedgerRecord) =>
         record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? 0) : 0;
       return scheduled.sort((left, right) => notBefore(left) - notBefore(right));
     },
   });
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+async function runReconciler(
+  reconcileDue: (options: ReconcileDueOptions) => Promise<ReconcileDueReport>,
+  recovery: ResolvedRecovery,
+  loop: ReconcilerLoopOptions,
+): Promise<void> {
+  const { signal, batch, onPass, onError } = loop;
+  if (!(signal instanceof AbortSignal)) {
+    throw new OptionsError('signal', 'malformed');
+  }
+  const maxIdleMs = wholeOption('maxIdleMs', loop.maxIdleMs ?? 5000, 1, maxDelayMs);
+  const first = Math.min(recovery.kind === 'disabled' ? maxIdleMs : recovery.retryAfterMs, maxIdleMs);
+  let wait = first;
+  while (!signal.aborted) {
+    try {
+      const report = await reconcileDue({ signal, ...(batch === undefined ? {} : { batch }) });
+      if (report.claimed > report.skipped) {
+        onPass?.(report);
+        // Work appeared: look again soon, since a pending record comes due `retryAfterMs` after its probe.
+        wait = first;
+        continue;
+      }
+    } catch (error) {
+      if (signal.aborted) {
+        break;
+      }
+      try {
+        onError?.(error);
+      } catch {
+        // An observer never stops the loop.
+      }
+    }
+    await pause(wait, signal);
+    wait = Math.min(wait * 2, maxIdleMs);
+  }
 }

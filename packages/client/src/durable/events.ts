@@ -11,7 +11,7 @@ export type DurableTransitionEvent = {
   readonly id: string;
   readonly from: LedgerStatus | null;
   readonly to: LedgerStatus;
-  /** The ledger transition that moved it: `create`, `start`, `commit`, `fail`, `unknown`, `pending`, `unresolved`, `reconcile-commit` or `reconcile-fail`. */
+  /** The ledger transition that moved it: `create`, `start`, `commit`, `fail`, `unknown`, `pending`, `unresolved`, `reconcile-commit`, `reconcile-fail` or `duplicate`. */
   readonly cause: 'create' | LedgerTransition['type'];
   /** Why the record is unknown, for a move into (or within) `unknown`. */
   readonly reason?: UnknownReason;
@@ -33,9 +33,10 @@ What a probe found (docs/durable-send.md#recovery-modes, docs/durable-send.md#pr
 - `none`: no evidence yet, so the record waits for its next probe, or stays unknown (`no-evidence`) after the last one;
 - `transient-error`: the probe itself failed in a way that may pass (a lost connection, an unavailable token, a remote error without a definitive code), treated as `none`;
 - `conflict`: evidence that contradicts itself, so the record stays unknown (`conflicting-evidence`) for a person;
-- `refused`: the peer or the token provider refused the probe for good, so the record stays unknown (`no-evidence`) for a person.
+- `refused`: the peer or the token provider refused the probe for good, so the record stays unknown (`no-evidence`) for a person;
+- `duplicated`: the message, unchanged, in two or more tasks: the send ran more than once (a browser's own re-send, docs/interop.md#browsers), so the record ends `duplicated` (docs/durable-send.md#duplicated).
 */
-export type ProbeResult = 'match' | 'none' | 'transient-error' | 'conflict' | 'refused';
+export type ProbeResult = 'match' | 'none' | 'transient-error' | 'conflict' | 'refused' | 'duplicated';
 
 /**
 Why a probe failed closed or could not run, named after StateKnot's probe codes (docs/durable-send.md#probe-failures): a task twice in the scan, the message in two places, the message's id with another payload, a last page with a next token, an answer that breaks the protocol, a denied token, a definitive rejection, an operation the client would not send; and for `transient-error`, an unavailable dependency or remote error.
@@ -52,13 +53,15 @@ export type ProbeRule =
   | 'dependency-unavailable'
   | 'remote-unavailable';
 
-/** One probe of one unknown record, emitted when it ends, before the transition it leads to. */
+/** One probe of one unknown record (or the audit scan of a committed one), emitted when it ends, before the transition it leads to. */
 export type DurableProbeEvent = {
   readonly type: 'probe';
   readonly id: string;
   /** The original attempt: every probe is bound to it. */
   readonly attemptId: string;
   readonly recovery: ProbeKind;
+  /** Present on the audit scan after a commit (docs/durable-send.md#the-audit), absent on a reconciliation probe. */
+  readonly audit?: true;
   /** ListTasks pages read (context-history); 0 for a replay. */
   readonly pagesScanned: number;
   /** Tasks looked at (context-history); 0 for a replay. */
@@ -79,6 +82,8 @@ export type DurableProbeStartEvent = {
   /** The original attempt the probe is bound to. */
   readonly attemptId: string;
   readonly recovery: ProbeKind;
+  /** Present on the audit scan after a commit. */
+  readonly audit?: true;
   /** In milliseconds since the epoch; the closing `probe` event's `startedAt` is the same instant. */
   readonly time: number;
 };
@@ -98,6 +103,19 @@ export type DurableProbePageEvent = {
   readonly time: number;
 };
 
+/** A scan found the send's message in two or more tasks and the record is now `duplicated` (docs/durable-send.md#duplicated): emitted after that transition, so a count of these events is a count of sends that ran more than once. */
+export type DurableDuplicatedEvent = {
+  readonly type: 'duplicated';
+  readonly id: string;
+  /** The original attempt. */
+  readonly attemptId: string;
+  /** The tasks holding the message, 2 to 16, in the order the scan found them. */
+  readonly taskIds: readonly string[];
+  /** What found it: a reconciliation probe of an unknown send, or the audit after a commit. */
+  readonly found: 'reconcile' | 'audit';
+  readonly time: number;
+};
+
 /**
 An event of a durable agent, a union on `type`.
 
@@ -109,6 +127,7 @@ const unsubscribe = agent.events.subscribe((event) => {
     case 'probe-start': spans.open(event.id, event.time); break;
     case 'probe-page': spans.step(event.id, event.page, event.tasksExamined, event.matches); break;
     case 'probe': spans.close(event.id, event.durationMs, event.result); break;
+    case 'duplicated': alerts.raise(event.id, event.taskIds); break;
   }
 });
 ```
@@ -117,7 +136,8 @@ export type DurableEvent =
   | DurableTransitionEvent
   | DurableProbeStartEvent
   | DurableProbePageEvent
-  | DurableProbeEvent;
+  | DurableProbeEvent
+  | DurableDuplicatedEvent;
 
 /** Receives every event; whatever it throws or rejects with is ignored, so an observer can never break a send. */
 export type DurableEventListener = (event: DurableEvent) => unknown;

@@ -3,11 +3,16 @@ import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import {
+  currentEnvironment,
   type DeduplicationAttestation,
   type DurableAgentOptions,
+  defaultContextHistory,
   defaultDurableAgentOptions,
   resolveDurableAgentOptions,
 } from './options.js';
+
+const node = { browser: false } as const;
+const browser = { browser: true } as const;
 
 // The resolver reads only `honoursIdempotency` of the client and nothing of the ledger.
 const honouring = { honoursIdempotency: true } as A2aClient;
@@ -22,7 +27,7 @@ const history = { kind: 'context-history', maxPages: 4, historyLength: 64, retry
 
 function refusal(options: Partial<DurableAgentOptions> & Record<string, unknown>): [string, string] {
   try {
-    resolveDurableAgentOptions({ client: honouring, ledger, ...options } as DurableAgentOptions);
+    resolveDurableAgentOptions({ client: honouring, ledger, ...options } as DurableAgentOptions, node);
   } catch (error) {
     expect(error).toBeInstanceOf(OptionsError);
     return [(error as OptionsError).option, (error as OptionsError).reason];
@@ -31,17 +36,91 @@ function refusal(options: Partial<DurableAgentOptions> & Record<string, unknown>
 }
 
 describe('resolveDurableAgentOptions', () => {
-  it('applies the defaults: at-most-once, no recovery, default labels', () => {
-    expect(resolveDurableAgentOptions({ client: foreign, ledger })).toEqual({
+  it('applies the defaults for a peer without keys: at-most-once, the context scan with its documented bounds, no audit, default labels', () => {
+    expect(resolveDurableAgentOptions({ client: foreign, ledger }, node)).toEqual({
       client: foreign,
       ledger,
       delivery: 'at-most-once',
-      recovery: { kind: 'disabled' },
+      recovery: { ...defaultContextHistory },
+      audit: false,
       tenant: 'default',
       run: 'default',
       skill: undefined,
     });
+    expect(defaultContextHistory).toEqual({
+      kind: 'context-history',
+      maxPages: 4,
+      historyLength: 64,
+      retryAfterMs: 1000,
+      maxProbes: 10,
+      includeArtifacts: false,
+    });
     expect(defaultDurableAgentOptions.maxProbes).toBe(10);
+  });
+
+  it('defaults to keyed delivery and the keyed replay wherever the peer honours keys', () => {
+    for (const environment of [node, browser]) {
+      expect(resolveDurableAgentOptions({ client: honouring, ledger }, environment)).toMatchObject({
+        delivery: 'keyed',
+        recovery: { kind: 'keyed', retryAfterMs: 1000, maxProbes: 10 },
+        audit: false,
+      });
+    }
+  });
+
+  it('keeps a disabled recovery when it is asked for', () => {
+    expect(
+      resolveDurableAgentOptions({ client: foreign, ledger, recovery: { kind: 'disabled' } }, node).recovery,
+    ).toEqual({ kind: 'disabled' });
+  });
+
+  // docs/interop.md#browsers: a browser re-sends a POST by itself, so an unkeyed send there needs the caller's word.
+  it('refuses at-most-once delivery in a browser without the acknowledgement, to any peer', () => {
+    for (const options of [
+      { client: foreign, ledger },
+      { client: honouring, ledger, delivery: 'at-most-once' as const },
+    ]) {
+      expect(() => resolveDurableAgentOptions(options, browser)).toThrow(
+        expect.objectContaining({ option: 'acknowledgeBrowserResend', reason: 'not-satisfied' }),
+      );
+      expect(resolveDurableAgentOptions(options, node).delivery).toBe('at-most-once');
+    }
+  });
+
+  it('accepts at-most-once delivery in a browser with the acknowledgement, and audits it by default', () => {
+    const acknowledged = { client: foreign, ledger, acknowledgeBrowserResend: true } as const;
+    expect(resolveDurableAgentOptions(acknowledged, browser)).toMatchObject({
+      delivery: 'at-most-once',
+      recovery: { kind: 'context-history' },
+      audit: true,
+    });
+    expect(resolveDurableAgentOptions({ ...acknowledged, audit: false }, browser).audit).toBe(false);
+    // Without a scan there is nothing to audit with.
+    expect(
+      resolveDurableAgentOptions({ ...acknowledged, recovery: { kind: 'disabled' } }, browser).audit,
+    ).toBe(false);
+    expect(resolveDurableAgentOptions({ client: foreign, ledger, audit: true }, node).audit).toBe(true);
+  });
+
+  it('needs no acknowledgement for keyed or message-id-deduplicated delivery in a browser', () => {
+    expect(
+      resolveDurableAgentOptions({ client: honouring, ledger, delivery: 'keyed' }, browser).delivery,
+    ).toBe('keyed');
+    expect(
+      resolveDurableAgentOptions(
+        {
+          client: foreign,
+          ledger,
+          delivery: 'message-id-deduplicated',
+          recovery: { kind: 'message-id-replay', attestation },
+        },
+        browser,
+      ).delivery,
+    ).toBe('message-id-deduplicated');
+  });
+
+  it('tells a browser from Node by its globals', () => {
+    expect(currentEnvironment()).toEqual({ browser: false });
   });
 
   it.each<[string, Record<string, unknown>, unknown]>([
@@ -143,10 +222,23 @@ describe('resolveDurableAgentOptions', () => {
       'recovery.includeArtifacts',
       'malformed',
     ],
-    ['keyed recovery of unkeyed sends', { recovery: { kind: 'keyed' } }, 'recovery', 'inconsistent'],
+    [
+      'keyed recovery of unkeyed sends',
+      { delivery: 'at-most-once', recovery: { kind: 'keyed' } },
+      'recovery',
+      'inconsistent',
+    ],
+    [
+      'an acknowledgement that is not true',
+      { acknowledgeBrowserResend: 'yes' },
+      'acknowledgeBrowserResend',
+      'malformed',
+    ],
+    ['an audit that is not a boolean', { audit: 'yes' }, 'audit', 'malformed'],
+    ['an audit without a scan', { audit: true }, 'audit', 'inconsistent'],
     [
       'message-id replay of at-most-once sends',
-      { recovery: { kind: 'message-id-replay', attestation } },
+      { delivery: 'at-most-once', recovery: { kind: 'message-id-replay', attestation } },
       'recovery',
       'inconsistent',
     ],

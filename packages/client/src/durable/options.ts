@@ -90,10 +90,14 @@ const agent = durableAgent({
 export type DurableAgentOptions = {
   readonly client: A2aClient;
   readonly ledger: Ledger;
-  /** How a send may be delivered again (docs/durable-send.md#delivery-modes). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation. @default 'at-most-once' */
+  /** How a send may be delivered again (docs/durable-send.md#delivery-modes). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation; `at-most-once` in a browser needs `acknowledgeBrowserResend`. @default 'keyed' where the peer honours keys, else 'at-most-once' */
   readonly delivery?: DeliveryMode;
-  /** @default { kind: 'disabled' } */
+  /** @default `{ kind: 'keyed' }` for keyed delivery, {@link defaultContextHistory} for at-most-once; none for message-id-deduplicated, which needs its attested replay */
   readonly recovery?: RecoveryStrategy;
+  /** The caller's acknowledgement that a browser may send an `at-most-once` message twice by itself (docs/interop.md#browsers: Chromium re-sends a POST whose reused connection closed without an answer), so such a send can run twice. Without it, `at-most-once` delivery is refused in a browser. Only `true` is accepted. */
+  readonly acknowledgeBrowserResend?: true;
+  /** After each commit, scan the send's recovery context once (the recovery's bounds) and turn the record `duplicated` when a second task holds the message (docs/durable-send.md#the-audit). Needs context-history recovery. @default true for at-most-once delivery in a browser under context-history recovery, else false */
+  readonly audit?: boolean;
   /** The local tenant label written on every record (never sent). @default 'default' */
   readonly tenant?: string;
   /** The local run label written on every record (never sent). @default 'default' */
@@ -127,20 +131,56 @@ export type ResolvedDurableAgentOptions = {
   readonly ledger: Ledger;
   readonly delivery: DeliveryMode;
   readonly recovery: ResolvedRecovery;
+  readonly audit: boolean;
   readonly tenant: string;
   readonly run: string;
   readonly skill: string | undefined;
 };
 
-/** The defaults of a durable agent's optional options. */
+/** The recovery an at-most-once agent gets when none is given: a scan of the send's own context, 4 pages of 100 tasks with their last 64 messages, probed again after 1 s, at most 10 times (docs/durable-send.md#recovery-modes). */
+export const defaultContextHistory = Object.freeze({
+  kind: 'context-history',
+  maxPages: 4,
+  historyLength: 64,
+  retryAfterMs: 1000,
+  maxProbes: 10,
+  includeArtifacts: false,
+} as const);
+
+/** No recovery: the value of `{ kind: 'disabled' }` once resolved. */
+const disabledRecovery = Object.freeze({ kind: 'disabled' } as const);
+
+/** The fixed defaults of a durable agent's optional options; the delivery, recovery and audit defaults depend on the peer and the environment (see {@link DurableAgentOptions}). */
 export const defaultDurableAgentOptions = Object.freeze({
-  delivery: 'at-most-once',
-  recovery: Object.freeze({ kind: 'disabled' }),
   tenant: 'default',
   run: 'default',
   retryAfterMs: 1000,
   maxProbes: 10,
 } as const);
+
+/** Where the agent runs, as far as its rules care: whether `fetch` is a browser's, which may re-send a POST by itself (docs/interop.md#browsers). */
+export type DurableEnvironment = { readonly browser: boolean };
+
+/**
+The environment this code runs in: a browser page or worker (a `document`, or a `WorkerGlobalScope`) whose `fetch` is the browser's. Node, with or without a DOM imitation such as jsdom, is not a browser; an Electron renderer (Node and Chromium together) is.
+
+@example
+```ts
+currentEnvironment(); // { browser: true } in a page
+```
+*/
+export function currentEnvironment(): DurableEnvironment {
+  const scope = globalThis as {
+    readonly document?: unknown;
+    readonly WorkerGlobalScope?: unknown;
+    readonly process?: { readonly versions?: { readonly node?: unknown; readonly chrome?: unknown } };
+  };
+  const versions = scope.process?.versions;
+  if (versions?.node !== undefined && versions.chrome === undefined) {
+    return { browser: false };
+  }
+  return { browser: typeof scope.document === 'object' || typeof scope.WorkerGlobalScope === 'function' };
+}
 
 /**
 The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's (docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the latter also the client's history bound); `retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a probe scheduled.
@@ -152,15 +192,16 @@ export const recoveryCeilings = Object.freeze({
   maxProbes: 1000,
 });
 
-function whole(option: string, value: unknown, min: number, max: number): number {
+/** A whole-number option within `min..max`, else the `OptionsError` naming it. */
+export function wholeOption(option: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new OptionsError(option, 'not-a-whole-number');
   }
   if (value < min) {
-    throw new OptionsError(option, 'below-minimum');
+    throw new OptionsError(option, 'below-minimum', min);
   }
   if (value > max) {
-    throw new OptionsError(option, 'above-ceiling');
+    throw new OptionsError(option, 'above-ceiling', max);
   }
   return value;
 }
@@ -196,7 +237,12 @@ function attestationOf(value: unknown): DeduplicationAttestation {
   return Object.freeze({
     owner: label('recovery.attestation.owner', given.owner),
     evidence: label('recovery.attestation.evidence', given.evidence),
-    retentionMs: whole('recovery.attestation.retentionMs', given.retentionMs, 1, Number.MAX_SAFE_INTEGER),
+    retentionMs: wholeOption(
+      'recovery.attestation.retentionMs',
+      given.retentionMs,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
   });
 }
 
@@ -206,13 +252,13 @@ function probing(given: Loose<RecoveryFields>, retryRequired: boolean) {
     throw new OptionsError('recovery.retryAfterMs', 'malformed');
   }
   return {
-    retryAfterMs: whole(
+    retryAfterMs: wholeOption(
       'recovery.retryAfterMs',
       retryAfterMs ?? defaultDurableAgentOptions.retryAfterMs,
       1,
       recoveryCeilings.retryAfterMs,
     ),
-    maxProbes: whole(
+    maxProbes: wholeOption(
       'recovery.maxProbes',
       given.maxProbes ?? defaultDurableAgentOptions.maxProbes,
       1,
@@ -221,11 +267,23 @@ function probing(given: Loose<RecoveryFields>, retryRequired: boolean) {
   };
 }
 
+/** The recovery a delivery gets when none is given: the keyed replay for keyed sends, the context scan for at-most-once ones; a message-id-deduplicated send has no default, its replay needs the operator's attestation. */
+function defaultRecovery(delivery: DeliveryMode): RecoveryStrategy {
+  switch (delivery) {
+    case 'keyed':
+      return { kind: 'keyed' };
+    case 'at-most-once':
+      return defaultContextHistory;
+    case 'message-id-deduplicated':
+      return disabledRecovery;
+  }
+}
+
 function resolveRecovery(value: unknown): ResolvedRecovery {
   const given = object<RecoveryFields>('recovery', value);
   switch (given.kind) {
     case 'disabled':
-      return defaultDurableAgentOptions.recovery;
+      return disabledRecovery;
     case 'keyed':
       return Object.freeze({ kind: 'keyed', ...probing(given, false) });
     case 'message-id-replay':
@@ -241,8 +299,8 @@ function resolveRecovery(value: unknown): ResolvedRecovery {
       }
       return Object.freeze({
         kind: 'context-history',
-        maxPages: whole('recovery.maxPages', given.maxPages, 1, recoveryCeilings.maxPages),
-        historyLength: whole(
+        maxPages: wholeOption('recovery.maxPages', given.maxPages, 1, recoveryCeilings.maxPages),
+        historyLength: wholeOption(
           'recovery.historyLength',
           given.historyLength,
           1,
@@ -263,14 +321,20 @@ Validates a durable agent's options and applies the defaults. Throws `OptionsErr
 - `client` or `ledger` missing (`malformed`); `tenant`, `run` or `skill` not a label (`malformed`);
 - `delivery` not a delivery mode (`unsupported`); `keyed` delivery to a peer that does not honour keys (`not-satisfied`: a foreign peer would run a re-sent message again);
 - `recovery.kind` unknown (`unsupported`); `maxPages` outside 1–16, `historyLength` outside 1–256, `retryAfterMs` outside 1 ms–1 h, `maxProbes` outside 1–1000 (`below-minimum`, `above-ceiling`, `not-a-whole-number`); `retryAfterMs` missing for context-history (`malformed`); an attestation whose owner or evidence is not a label or whose retention is not a positive whole number;
-- `recovery` that does not fit the delivery (`inconsistent`, docs/durable-send.md#binding-a-client): `keyed` recovery without `keyed` delivery; `message-id-replay` without `message-id-deduplicated` delivery, and the reverse (that delivery exists only for the attested replay).
+- `recovery` that does not fit the delivery (`inconsistent`, docs/durable-send.md#binding-a-client): `keyed` recovery without `keyed` delivery; `message-id-replay` without `message-id-deduplicated` delivery, and the reverse (that delivery exists only for the attested replay);
+- in a browser, `at-most-once` delivery without `acknowledgeBrowserResend: true` (`acknowledgeBrowserResend`, `not-satisfied`; docs/interop.md#browsers); `acknowledgeBrowserResend` anything but `true` (`malformed`);
+- `audit` not a boolean (`malformed`), or `true` without context-history recovery (`inconsistent`: the audit scans the send's recovery context).
 
 @example
 ```ts
 resolveDurableAgentOptions({ client, ledger, delivery: 'keyed' }); // OptionsError('delivery', 'not-satisfied') when the card does not advertise keys
+resolveDurableAgentOptions({ client, ledger, delivery: 'at-most-once' }, { browser: true }); // OptionsError('acknowledgeBrowserResend', 'not-satisfied')
 ```
 */
-export function resolveDurableAgentOptions(options: DurableAgentOptions): ResolvedDurableAgentOptions {
+export function resolveDurableAgentOptions(
+  options: DurableAgentOptions,
+  environment: DurableEnvironment = currentEnvironment(),
+): ResolvedDurableAgentOptions {
   const given = object<keyof DurableAgentOptions>('options', options);
   if (typeof options.client !== 'object' || options.client === null) {
     throw new OptionsError('client', 'malformed');
@@ -278,7 +342,8 @@ export function resolveDurableAgentOptions(options: DurableAgentOptions): Resolv
   if (typeof options.ledger !== 'object' || options.ledger === null) {
     throw new OptionsError('ledger', 'malformed');
   }
-  const delivery = given.delivery ?? defaultDurableAgentOptions.delivery;
+  // docs/durable-send.md#delivery-modes: keyed wherever the peer honours keys, since its key index turns any re-send, a browser's own included, into a replay.
+  const delivery = given.delivery ?? (options.client.honoursIdempotency ? 'keyed' : 'at-most-once');
   if (delivery !== 'at-most-once' && delivery !== 'keyed' && delivery !== 'message-id-deduplicated') {
     throw new OptionsError('delivery', 'unsupported');
   }
@@ -286,8 +351,15 @@ export function resolveDurableAgentOptions(options: DurableAgentOptions): Resolv
   if (delivery === 'keyed' && !options.client.honoursIdempotency) {
     throw new OptionsError('delivery', 'not-satisfied');
   }
-  const recovery =
-    given.recovery === undefined ? defaultDurableAgentOptions.recovery : resolveRecovery(given.recovery);
+  const acknowledged = given.acknowledgeBrowserResend;
+  if (acknowledged !== undefined && acknowledged !== true) {
+    throw new OptionsError('acknowledgeBrowserResend', 'malformed');
+  }
+  // docs/interop.md#browsers: a browser re-sends a POST whose reused connection closed without an answer, and an unkeyed message then runs twice; only the caller can accept that.
+  if (environment.browser && delivery === 'at-most-once' && acknowledged !== true) {
+    throw new OptionsError('acknowledgeBrowserResend', 'not-satisfied');
+  }
+  const recovery = resolveRecovery(given.recovery ?? defaultRecovery(delivery));
   if (recovery.kind === 'keyed' && delivery !== 'keyed') {
     throw new OptionsError('recovery', 'inconsistent');
   }
@@ -295,12 +367,22 @@ export function resolveDurableAgentOptions(options: DurableAgentOptions): Resolv
   if ((recovery.kind === 'message-id-replay') !== (delivery === 'message-id-deduplicated')) {
     throw new OptionsError('recovery', 'inconsistent');
   }
+  const audit =
+    given.audit ??
+    (environment.browser && delivery === 'at-most-once' && recovery.kind === 'context-history');
+  if (typeof audit !== 'boolean') {
+    throw new OptionsError('audit', 'malformed');
+  }
+  if (audit && recovery.kind !== 'context-history') {
+    throw new OptionsError('audit', 'inconsistent');
+  }
   const skill = given.skill === undefined ? undefined : label('skill', given.skill);
   return Object.freeze({
     client: options.client,
     ledger: options.ledger,
     delivery,
     recovery,
+    audit,
     tenant: label('tenant', given.tenant ?? defaultDurableAgentOptions.tenant),
     run: label('run', given.run ?? defaultDurableAgentOptions.run),
     skill,

@@ -103,9 +103,17 @@ Where a record stands, for its caller:
 - `unknown`: it may or may not have been applied: reconcile it before anything else;
 - `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;
 - `unresolved`: probing gave up (`no-evidence`) or found evidence that contradicts itself (`conflicting-evidence`): a person decides; it is never sent again on its own;
-- `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the ledger reopened).
+- `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the ledger reopened);
+- `duplicated`: a scan (a reconciliation, or the audit after a commit) found the message in two or more tasks, named in `record.state.taskIds`: the send ran more than once. Terminal, and never `committed` (docs/durable-send.md#duplicated).
 */
-export type DurableStatus = 'committed' | 'failed' | 'unknown' | 'pending' | 'unresolved' | 'in-flight';
+export type DurableStatus =
+  | 'committed'
+  | 'failed'
+  | 'unknown'
+  | 'pending'
+  | 'unresolved'
+  | 'in-flight'
+  | 'duplicated';
 
 /** What a send or a reconciliation left. */
 export type DurableOutcome = {
@@ -136,6 +144,7 @@ export function statusOf(record: LedgerRecord): DurableStatus {
       return 'in-flight';
     case 'committed':
     case 'failed':
+    case 'duplicated':
       return state.status;
     case 'unknown':
       if (state.reason === 'no-evidence' || state.reason === 'conflicting-evidence') {

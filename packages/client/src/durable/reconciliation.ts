@@ -1,6 +1,6 @@
 /**
 @module
-Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent to this very agent, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
+Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent through this very interface, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
 */
 import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
@@ -15,7 +15,8 @@ import {
 } from '../ledger/ledger.js';
 import type { Message, SendMessageResponse } from '../protocol/index.js';
 import type { DurableEvent, ProbeKind } from './events.js';
-import type { ResolvedRecovery } from './options.js';
+import { assertSentThrough, sentThrough } from './identity.js';
+import { type ResolvedRecovery, wholeOption } from './options.js';
 import { type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
 import {
   type ProbeReport,
@@ -31,12 +32,33 @@ export type ReconcileOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** What one `reconcileDue()` pass may add. */
+export type ReconcileDueOptions = {
+  /** Stops claiming and cancels the probes under way (their claims are released, nothing is written); the pass then throws the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Records claimed and probed at a time, 1 to 256. @default 16 */
+  readonly batch?: number;
+};
+
+/** What one `reconcileDue()` pass did, by the status each probed record was left in. */
+export type ReconcileDueReport = {
+  /** Records claimed (each probed once at most). */
+  readonly claimed: number;
+  readonly committed: number;
+  readonly pending: number;
+  readonly unresolved: number;
+  /** Claimed but not probed by this agent (a recovery that cannot probe that record); released. */
+  readonly skipped: number;
+  /** Probed, but another writer moved the record first, or this writer's lease lapsed: what the other wrote stands. */
+  readonly superseded: number;
+};
+
 /** What the reconciler needs from its agent. */
 export type ReconcilerInput = {
   readonly client: A2aClient;
   readonly ledger: Ledger;
   readonly recovery: ResolvedRecovery;
-  /** The agent the client is pinned to: a record sent elsewhere is never probed here. */
+  /** The interface the client is pinned to: a record sent through another is never probed here (durable/identity.ts). */
   readonly identity: AgentIdentity;
   readonly skill: string | undefined;
   readonly emit: (event: DurableEvent) => void;
@@ -50,15 +72,6 @@ export type ReconcilerInput = {
     signal?: AbortSignal,
   ) => Promise<SendMessageResponse>;
 };
-
-function sameAgent(left: AgentIdentity, right: AgentIdentity): boolean {
-  return (
-    left.cardDigest === right.cardDigest &&
-    left.binding === right.binding &&
-    left.url === right.url &&
-    left.tenant === right.tenant
-  );
-}
 
 /**
 Which probe `recovery` can run for `record`, or `undefined`: keyed replay only for a keyed send, message-id replay only for a deduplicated one, and a context-history scan only for an attempt that carried a recovery contextId. A record sent under another configuration is left alone.
@@ -91,6 +104,7 @@ The ledger transition a probe's report leads to (docs/durable-send.md#probe-fail
 - `match` → `reconcile-commit`, bound to the original attempt;
 - `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even twice), so nothing may claim it failed; a person decides;
 - `refused` → `unresolved('no-evidence')`: no later probe can do better;
+- `duplicated` → `duplicate` with the task ids: the send ran more than once, a terminal state (docs/durable-send.md#duplicated);
 - `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th such probe, `unresolved('no-evidence')`: probing is bounded in count too (docs/durable-send.md#reconciling-an-unknown; a direct Message created no task, so no scan can ever find it).
 
 `reconcile-fail` is never produced: a probe can show that a send was applied, never that it was not.
@@ -123,6 +137,8 @@ export function probeTransition(
       return { type: 'unresolved', attemptId, reason: 'conflicting-evidence', ...cause };
     case 'refused':
       return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
+    case 'duplicated':
+      return { type: 'duplicate', attemptId, taskIds: [...(report.taskIds ?? [])] };
     case 'none':
     case 'transient-error': {
       const probes = (state.pending?.probes ?? 0) + 1;
@@ -139,18 +155,24 @@ export function probeTransition(
   }
 }
 
+/** The reconciliation half of a durable agent. */
+export type Reconciler = {
+  /** Reconciles one record (see `DurableAgent.reconcile`). */
+  reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
+  /** Claims the due records of this agent in batches and probes each once (see `DurableAgent.reconcileDue`). */
+  reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
+};
+
 /**
-Creates the `reconcile` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
+Creates the `reconcile` and `reconcileDue` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
 
 @example
 ```ts
-const reconcile = createReconciler({ client, ledger, recovery, identity, skill, emit, write, sendOnce });
+const { reconcile } = createReconciler({ client, ledger, recovery, identity, skill, emit, write, sendOnce });
 await reconcile(id); // committed | pending | unresolved, or the record as it stands
 ```
 */
-export function createReconciler(
-  input: ReconcilerInput,
-): (id: string, options?: ReconcileOptions) => Promise<DurableOutcome> {
+export function createReconciler(input: ReconcilerInput): Reconciler {
   const { client, ledger, recovery, identity, skill, emit, write, sendOnce } = input;
   const running = new Map<string, Promise<DurableOutcome>>();
 
@@ -173,6 +195,82 @@ export function createReconciler(
     );
   }
 
+  /** Probes a record this agent holds the claim on, once, and records what it found; the claim is released if nothing was written. */
+  async function probeClaimed(
+    record: LedgerRecord,
+    signal: AbortSignal | undefined,
+  ): Promise<{ outcome: DurableOutcome; probed: boolean; superseded: boolean }> {
+    const id = record.id;
+    let written = false;
+    try {
+      const { state } = record;
+      if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
+        return { outcome: durableOutcome(record), probed: false, superseded: false };
+      }
+      const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
+      const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
+      if (attempt === undefined || kind === undefined || !sentThrough(record, identity)) {
+        return { outcome: durableOutcome(record), probed: false, superseded: false };
+      }
+      const startedAt = Date.now();
+      const started = performance.now();
+      emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
+      const report = await probe(kind, record, attempt, signal);
+      emit({
+        type: 'probe',
+        id,
+        attemptId: attempt.attemptId,
+        recovery: kind,
+        pagesScanned: report.pagesScanned,
+        tasksExamined: report.tasksExamined,
+        matches: report.matches,
+        result: report.result,
+        ...(report.rule === undefined ? {} : { rule: report.rule }),
+        startedAt,
+        durationMs: performance.now() - started,
+      });
+      try {
+        const next = await write(record, probeTransition(record, recovery, report));
+        written = true;
+        if (next.state.status === 'duplicated') {
+          emit({
+            type: 'duplicated',
+            id,
+            attemptId: next.state.attemptId,
+            taskIds: next.state.taskIds,
+            found: 'reconcile',
+            time: Date.now(),
+          });
+        }
+        return {
+          outcome: durableOutcome(
+            next,
+            report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
+          ),
+          probed: true,
+          superseded: false,
+        };
+      } catch (error) {
+        // Another writer moved the record meanwhile, or took it over after this writer's lease lapsed: what it wrote stands.
+        if (
+          error instanceof LedgerError &&
+          (error.reason === 'stale-revision' || error.reason === 'fenced')
+        ) {
+          return {
+            outcome: durableOutcome((await ledger.get(id)) ?? record),
+            probed: true,
+            superseded: true,
+          };
+        }
+        throw error;
+      }
+    } finally {
+      if (!written) {
+        await ledger.release(id).catch(() => undefined);
+      }
+    }
+  }
+
   async function reconcileOnce(id: string, options: ReconcileOptions): Promise<DurableOutcome> {
     const record = await ledger.get(id);
     if (record === undefined) {
@@ -182,49 +280,23 @@ export function createReconciler(
     if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
       return durableOutcome(record);
     }
-    if (!sameAgent(record.agent, identity)) {
-      // A probe through another agent, or another tenant of it, would look in the wrong place or run the send there.
-      throw new LedgerError('invalid-input', { rule: 'agent-mismatch' });
-    }
+    // docs/durable-send.md#whose-record-it-is: the interface decides, not the card digest, so a redeploy leaves the record reconcilable.
+    assertSentThrough(record, identity);
     const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
     const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
     const early = state.pending !== undefined && Date.now() < state.pending.notBefore;
     if (attempt === undefined || kind === undefined || early) {
       return durableOutcome(record);
     }
-    const startedAt = Date.now();
-    const started = performance.now();
-    emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
-    const report = await probe(kind, record, attempt, options.signal);
-    emit({
-      type: 'probe',
-      id,
-      attemptId: attempt.attemptId,
-      recovery: kind,
-      pagesScanned: report.pagesScanned,
-      tasksExamined: report.tasksExamined,
-      matches: report.matches,
-      result: report.result,
-      ...(report.rule === undefined ? {} : { rule: report.rule }),
-      startedAt,
-      durationMs: performance.now() - started,
-    });
-    try {
-      const next = await write(record, probeTransition(record, recovery, report));
-      return durableOutcome(
-        next,
-        report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
-      );
-    } catch (error) {
-      // Another writer moved the record meanwhile: what it wrote stands.
-      if (error instanceof LedgerError && error.reason === 'stale-revision') {
-        return durableOutcome((await ledger.get(id)) ?? record);
-      }
-      throw error;
+    // docs/durable-send.md#leases: the probe runs under this ledger's claim, so no other writer probes the record at the same time; one that holds it now leaves it to them.
+    const claimed = await ledger.claim(id);
+    if (claimed === undefined) {
+      return durableOutcome((await ledger.get(id)) ?? record);
     }
+    return (await probeClaimed(claimed, options.signal)).outcome;
   }
 
-  return (id, options = {}) => {
+  function reconcile(id: string, options: ReconcileOptions = {}): Promise<DurableOutcome> {
     const current = running.get(id);
     if (current !== undefined) {
       return current;
@@ -232,5 +304,59 @@ export function createReconciler(
     const promise = reconcileOnce(id, options).finally(() => running.delete(id));
     running.set(id, promise);
     return promise;
-  };
+  }
+
+  async function reconcileDue(options: ReconcileDueOptions = {}): Promise<ReconcileDueReport> {
+    const batch = wholeOption('batch', options.batch ?? 16, 1, 256);
+    const { signal } = options;
+    const counts = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
+    // Records this pass already claimed: each is probed once per pass, even when its next probe comes due before the pass ends.
+    const seen = new Set<string>();
+    if (recovery.kind === 'disabled') {
+      return counts;
+    }
+    // Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a recovery contextId for a scan.
+    const dueQuery = {
+      agent: identity,
+      ...(recovery.kind === 'keyed' ? { delivery: ['keyed' as const] } : {}),
+      ...(recovery.kind === 'message-id-replay' ? { delivery: ['message-id-deduplicated' as const] } : {}),
+      ...(recovery.kind === 'context-history' ? { contextual: true } : {}),
+    };
+    for (;;) {
+      signal?.throwIfAborted();
+      const records = await ledger.claimDue({ limit: batch, ...dueQuery, exclude: [...seen] });
+      if (records.length === 0) {
+        return counts;
+      }
+      for (const record of records) {
+        seen.add(record.id);
+      }
+      counts.claimed += records.length;
+      const results = await Promise.allSettled(records.map((record) => probeClaimed(record, signal)));
+      let failure: unknown;
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          failure ??= result.reason;
+          continue;
+        }
+        const { outcome, probed, superseded } = result.value;
+        if (!probed) {
+          counts.skipped += 1;
+        } else if (superseded) {
+          counts.superseded += 1;
+        } else if (outcome.status === 'committed') {
+          counts.committed += 1;
+        } else if (outcome.status === 'pending') {
+          counts.pending += 1;
+        } else if (outcome.status === 'unresolved') {
+          counts.unresolved += 1;
+        }
+      }
+      if (failure !== undefined) {
+        throw failure;
+      }
+    }
+  }
+
+  return { reconcile, reconcileDue };
 }

@@ -8,6 +8,7 @@ import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import type { Attempt, ErrorSummary, ResultSummary } from '../ledger/ledger.js';
+import { maxDuplicateTasks } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
 import type { JsonValue, ListTasksResponse, Message, SendMessageResponse } from '../protocol/index.js';
 import type { ProbeResult, ProbeRule } from './events.js';
@@ -153,6 +154,8 @@ export type ProbeReport = {
   readonly cause?: ErrorSummary;
   /** For a `match`: the answer that proves the send, a replay's answer or `{ task }` for the task the scan found. */
   readonly answer?: SendMessageResponse;
+  /** For `duplicated`: the tasks holding the message, 2 to 16, in the order found. */
+  readonly taskIds?: readonly string[];
   readonly pagesScanned: number;
   readonly tasksExamined: number;
   readonly matches: number;
@@ -205,8 +208,9 @@ One bounded context-history probe (docs/durable-send.md#recovery-modes, the scan
 
 - a task id seen on an earlier page: `conflict` / `duplicate-task`;
 - a history message with the sent messageId that is not the sent message (payload substitution): `conflict` / `message-mismatch`;
-- the message twice in one task, or in two tasks: `conflict` / `ambiguous-match`;
-- a last allowed page that still has a next token: `conflict` / `scan-limit`; a match on an early page still needs the whole scan, to rule ambiguity out;
+- the message twice in one task: `conflict` / `ambiguous-match`;
+- the message, unchanged, in two or more tasks: `duplicated`, with their ids (at most 16, in the order found): the send ran more than once (docs/durable-send.md#duplicated). The scan goes on to its end, so a later conflict still wins; a last page with a next token does not undo what was found;
+- a last allowed page that still has a next token: `conflict` / `scan-limit`; a match on an early page still needs the whole scan, to rule a second one out;
 - exactly one task holding the message, once: `match`, with `{ task }`;
 - none: `none`.
 
@@ -226,11 +230,13 @@ export async function scanContextHistory(
   const contextId = attempt.contextId as string;
   const seen = new Set<string>();
   let found: SendMessageResponse | undefined;
+  const holders: string[] = [];
   let pagesScanned = 0;
   let tasksExamined = 0;
   let matches = 0;
   const counts = () => ({ pagesScanned, tasksExamined, matches });
   const conflict = (rule: ProbeRule): ProbeReport => ({ result: 'conflict', rule, ...counts() });
+  const duplicated = (): ProbeReport => ({ result: 'duplicated', taskIds: [...holders], ...counts() });
   let pageToken: string | undefined;
   for (;;) {
     let page: ListTasksResponse;
@@ -267,11 +273,15 @@ export async function scanContextHistory(
         continue;
       }
       matches += 1;
-      if (echoes.length > 1 || found !== undefined) {
+      if (echoes.length > 1) {
         verdict = conflict('ambiguous-match');
         break;
       }
-      found = { task };
+      // A second task holding the unchanged message is a second execution (docs/durable-send.md#duplicated): kept, and the scan goes on.
+      found ??= { task };
+      if (holders.length < maxDuplicateTasks) {
+        holders.push(task.id);
+      }
     }
     input.onPage?.({
       page: pagesScanned,
@@ -287,9 +297,13 @@ export async function scanContextHistory(
       break;
     }
     if (pagesScanned >= bounds.maxPages) {
-      return conflict('scan-limit');
+      // Two tasks already prove more than one execution, whatever the unread pages hold.
+      return holders.length > 1 ? duplicated() : conflict('scan-limit');
     }
     pageToken = page.nextPageToken;
+  }
+  if (holders.length > 1) {
+    return duplicated();
   }
   return found === undefined
     ? { result: 'none', ...counts() }

@@ -4,11 +4,15 @@ The one implementation of the `Ledger` interface, over a small store contract th
 */
 import { LedgerError } from '../core/errors.js';
 import {
+  type AttemptStart,
   applyTransition,
+  type DueQuery,
   deepFreeze,
+  isDue,
   type Ledger,
   type LedgerChange,
   type LedgerFilter,
+  matchesDue,
   revisionDigestInput,
   type Sha256,
   webCryptoSha256,
@@ -32,10 +36,38 @@ export interface LedgerStore {
   /** All records, or those whose status is in `states`, in any order. */
   list(states: ReadonlySet<LedgerStatus> | undefined): Promise<LedgerRecord[]>;
   history(id: string): Promise<LedgerRevision[]>;
-  append(record: LedgerRecord, revision: LedgerRevision): Promise<void>;
+  /** `text` is the exact text `revision.digest` is the SHA-256 of (`revisionDigestInput`), so a store that writes text writes those bytes and never serializes the revision again. */
+  append(record: LedgerRecord, revision: LedgerRevision, text: string): Promise<void>;
+  /** Optional: appends several commits of one record (revision n and n + 1) as one durable write; without it the engine appends them one after the other. A crash may keep a prefix of them, never a later one without an earlier one. */
+  appendAll?(commits: readonly StoreCommit[]): Promise<void>;
   /** Registers the callback for changes made by another writer (another tab), announced by id and revision. */
   watch?(onRemote: (id: string, revision: number) => void): void;
+  /** The head this writer last wrote or claimed, when it is still at `revision`, without I/O; `undefined` to read it. The append's compare-and-set still decides, so a head another writer moved since only makes the write `stale-revision`. */
+  head?(id: string, revision: number): LedgerRecord | undefined;
+  /** The leases of a store that several writers share at once (PostgreSQL). Without it the store has one writer, and the engine keeps its claims in memory. */
+  readonly leases?: StoreLeases;
   close(): Promise<void>;
+}
+
+/** One commit handed to a store: the record as `revision` leaves it, and the digested text. */
+export type StoreCommit = {
+  readonly record: LedgerRecord;
+  readonly revision: LedgerRevision;
+  readonly text: string;
+};
+
+/**
+The leases of a shared store (docs/durable-send.md#leases): a record being sent or probed is leased to one writer until an expiry the store's own clock decides, and `append` refuses a writer whose lease another writer took or that lapsed (`fenced`). Each method leases what it returns to this writer.
+*/
+export interface StoreLeases {
+  /** Leases up to `limit` records left `executing` by a writer whose lease lapsed (crashed, paused, partitioned), so this writer turns them unknown. */
+  orphans(limit: number): Promise<LedgerRecord[]>;
+  /** Leases up to `query.limit` due records that no live writer holds, soonest due first (see {@link isDue}). */
+  claimDue(query: Required<Pick<DueQuery, 'limit'>> & DueQuery, now: number): Promise<LedgerRecord[]>;
+  /** Leases one due record that no live writer holds; `undefined` when it is not due or another writer holds it. */
+  claim(id: string, now: number): Promise<LedgerRecord | undefined>;
+  /** Gives up this writer's lease on an unknown record it claimed and did not move. */
+  release(id: string): Promise<void>;
 }
 
 /** How the engine digests revisions; the file store passes Node's synchronous SHA-256, which gives the same digests as WebCrypto. */
@@ -78,6 +110,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   const sha256 = options.sha256 ?? webCryptoSha256;
   const listeners = new Set<(change: LedgerChange) => void>();
   const inFlight = new Set<Promise<unknown>>();
+  // A single-writer store's claims: records a probe of this process holds, so two reconcilers in it never probe one record at once.
+  const claimed = new Set<string>();
   let closed = false;
   let lastAt = 0;
 
@@ -114,28 +148,35 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     return lastAt;
   }
 
-  async function commit(previous: LedgerRecord | undefined, draft: Omit<LedgerRevision, 'digest'>) {
-    let digest: string;
+  async function seal(
+    previous: LedgerRecord | undefined,
+    draft: Omit<LedgerRevision, 'digest'>,
+  ): Promise<StoreCommit> {
+    let text: string;
     try {
-      // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
-      const hashed = sha256(revisionDigestInput(draft));
-      digest = typeof hashed === 'string' ? hashed : await hashed;
+      // The one serialization of a revision: its digest covers these bytes, and the file store writes them as they are.
+      text = revisionDigestInput(draft);
     } catch (error) {
-      if (error instanceof LedgerError) {
-        throw error;
-      }
       // canonicalJson refuses what has no canonical form, e.g. a lone surrogate in a text part.
       throw new LedgerError('invalid-input', { rule: 'canonical-json', cause: error });
     }
+    // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
+    const hashed = sha256(text);
+    const digest = typeof hashed === 'string' ? hashed : await hashed;
     const revision = deepFreeze({ ...draft, digest } as LedgerRevision);
-    const record = deepFreeze(applyTransition(previous, revision));
-    await store.append(record, revision);
-    emit({ record, revision, origin: 'local' });
-    return record;
+    return { record: deepFreeze(applyTransition(previous, revision)), revision, text };
   }
 
-  async function create(input: SendIntent): Promise<LedgerRecord> {
-    writable();
+  async function commit(previous: LedgerRecord | undefined, draft: Omit<LedgerRevision, 'digest'>) {
+    const sealed = await seal(previous, draft);
+    await store.append(sealed.record, sealed.revision, sealed.text);
+    // Moving the record ends a probe's claim on it, as it ends a shared store's lease.
+    claimed.delete(sealed.record.id);
+    emit({ record: sealed.record, revision: sealed.revision, origin: 'local' });
+    return sealed.record;
+  }
+
+  function validIntent(input: SendIntent): SendIntent {
     // Only the message can hold values the schemas do not copy (a data part's JSON), so only it is copied as JSON; decoding copies the rest.
     const given = typeof input === 'object' && input !== null ? input.message : undefined;
     const message = given === undefined ? undefined : asJson(given, 'message-json');
@@ -143,24 +184,57 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     if (!decoded.ok) {
       throw new LedgerError('invalid-input', { rule: decoded.error.rule });
     }
-    const intent = dropUndefined(decoded.value);
-    return commit(undefined, {
-      id: intent.id,
-      revision: 0,
-      at: stamp(0),
-      transition: { type: 'create', intent },
-    });
+    return dropUndefined(decoded.value);
   }
 
-  async function transition(id: string, expectedRevision: number, input: LedgerTransition) {
-    writable();
+  function validTransition(input: LedgerTransition): LedgerTransition {
     // Decoding builds fresh objects of JSON members only (the schemas are strict and hold no opaque values), so only explicit `undefined` members remain to drop.
     const decoded = decodeLedger(LedgerTransition, input);
     if (!decoded.ok) {
       throw new LedgerError('invalid-input', { rule: decoded.error.rule });
     }
-    dropUndefined(decoded.value);
-    const current = await store.get(id);
+    return dropUndefined(decoded.value);
+  }
+
+  async function create(input: SendIntent, start?: AttemptStart): Promise<LedgerRecord> {
+    writable();
+    const intent = validIntent(input);
+    const first = {
+      id: intent.id,
+      revision: 0,
+      at: stamp(0),
+      transition: { type: 'create', intent },
+    } as const;
+    if (start === undefined) {
+      return commit(undefined, first);
+    }
+    const begin = validTransition({ ...(start as object), type: 'start' } as LedgerTransition);
+    // docs/durable-send.md#execution-order: the record and its first attempt become durable together, in one write, since nothing may leave before the attempt is durable anyway.
+    const prepared = await seal(undefined, first);
+    const executing = await seal(prepared.record, {
+      id: intent.id,
+      revision: 1,
+      expectedRevision: 0,
+      at: stamp(prepared.record.updatedAt),
+      previousDigest: prepared.record.digest,
+      transition: begin,
+    });
+    if (store.appendAll === undefined) {
+      await store.append(prepared.record, prepared.revision, prepared.text);
+      emit({ record: prepared.record, revision: prepared.revision, origin: 'local' });
+      await store.append(executing.record, executing.revision, executing.text);
+    } else {
+      await store.appendAll([prepared, executing]);
+      emit({ record: prepared.record, revision: prepared.revision, origin: 'local' });
+    }
+    emit({ record: executing.record, revision: executing.revision, origin: 'local' });
+    return executing.record;
+  }
+
+  async function transition(id: string, expectedRevision: number, input: LedgerTransition) {
+    writable();
+    const valid = validTransition(input);
+    const current = store.head?.(id, expectedRevision) ?? (await store.get(id));
     if (current === undefined) {
       throw new LedgerError('not-found');
     }
@@ -173,7 +247,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
       expectedRevision,
       at: stamp(current.updatedAt),
       previousDigest: current.digest,
-      transition: decoded.value,
+      transition: valid,
     });
   }
 
@@ -196,8 +270,73 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     }
   });
 
+  // docs/durable-send.md#execution-order: a record left executing by a writer that is gone becomes unknown, never "send again". A single-writer store's are all of them; a shared store's are those whose lease lapsed, leased to this writer first.
+  async function recoverOrphans(): Promise<void> {
+    const orphans = store.leases
+      ? () => store.leases?.orphans(64) ?? Promise.resolve([])
+      : async () => store.list(new Set<LedgerStatus>(['executing']));
+    for (let batch = await orphans(); batch.length > 0; batch = store.leases ? await orphans() : []) {
+      // All at once: the records are independent, and a group-committing store writes them under one sync.
+      await Promise.all(
+        batch.map((record) =>
+          record.state.status === 'executing'
+            ? transition(record.id, record.revision, {
+                type: 'unknown',
+                attemptId: record.state.attemptId,
+                reason: 'crashed-while-executing',
+              })
+            : undefined,
+        ),
+      );
+    }
+  }
+
+  async function claimDue(query: DueQuery = {}): Promise<LedgerRecord[]> {
+    writable();
+    const limit = query.limit ?? 16;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1024) {
+      throw new LedgerError('invalid-input', { rule: 'limit' });
+    }
+    if (store.leases !== undefined) {
+      await recoverOrphans();
+      // Read after the sweep, so the records it just turned unknown are due in this very claim.
+      return store.leases.claimDue({ ...query, limit }, Date.now());
+    }
+    const now = Date.now();
+    const due = (await store.list(new Set<LedgerStatus>(['unknown']))).filter(
+      (record) => isDue(record, now) && !claimed.has(record.id) && matchesDue(record, query),
+    );
+    const at = (record: LedgerRecord) =>
+      record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? record.updatedAt) : 0;
+    due.sort((left, right) => at(left) - at(right) || byCreation(left, right));
+    const taken = due.slice(0, limit);
+    for (const record of taken) {
+      claimed.add(record.id);
+    }
+    return taken;
+  }
+
+  async function claim(id: string): Promise<LedgerRecord | undefined> {
+    writable();
+    const now = Date.now();
+    if (store.leases !== undefined) {
+      return store.leases.claim(id, now);
+    }
+    const record = await store.get(id);
+    if (record === undefined || !isDue(record, now) || claimed.has(id)) {
+      return undefined;
+    }
+    claimed.add(id);
+    return record;
+  }
+
+  async function release(id: string): Promise<void> {
+    claimed.delete(id);
+    await store.leases?.release(id);
+  }
+
   const ledger: Ledger = {
-    create: (intent) => guard(() => create(intent)),
+    create: (intent, start) => guard(() => create(intent, start)),
     transition: (id, expectedRevision, input) => guard(() => transition(id, expectedRevision, input)),
     get: (id) => guard(() => store.get(id)),
     list: (filter?: LedgerFilter) =>
@@ -206,6 +345,9 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
         return (await store.list(states)).sort(byCreation);
       }),
     history: (id) => guard(() => store.history(id)),
+    claimDue: (query) => guard(() => claimDue(query)),
+    claim: (id) => guard(() => claim(id)),
+    release: (id) => guard(() => release(id)),
     subscribe(listener) {
       listeners.add(listener);
       return () => {
@@ -225,15 +367,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
 
   if (store.writable) {
     try {
-      for (const record of await store.list(new Set<LedgerStatus>(['executing']))) {
-        if (record.state.status === 'executing') {
-          await transition(record.id, record.revision, {
-            type: 'unknown',
-            attemptId: record.state.attemptId,
-            reason: 'crashed-while-executing',
-          });
-        }
-      }
+      await recoverOrphans();
     } catch (error) {
       await store.close();
       throw error;

@@ -8,7 +8,9 @@ export { statusOf } from '../durable/outcome.js';
 export type {
   AgentIdentity,
   Attempt,
+  AttemptStart,
   DeliveryMode,
+  DueQuery,
   ErrorSummary,
   FailureEffect,
   HistoryVerification,

@@ -5,7 +5,7 @@ The IndexedDB ledger, the browser's default store, and the only module that impo
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
-import { deepFreeze, type Ledger, type LedgerOptions } from './ledger.js';
+import { deepFreeze, isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
@@ -13,11 +13,14 @@ export * from './entry.js';
 
 interface LedgerDatabase extends DBSchema {
   // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.
-  records: { key: string; value: unknown; indexes: { status: string } };
+  records: { key: string; value: unknown; indexes: { status: string; updatedAt: number } };
   revisions: { key: [string, number]; value: unknown };
 }
 
-const VERSION = 1;
+// Version 2 adds the `updatedAt` index that retention prunes by.
+const VERSION = 2;
+/** Writes between two prunings. */
+const PRUNE_EVERY = 256;
 
 type Announcement = {
   readonly type: 'surecall-ledger-change';
@@ -89,11 +92,47 @@ async function takeLease(name: string): Promise<Lease> {
   });
 }
 
+/**
+Deletes the settled records whose `updatedAt` is older than `cutoff`, and their revisions, in one transaction: the `updatedAt` index bounds the walk to the records past the window, and an open record among them is kept (docs/durable-send.md#retention). A record that does not decode is `corrupt`, and the transaction deletes nothing.
+*/
+async function prune(db: IDBPDatabase<LedgerDatabase>, cutoff: number): Promise<number> {
+  const tx = db.transaction(['records', 'revisions'], 'readwrite');
+  const revisions = tx.objectStore('revisions');
+  let pruned = 0;
+  try {
+    let cursor = await tx
+      .objectStore('records')
+      .index('updatedAt')
+      .openCursor(IDBKeyRange.upperBound(cutoff, true));
+    while (cursor !== null) {
+      const decoded = decodeLedger(LedgerRecord, cursor.value);
+      if (!decoded.ok) {
+        throw new LedgerError('corrupt', { rule: decoded.error.rule });
+      }
+      if (isSettled(decoded.value)) {
+        const id = decoded.value.id;
+        await revisions.delete(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
+        await cursor.delete();
+        pruned++;
+      }
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+  } catch (error) {
+    tx.abort();
+    await tx.done.catch(() => undefined);
+    throw error;
+  }
+  return pruned;
+}
+
 function idbStore(
   db: IDBPDatabase<LedgerDatabase>,
   lease: Lease,
   channel: BroadcastChannel | undefined,
+  retentionMs: number,
 ): LedgerStore {
+  let writes = 0;
   return {
     writable: lease.held,
     get: (id) =>
@@ -152,6 +191,10 @@ function idbStore(
           id: record.id,
           revision: revision.revision,
         } satisfies Announcement);
+        if (++writes % PRUNE_EVERY === 0) {
+          // The write is durable already; a failed pruning is retried at the next one.
+          await prune(db, Date.now() - retentionMs).catch(() => undefined);
+        }
       }),
     watch(onRemote) {
       if (channel !== undefined) {
@@ -171,7 +214,7 @@ function idbStore(
 }
 
 /**
-Opens the IndexedDB ledger named `options.name` (the database name). The tab that gets the Web Lock writes; any other tab opens it read-only: reads and `subscribe` work (changes arrive through a BroadcastChannel when the platform has one), and every write is refused as `locked`. Without Web Locks (Node, with `fake-indexeddb` in tests) every instance writes, each write still a compare-and-set on the revision. Records left `executing` become `unknown` when the writer opens.
+Opens the IndexedDB ledger named `options.name` (the database name). Nothing is replayed: records are read from the database when asked for, so neither open time nor the heap grows with the settled records; settled records older than `retentionMs` are pruned when the writer opens and every 256 writes after. The tab that gets the Web Lock writes; any other tab opens it read-only: reads and `subscribe` work (changes arrive through a BroadcastChannel when the platform has one), and every write is refused as `locked`. Without Web Locks (Node, with `fake-indexeddb` in tests) every instance writes, each write still a compare-and-set on the revision. Records left `executing` become `unknown` when the writer opens.
 
 @throws {LedgerError} `unsupported` without IndexedDB; `io` when the database cannot be opened.
 
@@ -185,15 +228,21 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
+  const retentionMs = retentionOf(options);
   if (typeof indexedDB === 'undefined') {
     throw new LedgerError('unsupported', { rule: 'indexeddb' });
   }
   const db = await io(() =>
     openDB<LedgerDatabase>(options.name, VERSION, {
-      upgrade(database) {
-        const records = database.createObjectStore('records', { keyPath: 'id' });
-        records.createIndex('status', 'state.status');
-        database.createObjectStore('revisions', { keyPath: ['id', 'revision'] });
+      upgrade(database, oldVersion, _newVersion, transaction) {
+        if (oldVersion < 1) {
+          const records = database.createObjectStore('records', { keyPath: 'id' });
+          records.createIndex('status', 'state.status');
+          database.createObjectStore('revisions', { keyPath: ['id', 'revision'] });
+        }
+        if (oldVersion < 2) {
+          transaction.objectStore('records').createIndex('updatedAt', 'updatedAt');
+        }
       },
       // A newer version elsewhere wants the database: give it up; later calls fail as `io`.
       blocking() {
@@ -209,5 +258,14 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
     typeof BroadcastChannel === 'undefined'
       ? undefined
       : new BroadcastChannel(`surecall-ledger:${options.name}`);
-  return openLedgerEngine(idbStore(db, lease, channel));
+  if (lease.held) {
+    // Open costs what the open records cost (the status index finds them) plus this pruning, which walks only the records past the window.
+    await io(() => prune(db, Date.now() - retentionMs)).catch((error: unknown) => {
+      channel?.close();
+      db.close();
+      lease.release();
+      throw error;
+    });
+  }
+  return openLedgerEngine(idbStore(db, lease, channel, retentionMs));
 }

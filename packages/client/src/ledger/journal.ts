@@ -1,22 +1,13 @@
 /**
 @module
-The file ledger's journal: an append-only file of JSON lines, read whole on open, appended with group commit, and compacted by atomic rename. This module knows bytes and lines only; what a line means is `file.ts`'s business.
+The file ledger's journal: an append-only file of lines chained as a whole, appended with group commit, checkpointed by a snapshot file and compacted by atomic rename. This module knows lines, their envelope and the chain that links them, never what a line's body means (that is `file.ts`'s business).
+
+A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is a JSON text whose SHA-256 is `D` (the file store writes the revision's canonical digest input there, so the bytes it hashes are the bytes it writes), `A` is the digest of the line before it in the file (`null` for the first line), and `F` the fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered line breaks the chain at the line after it, whichever record it belonged to (docs/durable-send.md#file-journal).
 */
-import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { hash } from 'node:crypto';
+import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LedgerError } from '../core/errors.js';
-
-/** A journal as read on open. */
-export type JournalRead = {
-  /** Whether the file existed. */
-  readonly exists: boolean;
-  /** Every complete line, without its newline. */
-  readonly lines: readonly string[];
-  /** Bytes up to and including the last newline. */
-  readonly validBytes: number;
-  /** Bytes after the last newline: the torn tail of a write a crash interrupted. */
-  readonly tornBytes: number;
-};
 
 const NEWLINE = 0x0a;
 
@@ -24,36 +15,188 @@ function code(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
+/** Node's SHA-256 of a string's UTF-8 bytes as `sha256:` and 64 hex digits: the same digests WebCrypto gives, synchronously. */
+export function nodeSha256(text: string): string {
+  return `sha256:${hash('sha256', text, 'hex')}`;
+}
+
+/** One line as written: its envelope, and the body's exact text. */
+export type JournalLine = {
+  readonly fence: number;
+  readonly after: string | null;
+  readonly digest: string;
+  /** The body's text, exactly as hashed. */
+  readonly text: string;
+  readonly body: unknown;
+};
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const BODY = ',"body":';
+
+/** The line for a body, newline included. */
+export function formatLine(fence: number, after: string | null, digest: string, text: string): string {
+  return `{"fence":${fence},"after":${after === null ? 'null' : `"${after}"`},"digest":"${digest}","body":${text}}\n`;
+}
+
 /**
-Reads the whole journal. A line counts only with its newline: an append is acknowledged after its whole line, newline included, is synced, so bytes after the last newline were never acknowledged and are reported as the torn tail (the caller truncates them). A complete line that is not UTF-8 is `corrupt`, with its 1-based line number.
+Parses one line (without its newline): the envelope's members and their order, and the body's SHA-256 over its exact bytes. Throws `LedgerError('corrupt')` with the rule (`json`, `line`, `digest`); the caller adds the position.
 */
-export async function readJournal(path: string): Promise<JournalRead> {
+export function parseLine(line: string): JournalLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new LedgerError('corrupt', { rule: 'json', cause: error });
+  }
+  const members = value as { fence?: unknown; after?: unknown; digest?: unknown; body?: unknown } | null;
+  const at = line.indexOf(BODY);
+  if (
+    typeof members !== 'object' ||
+    members === null ||
+    Array.isArray(members) ||
+    Object.keys(members).join() !== 'fence,after,digest,body' ||
+    !Number.isSafeInteger(members.fence) ||
+    (members.fence as number) < 1 ||
+    !(members.after === null || (typeof members.after === 'string' && DIGEST.test(members.after))) ||
+    typeof members.digest !== 'string' ||
+    !DIGEST.test(members.digest) ||
+    !line.startsWith(`{"fence":${members.fence},"after":`) ||
+    at === -1 ||
+    !line.endsWith('}')
+  ) {
+    throw new LedgerError('corrupt', { rule: 'line' });
+  }
+  // The fence, the after digest and the line's own digest hold no `,"body":`, so its first occurrence starts the body.
+  const text = line.slice(at + BODY.length, -1);
+  if (nodeSha256(text) !== members.digest) {
+    throw new LedgerError('corrupt', { rule: 'digest' });
+  }
+  return {
+    fence: members.fence as number,
+    after: members.after as string | null,
+    digest: members.digest,
+    text,
+    body: members.body,
+  };
+}
+
+/** A journal as read on open. */
+export type JournalRead = {
+  /** Whether the file existed. */
+  readonly exists: boolean;
+  /** The file's size. */
+  readonly size: number;
+  /** Every complete line from `from` on, without its newline, with its byte offset. */
+  readonly lines: readonly { readonly text: string; readonly offset: number }[];
+  /** Bytes up to and including the last newline. */
+  readonly validBytes: number;
+  /** The bytes after the last newline. */
+  readonly tail: Uint8Array;
+};
+
+/**
+Reads the journal from byte `from` on. A line counts only with its newline; what follows the last newline is returned as `tail` for the caller to judge (a torn write, or a damaged newline). A complete line that is not UTF-8 is `corrupt`, with its 1-based line number counted from `firstLine`.
+*/
+export async function readJournal(path: string, from = 0, firstLine = 1): Promise<JournalRead> {
   let bytes: Uint8Array;
+  let size: number;
   try {
     const handle = await open(path, 'r');
     try {
-      bytes = await handle.readFile();
+      size = (await handle.stat()).size;
+      if (size < from) {
+        return { exists: true, size, lines: [], validBytes: from, tail: new Uint8Array() };
+      }
+      const buffer = new Uint8Array(size - from);
+      let read = 0;
+      while (read < buffer.byteLength) {
+        const { bytesRead } = await handle.read(buffer, read, buffer.byteLength - read, from + read);
+        if (bytesRead === 0) {
+          break;
+        }
+        read += bytesRead;
+      }
+      bytes = buffer.subarray(0, read);
     } finally {
       await handle.close();
     }
   } catch (error) {
     if (code(error) === 'ENOENT') {
-      return { exists: false, lines: [], validBytes: 0, tornBytes: 0 };
+      return { exists: false, size: 0, lines: [], validBytes: 0, tail: new Uint8Array() };
     }
-    throw new LedgerError('io', { rule: 'read', cause: error });
+    throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'read', cause: error });
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const lines: string[] = [];
+  const lines: { text: string; offset: number }[] = [];
   let start = 0;
   for (let index = bytes.indexOf(NEWLINE); index !== -1; index = bytes.indexOf(NEWLINE, start)) {
     try {
-      lines.push(decoder.decode(bytes.subarray(start, index)));
+      lines.push({ text: decoder.decode(bytes.subarray(start, index)), offset: from + start });
     } catch (error) {
-      throw new LedgerError('corrupt', { rule: 'utf-8', position: lines.length + 1, cause: error });
+      throw new LedgerError('corrupt', { rule: 'utf-8', position: firstLine + lines.length, cause: error });
     }
     start = index + 1;
   }
-  return { exists: true, lines, validBytes: start, tornBytes: bytes.length - start };
+  return { exists: true, size, lines, validBytes: from + start, tail: bytes.subarray(start) };
+}
+
+/** Reads the one line that starts at `offset` (without its newline) through an open handle; `corrupt` (`offset`) when none ends before the end of the file. */
+export async function readLineAt(handle: FileHandle, offset: number): Promise<string> {
+  let chunk = 4096;
+  for (;;) {
+    const buffer = new Uint8Array(chunk);
+    const { bytesRead } = await handle.read(buffer, 0, chunk, offset);
+    const end = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
+    if (end !== -1) {
+      try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(0, end));
+      } catch (error) {
+        throw new LedgerError('corrupt', { rule: 'utf-8', cause: error });
+      }
+    }
+    if (bytesRead < chunk) {
+      throw new LedgerError('corrupt', { rule: 'offset' });
+    }
+    chunk *= 4;
+  }
+}
+
+/** Above this many lines, `readLinesAt` reads the whole file once instead of one read per line. */
+const WHOLE_FILE_LINES = 64;
+
+/** Reads many lines by offset: one read per line for a few, one read of the whole file for many (a `list` of settled records). */
+export async function readLinesAt(
+  handle: FileHandle,
+  groups: readonly (readonly number[])[],
+): Promise<string[][]> {
+  const count = groups.reduce((sum, group) => sum + group.length, 0);
+  if (count <= WHOLE_FILE_LINES) {
+    return Promise.all(groups.map((group) => Promise.all(group.map((offset) => readLineAt(handle, offset)))));
+  }
+  const size = (await handle.stat()).size;
+  const bytes = new Uint8Array(size);
+  let read = 0;
+  while (read < size) {
+    const { bytesRead } = await handle.read(bytes, read, size - read, read);
+    if (bytesRead === 0) {
+      break;
+    }
+    read += bytesRead;
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return groups.map((group) =>
+    group.map((offset) => {
+      const end = offset < read ? bytes.subarray(0, read).indexOf(NEWLINE, offset) : -1;
+      if (end === -1) {
+        throw new LedgerError('corrupt', { rule: 'offset' });
+      }
+      try {
+        return decoder.decode(bytes.subarray(offset, end));
+      } catch (error) {
+        throw new LedgerError('corrupt', { rule: 'utf-8', cause: error });
+      }
+    }),
+  );
 }
 
 /** Makes a directory entry durable: a created or renamed file survives a crash only once its directory is synced. */
@@ -66,27 +209,68 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
+/** Writes `path` atomically: a temporary file, synced, renamed over it, the directory synced. A crash leaves the old file or the new one, never a torn one. */
+export async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = `${path}.tmp`;
+  try {
+    const target = await open(temporary, 'w');
+    try {
+      await writeAll(target, [new TextEncoder().encode(text)]);
+      await target.sync();
+    } finally {
+      await target.close();
+    }
+    await rename(temporary, path);
+    await syncDirectory(path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'snapshot', cause: error });
+  }
+}
+
+/** Reads a whole small file, or `undefined` when it does not exist. */
+export async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (code(error) === 'ENOENT') {
+      return undefined;
+    }
+    throw new LedgerError('io', { rule: 'read', cause: error });
+  }
+}
+
+/** One line to append: the body's text and its digest. */
+export type LineInput = { readonly digest: string; readonly text: string };
+
+/** What an exclusive job sees: the journal's size and last digest (as they are now, also after a `replace`), and, for a compaction, a way to replace the whole file. */
+export type JournalView = {
+  readonly size: number;
+  readonly last: string | null;
+  /** Replaces the journal with `lines`, chained anew under the current fence; resolves with each line's new offset. */
+  replace(lines: readonly LineInput[]): Promise<number[]>;
+};
+
 /** The group-commit appender. */
 export type Appender = {
-  /** Queues `line` (newline included); resolves once a datasync covers it, after calling `onDurable` synchronously in append order. */
-  append(line: string, onDurable: () => void): Promise<void>;
-  /** Replaces the whole journal with `snapshot()`'s lines, between two batches (compaction). */
-  rewrite(snapshot: () => readonly string[]): Promise<void>;
-  /** Waits for queued appends, then closes the file. */
+  /** Queues `lines` as one write; resolves once a datasync covers them all, after calling `onDurable` with their offsets, synchronously, in append order. */
+  append(lines: readonly LineInput[], onDurable: (offsets: readonly number[]) => void): Promise<void>;
+  /** Runs `job` between two batches, with nothing else writing: a checkpoint or a compaction. */
+  exclusive<T>(job: (view: JournalView) => Promise<T>): Promise<T>;
+  /** Waits for queued work, then closes the file. */
   close(): Promise<void>;
 };
 
 type Waiter = {
   readonly kind: 'append';
-  readonly bytes: Uint8Array;
-  readonly onDurable: () => void;
+  readonly lines: readonly LineInput[];
+  readonly onDurable: (offsets: readonly number[]) => void;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 };
-type Rewrite = {
-  readonly kind: 'rewrite';
-  readonly snapshot: () => readonly string[];
-  readonly resolve: () => void;
+type Job = {
+  readonly kind: 'job';
+  readonly run: (view: JournalView) => Promise<void>;
   readonly reject: (error: unknown) => void;
 };
 
@@ -108,16 +292,20 @@ async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void
 }
 
 /**
-Opens the journal for appending, first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one `writev` and one `fdatasync` for the whole batch, after `beforeBatch` (the lock's fence check). Concurrent writers therefore share syncs without any timer. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
+Opens the journal for appending, first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one `writev` and one `fdatasync` for the whole batch, after `beforeBatch` (the lock's fence check). Concurrent writers therefore share syncs without any timer. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
 */
 export async function openAppender(
   path: string,
   options: {
     readonly truncateTo?: number;
     readonly created: boolean;
+    readonly size: number;
+    readonly last: string | null;
+    readonly fence: () => number;
     readonly beforeBatch: () => Promise<void>;
   },
 ): Promise<Appender> {
+  let size = options.size;
   if (options.truncateTo !== undefined) {
     const handle = await open(path, 'r+');
     try {
@@ -126,13 +314,14 @@ export async function openAppender(
     } finally {
       await handle.close();
     }
+    size = options.truncateTo;
   }
   let handle = await open(path, 'a');
   if (options.created) {
     await syncDirectory(path);
   }
-  const encoder = new TextEncoder();
-  const queue: (Waiter | Rewrite)[] = [];
+  let last = options.last;
+  const queue: (Waiter | Job)[] = [];
   let failure: LedgerError | undefined;
   let draining: Promise<void> = Promise.resolve();
   let running = false;
@@ -146,15 +335,25 @@ export async function openAppender(
     return failure;
   }
 
-  async function rewrite(job: Rewrite): Promise<void> {
+  async function replace(lines: readonly LineInput[]): Promise<number[]> {
     const temporary = `${path}.compact.tmp`;
+    const fence = options.fence();
+    const buffers: Uint8Array[] = [];
+    const offsets: number[] = [];
+    let written = 0;
+    let chain: string | null = null;
+    const encoder = new TextEncoder();
+    for (const line of lines) {
+      const bytes = encoder.encode(formatLine(fence, chain, line.digest, line.text));
+      offsets.push(written);
+      written += bytes.byteLength;
+      buffers.push(bytes);
+      chain = line.digest;
+    }
     try {
       const target = await open(temporary, 'w');
       try {
-        await writeAll(
-          target,
-          job.snapshot().map((line) => encoder.encode(line)),
-        );
+        await writeAll(target, buffers);
         await target.sync();
       } finally {
         await target.close();
@@ -163,10 +362,7 @@ export async function openAppender(
     } catch (error) {
       // Nothing replaced the journal yet: it stays whole and appends go on.
       await unlink(temporary).catch(() => undefined);
-      job.reject(
-        error instanceof LedgerError ? error : new LedgerError('io', { rule: 'compact', cause: error }),
-      );
-      return;
+      throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'compact', cause: error });
     }
     try {
       await rename(temporary, path);
@@ -174,10 +370,12 @@ export async function openAppender(
       const next = await open(path, 'a');
       await handle.close();
       handle = next;
-      job.resolve();
+      size = written;
+      last = chain;
+      return offsets;
     } catch (error) {
       // The rename may or may not have happened: the journal's state is unknown, so nothing more is written.
-      job.reject(fail(error));
+      throw fail(error);
     }
   }
 
@@ -192,22 +390,45 @@ export async function openAppender(
 
   async function drainQueue(): Promise<void> {
     while (queue.length > 0 && failure === undefined) {
-      const head = queue[0] as Waiter | Rewrite;
-      if (head.kind === 'rewrite') {
+      const head = queue[0] as Waiter | Job;
+      if (head.kind === 'job') {
         queue.shift();
-        await rewrite(head);
+        await head.run({
+          get size() {
+            return size;
+          },
+          get last() {
+            return last;
+          },
+          replace,
+        });
         continue;
       }
       const batch: Waiter[] = [];
       while (queue[0]?.kind === 'append') {
         batch.push(queue.shift() as Waiter);
       }
+      const fence = options.fence();
+      const offsets: number[][] = [];
+      let position = size;
+      let chain = last;
+      // The whole batch as one string, encoded once: one buffer for the one `writev`.
+      let text = '';
+      for (const waiter of batch) {
+        const mine: number[] = [];
+        for (const line of waiter.lines) {
+          const formatted = formatLine(fence, chain, line.digest, line.text);
+          mine.push(position);
+          position += Buffer.byteLength(formatted);
+          text += formatted;
+          chain = line.digest;
+        }
+        offsets.push(mine);
+      }
+      const buffers = [Buffer.from(text)];
       try {
         await options.beforeBatch();
-        await writeAll(
-          handle,
-          batch.map((waiter) => waiter.bytes),
-        );
+        await writeAll(handle, buffers);
         await handle.datasync();
       } catch (error) {
         const fatal = fail(error);
@@ -216,14 +437,16 @@ export async function openAppender(
         }
         return;
       }
-      for (const waiter of batch) {
-        waiter.onDurable();
+      size = position;
+      last = chain;
+      for (const [index, waiter] of batch.entries()) {
+        waiter.onDurable(offsets[index] as number[]);
         waiter.resolve();
       }
     }
   }
 
-  function enqueue(entry: Waiter | Rewrite): void {
+  function enqueue(entry: Waiter | Job): void {
     queue.push(entry);
     if (!running) {
       running = true;
@@ -232,7 +455,7 @@ export async function openAppender(
   }
 
   return {
-    append(line, onDurable) {
+    append(lines, onDurable) {
       if (failure !== undefined) {
         return Promise.reject(failure);
       }
@@ -240,15 +463,25 @@ export async function openAppender(
         return Promise.reject(new LedgerError('closed'));
       }
       return new Promise<void>((resolve, reject) => {
-        enqueue({ kind: 'append', bytes: encoder.encode(line), onDurable, resolve, reject });
+        enqueue({ kind: 'append', lines, onDurable, resolve, reject });
       });
     },
-    rewrite(snapshot) {
+    exclusive<T>(job: (view: JournalView) => Promise<T>): Promise<T> {
       if (failure !== undefined) {
         return Promise.reject(failure);
       }
-      return new Promise<void>((resolve, reject) => {
-        enqueue({ kind: 'rewrite', snapshot, resolve, reject });
+      return new Promise<T>((resolve, reject) => {
+        enqueue({
+          kind: 'job',
+          run: async (view) => {
+            try {
+              resolve(await job(view));
+            } catch (error) {
+              reject(error);
+            }
+          },
+          reject,
+        });
       });
     },
     async close() {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { type Backend, ledgerStores } from '../../test/support/ledger-stores.js';
 import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../core/errors.js';
 import * as file from './file.js';
 import * as idb from './idb.js';
@@ -24,11 +25,6 @@ import {
 } from './ledger.js';
 import * as memory from './memory.js';
 
-type Backend = {
-  readonly name: 'memory' | 'idb' | 'file';
-  readonly openLedger: (options: { name: string }) => Promise<Ledger>;
-};
-
 let directory = '';
 let counter = 0;
 beforeAll(async () => {
@@ -38,11 +34,8 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const backends: readonly Backend[] = [
-  { name: 'memory', openLedger: memory.openLedger },
-  { name: 'idb', openLedger: idb.openLedger },
-  { name: 'file', openLedger: file.openLedger },
-];
+// The shared contract: memory, idb and file here; the same suite runs on PostgreSQL in the `client (postgres)` project.
+const backends = ledgerStores();
 const durableBackends = backends.filter((backend) => backend.name !== 'memory');
 
 /** A name no other test uses: a database name for idb, a journal path for the file store. */
@@ -100,6 +93,8 @@ function transitionOf(type: LedgerTransition['type'], record: LedgerRecord): Led
       return { type, attemptId, reason: 'no-evidence' };
     case 'reconcile-fail':
       return { type, attemptId, cause, effect: 'not-applied' };
+    case 'duplicate':
+      return { type, attemptId, taskIds: ['task-1', 'task-2'] };
   }
 }
 
@@ -126,6 +121,9 @@ async function recordIn(
     if (status === 'unresolved') {
       await step('unresolved');
     }
+  } else if (status === 'duplicated') {
+    await step('commit');
+    await step('duplicate');
   }
   return record;
 }
@@ -139,6 +137,7 @@ const types: readonly LedgerTransition['type'][] = [
   'unresolved',
   'reconcile-commit',
   'reconcile-fail',
+  'duplicate',
 ];
 
 // docs/durable-send.md#transitions, as this ledger keeps it: every legal move, by the state it starts from.
@@ -147,15 +146,17 @@ const legal: Readonly<
 > = {
   prepared: { start: 'executing', fail: 'failed' },
   executing: { commit: 'committed', fail: 'failed', unknown: 'unknown' },
-  committed: {},
+  committed: { duplicate: 'duplicated' },
   failed: {},
   unknown: {
     pending: 'unknown',
     unresolved: 'unknown',
     'reconcile-commit': 'committed',
     'reconcile-fail': 'failed',
+    duplicate: 'duplicated',
   },
-  unresolved: { 'reconcile-commit': 'committed', 'reconcile-fail': 'failed' },
+  unresolved: { 'reconcile-commit': 'committed', 'reconcile-fail': 'failed', duplicate: 'duplicated' },
+  duplicated: {},
 };
 
 const matrix = (Object.keys(legal) as (keyof typeof legal)[]).flatMap((from) =>
@@ -190,7 +191,7 @@ it('gives every store the same openLedger signature and the same exports, so the
   expectTypeOf(file.openLedger).toEqualTypeOf(memory.openLedger);
   const names = Object.keys(memory).sort();
   expect(Object.keys(idb).sort()).toEqual(names);
-  expect(Object.keys(file).sort()).toEqual([...names, 'compactLedger'].sort());
+  expect(Object.keys(file).sort()).toEqual([...names, 'compactLedger', 'ledgerPath'].sort());
 });
 
 it.each(backends)('refuses an empty name for the $name ledger', async (backend) => {
@@ -623,6 +624,87 @@ describe.each(durableBackends)('the $name ledger, across a close', (backend) => 
   });
 });
 
+describe.each(backends)('the $name ledger, create with a first attempt', (backend) => {
+  it('commits prepared and executing in one write, announces both, and keeps the rules of create + start', async () => {
+    const ledger = await backend.openLedger({ name: freshName(backend) });
+    const changes: [number, LedgerStatus][] = [];
+    ledger.subscribe((change) => changes.push([change.revision.revision, change.record.state.status]));
+    const record = await ledger.create(intent('cs-1'), { attemptId: 'a-1', messageId: 'm-a-1' });
+    expect(record).toMatchObject({ revision: 1, state: { status: 'executing', attemptId: 'a-1' } });
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(changes).toEqual([
+      [0, 'prepared'],
+      [1, 'executing'],
+    ]);
+    const history = await ledger.history('cs-1');
+    expect(history.map((revision) => revision.transition.type)).toEqual(['create', 'start']);
+    expect(await verifyHistory(history)).toEqual({ ok: true, record });
+    // The same refusals as two separate writes, and nothing is written when one applies.
+    expect(
+      await refusal(ledger.create(intent('cs-1'), { attemptId: 'a-2', messageId: 'm-a-2' })),
+    ).toMatchObject({
+      reason: 'stale-revision',
+    });
+    const deduplicated = { ...intent('cs-2'), delivery: 'message-id-deduplicated' } as const;
+    expect(
+      await refusal(ledger.create(deduplicated, { attemptId: 'a-3', messageId: 'other' })),
+    ).toMatchObject({
+      reason: 'invalid-transition',
+      rule: 'message-id-mismatch',
+    });
+    expect(
+      await refusal(ledger.create(intent('cs-3'), { attemptId: '', messageId: 'm' } as never)),
+    ).toMatchObject({ reason: 'invalid-input' });
+    expect(await ledger.get('cs-2')).toBeUndefined();
+    expect(await ledger.get('cs-3')).toBeUndefined();
+    await ledger.close();
+  });
+});
+
+describe.each(backends)('the $name ledger, retention', (backend) => {
+  it('drops settled records past the window and never an open one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(10_000_000);
+      const name = freshName(backend);
+      const ledger = await backend.openLedger({ name, retentionMs: 1000 });
+      const settled = await ledger.create(intent('r-old'), { attemptId: 'a-old', messageId: 'm-a-old' });
+      await ledger.transition('r-old', settled.revision, {
+        type: 'commit',
+        attemptId: 'a-old',
+        result: task,
+      });
+      await ledger.create(intent('r-open'));
+      vi.setSystemTime(10_000_000 + 5000);
+      // Enough writes for every store to prune as it goes (the file store prunes when it compacts).
+      await Promise.all(Array.from({ length: 260 }, (_, index) => ledger.create(intent(`r-new-${index}`))));
+      if (backend.name === 'file') {
+        await file.compactLedger(ledger);
+      }
+      expect(await ledger.get('r-old')).toBeUndefined();
+      expect(await ledger.history('r-old')).toEqual([]);
+      expect((await ledger.get('r-open'))?.state.status).toBe('prepared');
+      expect(await ledger.list()).toHaveLength(261);
+      await ledger.close();
+      if (backend.name !== 'memory') {
+        const reopened = await backend.openLedger({ name, retentionMs: 1000 });
+        expect(await reopened.get('r-old')).toBeUndefined();
+        expect((await reopened.get('r-open'))?.state.status).toBe('prepared');
+        await reopened.close();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 30_000);
+
+  it.each([0, -5, 2.5])('refuses a retention of %s', async (retentionMs) => {
+    expect(await refusal(backend.openLedger({ name: freshName(backend), retentionMs }))).toMatchObject({
+      reason: 'invalid-input',
+      rule: 'retention',
+    });
+  });
+});
+
 describe('verifyHistory', () => {
   let history: LedgerRevision[] = [];
   beforeAll(async () => {
@@ -892,7 +974,7 @@ describe('the idb ledger, between tabs', () => {
     const ledger = await idb.openLedger({ name });
     await ledger.create(intent('upgrade-1'));
     await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.open(name, 2);
+      const request = indexedDB.open(name, 3);
       request.onsuccess = () => {
         request.result.close();
         resolve();
@@ -926,6 +1008,51 @@ describe('the idb ledger, between tabs', () => {
     expect(await refusal(ledger.transition('corrupt-1', 0, transitionOf('start', record)))).toMatchObject({
       reason: 'corrupt',
     });
+    await ledger.close();
+  });
+});
+
+describe.each(backends)('the $name ledger, claims for probes (docs/durable-send.md#leases)', (backend) => {
+  it('claims each due record once, soonest first, until it moves or is released', async () => {
+    const ledger = await backend.openLedger({ name: freshName(backend) });
+    const unknown = await recordIn(ledger, 'unknown', 'claim-1');
+    await recordIn(ledger, 'committed', 'claim-2');
+    await recordIn(ledger, 'unresolved', 'claim-3');
+    await recordIn(ledger, 'executing', 'claim-4');
+    const later = await recordIn(ledger, 'unknown', 'claim-5');
+    const waiting = await ledger.transition(later.id, later.revision, transitionOf('pending', later));
+    const other = await recordIn(ledger, 'unknown', 'claim-6');
+    expect((await ledger.claimDue({ limit: 1 })).map((record) => record.id)).toEqual([unknown.id]);
+    expect(await ledger.claim(unknown.id)).toBeUndefined();
+    expect(await ledger.claim(waiting.id)).toBeUndefined();
+    expect((await ledger.claimDue({ exclude: [other.id] })).map((record) => record.id)).toEqual([]);
+    expect((await ledger.claimDue()).map((record) => record.id)).toEqual([other.id]);
+    expect(await ledger.claimDue()).toEqual([]);
+    await ledger.release(unknown.id);
+    const again = await ledger.claim(unknown.id);
+    expect(again).toEqual(unknown);
+    // A transition ends the claim: the record is due again only once its probe's not-before time passes.
+    const pending = await ledger.transition(unknown.id, unknown.revision, transitionOf('pending', unknown));
+    expect(await ledger.claimDue()).toEqual([]);
+    expect(await ledger.claim(pending.id)).toBeUndefined();
+    await ledger.close();
+  });
+
+  it('claims only the records of the agent, delivery and context asked for, and refuses a bad limit', async () => {
+    const ledger = await backend.openLedger({ name: freshName(backend) });
+    const mine = await recordIn(ledger, 'unknown', 'agent-1');
+    const agent = mine.agent;
+    expect(await ledger.claimDue({ agent: { ...agent, tenant: 'elsewhere' } })).toEqual([]);
+    // A keyed replay cannot probe an at-most-once send, nor a scan an attempt that carried no recovery context.
+    expect(await ledger.claimDue({ delivery: ['keyed'] })).toEqual([]);
+    expect(await ledger.claimDue({ contextual: true })).toEqual([]);
+    expect((await ledger.claimDue({ agent })).map((record) => record.id)).toEqual([mine.id]);
+    for (const limit of [0, 1025, 1.5]) {
+      expect(await refusal(ledger.claimDue({ limit }))).toMatchObject({
+        reason: 'invalid-input',
+        rule: 'limit',
+      });
+    }
     await ledger.close();
   });
 });

@@ -13,6 +13,8 @@ import {
 import type { Message } from '../protocol/message.js';
 import type { JsonValue } from '../wire/json.js';
 import {
+  type AgentIdentity,
+  type DeliveryMode,
   decodeLedger,
   type ErrorSummary,
   fitErrorSummary,
@@ -50,7 +52,37 @@ How to open a ledger. The same type for every store (CONTRIBUTING.md#public-entr
 const ledger = await openLedger({ name: 'sends' });
 ```
 */
-export type LedgerOptions = { readonly name: string };
+export type LedgerOptions = {
+  readonly name: string;
+  /**
+  How long a settled record (`committed` or `failed`) is kept after it settled, in milliseconds: the window a peer's deduplication lasts, so a reused id within it is still recognised (docs/durable-send.md#retention). Past it the store prunes the record (the file store when it compacts, IndexedDB and memory as they write). A whole number ≥ 1; default 7 days.
+  */
+  readonly retentionMs?: number;
+};
+
+/** The default `retentionMs`: 7 days, beyond the 24 h an idempotency key lives by default (docs/idempotency.md). */
+export const defaultRetentionMs = 7 * 24 * 3_600_000;
+
+/** The retention a store uses: `retentionMs` when valid, else `invalid-input` (`retention`). */
+export function retentionOf(options: LedgerOptions): number {
+  const given = options.retentionMs;
+  if (given === undefined) {
+    return defaultRetentionMs;
+  }
+  if (!Number.isSafeInteger(given) || given < 1) {
+    throw new LedgerError('invalid-input', { rule: 'retention' });
+  }
+  return given;
+}
+
+/** Whether a record has settled: nothing but a retry after explicit advice can move it again, and it is kept only for the retention window. */
+export function isSettled(record: LedgerRecord): boolean {
+  const status: string = record.state.status;
+  return status !== 'prepared' && status !== 'executing' && status !== 'unknown';
+}
+
+/** The first attempt `Ledger.create` may record together with the intent: a `start` transition without its `type`. */
+export type AttemptStart = Omit<Extract<LedgerTransition, { type: 'start' }>, 'type'>;
 
 /** A committed change: the record as that revision left it. `origin` is `remote` for a change another tab made (idb, through a BroadcastChannel). */
 export type LedgerChange = {
@@ -61,6 +93,58 @@ export type LedgerChange = {
 
 /** Which records `list` returns; without `states`, all of them. */
 export type LedgerFilter = { readonly states?: readonly LedgerStatus[] };
+
+/** Which due records `claimDue` leases (docs/durable-send.md#leases). */
+export type DueQuery = {
+  /** At most this many, 1 to 1024. @default 16 */
+  readonly limit?: number;
+  /** Only records sent to this agent: a probe through another agent would look in the wrong place. */
+  readonly agent?: AgentIdentity;
+  /** Never these ids (records this reconciler already probed or found it cannot probe). */
+  readonly exclude?: readonly string[];
+  /** Only records of these delivery modes (a keyed replay can probe only keyed sends). */
+  readonly delivery?: readonly DeliveryMode[];
+  /** Only records whose current attempt carried a recovery contextId (the only ones a context-history scan can find). */
+  readonly contextual?: boolean;
+};
+
+/** Whether `record` is one `query` asks for, due or not: its agent, delivery, context and id. */
+export function matchesDue(record: LedgerRecord, query: DueQuery): boolean {
+  const { state } = record;
+  const attempt =
+    state.status === 'prepared'
+      ? undefined
+      : record.attempts.find((entry) => entry.attemptId === state.attemptId);
+  return (
+    (query.agent === undefined || sameInterface(record.agent, query.agent)) &&
+    (query.delivery === undefined || query.delivery.includes(record.delivery)) &&
+    (query.contextual !== true || attempt?.contextId !== undefined) &&
+    (query.exclude === undefined || !query.exclude.includes(record.id))
+  );
+}
+
+/**
+Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given up on (`no-evidence`, `conflicting-evidence`), and past its pending not-before time if it has one.
+
+@example
+```ts
+isDue(record, Date.now()); // true for an unknown record with no probe scheduled
+```
+*/
+export function isDue(record: LedgerRecord, now: number): boolean {
+  const { state } = record;
+  return (
+    state.status === 'unknown' &&
+    state.reason !== 'no-evidence' &&
+    state.reason !== 'conflicting-evidence' &&
+    (state.pending === undefined || state.pending.notBefore <= now)
+  );
+}
+
+/** Whether two agent identities name the same interface: binding, URL and tenant. The card digest is evidence, not identity: a redeploy changes it and must not orphan a record (docs/durable-send.md#whose-record-it-is). */
+export function sameInterface(left: AgentIdentity, right: AgentIdentity): boolean {
+  return left.binding === right.binding && left.url === right.url && left.tenant === right.tenant;
+}
 
 /**
 The durable pending-send ledger. Every write resolves only once it is durable (a completed IndexedDB transaction, an fdatasync'd journal line); every record and revision it returns is frozen.
@@ -78,16 +162,26 @@ await ledger.transition(record.id, executing.revision, {
 ```
 */
 export interface Ledger {
-  /** Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. */
-  create(intent: SendIntent): Promise<LedgerRecord>;
+  /**
+  Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. With `start`, it also starts the first attempt (revision 1, `executing`) in the same durable write, and returns that head; both changes are announced to subscribers, revision 0 first.
+  */
+  create(intent: SendIntent, start?: AttemptStart): Promise<LedgerRecord>;
   /** Appends `transition` if the record's head is still `expectedRevision` (else `stale-revision`) and the state machine allows it (else `invalid-transition` or `reused-attempt`). */
   transition(id: string, expectedRevision: number, transition: LedgerTransition): Promise<LedgerRecord>;
-  /** The record's head, or `undefined`. */
+  /** The record's head, or `undefined` (also once a settled record was pruned past the retention window). */
   get(id: string): Promise<LedgerRecord | undefined>;
   /** Records in creation order (time, then id), optionally only those in the given states. */
   list(filter?: LedgerFilter): Promise<LedgerRecord[]>;
   /** Every revision of a record, oldest first; empty for an unknown id. */
   history(id: string): Promise<LedgerRevision[]>;
+  /**
+  Leases up to `query.limit` records due for a probe (see {@link isDue}) to this ledger, soonest due first, and returns them (docs/durable-send.md#leases). A shared store (PostgreSQL) first turns the records whose writer's lease lapsed while executing into unknown, and hands each due record to one writer only (`FOR UPDATE SKIP LOCKED`); a single-writer store keeps the claims in memory. The lease ends with the record's next transition, with `release`, or when it expires.
+  */
+  claimDue(query?: DueQuery): Promise<LedgerRecord[]>;
+  /** Leases one record for a probe if it is due and no one else holds it; `undefined` otherwise. */
+  claim(id: string): Promise<LedgerRecord | undefined>;
+  /** Gives up a claim this ledger holds on a record it did not move (a probe that was cancelled or could not run). */
+  release(id: string): Promise<void>;
   /** Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing listener affects neither the write nor other listeners. */
   subscribe(listener: (change: LedgerChange) => void): () => void;
   /** Waits for writes in flight, then releases the store and its lease. Every later call fails with `closed`. */

@@ -4,7 +4,7 @@ The memory ledger: the default store and the one tests use. It keeps the same co
 */
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
-import type { Ledger, LedgerOptions } from './ledger.js';
+import { isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import type { LedgerRecord, LedgerRevision } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
@@ -12,8 +12,21 @@ export * from './entry.js';
 
 type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 
-function memoryStore(): LedgerStore {
+/** Appends between two prunings: a scan of the map costs O(records), so it runs once per this many writes. */
+const PRUNE_EVERY = 256;
+
+function memoryStore(retentionMs: number): LedgerStore {
   const entries = new Map<string, Entry>();
+  let writes = 0;
+  // The heap is bounded by the retention window: settled records past it go, open ones never (docs/durable-send.md#retention).
+  function prune(): void {
+    const cutoff = Date.now() - retentionMs;
+    for (const [id, entry] of entries) {
+      if (isSettled(entry.record) && entry.record.updatedAt < cutoff) {
+        entries.delete(id);
+      }
+    }
+  }
   return {
     writable: true,
     get: async (id) => entries.get(id)?.record,
@@ -23,6 +36,9 @@ function memoryStore(): LedgerStore {
         .filter((record) => states === undefined || states.has(record.state.status)),
     history: async (id) => [...(entries.get(id)?.revisions ?? [])],
     async append(record, revision) {
+      if (++writes % PRUNE_EVERY === 0) {
+        prune();
+      }
       const entry = entries.get(record.id);
       if (revision.revision === 0) {
         if (entry !== undefined) {
@@ -42,7 +58,7 @@ function memoryStore(): LedgerStore {
 }
 
 /**
-Opens an empty in-memory ledger. `name` is only a label.
+Opens an empty in-memory ledger. `name` is only a label; settled records older than `retentionMs` are dropped as later writes come in.
 
 @example
 ```ts
@@ -54,5 +70,5 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
-  return openLedgerEngine(memoryStore());
+  return openLedgerEngine(memoryStore(retentionOf(options)));
 }

@@ -255,6 +255,19 @@ export type UnknownReason = z.infer<typeof UnknownReason>;
 
 const Delay = whole(1, maxDelayMs);
 
+/** The most task ids a `duplicated` record names: enough to show every copy a browser's re-send or a person's retry can make, small enough for a record. */
+export const maxDuplicateTasks = 16;
+
+/** The tasks that hold one send's message (docs/durable-send.md#duplicated): 2 to 16 distinct task ids, in the order the scan found them. */
+const DuplicateTasks = z.array(Id).check((payload) => {
+  const ids = payload.value;
+  if (ids.length < 2 || ids.length > maxDuplicateTasks) {
+    fail(payload, 'task-count');
+  } else if (new Set(ids).size !== ids.length) {
+    fail(payload, 'task-repeated');
+  }
+});
+
 /** The state of a record (docs/durable-send.md#states-and-revisions). */
 export const LedgerState = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('prepared') }),
@@ -274,6 +287,8 @@ export const LedgerState = z.discriminatedUnion('status', [
     reason: UnknownReason,
     pending: z.optional(z.strictObject({ notBefore: Millis, probes: whole(1) })),
   }),
+  // docs/durable-send.md#duplicated: the message was found in two or more tasks; terminal, never committed.
+  z.strictObject({ status: z.literal('duplicated'), attemptId: Id, taskIds: DuplicateTasks }),
 ]);
 /** The state of a record, discriminated by `status`. */
 export type LedgerState = z.infer<typeof LedgerState>;
@@ -321,6 +336,7 @@ export const LedgerTransition = z.discriminatedUnion('type', [
     cause: ErrorSummary,
     effect: FailureEffect,
   }),
+  z.strictObject({ type: z.literal('duplicate'), attemptId: Id, taskIds: DuplicateTasks }),
 ]);
 /** A transition a caller appends, discriminated by `type`. */
 export type LedgerTransition = z.infer<typeof LedgerTransition>;

@@ -148,6 +148,14 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
         state: { status: 'failed', attemptId: t.attemptId, cause: t.cause, effect: t.effect },
         attempts,
       };
+    case 'duplicate':
+      // docs/durable-send.md#duplicated: a scan found the message in two tasks. From unknown (a reconciliation, unresolved included) or committed (the audit); the original attempt either way, and nothing leaves `duplicated`.
+      if (state.status !== 'committed') {
+        requireAttempt(state, 'unknown', t.type, t.attemptId);
+      } else if (state.attemptId !== t.attemptId) {
+        refuse('attempt-mismatch');
+      }
+      return { state: { status: 'duplicated', attemptId: t.attemptId, taskIds: t.taskIds }, attempts };
   }
 }
 
@@ -166,7 +174,7 @@ function create(revision: LedgerRevision & { transition: CreateTransition }): Le
 /**
 The pure state machine (docs/durable-send.md#transitions): the record `revision` produces from `record` (`undefined` before revision 0). It checks the chain, the revision follows its record's head, names its digest and is not older than it, and throws `LedgerError('corrupt')` when it does not; then the transition's legality, throwing `invalid-transition` (with the rule) or `reused-attempt`. It never checks the digest itself: `verifyHistory` does.
 
-Legal moves: `prepared → start | fail(not-started)`; `executing → commit | fail | unknown` (same attempt); `failed → start` only with `retryAfterMs` elapsed; `unknown → pending | unresolved | reconcile-commit | reconcile-fail` (original attempt; `pending` and `unresolved` not once unresolved). Nothing leaves `committed`, and `unknown` can never start an attempt.
+Legal moves: `prepared → start | fail(not-started)`; `executing → commit | fail | unknown` (same attempt); `failed → start` only with `retryAfterMs` elapsed; `unknown → pending | unresolved | reconcile-commit | reconcile-fail | duplicate` (original attempt; `pending` and `unresolved` not once unresolved); `committed → duplicate` (same attempt: the audit's finding). Nothing else leaves `committed`, nothing leaves `duplicated`, and `unknown` can never start an attempt.
 
 @example
 ```ts

@@ -1,4 +1,4 @@
-import { TransportError } from '../core/errors.js';
+import { TransportError, transportCause } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
 import { createSseDecoder } from './sse-decoder.js';
 
@@ -144,7 +144,10 @@ class ChunkReader {
     }
   };
   private readonly onError = (cause: unknown): void => {
-    this.fail(new TransportError('read', { dispatched: true, cause }));
+    const code = transportCause(cause);
+    this.fail(
+      new TransportError('read', { dispatched: true, ...(code === undefined ? {} : { cause: code }) }),
+    );
     this.ended = true;
   };
   private readonly onIdle = (): void => {

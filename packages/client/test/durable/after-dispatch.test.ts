@@ -70,7 +70,12 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)(
         try {
           for (const [kind, open] of await ledgers(`${binding}-${name}`)) {
             const ledger = await open();
-            const agent = durableAgent({ client: await peer.client(binding, { limits }), ledger });
+            // No recovery: the record must stay as `send` wrote it (reconcile answers without I/O), so the reopened journal can be compared with it.
+            const agent = durableAgent({
+              client: await peer.client(binding, { limits }),
+              ledger,
+              recovery: { kind: 'disabled' },
+            });
             const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'hostile' }] });
             expect(outcome.status, kind).toBe('unknown');
             const { state } = outcome.record;

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createClient } from '../../src/client.js';
 import { LedgerError } from '../../src/core/errors.js';
+import { cardDigest } from '../../src/discovery/digest.js';
 import {
   attemptMessagePrefix,
   type DurableAgent,
@@ -11,7 +13,8 @@ import type { DurableEvent, DurableProbeEvent, DurableTransitionEvent } from '..
 import { recoveryContextId } from '../../src/durable/recovery.js';
 import { idempotencyExtensionUri, idempotencyMetadataKey } from '../../src/idempotency/key.js';
 import type { Ledger, LedgerRecord } from '../../src/ledger/ledger.js';
-import { a2aErrors, type Message } from '../../src/protocol/index.js';
+import type { InterfacePin } from '../../src/options.js';
+import { type AgentCard, a2aErrors, type JsonValue, type Message } from '../../src/protocol/index.js';
 import type { TokenContext } from '../../src/security.js';
 import {
   bindings,
@@ -292,6 +295,199 @@ describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
   });
 });
 
+/** A client of `peer` built from its card after `edit`: a redeploy that changed the card (and so its digest). */
+async function redeployed(
+  peer: Peer,
+  binding: (typeof bindings)[number],
+  edit: (card: AgentCard) => AgentCard,
+  pin: Partial<InterfacePin> = {},
+) {
+  const before = peer.client(binding);
+  const card = edit(before.card);
+  return createClient({
+    card,
+    cardDigest: await cardDigest(card as unknown as JsonValue),
+    pin: { ...before.pin, ...pin },
+    security: { kind: 'anonymous' },
+  });
+}
+
+/** A stage that runs each SendMessage twice, as a browser's own re-send of a POST does (docs/interop.md#browsers): the page gets the second answer, or none. */
+function resentByTheBrowser(peer: Peer, answer: 'second' | 'none'): void {
+  peer.stage = async (request, forward) => {
+    if (new URL(request.url).pathname.endsWith('/message:send') || (await isSend(request))) {
+      await forward(request.clone());
+      const second = await forward(request);
+      return answer === 'second' ? second : Response.error();
+    }
+    return forward(request);
+  };
+}
+
+async function isSend(request: Request): Promise<boolean> {
+  if (request.method !== 'POST') {
+    return false;
+  }
+  const body: unknown = await request.clone().json();
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'SendMessage';
+}
+
+describe('whose record it is (docs/durable-send.md#whose-record-it-is)', () => {
+  it('reconciles a send whose agent card was edited between send and reconcile, through the same interface', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const { agent, ledger } = await build(peer, 'JSONRPC', { recovery: history });
+    peer.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const lost = await agent.send(text('task before the redeploy'));
+    expect(lost.status).toBe('unknown');
+    const client = await redeployed(peer, 'JSONRPC', (card) => ({ ...card, version: '2.0.0' }));
+    expect(client.cardDigest).not.toBe(lost.record.agent.cardDigest);
+    const after = durableAgent({ client, ledger, recovery: history });
+    expect((await after.unknown()).map((record) => record.id)).toEqual([lost.id]);
+    const reconciled = await after.reconcile(lost.id);
+    expect(reconciled.status).toBe('committed');
+    // The digest stays on the record as evidence of the card the send was made under.
+    expect(reconciled.record.agent).toEqual(lost.record.agent);
+    expect(peer.agent.executions.of(messageIdOf(lost.record))).toBe(1);
+    expect(peer.sent('SendMessage')).toHaveLength(1);
+  });
+
+  it('refuses a client pinned to another tenant of the same URL, saying so', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const { ledger, agent } = await build(peer, 'JSONRPC', { recovery: history });
+    peer.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const lost = await agent.send(text('task a'));
+    const client = await redeployed(
+      peer,
+      'JSONRPC',
+      (card) => ({
+        ...card,
+        supportedInterfaces: [
+          ...card.supportedInterfaces,
+          ...card.supportedInterfaces.map((entry) => ({ ...entry, tenant: 'acme' })),
+        ],
+      }),
+      { tenant: 'acme' },
+    );
+    const tenanted = durableAgent({ client, ledger, recovery: history });
+    await expect(tenanted.reconcile(lost.id)).rejects.toMatchObject({
+      name: 'LedgerError',
+      reason: 'invalid-input',
+      rule: 'tenant-mismatch',
+    });
+    expect(await tenanted.unknown()).toEqual([]);
+    expect(peer.sent('ListTasks')).toHaveLength(0);
+  });
+
+  it('lists its own unknown and pending records by default, and every agent’s on request', async () => {
+    const ledger = await memoryLedger();
+    const first = await mountPeer({ mode: 'foreign' });
+    const second = await mountPeer({ mode: 'foreign' });
+    const mine = await build(first, 'JSONRPC', { ledger, recovery: history });
+    const theirs = await build(second, 'JSONRPC', { ledger, recovery: history });
+    first.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    second.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const a = await mine.agent.send(text('echo a'));
+    const b = await theirs.agent.send(text('echo b'));
+    expect((await mine.agent.unknown()).map((record) => record.id)).toEqual([a.id]);
+    expect((await theirs.agent.unknown()).map((record) => record.id)).toEqual([b.id]);
+    expect((await mine.agent.unknown({ agents: 'all' })).map((record) => record.id)).toEqual([a.id, b.id]);
+    // A lost direct message leaves nothing to find: each probe schedules the next.
+    expect((await mine.agent.reconcile(a.id)).status).toBe('pending');
+    expect((await theirs.agent.reconcile(b.id)).status).toBe('pending');
+    expect((await mine.agent.pending()).map((record) => record.id)).toEqual([a.id]);
+    expect((await mine.agent.pending({ agents: 'own' })).map((record) => record.id)).toEqual([a.id]);
+    expect(new Set((await mine.agent.pending({ agents: 'all' })).map((record) => record.id))).toEqual(
+      new Set([a.id, b.id]),
+    );
+  });
+
+  it('reconciles by default, with no recovery configured: the context scan', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const { agent } = await build(peer, 'JSONRPC');
+    expect(agent.recovery).toMatchObject({ kind: 'context-history', maxPages: 4, historyLength: 64 });
+    peer.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const lost = await agent.send(text('task a'));
+    expect((await agent.reconcile(lost.id)).status).toBe('committed');
+    expect(peer.agent.executions.total()).toBe(1);
+  });
+});
+
+describe('a send that ran twice (docs/durable-send.md#duplicated)', () => {
+  it('ends duplicated, naming both tasks, when the reconciliation scan finds the message in two', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const { agent, events } = await build(peer, 'JSONRPC', { recovery: history });
+    resentByTheBrowser(peer, 'none');
+    const lost = await agent.send(text('task book the 9:40 to Lyon'));
+    expect(lost.status).toBe('unknown');
+    expect(peer.agent.executions.of(messageIdOf(lost.record))).toBe(2);
+    const outcome = await agent.reconcile(lost.id);
+    expect(outcome.status).toBe('duplicated');
+    const state = outcome.record.state;
+    const taskIds = state.status === 'duplicated' ? state.taskIds : [];
+    expect(taskIds).toHaveLength(2);
+    expect(new Set(taskIds).size).toBe(2);
+    expect(outcome).not.toHaveProperty('answer');
+    expect(events.filter((event) => event.type === 'duplicated')).toEqual([
+      expect.objectContaining({ id: lost.id, taskIds, found: 'reconcile' }),
+    ]);
+    expect(transitions(events).at(-1)).toBe('unknown→duplicated');
+    expect(probes(events).at(-1)).toMatchObject({ result: 'duplicated', matches: 2 });
+    // Terminal: nothing probes it again, and a reused id gives it back without sending.
+    const listed = peer.sent('ListTasks').length;
+    expect((await agent.reconcile(lost.id)).status).toBe('duplicated');
+    expect(peer.sent('ListTasks')).toHaveLength(listed);
+    expect(await agent.unknown()).toEqual([]);
+  });
+
+  it('is committed, with two executions, when the page sees the second answer and nothing audits it; the audit turns it duplicated', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const unaudited = await build(peer, 'JSONRPC', { recovery: history, audit: false });
+    resentByTheBrowser(peer, 'second');
+    const blind = await unaudited.agent.send(text('task one'));
+    // The hazard the audit exists for: one commit, two executions.
+    expect(blind.status).toBe('committed');
+    expect(peer.agent.executions.of(messageIdOf(blind.record))).toBe(2);
+
+    const audited = await build(peer, 'JSONRPC', { recovery: history, audit: true });
+    expect(audited.agent.audit).toBe(true);
+    const seen = await audited.agent.send(text('task two'));
+    expect(peer.agent.executions.of(messageIdOf(seen.record))).toBe(2);
+    expect(seen.status).toBe('duplicated');
+    const state = seen.record.state;
+    const taskIds = state.status === 'duplicated' ? state.taskIds : [];
+    expect(taskIds).toHaveLength(2);
+    // The answer the page saw names the second task.
+    const answered = seen.answer !== undefined && 'task' in seen.answer ? seen.answer.task.id : '';
+    expect(taskIds).toContain(answered);
+    expect(transitions(audited.events)).toEqual([
+      'none→prepared',
+      'prepared→executing',
+      'executing→committed',
+      'committed→duplicated',
+    ]);
+    expect(probes(audited.events)).toEqual([
+      expect.objectContaining({ audit: true, recovery: 'context-history', result: 'duplicated', matches: 2 }),
+    ]);
+    expect(audited.events.filter((event) => event.type === 'duplicated')).toEqual([
+      expect.objectContaining({ id: seen.id, taskIds, found: 'audit' }),
+    ]);
+  });
+
+  it('leaves a commit that ran once committed after the audit', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const { agent, events } = await build(peer, 'JSONRPC', { recovery: history, audit: true });
+    const outcome = await agent.send(text('task once'));
+    expect(outcome.status).toBe('committed');
+    expect(probes(events)).toEqual([expect.objectContaining({ audit: true, result: 'match', matches: 1 })]);
+    expect(peer.agent.executions.total()).toBe(1);
+    // A lost page during the audit leaves the commit standing.
+    peer.stage = async (request, forward) => ((await isSend(request)) ? forward(request) : Response.error());
+    const second = await agent.send(text('task twice'));
+    expect(second.status).toBe('committed');
+    expect(probes(events).at(-1)).toMatchObject({ audit: true, result: 'transient-error' });
+  });
+});
+
 describe('a client retry policy never sends a durable send twice', () => {
   it('stops the client’s retry of a keyed send: one request, the outcome unknown, then reconciled by a replay', async () => {
     const peer = await mountPeer({ mode: 'honouring' });
@@ -369,7 +565,7 @@ describe('reconcile', () => {
     expect(peer.sent('ListTasks')).toHaveLength(0);
   });
 
-  it('leaves alone a record sent under another recovery (no recovery context), and refuses one sent to another agent', async () => {
+  it('leaves alone a record sent under another recovery (no recovery context), and refuses one sent through another interface, saying which part differs', async () => {
     const peer = await mountPeer({ mode: 'foreign' });
     const { ledger, outcome } = await lost(peer, { recovery: { kind: 'disabled' } });
     const scanning = durableAgent({ client: peer.client('JSONRPC'), ledger, recovery: history });
@@ -377,13 +573,14 @@ describe('reconcile', () => {
     expect(peer.sent('ListTasks')).toHaveLength(0);
     const other = await mountPeer({ mode: 'foreign' });
     const elsewhere = durableAgent({ client: other.client('JSONRPC'), ledger, recovery: history });
-    await expect(elsewhere.reconcile(outcome.id)).rejects.toMatchObject({
-      reason: 'invalid-input',
-      rule: 'agent-mismatch',
-    });
+    const refused = await elsewhere.reconcile(outcome.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LedgerError);
+    expect(refused).toMatchObject({ reason: 'invalid-input', rule: 'url-mismatch' });
+    expect((refused as LedgerError).message).toBe('surecall ledger: invalid-input: url-mismatch');
     const otherBinding = durableAgent({ client: peer.client('HTTP+JSON'), ledger, recovery: history });
-    await expect(otherBinding.reconcile(outcome.id)).rejects.toMatchObject({ rule: 'agent-mismatch' });
+    await expect(otherBinding.reconcile(outcome.id)).rejects.toMatchObject({ rule: 'binding-mismatch' });
     expect(other.requests).toHaveLength(0);
+    expect(peer.sent('ListTasks')).toHaveLength(0);
   });
 
   it('keeps to the not-before time of a pending probe, and lists pending and unknown records', async () => {

@@ -248,7 +248,10 @@ describe('a durable agent killed with SIGKILL', () => {
         retryAfterMs: 1,
         maxProbes: 1,
       } as const;
-      agents.set(`${binding} at-most-once`, durableAgent({ client, ledger, recovery: history }));
+      agents.set(
+        `${binding} at-most-once`,
+        durableAgent({ client, ledger, delivery: 'at-most-once', recovery: history }),
+      );
       agents.set(
         `${binding} keyed`,
         durableAgent({ client, ledger, delivery: 'keyed', recovery: { kind: 'keyed', maxProbes: 1 } }),
@@ -305,16 +308,17 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
     try {
       const client = await clientOf('JSONRPC', `${server.origin}/.well-known/agent-card.json`);
       const ledger = await openLedger({ name: path });
-      const agent = durableAgent({ client, ledger });
+      // No recovery: this test is about what `send` does with an unknown record, and a keyed replay would send it again by design.
+      const agent = durableAgent({ client, ledger, recovery: { kind: 'disabled' } });
       const sending = agent.send({ role: 'ROLE_USER', parts: [{ text: 'task held' }] }, { id: 'held-1' });
       await held;
       // Read from disk, not from the ledger object: the start transition is fdatasync'd before the request left.
       const lines = readFileSync(path, 'utf8')
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as { revision: { id: string; transition: { type: string } } });
+        .map((line) => JSON.parse(line) as { body: { id: string; transition: { type: string } } });
       expect(
-        lines.filter((line) => line.revision.id === 'held-1').map((line) => line.revision.transition.type),
+        lines.filter((line) => line.body.id === 'held-1').map((line) => line.body.transition.type),
       ).toEqual(['create', 'start']);
       release();
       const outcome = await sending;
@@ -326,7 +330,7 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
       await ledger.close();
       // A new process (here: a new ledger and agent) sees it unknown, and sending it again still sends nothing.
       const reopened = await openLedger({ name: path });
-      const later = durableAgent({ client, ledger: reopened });
+      const later = durableAgent({ client, ledger: reopened, recovery: { kind: 'disabled' } });
       expect(
         (await later.send({ role: 'ROLE_USER', parts: [{ text: 'task held' }] }, { id: 'held-1' })).status,
       ).toBe('unknown');

@@ -65,6 +65,7 @@ const rows: readonly Row[] = [
     name: 'at-most-once, context-history scan, honouring peer',
     peer: { mode: 'honouring' },
     agent: {
+      delivery: 'at-most-once',
       recovery: { kind: 'context-history', maxPages: 2, historyLength: 16, retryAfterMs: 250, maxProbes: 1 },
     },
     replays: false,
@@ -73,6 +74,7 @@ const rows: readonly Row[] = [
     name: 'at-most-once, context-history scan, foreign peer',
     peer: { mode: 'foreign' },
     agent: {
+      delivery: 'at-most-once',
       recovery: { kind: 'context-history', maxPages: 2, historyLength: 16, retryAfterMs: 250, maxProbes: 1 },
     },
     replays: false,

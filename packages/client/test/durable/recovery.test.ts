@@ -335,7 +335,11 @@ describe.each(bindings)(
       const steps: ScanPage[] = [];
       scriptPages(peer, [
         {
-          tasks: [task('task-1', [echo('task-1')]), task('task-2', [echo('task-2')]), task('task-3', [])],
+          tasks: [
+            task('task-1', [echo('task-1'), echo('task-1')]),
+            task('task-2', [echo('task-2')]),
+            task('task-3', []),
+          ],
         },
       ]);
       const report = await scanContextHistory(
@@ -344,7 +348,64 @@ describe.each(bindings)(
         bounds,
       );
       expect(report).toMatchObject({ result: 'conflict', rule: 'ambiguous-match' });
-      expect(steps).toEqual([{ page: 1, tasksExamined: 2, matches: 2, nextPageToken: false }]);
+      expect(steps).toEqual([{ page: 1, tasksExamined: 1, matches: 1, nextPageToken: false }]);
+    });
+
+    // docs/durable-send.md#duplicated: the unchanged message in two tasks is a second execution, named task by task.
+    it.each<[string, readonly Page[], string[], number[]]>([
+      [
+        'two tasks on one page',
+        [{ tasks: [task('task-1', [echo('task-1')]), task('task-2', [echo('task-2')]), task('task-3', [])] }],
+        ['task-1', 'task-2'],
+        [1, 3, 2],
+      ],
+      [
+        'two tasks on two pages',
+        [
+          { tasks: [task('task-1', [echo('task-1')])], nextPageToken: 'p2' },
+          { tasks: [task('task-2', [echo('task-2')])] },
+        ],
+        ['task-1', 'task-2'],
+        [2, 2, 2],
+      ],
+      [
+        'three tasks, and a last allowed page that still has a next token',
+        [
+          {
+            tasks: [task('task-1', [echo('task-1')]), task('task-2', [echo('task-2')])],
+            nextPageToken: 'p2',
+          },
+          { tasks: [task('task-3', [echo('task-3')])], nextPageToken: 'p3' },
+          { tasks: [task('task-4', [])], nextPageToken: 'p4' },
+        ],
+        ['task-1', 'task-2', 'task-3'],
+        [3, 4, 3],
+      ],
+    ])('finds the message duplicated in %s', async (_name, pages, taskIds, expected) => {
+      const report = await scan(pages);
+      expect(report).toMatchObject({ result: 'duplicated', taskIds });
+      expect(report).not.toHaveProperty('answer');
+      expect(counts(report)).toEqual(expected);
+    });
+
+    it('names at most 16 tasks of a duplicated message, and counts them all', async () => {
+      const many = Array.from({ length: 20 }, (_, index) => task(`task-${index}`, [echo(`task-${index}`)]));
+      const report = await scan([{ tasks: many }]);
+      expect(report).toMatchObject({ result: 'duplicated', matches: 20 });
+      expect(report.taskIds).toEqual(many.slice(0, 16).map((entry) => entry.id));
+    });
+
+    it('still fails closed on a substituted payload found after a duplicate', async () => {
+      const report = await scan([
+        {
+          tasks: [
+            task('task-1', [echo('task-1')]),
+            task('task-2', [echo('task-2')]),
+            task('task-3', [{ ...echo('task-3'), parts: [{ text: 'book the 9:40 to Paris' }] }]),
+          ],
+        },
+      ]);
+      expect(report).toMatchObject({ result: 'conflict', rule: 'message-mismatch' });
     });
 
     it('asks for artifacts only when told to', async () => {
@@ -365,21 +426,6 @@ describe.each(bindings)(
         [{ tasks: [task('task-1', [])], nextPageToken: 'p2' }, { tasks: [task('task-1', [])] }],
         'duplicate-task',
         [2, 2, 0],
-      ],
-      [
-        'the message in two tasks',
-        [{ tasks: [task('task-1', [echo('task-1')]), task('task-2', [echo('task-2')])] }],
-        'ambiguous-match',
-        [1, 2, 2],
-      ],
-      [
-        'the message in two tasks on two pages',
-        [
-          { tasks: [task('task-1', [echo('task-1')])], nextPageToken: 'p2' },
-          { tasks: [task('task-2', [echo('task-2')])] },
-        ],
-        'ambiguous-match',
-        [2, 2, 2],
       ],
       [
         'the message twice in one task',

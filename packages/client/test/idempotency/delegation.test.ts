@@ -167,6 +167,8 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
     const client = mock.client(binding);
     vi.useFakeTimers();
     mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    // The client resumes a cut stream by SubscribeToTask (docs/protocol-checks.md#stream-resumption): the stream is lost only when every resumption fails too.
+    mock.faults.set({ kind: 'drop-before', operation: 'SubscribeToTask', count: 3 });
     const delegation = await drive(startDelegation(client, { message: userMessage('slow 30') }));
 
     const outcome = await drive(delegation.outcome);
@@ -178,11 +180,24 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
     );
   });
 
+  it('a stream cut after the child named its task is resumed by the client: `completed`, the child run once', async () => {
+    const mock = await mountAgent({ mode: 'honouring', stepMs: 100 });
+    const client = mock.client(binding);
+    vi.useFakeTimers();
+    mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    const message = userMessage('task a b');
+    const delegation = await drive(startDelegation(client, { message }));
+
+    expect(await drive(delegation.outcome)).toMatchObject({ kind: 'completed', taskId: delegation.taskId });
+    expect(mock.agent.executions.of(message.messageId)).toBe(1);
+  });
+
   it('a lost stream whose cancel fails too: `lost`, with `cancel: failed`', async () => {
     const mock = await mountAgent({ mode: 'honouring', stepMs: 100 });
     const client = mock.client(binding);
     vi.useFakeTimers();
     mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
+    mock.faults.set({ kind: 'drop-before', operation: 'SubscribeToTask', count: 3 });
     mock.faults.set({ kind: 'drop-before', operation: 'CancelTask' });
     const delegation = await drive(startDelegation(client, { message: userMessage('slow 30') }));
 

@@ -187,7 +187,7 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
     expect(retries(events)).toMatchObject([{ attempt: 1, error: { reason: 'timeout', dispatched: true } }]);
   });
 
-  it('a keyed stream is never retried once it is established: a cut after a frame ends it', async () => {
+  it('a keyed stream is never re-sent once it is established: with resumption off, a cut after a frame ends it', async () => {
     const mock = await mountAgent({ mode: 'honouring' });
     const client = mock.client(binding, { retry: policy });
     vi.useFakeTimers();
@@ -197,7 +197,7 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
 
     const error = await rejection(
       (async () => {
-        for await (const event of client.sendStreamingMessage({ message })) {
+        for await (const event of client.sendStreamingMessage({ message }, { resume: false })) {
           delivered.push(event);
         }
       })(),

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,12 +101,7 @@ describe('the journal on open', () => {
 
   it.each([
     ['a line that is not JSON', (lines: string[]) => lines.splice(4, 1, '{"fence":1,'), 5, 'json'],
-    [
-      'a line that does not decode',
-      (lines: string[]) => lines.splice(2, 1, '{"fence":1}'),
-      3,
-      'invalid_type',
-    ],
+    ['a line that does not decode', (lines: string[]) => lines.splice(2, 1, '{"fence":1}'), 3, 'line'],
     [
       'a line whose content no longer matches its digest',
       (lines: string[]) =>
@@ -114,8 +109,10 @@ describe('the journal on open', () => {
       4,
       'digest',
     ],
-    ['a removed line', (lines: string[]) => lines.splice(1, 1), 2, 'sequence'],
-    ['a duplicated line', (lines: string[]) => lines.splice(1, 0, lines[1] as string), 3, 'sequence'],
+    ['a removed line', (lines: string[]) => lines.splice(1, 1), 2, 'chain'],
+    ['a duplicated line', (lines: string[]) => lines.splice(1, 0, lines[1] as string), 3, 'chain'],
+    ['a whole record removed', (lines: string[]) => lines.splice(3, 3), 4, 'chain'],
+    ["a record's trailing lines removed", (lines: string[]) => lines.splice(4, 2), 5, 'chain'],
     [
       'a line from an older fence after a newer one',
       (lines: string[]) => lines.splice(0, 1, (lines[0] as string).replace('"fence":1', '"fence":2')),
@@ -127,6 +124,8 @@ describe('the journal on open', () => {
     'refuses %s as corrupt, naming its line, and never skips it',
     async (_, tamper, position, rule) => {
       const path = await journalOfThree();
+      // Without a snapshot the whole journal is replayed and checked line by line.
+      unlinkSync(`${path}.snapshot`);
       const lines = journalLines(path);
       tamper(lines);
       writeFileSync(path, `${lines.join('\n')}\n`);
@@ -140,6 +139,7 @@ describe('the journal on open', () => {
 
   it('refuses a line that is not UTF-8', async () => {
     const path = await journalOfThree();
+    unlinkSync(`${path}.snapshot`);
     const bytes = readFileSync(path);
     const broken = Buffer.concat([bytes.subarray(0, 20), Buffer.from([0xff]), bytes.subarray(21)]);
     writeFileSync(path, broken);
@@ -147,6 +147,201 @@ describe('the journal on open', () => {
       reason: 'corrupt',
       position: 1,
       rule: 'utf-8',
+    });
+  });
+});
+
+describe('whole-journal damage and the snapshot', () => {
+  async function unchanged(path: string, tamper: () => void, rule: string): Promise<void> {
+    tamper();
+    const before = readFileSync(path);
+    const error = await refusal(openLedger({ name: path }));
+    expect(error).toMatchObject({ reason: 'corrupt', rule });
+    // Nothing was changed to make it fit, and the lock is released.
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(await readLock(`${path}.lock`)).toBeUndefined();
+  }
+
+  it.each([
+    ['a whole record', (lines: string[]) => lines.splice(3, 3)],
+    ["a record's trailing lines", (lines: string[]) => lines.splice(4, 2)],
+    ['the first line', (lines: string[]) => lines.splice(0, 1)],
+  ] as const)('detects %s deleted before the checkpoint', async (_, tamper) => {
+    const path = await journalOfThree();
+    const lines = journalLines(path);
+    tamper(lines);
+    await unchanged(path, () => writeFileSync(path, `${lines.join('\n')}\n`), 'checkpoint');
+  });
+
+  it('detects a line deleted after the checkpoint, whichever record it belonged to', async () => {
+    const path = await journalOfThree();
+    const checkpoint = readFileSync(`${path}.snapshot`);
+    const ledger = await openLedger({ name: path });
+    await committed(ledger, 'j-4');
+    await committed(ledger, 'j-5');
+    await ledger.close();
+    // The snapshot of the first close: lines 10..15 are after its checkpoint, as after a crash.
+    writeFileSync(`${path}.snapshot`, checkpoint);
+    const lines = journalLines(path);
+    lines.splice(11, 1);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    expect(await refusal(openLedger({ name: path }))).toMatchObject({
+      reason: 'corrupt',
+      rule: 'chain',
+      position: 12,
+    });
+  });
+
+  it.each([
+    ['0x0b', 0x0b],
+    ['*', 0x2a],
+    ['a space', 0x20],
+  ])('refuses a final newline flipped to %s and never truncates the acknowledged line', async (_, byte) => {
+    const path = await journalOfThree();
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1] = byte;
+    // The snapshot's checkpoint covers that line: its end moved.
+    await unchanged(path, () => writeFileSync(path, bytes), 'checkpoint');
+    // Without the snapshot too: the tail holds a whole line, so it is never taken for a torn write.
+    unlinkSync(`${path}.snapshot`);
+    expect(await refusal(openLedger({ name: path }))).toMatchObject({ rule: 'unterminated-line' });
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a final newline that is missing, since the line before it may have been acknowledged', async () => {
+    const path = await journalOfThree();
+    const bytes = readFileSync(path);
+    unlinkSync(`${path}.snapshot`);
+    await unchanged(path, () => writeFileSync(path, bytes.subarray(0, -1)), 'unterminated-line');
+  });
+
+  it.each([
+    ['truncated', (text: string) => text.slice(0, Math.floor(text.length / 2)), 'snapshot-truncated'],
+    ['cut before its digest line ends', (text: string) => text.slice(0, -5), 'snapshot-truncated'],
+    ['corrupt', (text: string) => text.replace('"lines":', '"lines" :'), 'snapshot-digest'],
+    ['empty', () => '', 'snapshot-truncated'],
+  ] as const)('refuses a snapshot that is %s, and changes nothing', async (_, tamper, rule) => {
+    const path = await journalOfThree();
+    const snapshot = `${path}.snapshot`;
+    const damaged = tamper(readFileSync(snapshot, 'utf8'));
+    writeFileSync(snapshot, damaged);
+    await unchanged(path, () => undefined, rule);
+    expect(readFileSync(snapshot, 'utf8')).toBe(damaged);
+    // Deleting the snapshot by hand makes the next open replay and verify the whole journal.
+    unlinkSync(snapshot);
+    const ledger = await openLedger({ name: path });
+    expect(await ledger.list()).toHaveLength(3);
+    await ledger.close();
+  });
+
+  it('refuses a snapshot whose digest matches but whose content is not a snapshot', async () => {
+    const path = await journalOfThree();
+    const text = JSON.stringify({ format: 'other' });
+    const { createHash } = await import('node:crypto');
+    writeFileSync(`${path}.snapshot`, `${text}\nsha256:${createHash('sha256').update(text).digest('hex')}\n`);
+    await unchanged(path, () => undefined, 'snapshot');
+  });
+
+  it('finds damage inside a settled record when the record is read, without a full replay on open', async () => {
+    const path = await journalOfThree();
+    const lines = journalLines(path);
+    lines[3] = (lines[3] as string).replace('"tenant":"acme"', '"tenant":"evil"');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const ledger = await openLedger({ name: path });
+    expect(await refusal(ledger.get('j-2'))).toMatchObject({ reason: 'corrupt', rule: 'digest' });
+    expect((await ledger.get('j-1'))?.state.status).toBe('committed');
+    expect(await refusal(compactLedger(ledger))).toMatchObject({ reason: 'corrupt', rule: 'digest' });
+    await ledger.close();
+  });
+
+  it('keeps settled records out of the heap, reads them back whole, and opens from the snapshot', async () => {
+    const path = freshPath();
+    const ledger = await openLedger({ name: path });
+    const records = [];
+    for (let index = 0; index < 20; index++) {
+      records.push(await committed(ledger, `h-${index}`));
+    }
+    await ledger.create(intent('open-1'));
+    const histories = await Promise.all(records.map((record) => ledger.history(record.id)));
+    await ledger.close();
+    const reopened = await openLedger({ name: path });
+    expect(await reopened.get('h-7')).toEqual(records[7]);
+    expect(await reopened.history('h-7')).toEqual(histories[7]);
+    expect(await verifyHistory(await reopened.history('h-7'))).toEqual({ ok: true, record: records[7] });
+    expect((await reopened.list({ states: ['prepared'] })).map((record) => record.id)).toEqual(['open-1']);
+    expect(await reopened.list({ states: ['committed'] })).toEqual(records);
+    // A settled record still refuses what its state refuses.
+    expect(
+      await refusal(reopened.transition('h-3', 2, { type: 'start', attemptId: 'x', messageId: 'y' })),
+    ).toMatchObject({
+      reason: 'invalid-transition',
+    });
+    expect(
+      await refusal(reopened.transition('h-3', 1, { type: 'start', attemptId: 'x', messageId: 'y' })),
+    ).toMatchObject({
+      reason: 'stale-revision',
+    });
+    expect(await refusal(reopened.create(intent('h-3')))).toMatchObject({ reason: 'stale-revision' });
+    await reopened.close();
+  });
+});
+
+describe('checkpoints', () => {
+  it('writes a snapshot by itself every 4096 lines, so a crash leaves at most that much to replay', async () => {
+    const path = freshPath();
+    const ledger = await openLedger({ name: path });
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 128 }, async () => {
+        while (next < 4200) {
+          await ledger.create(intent(`cp-${next++}`));
+        }
+      }),
+    );
+    // Not closed: the snapshot on disk is the one the appends triggered.
+    await vi.waitFor(() => expect(readFileSync(`${path}.snapshot`, 'utf8')).toMatch(/"lines":(\d{4})/), {
+      timeout: 30_000,
+    });
+    const lines = Number(/"lines":(\d+)/.exec(readFileSync(`${path}.snapshot`, 'utf8'))?.[1]);
+    expect(lines).toBeGreaterThanOrEqual(4096);
+    expect(lines).toBeLessThanOrEqual(4200);
+    await ledger.close();
+  }, 120_000);
+});
+
+describe('retention', () => {
+  it('prunes settled records past the window when compacting, never an open one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const path = freshPath();
+      vi.setSystemTime(1_000_000);
+      const ledger = await openLedger({ name: path, retentionMs: 60_000 });
+      await committed(ledger, 'old-1');
+      await ledger.create(intent('old-open'));
+      vi.setSystemTime(1_000_000 + 30_000);
+      await committed(ledger, 'young-1');
+      vi.setSystemTime(1_000_000 + 61_000);
+      expect(await compactLedger(ledger)).toEqual({ records: 2, revisions: 4 });
+      expect(await ledger.get('old-1')).toBeUndefined();
+      expect(await ledger.history('old-1')).toEqual([]);
+      expect((await ledger.list()).map((record) => record.id)).toEqual(['old-open', 'young-1']);
+      await ledger.close();
+      const reopened = await openLedger({ name: path, retentionMs: 60_000 });
+      expect((await reopened.list()).map((record) => record.id)).toEqual(['old-open', 'young-1']);
+      await reopened.close();
+      unlinkSync(`${path}.snapshot`);
+      const replayed = await openLedger({ name: path, retentionMs: 60_000 });
+      expect((await replayed.list()).map((record) => record.id)).toEqual(['old-open', 'young-1']);
+      await replayed.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses a retention of %s', async (retentionMs) => {
+    expect(await refusal(openLedger({ name: freshPath(), retentionMs }))).toMatchObject({
+      reason: 'invalid-input',
+      rule: 'retention',
     });
   });
 });
@@ -167,7 +362,7 @@ describe('compaction', () => {
     expect(
       journalLines(path)
         .slice(0, 9)
-        .map((line) => (JSON.parse(line) as { revision: { id: string } }).revision.id),
+        .map((line) => (JSON.parse(line) as { body: { id: string } }).body.id),
     ).toEqual(['c-1', 'c-1', 'c-1', 'c-2', 'c-2', 'c-2', 'c-3', 'c-3', 'c-3']);
     await ledger.close();
     const reopened = await openLedger({ name: path });

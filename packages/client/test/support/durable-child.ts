@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       : {
           client,
           ledger,
+          delivery: 'at-most-once',
           recovery: { kind: 'context-history', maxPages: 2, historyLength: 16, retryAfterMs: 1 },
         },
   );

@@ -41,6 +41,20 @@ async function embeddedCardUrl(): Promise<string> {
   }
 }
 
+/** Stops the embedded mock, if one runs: once the devtools connect elsewhere, nothing in this page may answer for an agent (docs/interop.md#browsers). */
+async function stopEmbedded(): Promise<void> {
+  const running = embedded;
+  embedded = undefined;
+  if (running === undefined) {
+    return;
+  }
+  try {
+    (await running).stop();
+  } catch {
+    // A worker that never started has nothing to stop.
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof ConnectError ? error.message : 'Connecting failed unexpectedly';
 }
@@ -68,10 +82,17 @@ function Connected({ connection }: { readonly connection: Connection }) {
         faultLab={connection.origin}
         {...(durable.phase === 'ready'
           ? {
-              agent: durable.agent,
+              ...(durable.agent === undefined ? {} : { agent: durable.agent }),
               ledger: durable.ledger,
               ledgerRole: durable.role,
-              delivery: { choices: durable.choices, current: durable.delivery, onChoose: durable.choose },
+              delivery: {
+                choices: durable.choices,
+                current: durable.delivery,
+                onChoose: durable.choose,
+                acknowledged: durable.acknowledged,
+                onAcknowledge: durable.acknowledge,
+                refusal: durable.refusal,
+              },
             }
           : {})}
       />
@@ -80,7 +101,7 @@ function Connected({ connection }: { readonly connection: Connection }) {
 }
 
 /**
-The standalone devtools: starts the embedded mock agent (or connects to the agent named by `?card=`), then shows {@link SurecallDevtools} for that client. Another agent can be entered by card URL and pin at any time.
+The standalone devtools: starts the embedded mock agent (or connects to the agent named by `?card=`), then shows {@link SurecallDevtools} for that client. Another agent can be entered by card URL and pin at any time; connecting to it stops the embedded mock, so every answer the devtools show then comes from that agent.
 
 @example
 ```tsx
@@ -98,6 +119,9 @@ export function App() {
     const label = request === undefined ? 'the embedded mock agent' : request.cardUrl;
     setPhase({ phase: 'connecting', label });
     try {
+      if (request !== undefined) {
+        await stopEmbedded();
+      }
       const connection = await connect(request ?? { cardUrl: await embeddedCardUrl() });
       if (mine === serial.current) {
         setPhase({ phase: 'ready', connection, mock: request === undefined, serial: mine });

@@ -1,6 +1,6 @@
 /**
 @module
-The embedded mock agent: the reference agent of `@surecall/mocks` behind an MSW service worker on the page's own origin, so the devtools run with nothing else started. Loaded with a dynamic `import()` only in mock mode, so neither the mock nor MSW is ever part of the devtools' main bundle (`msw/browser` alone weighs about 99 KB gzip).
+The embedded mock agent: the reference agent of `@surecall/mocks` behind an MSW service worker, answering on the page's own origin only, so the devtools run with nothing else started. It runs only while the devtools are connected to it: connecting elsewhere stops it. Loaded with a dynamic `import()` only in mock mode, so neither the mock nor MSW is ever part of the devtools' main bundle (`msw/browser` alone weighs about 99 KB gzip).
 */
 
 /** The running embedded mock. */
@@ -25,8 +25,8 @@ const connection = await connect({ cardUrl: mock.cardUrl });
 */
 export async function startEmbeddedMock(): Promise<EmbeddedMock> {
   const { createMockAgentWorker } = await import('@surecall/mocks/browser');
-  // No `origin`: the worker answers the agent's own paths (card, bindings, /__faults, /__executions) on the page's origin and lets every other request, the app's own modules included, through.
-  const mock = createMockAgentWorker({ stepMs: mockStepMs });
+  // Only the page's own origin: a worker without one answers the agent's paths on every origin, so an agent the devtools connect to elsewhere would be answered by this mock (the app also stops it then). Every other request, the app's own modules included, goes through.
+  const mock = createMockAgentWorker({ stepMs: mockStepMs, origin: location.origin });
   await mock.start({
     onUnhandledRequest: 'bypass',
     quiet: true,

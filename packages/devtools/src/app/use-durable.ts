@@ -18,17 +18,31 @@ export type Durable =
       readonly phase: 'ready';
       readonly ledger: Ledger;
       readonly role: LedgerRole;
-      readonly agent: DurableAgent;
+      /** Absent while the chosen delivery is refused (at-most-once before its acknowledgement): `refusal` says why. */
+      readonly agent: DurableAgent | undefined;
+      readonly refusal: string | undefined;
       readonly choices: readonly DevtoolsDelivery[];
       readonly delivery: DevtoolsDelivery;
       choose(delivery: DevtoolsDelivery): void;
+      /** Whether a person acknowledged that the browser may send an at-most-once message twice (docs/interop.md#browsers). */
+      readonly acknowledged: boolean;
+      acknowledge(acknowledged: boolean): void;
     };
+
+function refusalOf(error: unknown): string {
+  if (error instanceof OptionsError && error.option === 'acknowledgeBrowserResend') {
+    return 'At-most-once delivery from a browser needs your acknowledgement: the browser may send the message twice by itself.';
+  }
+  return error instanceof OptionsError
+    ? `option ${error.option}: ${error.reason}`
+    : 'The durable agent could not be built';
+}
 
 // A ledger closing (React's development double effects, a reconnect) releases its Web Lock before the next one opens, so this tab stays the writer.
 let closing: Promise<unknown> = Promise.resolve();
 
 /**
-Opens the IndexedDB ledger of `client`'s agent (one per card digest; `@surecall/client/ledger` is the IndexedDB store in a browser) and builds a durable agent over it: at-most-once with context-history recovery by default, keyed when a person chooses it and the peer honours keys. The ledger is closed when the client changes or the app unmounts.
+Opens the IndexedDB ledger of `client`'s interface (one per pinned interface, so a redeploy's edited card keeps its records; `@surecall/client/ledger` is the IndexedDB store in a browser) and builds a durable agent over it: keyed where the peer honours keys, at-most-once with context-history recovery and the audit otherwise, once a person acknowledged that the browser may re-send it. The ledger is closed when the client changes or the app unmounts.
 
 @example
 ```ts
@@ -41,11 +55,12 @@ export function useDurable(client: A2aClient): Durable {
     undefined,
   );
   const choices = useMemo(() => deliveryChoices(client.honoursIdempotency), [client]);
-  const [delivery, setDelivery] = useState<DevtoolsDelivery>('at-most-once');
+  const [delivery, setDelivery] = useState<DevtoolsDelivery>(() => choices[0] ?? 'at-most-once');
+  const [acknowledged, setAcknowledged] = useState(false);
 
   useEffect(() => {
     let live = true;
-    const opening = closing.then(() => openLedger({ name: ledgerName(client.cardDigest) }));
+    const opening = closing.then(() => openLedger({ name: ledgerName(client.pin) }));
     opening.then(
       async (ledger) => {
         const role = await ledgerRole(ledger);
@@ -76,17 +91,13 @@ export function useDurable(client: A2aClient): Durable {
     try {
       return {
         ...opened,
-        agent: durableAgent({ client, ledger: opened.ledger, ...durableConfig(delivery) }),
+        agent: durableAgent({ client, ledger: opened.ledger, ...durableConfig(delivery, acknowledged) }),
+        refusal: undefined,
       };
     } catch (error) {
-      return {
-        failed:
-          error instanceof OptionsError
-            ? `option ${error.option}: ${error.reason}`
-            : 'The durable agent could not be built',
-      };
+      return { ...opened, agent: undefined, refusal: refusalOf(error) };
     }
-  }, [client, opened, delivery]);
+  }, [client, opened, delivery, acknowledged]);
 
   if (built === undefined) {
     return { phase: 'opening' };
@@ -94,5 +105,13 @@ export function useDurable(client: A2aClient): Durable {
   if ('failed' in built) {
     return { phase: 'failed', message: built.failed };
   }
-  return { phase: 'ready', ...built, choices, delivery, choose: setDelivery };
+  return {
+    phase: 'ready',
+    ...built,
+    choices,
+    delivery,
+    choose: setDelivery,
+    acknowledged,
+    acknowledge: setAcknowledged,
+  };
 }

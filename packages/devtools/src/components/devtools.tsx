@@ -43,12 +43,22 @@ export type SurecallDevtoolsProps = {
   readonly delivery?: DeliveryControl;
 };
 
-/** The delivery modes on offer and the current one. */
+/** The delivery modes on offer and the current one, with the acknowledgement at-most-once needs in a browser (docs/interop.md#browsers). */
 export type DeliveryControl = {
   readonly choices: readonly DevtoolsDelivery[];
   readonly current: DevtoolsDelivery;
   onChoose(delivery: DevtoolsDelivery): void;
+  /** Whether a person acknowledged that the browser may send an at-most-once message twice. */
+  readonly acknowledged?: boolean;
+  onAcknowledge?(acknowledged: boolean): void;
+  /** Why no durable agent could be built for the current choice; the Durable send button waits for it to clear. */
+  readonly refusal?: string | undefined;
 };
+
+/** A durable event that says a send ran more than once (docs/durable-send.md#duplicated). */
+function isDuplicated(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'duplicated';
+}
 
 /**
 The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its public fields and events (CONTRIBUTING.md#devtools); mount it before the calls you want to see.
@@ -81,6 +91,7 @@ export function SurecallDevtools({
   const [tab, setTab] = useState('agent');
   const [focusTask, setFocusTask] = useState<string | undefined>(undefined);
   const agentEvents = useEventCount(agent?.events);
+  const duplicates = useEventCount(agent?.events, isDuplicated);
   const ledgerChanges = useEventCount(ledger);
   const sends = useSends(ledger);
   const spans = useRecovery(agent?.events);
@@ -107,6 +118,9 @@ export function SurecallDevtools({
     <span data-testid="feed-status">
       client: {feed.events} events · {feed.calls} calls · {feed.failures} failed
       {agentEvents === undefined ? '' : ` · durable agent: ${agentEvents} events`}
+      {duplicates === undefined || duplicates === 0 ? null : (
+        <span data-testid="duplicated-count"> · {duplicates} duplicated</span>
+      )}
       {ledgerChanges === undefined ? '' : ` · ledger: ${ledgerChanges} changes`}
       {ledgerRole === undefined ? null : (
         <span data-testid="ledger-role">
@@ -123,11 +137,11 @@ export function SurecallDevtools({
       <SendBox
         box={box}
         streaming={client.card.capabilities.streaming}
-        {...(agent === undefined
+        {...(agent === undefined && delivery === undefined
           ? {}
           : {
               durable: {
-                send: (text: string) => void durableSend(text),
+                ...(agent === undefined ? {} : { send: (text: string) => void durableSend(text) }),
                 ...(delivery === undefined ? {} : { delivery }),
               },
             })}

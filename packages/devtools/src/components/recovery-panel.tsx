@@ -26,7 +26,7 @@ export function RecoveryPanel({ spans }: RecoveryPanelProps) {
           data-outcome={span.outcome.kind}
         >
           <p>
-            <strong>{span.recovery}</strong> probe of send{' '}
+            <strong>{span.recovery}</strong> {span.audit ? 'audit' : 'probe'} of send{' '}
             <span className="mono" title={span.id}>
               {shortId(span.id)}
             </span>{' '}

@@ -15,13 +15,16 @@ export type SendBoxProps = {
   readonly durable?: DurableBox;
 };
 
-/** The send box's durable side. */
+/** The send box's durable side: `send` is absent while the chosen delivery is refused. */
 export type DurableBox = {
-  send(text: string): void;
+  send?(text: string): void;
   readonly delivery?: {
     readonly choices: readonly DevtoolsDelivery[];
     readonly current: DevtoolsDelivery;
     onChoose(delivery: DevtoolsDelivery): void;
+    readonly acknowledged?: boolean;
+    onAcknowledge?(acknowledged: boolean): void;
+    readonly refusal?: string | undefined;
   };
 };
 
@@ -74,9 +77,10 @@ export function SendBox({ box, streaming, onOpenTask, durable }: SendBoxProps) {
             <button
               type="button"
               title="Recorded in the ledger before it leaves; a lost answer becomes an unknown outcome to reconcile"
+              disabled={durable.send === undefined}
               onClick={() => {
                 if (text.trim() !== '') {
-                  durable.send(text);
+                  durable.send?.(text);
                 }
               }}
             >
@@ -101,7 +105,23 @@ export function SendBox({ box, streaming, onOpenTask, durable }: SendBoxProps) {
                     </option>
                   ))}
                 </select>
+                {durable.delivery.current !== 'at-most-once' ||
+                durable.delivery.onAcknowledge === undefined ? null : (
+                  <label className="acknowledge small">
+                    <input
+                      type="checkbox"
+                      checked={durable.delivery.acknowledged === true}
+                      onChange={(event) => durable.delivery?.onAcknowledge?.(event.target.checked)}
+                    />{' '}
+                    The browser may send it twice (audited)
+                  </label>
+                )}
               </>
+            )}
+            {durable.delivery?.refusal === undefined ? null : (
+              <p className="small muted" data-testid="durable-refusal">
+                {durable.delivery.refusal}
+              </p>
             )}
           </>
         )}

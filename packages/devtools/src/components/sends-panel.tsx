@@ -5,7 +5,7 @@ import { useNow } from '../hooks/use-now.js';
 import type { Sends } from '../hooks/use-sends.js';
 import { formatClock, formatDuration, shortId } from '../model/format.js';
 import { type ImportedSend, importLedger, type LedgerImport } from '../model/ledger-import.js';
-import { inbox, sendRow, timeline } from '../model/sends.js';
+import { duplicatedSends, inbox, sendRow, timeline } from '../model/sends.js';
 
 /** Props of {@link SendsPanel}. */
 export type SendsPanelProps = {
@@ -190,6 +190,31 @@ function Inbox({
   );
 }
 
+/** An alert for each send that ran more than once (docs/durable-send.md#duplicated): a person decides which task stands. */
+function Duplicates({ records }: { readonly records: readonly LedgerRecord[] }) {
+  const duplicated = duplicatedSends(records);
+  if (duplicated.length === 0) {
+    return null;
+  }
+  return (
+    <section aria-label="Duplicated sends" className="duplicated">
+      {duplicated.map((entry) => (
+        <p key={entry.id} className="error" role="alert" data-testid="duplicated-alert">
+          <span className="chip send-duplicated">duplicated</span> Send{' '}
+          <span className="mono" title={entry.id}>
+            {shortId(entry.id)}
+          </span>{' '}
+          “{entry.text}” ran {entry.taskIds.length} times: tasks{' '}
+          <span className="mono" data-testid="duplicated-tasks">
+            {entry.taskIds.join(', ')}
+          </span>
+          . Nothing will send or probe it again; decide which task stands.
+        </p>
+      ))}
+    </section>
+  );
+}
+
 function Importer() {
   const id = useId();
   const [read, setRead] = useState<(LedgerImport & { readonly file: string }) | undefined>(undefined);
@@ -258,6 +283,7 @@ export function SendsPanel({ sends, agent, problem }: SendsPanelProps) {
           {sends.problem}
         </p>
       )}
+      <Duplicates records={sends.records} />
       <Inbox records={sends.records} now={now} agent={agent} />
       <section aria-label="Durable sends">
         <h3>Durable sends</h3>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNow } from '../hooks/use-now.js';
 import { formatBytes, formatClock, formatDuration, formatError, shortId } from '../model/format.js';
 import { type Meter, type MeterLimits, streamMeters } from '../model/meters.js';
-import type { StreamLog, StreamsState } from '../model/streams.js';
+import type { SeamRow, StreamLog, StreamsState } from '../model/streams.js';
 import { JsonTree } from './json-tree.js';
 
 /** Props of {@link StreamsPanel}. */
@@ -47,8 +47,33 @@ function MeterRow({ meter }: { readonly meter: Meter }) {
   );
 }
 
+/** One line for a break and its resumption attempts: the seam between the frames before and after it. */
+function seamText(seam: SeamRow): string {
+  const broke = `stream broke (${seam.reason}) after ${seam.at} frame${seam.at === 1 ? '' : 's'}`;
+  if (!seam.resumable) {
+    return `${broke}: not resumed`;
+  }
+  const attempts = seam.resumes.map(
+    (resume) =>
+      `attempt ${resume.attempt} by ${resume.via}${resume.delayMs > 0 ? ` after ${formatDuration(resume.delayMs)}` : ''}`,
+  );
+  return `${broke}; resumed: ${attempts.length === 0 ? 'waiting' : attempts.join(', ')}`;
+}
+
+function SeamLine({ seam }: { readonly seam: SeamRow }) {
+  return (
+    <tr className="seam" data-testid="stream-seam">
+      <td colSpan={6}>
+        <span className="mono">{formatClock(seam.time)}</span> {seamText(seam)}
+      </td>
+    </tr>
+  );
+}
+
 function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly limits: MeterLimits }) {
-  const now = useNow(stream.status === 'open' || stream.status === 'connecting');
+  const now = useNow(
+    stream.status === 'open' || stream.status === 'connecting' || stream.status === 'resuming',
+  );
   const [selected, setSelected] = useState<number | undefined>(undefined);
   const frame =
     stream.frames.find((row) => row.index === selected) ?? stream.frames[stream.frames.length - 1];
@@ -98,7 +123,10 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
               </tr>
             </thead>
             <tbody>
-              {stream.frames.map((row) => (
+              {stream.frames.map((row) => [
+                ...stream.seams
+                  .filter((seam) => seam.at === row.index)
+                  .map((seam) => <SeamLine key={`seam-${seam.time}-${seam.at}`} seam={seam} />),
                 <tr key={row.index} className={row === frame ? 'selected' : undefined}>
                   <td>{row.index}</td>
                   <td>{row.kind}</td>
@@ -115,8 +143,13 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
                       {row.summary}
                     </button>
                   </td>
-                </tr>
-              ))}
+                </tr>,
+              ])}
+              {stream.seams
+                .filter((seam) => seam.at >= stream.frames.length)
+                .map((seam) => (
+                  <SeamLine key={`seam-${seam.time}-${seam.at}`} seam={seam} />
+                ))}
             </tbody>
           </table>
         </div>
@@ -138,7 +171,7 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
 }
 
 /**
-The frame inspector: every stream the client opened, and for the chosen one its bound meters, its frames (arrival, gap, size) and each frame's JSON.
+The frame inspector: every stream the client opened, and for the chosen one its bound meters, its frames (arrival, gap, size) with a line at each seam where the stream broke and was resumed, and each frame's JSON.
 
 @example
 ```tsx
@@ -173,6 +206,9 @@ export function StreamsPanel({ streams, limits }: StreamsPanelProps) {
                 <span className="muted small">
                   <span className={`chip status-${entry.status}`}>{entry.status}</span> {entry.frames.length}{' '}
                   frames · {formatBytes(entry.wireBytes)}
+                  {entry.seams.length === 0
+                    ? ''
+                    : ` · ${entry.seams.length} break${entry.seams.length === 1 ? '' : 's'}`}
                 </span>
               </button>
             </li>

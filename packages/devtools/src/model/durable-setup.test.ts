@@ -4,28 +4,48 @@ import { describe, expect, it } from 'vitest';
 import { deliveryChoices, durableConfig, ledgerName, ledgerRole } from './durable-setup.js';
 
 describe('deliveryChoices', () => {
-  it('offers keyed delivery only to a peer that honours idempotency keys', () => {
+  it('offers keyed delivery first to a peer that honours idempotency keys, and only at-most-once otherwise', () => {
     expect(deliveryChoices(false)).toEqual(['at-most-once']);
-    expect(deliveryChoices(true)).toEqual(['at-most-once', 'keyed']);
+    expect(deliveryChoices(true)).toEqual(['keyed', 'at-most-once']);
   });
 });
 
 describe('durableConfig', () => {
-  it('recovers an at-most-once send from its context history, a keyed one by keyed replay', () => {
-    expect(durableConfig('at-most-once')).toEqual({
+  it('recovers a keyed send by keyed replay, needing no acknowledgement', () => {
+    for (const acknowledged of [false, true]) {
+      expect(durableConfig('keyed', acknowledged)).toEqual({
+        delivery: 'keyed',
+        recovery: { kind: 'keyed', retryAfterMs: 2000, maxProbes: 5 },
+      });
+    }
+  });
+
+  it('recovers an at-most-once send from its context history, acknowledged and audited only once a person agreed', () => {
+    const recovery = {
+      kind: 'context-history',
+      maxPages: 4,
+      historyLength: 64,
+      retryAfterMs: 2000,
+      maxProbes: 5,
+    };
+    expect(durableConfig('at-most-once', false)).toEqual({ delivery: 'at-most-once', recovery });
+    expect(durableConfig('at-most-once', true)).toEqual({
       delivery: 'at-most-once',
-      recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 2000, maxProbes: 5 },
-    });
-    expect(durableConfig('keyed')).toEqual({
-      delivery: 'keyed',
-      recovery: { kind: 'keyed', retryAfterMs: 2000, maxProbes: 5 },
+      recovery,
+      acknowledgeBrowserResend: true,
+      audit: true,
     });
   });
 });
 
 describe('ledgerName', () => {
-  it('names one ledger per card digest', () => {
-    expect(ledgerName('sha256:ab')).toBe('surecall-devtools:sha256:ab');
+  it('names one ledger per interface, whatever the card digest', () => {
+    expect(ledgerName({ binding: 'JSONRPC', url: 'http://127.0.0.1:4100/a2a/jsonrpc' })).toBe(
+      'surecall-devtools:JSONRPC http://127.0.0.1:4100/a2a/jsonrpc',
+    );
+    expect(ledgerName({ binding: 'HTTP+JSON', url: 'https://a.example/rest', tenant: 'acme' })).toBe(
+      'surecall-devtools:HTTP+JSON https://a.example/rest tenant acme',
+    );
   });
 });
 

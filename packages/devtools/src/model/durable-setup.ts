@@ -2,22 +2,22 @@
 @module
 How the devtools set up their durable agent: which delivery modes the peer allows, the options for the chosen one, the IndexedDB ledger's name, and whether this tab writes the ledger or follows another tab.
 */
-import { LedgerError, type RecoveryStrategy } from '@surecall/client';
+import { type InterfacePin, LedgerError, type RecoveryStrategy } from '@surecall/client';
 import type { DeliveryMode, Ledger } from '@surecall/client/ledger';
 
 /** The delivery modes a person may choose here: `keyed` needs a peer that honours keys (docs/idempotency.md#honouring-peers). */
 export type DevtoolsDelivery = Extract<DeliveryMode, 'at-most-once' | 'keyed'>;
 
 /**
-The delivery modes the peer allows, the default first: `at-most-once` always, `keyed` only when the card shows the peer honours idempotency keys.
+The delivery modes the peer allows, the default first: `keyed` when the card shows the peer honours idempotency keys (docs/interop.md#browsers: its key index absorbs the browser's own re-send), then `at-most-once`, which a person must acknowledge before it is used.
 
 @example
 ```ts
-deliveryChoices(client.honoursIdempotency); // ['at-most-once', 'keyed']
+deliveryChoices(client.honoursIdempotency); // ['keyed', 'at-most-once']
 ```
 */
 export function deliveryChoices(honoursIdempotency: boolean): DevtoolsDelivery[] {
-  return honoursIdempotency ? ['at-most-once', 'keyed'] : ['at-most-once'];
+  return honoursIdempotency ? ['keyed', 'at-most-once'] : ['at-most-once'];
 }
 
 /** The context-history bounds the devtools use: a small scan, probed again after 2 s, at most 5 times. */
@@ -29,33 +29,41 @@ export const contextHistoryRecovery = {
   maxProbes: 5,
 } as const satisfies RecoveryStrategy;
 
+/** The options {@link durableConfig} gives a durable agent. */
+export type DevtoolsDurableConfig = {
+  readonly delivery: DevtoolsDelivery;
+  readonly recovery: RecoveryStrategy;
+  readonly acknowledgeBrowserResend?: true;
+  readonly audit?: true;
+};
+
 /**
-The delivery and recovery options of a durable agent for `delivery`: an at-most-once send is recovered from the task history of its opaque context; a keyed one by replaying it under its key.
+The delivery and recovery options of a durable agent for `delivery`: a keyed send is recovered by replaying it under its key; an at-most-once send from the task history of its opaque context, and only once a person acknowledged that the browser may send it twice (docs/interop.md#browsers), with every commit audited for a second task (docs/durable-send.md#the-audit). Without the acknowledgement the agent refuses to be built, as `durableAgent` does in any browser.
 
 @example
 ```ts
-durableAgent({ client, ledger, ...durableConfig('keyed') });
+durableAgent({ client, ledger, ...durableConfig('keyed', false) });
 ```
 */
-export function durableConfig(delivery: DevtoolsDelivery): {
-  delivery: DevtoolsDelivery;
-  recovery: RecoveryStrategy;
-} {
-  return delivery === 'keyed'
-    ? { delivery, recovery: { kind: 'keyed', retryAfterMs: 2000, maxProbes: 5 } }
+export function durableConfig(delivery: DevtoolsDelivery, acknowledged: boolean): DevtoolsDurableConfig {
+  if (delivery === 'keyed') {
+    return { delivery, recovery: { kind: 'keyed', retryAfterMs: 2000, maxProbes: 5 } };
+  }
+  return acknowledged
+    ? { delivery, recovery: contextHistoryRecovery, acknowledgeBrowserResend: true, audit: true }
     : { delivery, recovery: contextHistoryRecovery };
 }
 
 /**
-The IndexedDB database of the sends to one agent: one ledger per card digest, so another agent's records are never probed here.
+The IndexedDB database of the sends through one interface: a record belongs to the interface it was sent through, not to the card (docs/durable-send.md#whose-record-it-is), so an agent's redeploy with an edited card opens the same ledger and its unknown sends stay reconcilable.
 
 @example
 ```ts
-ledgerName(client.cardDigest); // 'surecall-devtools:sha256:…'
+ledgerName(client.pin); // 'surecall-devtools:JSONRPC http://127.0.0.1:4100/a2a/jsonrpc'
 ```
 */
-export function ledgerName(cardDigest: string): string {
-  return `surecall-devtools:${cardDigest}`;
+export function ledgerName(pin: Pick<InterfacePin, 'binding' | 'url' | 'tenant'>): string {
+  return `surecall-devtools:${pin.binding} ${pin.url}${pin.tenant === undefined ? '' : ` tenant ${pin.tenant}`}`;
 }
 
 /** Whether this tab holds the ledger's Web Lock (writes) or follows the tab that does (reads, and hears of its changes). */

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const lines = () => journal.split('\n').filter((line) => line !== '');
 
-type JournalLine = { fence: number; revision: { at: number } & Record<string, unknown> };
+type JournalLine = { fence: number; body: { at: number } & Record<string, unknown> };
 
 function replaceLine(position: number, change: (line: JournalLine) => unknown): string {
   return lines()
@@ -71,7 +71,7 @@ describe('importLedger: a Node file ledger, verified with the ledger’s own rul
     ],
     [
       'a revision without an id',
-      () => replaceLine(0, (line) => ({ ...line, revision: { revision: 0 } })),
+      () => replaceLine(0, (line) => ({ ...line, body: { revision: 0 } })),
       1,
       'revision',
     ],
@@ -80,7 +80,7 @@ describe('importLedger: a Node file ledger, verified with the ledger’s own rul
       () =>
         replaceLine(2, (line) => ({
           ...line,
-          revision: { ...line.revision, at: line.revision.at + 1 },
+          body: { ...line.body, at: line.body.at + 1 },
         })),
       3,
       'digest',
@@ -93,7 +93,7 @@ describe('importLedger: a Node file ledger, verified with the ledger’s own rul
           .map((line) => `${line}\n`)
           .join(''),
       2,
-      'sequence',
+      'chain',
     ],
   ])('refuses %s, naming its line, and loads nothing', async (_name, text, line, rule) => {
     expect(await importLedger(text())).toEqual({ ok: false, problem: { line, rule } });

@@ -130,3 +130,57 @@ describe('recoverySpans: each reconciliation as a span, a scan step by step', ()
     });
   });
 });
+
+describe('recoverySpans: the audit and a duplicated send (docs/durable-send.md#duplicated)', () => {
+  it('marks the audit scan, and ends the span that found two tasks duplicated, naming them', () => {
+    const spans = fold([
+      {
+        type: 'probe-start',
+        id: 's9',
+        attemptId: 'attempt-s9',
+        recovery: 'context-history',
+        audit: true,
+        time: 1000,
+      },
+      page('s9', 1, 2, 2, false),
+      {
+        type: 'probe',
+        id: 's9',
+        attemptId: 'attempt-s9',
+        recovery: 'context-history',
+        audit: true,
+        pagesScanned: 1,
+        tasksExamined: 2,
+        matches: 2,
+        result: 'duplicated',
+        startedAt: 1000,
+        durationMs: 9,
+      },
+      {
+        type: 'transition',
+        id: 's9',
+        from: 'committed',
+        to: 'duplicated',
+        cause: 'duplicate',
+        revision: 4,
+        time: 1010,
+      },
+      {
+        type: 'duplicated',
+        id: 's9',
+        attemptId: 'attempt-s9',
+        taskIds: ['task-1', 'task-2'],
+        found: 'audit',
+        time: 1011,
+      },
+    ]);
+    expect(spans).toHaveLength(1);
+    expect(spans[0]).toMatchObject({
+      audit: true,
+      result: 'duplicated',
+      outcome: { kind: 'duplicated', taskIds: ['task-1', 'task-2'] },
+    });
+    expect(spans.map(describeOutcome)).toEqual(['duplicated: task-1, task-2']);
+    expect(fold([start('s1')])[0]?.audit).toBe(false);
+  });
+});

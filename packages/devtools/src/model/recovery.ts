@@ -19,6 +19,7 @@ export type SpanOutcome =
   | { readonly kind: 'committed' }
   | { readonly kind: 'pending'; readonly notBefore: number | undefined }
   | { readonly kind: 'unresolved'; readonly reason: string }
+  | { readonly kind: 'duplicated'; readonly taskIds: readonly string[] }
   | { readonly kind: 'probed' };
 
 /** One reconciliation of one record. */
@@ -27,6 +28,8 @@ export type RecoverySpan = {
   readonly id: string;
   readonly attemptId: string;
   readonly recovery: ProbeKind;
+  /** The audit scan after a commit (docs/durable-send.md#the-audit), not a reconciliation. */
+  readonly audit: boolean;
   readonly startedAt: number;
   readonly durationMs: number | undefined;
   readonly steps: readonly ScanStep[];
@@ -68,6 +71,7 @@ export function recoverySpans(spans: readonly RecoverySpan[], event: DurableEven
           id: event.id,
           attemptId: event.attemptId,
           recovery: event.recovery,
+          audit: event.audit === true,
           startedAt: event.time,
           durationMs: undefined,
           steps: [],
@@ -118,6 +122,7 @@ export function recoverySpans(spans: readonly RecoverySpan[], event: DurableEven
             id: event.id,
             attemptId: event.attemptId,
             recovery: event.recovery,
+            audit: event.audit === true,
             startedAt: event.startedAt,
             steps: [],
             ...closed,
@@ -142,6 +147,13 @@ export function recoverySpans(spans: readonly RecoverySpan[], event: DurableEven
             return span;
         }
       });
+    case 'duplicated':
+      // Follows the `duplicate` transition and names the tasks: the span that found them ends duplicated.
+      return update(spans, event.id, (span) =>
+        span.outcome.kind === 'probed' || span.outcome.kind === 'running'
+          ? { ...span, outcome: { kind: 'duplicated', taskIds: event.taskIds } }
+          : span,
+      );
   }
 }
 
@@ -150,7 +162,7 @@ One line for a span's outcome, with the fail-closed rule when there was one.
 
 @example
 ```ts
-describeOutcome(span); // 'committed' | 'pending until 10:00:01.000' | 'unresolved: conflicting-evidence (ambiguous-match)'
+describeOutcome(span); // 'committed' | 'pending until 10:00:01.000' | 'unresolved: conflicting-evidence (ambiguous-match)' | 'duplicated: task-1, task-2'
 ```
 */
 export function describeOutcome(span: RecoverySpan): string {
@@ -166,6 +178,8 @@ export function describeOutcome(span: RecoverySpan): string {
         : `pending until ${new Date(span.outcome.notBefore).toISOString().slice(11, 23)}${rule}`;
     case 'unresolved':
       return `unresolved: ${span.outcome.reason}${rule}`;
+    case 'duplicated':
+      return `duplicated: ${span.outcome.taskIds.join(', ')}`;
     case 'probed':
       return `${span.result ?? 'probed'}${rule}`;
   }

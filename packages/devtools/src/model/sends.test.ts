@@ -1,7 +1,7 @@
 import { openLedger } from '@surecall/client/ledger/memory';
 import { describe, expect, it } from 'vitest';
 import { lostSend, reconciledSend } from './ledger-fixtures.js';
-import { describeError, inbox, sendRow, timeline, withRecord } from './sends.js';
+import { describeError, duplicatedSends, inbox, sendRow, timeline, withRecord } from './sends.js';
 
 describe('timeline: a send’s history as steps with their causes', () => {
   it('shows executing → unknown → committed for a lost answer found by reconciliation', async () => {
@@ -34,6 +34,37 @@ describe('timeline: a send’s history as steps with their causes', () => {
       detail: `next probe not before ${new Date(notBefore).toISOString().slice(11, 23)}`,
     });
     expect(steps[0]?.detail).toBe('keyed, key key-send-2-0123456789');
+  });
+});
+
+describe('a send that ran twice (docs/durable-send.md#duplicated)', () => {
+  it('shows the duplicate step and row, and raises it among the duplicated sends', async () => {
+    const ledger = await openLedger({ name: 'sends' });
+    const unknown = await lostSend(ledger, 'send-3');
+    const duplicated = await ledger.transition('send-3', unknown.revision, {
+      type: 'duplicate',
+      attemptId: 'attempt-send-3',
+      taskIds: ['task-a', 'task-b'],
+    });
+    const steps = timeline(await ledger.history('send-3'));
+    expect(steps.at(-1)).toMatchObject({
+      status: 'duplicated',
+      cause: 'duplicate',
+      detail: 'ran 2 times: tasks task-a, task-b',
+    });
+    expect(sendRow(duplicated, Date.now())).toMatchObject({
+      status: 'duplicated',
+      detail: 'ran 2 times: tasks task-a, task-b',
+    });
+    const committed = await reconciledSend(ledger, 'send-4');
+    expect(duplicatedSends([committed, duplicated])).toEqual([
+      {
+        id: 'send-3',
+        text: duplicated.message.parts.map((part) => ('text' in part ? part.text : '')).join(' '),
+        taskIds: ['task-a', 'task-b'],
+      },
+    ]);
+    expect(inbox([duplicated], Date.now())).toEqual([]);
   });
 });
 

@@ -96,7 +96,44 @@ function stateDetail(record: LedgerRecord): string {
       const cause = state.cause === undefined ? '' : `: ${describeError(state.cause)}`;
       return `${state.reason}${probes}${cause}`;
     }
+    case 'duplicated':
+      return describeDuplicate(state.taskIds);
   }
+}
+
+/** A send that ran more than once, for the Sends panel's alerts. */
+export type DuplicatedSend = {
+  readonly id: string;
+  readonly text: string;
+  readonly taskIds: readonly string[];
+};
+
+/**
+The records that ended `duplicated` (docs/durable-send.md#duplicated), in the order given.
+
+@example
+```ts
+duplicatedSends(records); // [{ id, text: 'book it', taskIds: ['t-1', 't-2'] }]
+```
+*/
+export function duplicatedSends(records: readonly LedgerRecord[]): DuplicatedSend[] {
+  return records.flatMap((record) =>
+    record.state.status === 'duplicated'
+      ? [{ id: record.id, text: messageText(record), taskIds: record.state.taskIds }]
+      : [],
+  );
+}
+
+/**
+One line for a send found in more than one task (docs/durable-send.md#duplicated).
+
+@example
+```ts
+describeDuplicate(['t-1', 't-2']); // 'ran 2 times: tasks t-1, t-2'
+```
+*/
+export function describeDuplicate(taskIds: readonly string[]): string {
+  return `ran ${taskIds.length} times: tasks ${taskIds.join(', ')}`;
 }
 
 /**
@@ -159,6 +196,8 @@ function transitionDetail(revision: LedgerRevision): string {
       return `${transition.reason}${transition.cause === undefined ? '' : `: ${describeError(transition.cause)}`}`;
     case 'pending':
       return `next probe not before ${new Date(transition.notBefore).toISOString().slice(11, 23)}`;
+    case 'duplicate':
+      return describeDuplicate(transition.taskIds);
   }
 }
 
@@ -172,6 +211,7 @@ const statusAfter: Readonly<Record<string, string>> = {
   unknown: 'unknown',
   unresolved: 'unresolved',
   pending: 'pending',
+  duplicate: 'duplicated',
 };
 
 /**

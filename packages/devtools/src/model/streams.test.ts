@@ -92,6 +92,86 @@ describe('reduceStreams', () => {
     expect(streams[0]).toMatchObject({ attempt: 2, status: 'connecting', startedAt: 2000, frames: [] });
   });
 
+  it('keeps the frames before and after a seam in one log, with the break and its resumption attempts', () => {
+    const broke: ClientEvent = {
+      ...base(1, 'SendStreamingMessage', 1100),
+      type: 'stream-break',
+      reason: 'read',
+      frames: 1,
+      resumable: true,
+      taskId: 't-1',
+      error: { name: 'TransportError', kind: 'transport', reason: 'read', dispatched: true },
+    };
+    const resume = (attempt: number, via: 'SubscribeToTask' | 'GetTask', time: number): ClientEvent => ({
+      ...base(1, 'SendStreamingMessage', time),
+      type: 'stream-resume',
+      attempt,
+      reason: 'read',
+      delayMs: via === 'GetTask' ? 0 : 125,
+      taskId: 't-1',
+      via,
+      error: { name: 'TransportError', kind: 'transport', reason: 'read', dispatched: true },
+    });
+    const resubscribed: ClientEvent = { ...streamRequest(1, 1225, 't-1') };
+    const during = fold([
+      streamRequest(1, 1000),
+      opened,
+      frame(1, 0, 1030, taskEvent('t-1', 'TASK_STATE_SUBMITTED')),
+      broke,
+      resume(1, 'SubscribeToTask', 1100),
+    ]);
+    expect(during.streams[0]).toMatchObject({
+      status: 'resuming',
+      seams: [
+        {
+          at: 1,
+          reason: 'read',
+          resumable: true,
+          resumes: [{ attempt: 1, via: 'SubscribeToTask', delayMs: 125 }],
+        },
+      ],
+    });
+    // The resumption's own request continues the log instead of starting a new attempt.
+    const after = fold(
+      [
+        resubscribed,
+        frame(1, 1, 1300, taskEvent('t-1', 'TASK_STATE_WORKING')),
+        frame(1, 2, 1400, statusEvent('t-1', 'TASK_STATE_COMPLETED')),
+      ],
+      during,
+    );
+    expect(after.streams).toHaveLength(1);
+    expect(after.streams[0]).toMatchObject({ attempt: 1, status: 'open', operation: 'SendStreamingMessage' });
+    expect(after.streams[0]?.frames.map((row) => row.index)).toEqual([0, 1, 2]);
+  });
+
+  it('records a break that is not resumed, then the failure', () => {
+    const { streams } = fold([
+      streamRequest(1, 1000),
+      opened,
+      {
+        ...base(1, 'SendStreamingMessage', 1100),
+        type: 'stream-break',
+        reason: 'premature-end',
+        frames: 0,
+        resumable: false,
+        error: {
+          name: 'InvalidResponseError',
+          kind: 'invalid-response',
+          reason: 'lifecycle',
+          dispatched: true,
+        },
+      },
+      {
+        ...base(1, 'SendStreamingMessage', 1101),
+        type: 'error',
+        durationMs: 101,
+        error: { kind: 'invalid-response' },
+      },
+    ]);
+    expect(streams[0]).toMatchObject({ status: 'failed', seams: [{ at: 0, resumable: false, resumes: [] }] });
+  });
+
   it('takes the task of a subscription from its request', () => {
     const [stream] = fold([streamRequest(2, 10, 't-9')]).streams;
     expect(stream).toMatchObject({ operation: 'SubscribeToTask', taskId: 't-9', status: 'connecting' });

@@ -1,6 +1,6 @@
 /**
 @module
-The frame inspector's model: every stream a client opens (SendStreamingMessage, SubscribeToTask), built only from its public inspector events (`request`, `response`, `stream-frame`, `stream-end`, `error`). Each frame keeps its arrival time, the gap since the previous frame, its size on the wire and the event itself.
+The frame inspector's model: every stream a client opens (SendStreamingMessage, SubscribeToTask), built only from its public inspector events (`request`, `response`, `stream-frame`, `stream-end`, `stream-break`, `stream-resume`, `error`). Each frame keeps its arrival time, the gap since the previous frame, its size on the wire and the event itself; each break keeps where it fell among the frames (its seam) and the resumption attempts that followed it, so the frames before and after a seam stay one log.
 */
 import type { ClientEvent, OperationName, Part, StreamEventKind, StreamResponse } from '@surecall/client';
 import { formatState } from './format.js';
@@ -8,8 +8,30 @@ import { formatState } from './format.js';
 /** The operations that answer with a stream. */
 export type StreamOperation = Extract<OperationName, 'SendStreamingMessage' | 'SubscribeToTask'>;
 
-/** Where a stream is: waiting for its headers, delivering, or over (and how). */
-export type StreamStatus = 'connecting' | 'open' | 'complete' | 'released' | 'failed';
+/** Where a stream is: waiting for its headers, delivering, resuming after a break, or over (and how). */
+export type StreamStatus = 'connecting' | 'open' | 'resuming' | 'complete' | 'released' | 'failed';
+
+/** One resumption attempt after a break, as its `stream-resume` event tells it. */
+export type ResumeRow = {
+  readonly attempt: number;
+  readonly via: 'SubscribeToTask' | 'GetTask';
+  readonly delayMs: number;
+  readonly time: number;
+  /** What made the attempt necessary, public-safe. */
+  readonly error: Readonly<Record<string, unknown>>;
+};
+
+/** One break of the stream: where it fell and how it was resumed. */
+export type SeamRow = {
+  /** Frames delivered before the break: the index of the first frame after the seam. */
+  readonly at: number;
+  readonly time: number;
+  readonly reason: string;
+  /** Whether the client resumed; when not, the stream failed with this break. */
+  readonly resumable: boolean;
+  readonly error: Readonly<Record<string, unknown>>;
+  readonly resumes: readonly ResumeRow[];
+};
 
 /** One event of a stream: the inspector's row. */
 export type FrameRow = {
@@ -47,6 +69,8 @@ export type StreamLog = {
   /** The error event's public-safe form, when the stream failed. */
   readonly error: Readonly<Record<string, unknown>> | undefined;
   readonly frames: readonly FrameRow[];
+  /** The breaks, oldest first; the frames after a resumable one came through its resumption. */
+  readonly seams: readonly SeamRow[];
   /** Sum of the frames' wire bytes. */
   readonly wireBytes: number;
   /** The largest frame's wire bytes. */
@@ -140,6 +164,7 @@ function opened(callId: number, operation: StreamOperation, binding: string, tim
     taskId: undefined,
     error: undefined,
     frames: [],
+    seams: [],
     wireBytes: 0,
     maxFrameBytes: 0,
     maxGapMs: 0,
@@ -186,6 +211,39 @@ function advance(current: StreamLog, event: ClientEvent): StreamLog {
     }
     case 'stream-end':
       return { ...current, status: event.reason, endedAt: event.time };
+    case 'stream-break': {
+      const seam: SeamRow = {
+        at: event.frames,
+        time: event.time,
+        reason: event.reason,
+        resumable: event.resumable,
+        error: event.error,
+        resumes: [],
+      };
+      return {
+        ...current,
+        status: event.resumable ? 'resuming' : current.status,
+        taskId: current.taskId ?? event.taskId,
+        seams: [...current.seams, seam],
+      };
+    }
+    case 'stream-resume': {
+      const last = current.seams[current.seams.length - 1];
+      if (last === undefined) {
+        return current;
+      }
+      const row: ResumeRow = {
+        attempt: event.attempt,
+        via: event.via,
+        delayMs: event.delayMs,
+        time: event.time,
+        error: event.error,
+      };
+      return {
+        ...current,
+        seams: [...current.seams.slice(0, -1), { ...last, resumes: [...last.resumes, row] }],
+      };
+    }
     case 'error':
       return { ...current, status: 'failed', error: event.error, endedAt: event.time };
     default:
@@ -210,6 +268,10 @@ export function reduceStreams(state: StreamsState, event: ClientEvent): StreamsS
   const { operation, callId } = event;
   const index = state.streams.findIndex((stream) => stream.callId === callId);
   const held = state.streams[index];
+  if (event.type === 'request' && held?.status === 'resuming') {
+    // A resumption's SubscribeToTask continues the same stream: its frames follow the seam in the same log.
+    return state;
+  }
   if (event.type === 'request') {
     // A call retried under a policy sends its next attempt under the same callId: that attempt is a fresh stream.
     const stream = {

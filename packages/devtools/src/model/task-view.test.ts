@@ -95,6 +95,64 @@ describe('reduceTaskViews', () => {
     ]);
   });
 
+  // The load failure of e2e/tests/streaming.e2e.ts: a GetTask snapshot taken before `working` arrived after it.
+  it('orders a stale snapshot by the agent’s timestamps, and merges a snapshot repeating a held status', () => {
+    const at = (seconds: number) => `2026-01-01T00:00:0${seconds}Z`;
+    const streamed = fold([
+      frame(1, 0, 100, statusEvent('t-1', 'TASK_STATE_SUBMITTED', undefined, at(1))),
+      frame(1, 1, 200, statusEvent('t-1', 'TASK_STATE_WORKING', undefined, at(2))),
+    ]);
+    const stale: Task = { ...completed, status: { state: 'TASK_STATE_SUBMITTED', timestamp: at(1) } };
+    const afterStale = applyTaskSnapshot(streamed, stale, 300);
+    expect(afterStale.tasks[0]?.statusHistory.map((entry) => entry.state)).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+    ]);
+    // Stamped between the two, with another text: a status of its own, placed where the agent's clock puts it.
+    const between: Task = {
+      ...completed,
+      status: {
+        state: 'TASK_STATE_SUBMITTED',
+        timestamp: '2026-01-01T00:00:01.500Z',
+        message: { messageId: 's-1', role: 'ROLE_AGENT', parts: [{ text: 'queued' }] },
+      },
+    };
+    const finished = reduceTaskViews(
+      afterStale,
+      frame(1, 2, 400, statusEvent('t-1', 'TASK_STATE_COMPLETED', undefined, at(3))),
+    );
+    const views = applyTaskSnapshot(applyTaskSnapshot(finished, between, 500), completed, 600);
+    const [view] = views.tasks;
+    expect(view?.statusHistory.map((entry) => [entry.state, entry.text, entry.source])).toEqual([
+      ['TASK_STATE_SUBMITTED', undefined, 'stream'],
+      ['TASK_STATE_SUBMITTED', 'queued', 'snapshot'],
+      ['TASK_STATE_WORKING', undefined, 'stream'],
+      ['TASK_STATE_COMPLETED', undefined, 'stream'],
+    ]);
+    expect(currentState(view ?? { statusHistory: [] })).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('treats two spellings of one instant as one status', () => {
+    const streamed = fold([
+      frame(1, 0, 100, statusEvent('t-1', 'TASK_STATE_COMPLETED', undefined, '2026-01-01T00:00:03.000Z')),
+    ]);
+    expect(applyTaskSnapshot(streamed, completed, 200).tasks[0]?.statusHistory).toHaveLength(1);
+  });
+
+  it('puts a status without a timestamp last, and merges it only into an identical last status', () => {
+    const views = fold([
+      frame(1, 0, 100, statusEvent('t-1', 'TASK_STATE_WORKING')),
+      frame(1, 1, 200, statusEvent('t-1', 'TASK_STATE_INPUT_REQUIRED')),
+      frame(1, 2, 300, statusEvent('t-1', 'TASK_STATE_WORKING')),
+      frame(1, 3, 400, statusEvent('t-1', 'TASK_STATE_WORKING')),
+    ]);
+    expect(views.tasks[0]?.statusHistory.map((entry) => entry.state)).toEqual([
+      'TASK_STATE_WORKING',
+      'TASK_STATE_INPUT_REQUIRED',
+      'TASK_STATE_WORKING',
+    ]);
+  });
+
   it('keeps the artifacts held when a snapshot has none (ListTasks without includeArtifacts)', () => {
     const chunked = fold([frame(1, 0, 100, chunkEvent('t-1', 'alpha', false, true))]);
     const { artifacts: _dropped, ...withoutArtifacts } = completed;

@@ -1,8 +1,9 @@
 /**
 @module
-What the devtools know about each task: its status history as observed (every status a stream reported or a snapshot showed, with the agent's timestamp and when the devtools saw it), its messages, and its artifacts assembled from their chunks. Built from the client's stream frames and from the tasks the devtools fetched (GetTask, ListTasks), in the order they arrived.
+What the devtools know about each task: its status history as observed (every status a stream reported or a snapshot showed, with the agent's timestamp and when the devtools saw it, ordered by the agent's timestamps), its messages, and its artifacts assembled from their chunks. Built from the client's stream frames and from the tasks the devtools fetched (GetTask, ListTasks), whatever order they arrived in.
 */
 import type { ClientEvent, Message, StreamResponse, Task, TaskState, TaskStatus } from '@surecall/client';
+import { compareTimestamps } from '@surecall/client/protocol';
 import { type AssembledArtifact, applyArtifactSnapshot, applyArtifactUpdate } from './artifacts.js';
 
 /** One status of a task, as observed. */
@@ -51,7 +52,21 @@ function statusText(status: TaskStatus): string | undefined {
   return undefined;
 }
 
-function withStatus(
+/** The same status: the same state and text at the same instant by the agent's clock (or, without timestamps, nothing to tell them apart). */
+function sameStatus(held: StatusEntry, entry: StatusEntry): boolean {
+  if (held.state !== entry.state || held.text !== entry.text) {
+    return false;
+  }
+  if (held.timestamp === undefined || entry.timestamp === undefined) {
+    return held.timestamp === entry.timestamp;
+  }
+  return compareTimestamps(held.timestamp, entry.timestamp) === 0;
+}
+
+/**
+The history with `status` in it, in the order of the agent's own status timestamps, not of arrival: a GetTask snapshot taken before a later update can arrive after it, and must not become the newest state. A status identical to one held (a snapshot repeating what a stream reported, in any order) is merged into it. A status without a timestamp cannot be placed by time: it goes last, merged only into an identical last entry.
+*/
+export function withStatus(
   history: readonly StatusEntry[],
   status: TaskStatus,
   at: number,
@@ -64,17 +79,23 @@ function withStatus(
     text: statusText(status),
     source,
   };
-  const last = history[history.length - 1];
-  // A snapshot usually repeats the status a stream already reported: the same state, time and text is the same status.
-  if (
-    last !== undefined &&
-    last.state === entry.state &&
-    last.timestamp === entry.timestamp &&
-    last.text === entry.text
-  ) {
+  const { timestamp } = entry;
+  if (timestamp === undefined) {
+    const last = history[history.length - 1];
+    return last !== undefined && sameStatus(last, entry) ? history : [...history, entry];
+  }
+  if (history.some((held) => sameStatus(held, entry))) {
     return history;
   }
-  return [...history, entry];
+  // Walk back over the entries the agent stamped later than this one; an entry without a timestamp cannot be passed.
+  let index = history.length;
+  for (; index > 0; index--) {
+    const before = history[index - 1]?.timestamp;
+    if (before === undefined || compareTimestamps(before, timestamp) <= 0) {
+      break;
+    }
+  }
+  return [...history.slice(0, index), entry, ...history.slice(index)];
 }
 
 function withMessages(held: readonly Message[], incoming: readonly Message[]): readonly Message[] {

@@ -1,0 +1,221 @@
+/**
+@module
+`surecall sends list|show|reconcile|watch --ledger …`: the unknown inbox from a shell (docs/durable-send.md#reconciling-an-unknown). Reading never locks a file ledger; `reconcile` opens the store to write, builds the durable agents of the agent `--card` names (one per delivery mode, each with the recovery that fits it), and probes each due unknown send of that agent once.
+*/
+import type { DurableAgent } from '@surecall/client';
+import { type LedgerRecord, statusOf } from '@surecall/client/ledger';
+import type { ConnectArgs } from '../args.js';
+import { connect, SetupError } from '../connect.js';
+import { agentFor, outcomeLine, recordSummary, reportOutcome } from '../durable.js';
+import { type ExitCode, exitCodeOf, exitCodes, worst } from '../exit-code.js';
+import { failureOf } from '../failure.js';
+import { openView, openWritable } from '../ledger.js';
+import type { Io, Output } from '../output.js';
+
+/** What `sends` was asked. */
+export type SendsArgs = {
+  readonly action: 'list' | 'show' | 'reconcile' | 'watch';
+  readonly ids: readonly string[];
+  readonly ledger: string;
+  readonly schema: string | undefined;
+  readonly connect: ConnectArgs | undefined;
+};
+
+function age(record: LedgerRecord): string {
+  const seconds = Math.max(0, Math.round((Date.now() - record.createdAt) / 1000));
+  return seconds < 120
+    ? `${seconds}s`
+    : seconds < 7200
+      ? `${Math.round(seconds / 60)}m`
+      : `${Math.round(seconds / 3600)}h`;
+}
+
+async function list(out: Output, spec: string, schema: string | undefined): Promise<ExitCode> {
+  const view = await openView(spec, schema);
+  try {
+    const records = await view.list();
+    out.document({ records: records.map((record) => recordSummary(record, statusOf(record))) });
+    for (const record of records) {
+      out.line(
+        `${statusOf(record).padEnd(10)} ${age(record).padStart(4)}  ${outcomeLine(record, statusOf(record))}`,
+      );
+    }
+    const open = records.filter(
+      (record) => statusOf(record) !== 'committed' && statusOf(record) !== 'failed',
+    );
+    out.line(`${records.length} send${records.length === 1 ? '' : 's'}, ${open.length} not settled`);
+    return exitCodes.ok;
+  } finally {
+    await view.close();
+  }
+}
+
+async function show(out: Output, spec: string, schema: string | undefined, id: string): Promise<ExitCode> {
+  const view = await openView(spec, schema);
+  try {
+    const record = await view.get(id);
+    if (record === undefined) {
+      out.error('no record with that id in the ledger');
+      return exitCodes.failed;
+    }
+    const history = await view.history(id);
+    const status = statusOf(record);
+    out.document({
+      record: recordSummary(record, status),
+      history: history.map((revision) => ({
+        revision: revision.revision,
+        time: new Date(revision.at).toISOString(),
+        transition: revision.transition.type,
+      })),
+    });
+    out.line(outcomeLine(record, status));
+    for (const revision of history) {
+      out.line(
+        `  ${String(revision.revision).padStart(3)} ${new Date(revision.at).toISOString()} ${revision.transition.type}`,
+      );
+    }
+    return exitCodes.ok;
+  } finally {
+    await view.close();
+  }
+}
+
+async function watch(
+  out: Output,
+  spec: string,
+  schema: string | undefined,
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  const view = await openView(spec, schema);
+  try {
+    for (const record of await view.list()) {
+      out.document(recordSummary(record, statusOf(record)));
+      out.line(outcomeLine(record, statusOf(record)));
+    }
+    out.progress('watching the ledger; Ctrl-C stops');
+    await new Promise<void>((resolve) => {
+      const stop = view.watch((record) => {
+        out.document(recordSummary(record, statusOf(record)));
+        out.line(outcomeLine(record, statusOf(record)));
+        out.progress('watching the ledger; Ctrl-C stops');
+      });
+      signal.addEventListener(
+        'abort',
+        () => {
+          stop();
+          resolve();
+        },
+        { once: true },
+      );
+    });
+    return exitCodes.ok;
+  } finally {
+    await view.close();
+  }
+}
+
+function sameInterface(record: LedgerRecord, agent: DurableAgent): boolean {
+  const { pin } = agent.client;
+  return (
+    record.agent.binding === pin.binding && record.agent.url === pin.url && record.agent.tenant === pin.tenant
+  );
+}
+
+async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSignal): Promise<ExitCode> {
+  const client = await connect(io, args.connect as ConnectArgs);
+  const ledger = await openWritable(args.ledger, args.schema);
+  try {
+    const atMostOnce = agentFor(client, ledger, 'at-most-once');
+    const keyed = client.honoursIdempotency ? agentFor(client, ledger, 'keyed') : undefined;
+    const agentOf = (record: LedgerRecord) =>
+      record.delivery === 'keyed' ? keyed : record.delivery === 'at-most-once' ? atMostOnce : undefined;
+    let records: LedgerRecord[];
+    if (args.ids.length > 0) {
+      records = [];
+      for (const id of args.ids) {
+        const record = await ledger.get(id);
+        if (record === undefined) {
+          out.error('no record with one of the given ids in the ledger');
+          return exitCodes.failed;
+        }
+        records.push(record);
+      }
+    } else {
+      // Every unknown send of this agent that is due: a pending one only once its not-before time has passed.
+      const now = Date.now();
+      records = (await atMostOnce.unknown()).filter(
+        (record) =>
+          sameInterface(record, atMostOnce) &&
+          statusOf(record) !== 'unresolved' &&
+          (record.state.status !== 'unknown' || (record.state.pending?.notBefore ?? 0) <= now),
+      );
+      if (records.length === 0) {
+        out.document({ reconciled: 0 });
+        out.line('nothing is due');
+        return exitCodes.ok;
+      }
+    }
+    const codes: ExitCode[] = [];
+    for (const [index, record] of records.entries()) {
+      signal.throwIfAborted();
+      out.progress(`reconciling ${index + 1}/${records.length}…`);
+      const agent = agentOf(record);
+      if (agent === undefined || !sameInterface(record, agent)) {
+        const status = statusOf(record);
+        out.document({
+          ...recordSummary(record, status),
+          skipped: agent === undefined ? 'delivery' : 'agent',
+        });
+        out.line(
+          `${record.id} ${status}: skipped, ${agent === undefined ? 'its delivery needs an attestation or keys this agent does not honour' : 'it was sent to another interface than --card names'}`,
+        );
+        codes.push(exitCodeOf(status));
+        continue;
+      }
+      try {
+        codes.push(reportOutcome(out, await agent.reconcile(record.id, { signal })));
+      } catch (error) {
+        if (signal.aborted) {
+          throw error;
+        }
+        // One record's refusal (a card edited since the send, a store error) leaves it as it was; the others go on.
+        const failure = failureOf(error);
+        out.document({ ...recordSummary(record, statusOf(record)), error: failure.text });
+        out.error(`${record.id}: ${failure.text}`);
+        codes.push(exitCodeOf(statusOf(record)));
+      }
+    }
+    return worst(codes);
+  } finally {
+    await ledger.close();
+  }
+}
+
+/**
+Runs `surecall sends`.
+
+@example
+```ts
+await sendsCommand(io, out, { action: 'list', ids: [], ledger: './sends.jsonl', connect: undefined }, signal);
+```
+*/
+export async function sendsCommand(
+  io: Io,
+  out: Output,
+  args: SendsArgs,
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  switch (args.action) {
+    case 'list':
+      return list(out, args.ledger, args.schema);
+    case 'show':
+      return show(out, args.ledger, args.schema, args.ids[0] ?? '');
+    case 'watch':
+      return watch(out, args.ledger, args.schema, signal);
+    case 'reconcile':
+      if (args.connect === undefined) {
+        throw new SetupError('sends reconcile needs --card');
+      }
+      return reconcile(io, out, args, signal);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+@module
+From flags to a checked client. The card is fetched once and checked as `discover()` checks it (docs/protocol-checks.md#discovery-steps); `--digest` must equal its digest. With `--pin`, `discover()` itself picks the interface and refuses a card whose preferred interface is not pinned, trusting exactly the digest just checked. Without, the user accepts the card's word: the first v1.0 interface (of `--binding`, when given), which the output names. Tokens come from an environment variable or stdin, never from argv.
+*/
+import {
+  type A2aClient,
+  type AgentCard,
+  createClient,
+  discover,
+  fetchAgentCard,
+  type InterfacePin,
+  type ProtocolBinding,
+  type SecurityOptions,
+} from '@surecall/client';
+import { type ConnectArgs, UsageError } from './args.js';
+import type { Io } from './output.js';
+
+/** A problem with what the user gave that is not a flag's syntax: exit code 2, with words to act on. */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
+const bindings: readonly ProtocolBinding[] = ['JSONRPC', 'HTTP+JSON'];
+
+async function readToken(io: Io, args: ConnectArgs): Promise<string | undefined> {
+  if (args.tokenEnv !== undefined) {
+    const token = io.env[args.tokenEnv];
+    if (token === undefined || token.trim() === '') {
+      throw new SetupError(`the environment variable ${args.tokenEnv} named by --token-env is not set`);
+    }
+    return token.trim();
+  }
+  if (args.tokenStdin) {
+    let text = '';
+    for await (const chunk of io.stdin) {
+      text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      if (text.length > 16 * 1024) {
+        throw new SetupError('the token on stdin is longer than 16 KiB');
+      }
+    }
+    const token = text.trim();
+    if (token === '') {
+      throw new SetupError('--token-stdin read no token from stdin');
+    }
+    return token;
+  }
+  return undefined;
+}
+
+// A2A spec §4.5.3: a bearer token fits an HTTP bearer, OAuth 2.0 or OpenID Connect scheme.
+function bearerSchemes(card: AgentCard): string[] {
+  return Object.entries(card.securitySchemes ?? {})
+    .filter(
+      ([, scheme]) =>
+        ('httpAuthSecurityScheme' in scheme &&
+          scheme.httpAuthSecurityScheme.scheme.toLowerCase() === 'bearer') ||
+        'oauth2SecurityScheme' in scheme ||
+        'openIdConnectSecurityScheme' in scheme,
+    )
+    .map(([name]) => name);
+}
+
+async function securityFor(io: Io, args: ConnectArgs, card: AgentCard): Promise<SecurityOptions> {
+  const token = await readToken(io, args);
+  if (token === undefined) {
+    if (args.scheme !== undefined) {
+      throw new UsageError('--scheme applies to a token: add --token-env or --token-stdin');
+    }
+    return { kind: 'anonymous' };
+  }
+  const names = bearerSchemes(card);
+  const scheme = args.scheme ?? (names.length === 1 ? names[0] : undefined);
+  if (scheme === undefined) {
+    throw new SetupError(
+      names.length === 0
+        ? 'the card declares no bearer, OAuth 2.0 or OpenID Connect scheme for a token'
+        : 'the card declares several schemes a token fits: name one with --scheme',
+    );
+  }
+  return { kind: 'bearer', scheme, token: async () => token };
+}
+
+/** The interface the card prefers among those this client speaks, of `binding` when given (A2A spec §8.3.2: the order is the preference). */
+function preferredPin(card: AgentCard, binding: ProtocolBinding | undefined): InterfacePin {
+  const entry = card.supportedInterfaces.find(
+    (candidate) =>
+      candidate.protocolVersion === '1.0' &&
+      bindings.includes(candidate.protocolBinding as ProtocolBinding) &&
+      (binding === undefined || candidate.protocolBinding === binding),
+  );
+  if (entry === undefined) {
+    throw new SetupError(
+      binding === undefined
+        ? 'the card lists no v1.0 interface over JSONRPC or HTTP+JSON'
+        : `the card lists no v1.0 interface over ${binding}`,
+    );
+  }
+  return {
+    binding: entry.protocolBinding as ProtocolBinding,
+    url: entry.url,
+    ...(entry.tenant === undefined ? {} : { tenant: entry.tenant }),
+  };
+}
+
+/**
+A client of the agent the flags name.
+
+@example
+```ts
+const client = await connect(io, parsed.connect);
+```
+*/
+export async function connect(io: Io, args: ConnectArgs): Promise<A2aClient> {
+  const fetched = await fetchAgentCard({ cardUrl: args.cardUrl, loopback: args.loopback });
+  if (args.digest !== undefined && args.digest !== fetched.digest) {
+    throw new SetupError(
+      'the card is not the one --digest names: it changed since it was reviewed; check it with `surecall card`',
+    );
+  }
+  const security = await securityFor(io, args, fetched.card);
+  if (args.pins.length > 0) {
+    const pins = args.pins.flatMap((url) =>
+      (args.binding === undefined ? bindings : [args.binding]).map((binding) => ({ binding, url })),
+    );
+    return discover({
+      cardUrl: args.cardUrl,
+      loopback: args.loopback,
+      pins,
+      trust: { kind: 'digest', digest: fetched.digest },
+      security,
+    });
+  }
+  return createClient({
+    card: fetched.card,
+    cardDigest: fetched.digest,
+    pin: preferredPin(fetched.card, args.binding),
+    security,
+  });
+}

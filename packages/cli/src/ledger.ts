@@ -1,0 +1,108 @@
+/**
+@module
+The ledger a command names with `--ledger`: a file path (the Node journal store, docs/durable-send.md#ledger-stores) or a `postgres://` URL (the fleet store, `@surecall/client/ledger/postgres`, loaded only when asked for, so an installation without PostgreSQL never loads `pg`). Commands that write (a durable send, a reconciliation) open the store itself; commands that only read (`list`, `show`, `watch`, `devtools`) get a {@link LedgerView}: for a file, a read-only replay of the journal that takes no lock, so a running sender is never locked out.
+*/
+import { hostname } from 'node:os';
+import type { Ledger, LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
+import { SetupError } from './connect.js';
+import { openJournalView } from './journal-view.js';
+
+/** Whether the spec names a PostgreSQL ledger. */
+export function isPostgres(spec: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(spec);
+}
+
+/** What the PostgreSQL store module exports, as far as the CLI uses it. */
+type PostgresModule = {
+  readonly openPostgresLedger: (
+    connection: { readonly connectionString: string },
+    options: {
+      readonly worker?: string;
+      readonly leaseMs?: number;
+      readonly schema?: string;
+      readonly readOnly?: boolean;
+    },
+  ) => Promise<Ledger>;
+};
+
+// A variable specifier: the module is optional, and a build without it must still compile and run.
+const postgresEntry = '@surecall/client/ledger/postgres';
+
+async function openPostgres(
+  connectionString: string,
+  schema: string | undefined,
+  readOnly: boolean,
+): Promise<Ledger> {
+  let module: Partial<PostgresModule>;
+  try {
+    module = (await import(postgresEntry)) as Partial<PostgresModule>;
+  } catch {
+    throw new SetupError(
+      'a postgres:// ledger needs @surecall/client/ledger/postgres and the pg driver (npm install pg), which this installation does not have',
+    );
+  }
+  if (typeof module.openPostgresLedger !== 'function') {
+    throw new SetupError('this installation of @surecall/client has no PostgreSQL ledger');
+  }
+  return module.openPostgresLedger(
+    { connectionString },
+    {
+      // One worker id per CLI process; its leases lapse on their own if the process dies.
+      worker: `surecall-cli-${hostname()}-${process.pid}`,
+      leaseMs: 30_000,
+      ...(schema === undefined ? {} : { schema }),
+      // A reader takes no lease and writes nothing: it follows the fleet (LISTEN/NOTIFY) without getting in its way.
+      ...(readOnly ? { readOnly: true } : {}),
+    },
+  );
+}
+
+/**
+Opens the store `spec` names, for writing.
+
+@example
+```ts
+const ledger = await openWritable('./sends.jsonl');
+const shared = await openWritable('postgres://surecall@db.internal/app', 'payments_ledger');
+```
+*/
+export async function openWritable(spec: string, schema?: string): Promise<Ledger> {
+  if (isPostgres(spec)) {
+    return openPostgres(spec, schema, false);
+  }
+  const { openLedger } = await import('@surecall/client/ledger/file');
+  return openLedger({ name: spec });
+}
+
+/** A read-only view of a ledger. */
+export type LedgerView = {
+  list(): Promise<LedgerRecord[]>;
+  get(id: string): Promise<LedgerRecord | undefined>;
+  history(id: string): Promise<LedgerRevision[]>;
+  /** Calls `listener` with each record that changed, until the returned function is called. */
+  watch(listener: (record: LedgerRecord) => void): () => void;
+  close(): Promise<void>;
+};
+
+/**
+Opens a read-only view of the ledger `spec` names.
+
+@example
+```ts
+const view = await openView('./sends.jsonl');
+for (const record of await view.list()) print(record);
+```
+*/
+export async function openView(spec: string, schema?: string): Promise<LedgerView> {
+  if (!isPostgres(spec)) {
+    return openJournalView(spec);
+  }
+  const ledger = await openPostgres(spec, schema, true);
+  return {
+    list: () => ledger.list(),
+    get: (id) => ledger.get(id),
+    history: (id) => ledger.history(id),
+    watch: (listener) => ledger.subscribe((change) => listener(change.record)),
+    close: () => ledger.close(),
+  };
+}

@@ -1,0 +1,34 @@
+/**
+@module
+The usage text, printed on stderr with exit code 2 whenever the arguments break a rule, and on stdout for `surecall help`.
+*/
+
+/** The whole usage, one command per paragraph. */
+export const usage = `usage: surecall <command> [options]
+
+  surecall card <card-url> [--loopback] [--json]
+      Fetch and check an agent's card as discover() does; print its interfaces, security,
+      extensions, skills and digest (sha256:<hex>, RFC 8785) to pin with --digest or trust.
+
+  surecall send <card-url> [<text>] [--data <json>] [--skill <id>] [--loopback]
+                [--binding JSONRPC|HTTP+JSON] [--pin <url>]... [--digest sha256:<hex>]
+                [--token-env <VAR> | --token-stdin] [--scheme <name>] [--stream]
+                [--durable --ledger <path|postgres://…> [--schema <name>] [--delivery keyed|at-most-once]]
+                [--json]
+      Send one message (a text part, a JSON data part, or both): plain (SendMessage), streaming (--stream: states and artifact chunks
+      live), or durable (--durable: recorded in the ledger before it leaves, sent once).
+
+  surecall sends list|show <id>|reconcile [<id>...]|watch --ledger <path|postgres://…> [--schema <name>]
+                [--card <card-url> [--loopback] [--binding …] [--pin …] [--digest …] [--token-env …]] [--json]
+      The durable sends of a ledger. reconcile (needs --card) probes every unknown send that is
+      due, or the given ones; watch follows the ledger until interrupted.
+
+  surecall devtools --ledger <path|postgres://…> [--schema <name>] [--port <n>] [--json]
+      Serve the devtools on 127.0.0.1 with a read-only view of the ledger.
+
+A postgres:// ledger is the fleet store (@surecall/client/ledger/postgres, with the pg driver); --schema
+names its schema when it is not the store's default. Readers (list, show, watch, devtools) take no lease.
+
+Exit codes: 0 answered or committed, 1 failed (not started or not applied), 2 usage or options,
+3 outcome unknown (the send may have run: reconcile, do not resend), 4 unresolved or duplicated.
+Tokens come only from an environment variable (--token-env) or stdin (--token-stdin), never argv.`;

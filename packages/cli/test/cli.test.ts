@@ -1,0 +1,396 @@
+/**
+The `surecall` command end to end: the bin (`packages/cli/bin/surecall.js`, which runs the TypeScript source in a clone of the repository) in a child process, against the mock agent on a loopback port in this process, so the agent's own execution counter proves what the command did.
+*/
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cardDigest, type JsonValue } from '@surecall/client';
+import { openLedger } from '@surecall/client/ledger/file';
+import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/surecall.js', import.meta.url));
+
+type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string };
+
+function surecall(args: readonly string[], env: Record<string, string> = {}, stdin?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    child.stdin?.end(stdin);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const documents = (stdout: string): unknown[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as unknown);
+
+let mock: RunningMockAgent;
+let directory: string;
+
+beforeAll(async () => {
+  mock = await startMockAgent({ port: 0, stepMs: 5 });
+  directory = await mkdtemp(join(tmpdir(), 'surecall-cli-'));
+});
+
+afterAll(async () => {
+  await mock.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('surecall card', () => {
+  it('prints the digest the library computes, and the card as one JSON document', async () => {
+    const raw = (await (await fetch(mock.cardUrl)).json()) as JsonValue;
+    const digest = await cardDigest(raw);
+    const json = await surecall(['card', mock.cardUrl, '--loopback', '--json']);
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    const [report, ...rest] = documents(json.stdout);
+    expect(rest).toEqual([]);
+    expect(report).toMatchObject({
+      name: 'surecall mock agent',
+      digest,
+      honoursIdempotency: true,
+      interfaces: [
+        { binding: 'JSONRPC', preferred: true },
+        { binding: 'HTTP+JSON', preferred: false },
+      ],
+    });
+    const human = await surecall(['card', mock.cardUrl, '--loopback']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`digest ${digest}\n`);
+    expect(human.stdout).toMatch(/\* JSONRPC +http:\/\/127\.0\.0\.1:\d+\/a2a\/jsonrpc/);
+  });
+
+  it('fails with exit code 1 and words when the card cannot be fetched', async () => {
+    const run = await surecall(['card', 'http://127.0.0.1:9/.well-known/agent-card.json', '--loopback']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^surecall: the agent card was refused: /);
+  });
+});
+
+describe('surecall send', () => {
+  it('answers a plain send with exit code 0, in words and as JSON', async () => {
+    const human = await surecall(['send', mock.cardUrl, 'echo hello', '--loopback']);
+    expect(human).toMatchObject({ code: 0, stdout: 'message: echo hello\n' });
+    const json = await surecall([
+      'send',
+      mock.cardUrl,
+      'task a b',
+      '--loopback',
+      '--json',
+      '--binding',
+      'HTTP+JSON',
+    ]);
+    expect(json.code).toBe(0);
+    expect(documents(json.stdout)).toEqual([
+      { status: 'answered', answer: { task: expect.objectContaining({ status: expect.any(Object) }) } },
+    ]);
+  });
+
+  it('sends a data skill one data part and prints the data it answers', async () => {
+    const run = await surecall([
+      'send',
+      mock.cardUrl,
+      '--data',
+      '{"a":1,"b":2}',
+      '--skill',
+      'sum',
+      '--loopback',
+    ]);
+    expect(run).toMatchObject({ code: 0, stdout: 'message: {"sum":3}\n' });
+    const unknownSkill = await surecall(['send', mock.cardUrl, 'hi', '--skill', 'nope', '--loopback']);
+    expect(unknownSkill.code).toBe(2);
+    expect(unknownSkill.stderr).toContain('the card lists no skill');
+  });
+
+  it('prints a stream’s states and artifact chunks as they arrive', async () => {
+    const run = await surecall(['send', mock.cardUrl, 'task alpha beta', '--loopback', '--stream']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^task \S+ SUBMITTED$/),
+      'WORKING: working',
+      'artifact text: alpha ',
+      '  + text: beta (last chunk)',
+      'COMPLETED: done',
+      'stream closed after 5 frames',
+      '',
+    ]);
+    const json = await surecall(['send', mock.cardUrl, 'task alpha', '--loopback', '--stream', '--json']);
+    expect(documents(json.stdout).map((document) => Object.keys(document as object))).toEqual([
+      ['event'],
+      ['event'],
+      ['event'],
+      ['event'],
+    ]);
+  });
+
+  it('a durable send whose answer is lost exits 3; sends reconcile then exits 0, with one execution', async () => {
+    const ledger = join(directory, 'lost.jsonl');
+    mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const sent = await surecall([
+      'send',
+      mock.cardUrl,
+      'task book the 9:40 to Lyon',
+      '--loopback',
+      '--durable',
+      '--ledger',
+      ledger,
+      '--delivery',
+      'at-most-once',
+      '--json',
+    ]);
+    expect(sent.code).toBe(3);
+    const [record] = documents(sent.stdout) as { id: string; status: string }[];
+    expect(record).toMatchObject({ status: 'unknown', reason: 'ambiguous-outcome' });
+
+    const listed = await surecall(['sends', 'list', '--ledger', ledger, '--json']);
+    expect(listed.code).toBe(0);
+    expect(documents(listed.stdout)).toEqual([
+      { records: [expect.objectContaining({ id: record?.id, status: 'unknown' })] },
+    ]);
+
+    const reconciled = await surecall([
+      'sends',
+      'reconcile',
+      '--ledger',
+      ledger,
+      '--card',
+      mock.cardUrl,
+      '--loopback',
+    ]);
+    expect(reconciled.code).toBe(0);
+    expect(reconciled.stdout).toMatch(
+      new RegExp(`^${record?.id} committed task \\S+: the agent accepted it\\n$`),
+    );
+
+    const opened = await openLedger({ name: ledger });
+    const stored = await opened.get(record?.id ?? '');
+    await opened.close();
+    expect(stored?.state.status).toBe('committed');
+    expect(mock.executions.of(stored?.attempts[0]?.messageId ?? '')).toBe(1);
+
+    const again = await surecall([
+      'sends',
+      'reconcile',
+      '--ledger',
+      ledger,
+      '--card',
+      mock.cardUrl,
+      '--loopback',
+    ]);
+    expect(again).toMatchObject({ code: 0, stdout: 'nothing is due\n' });
+  });
+
+  it('exits 1, sending nothing, when another process holds the ledger file', async () => {
+    const ledger = join(directory, 'held.jsonl');
+    const held = await openLedger({ name: ledger });
+    const before = mock.executions.total();
+    try {
+      const run = await surecall([
+        'send',
+        mock.cardUrl,
+        'task held',
+        '--loopback',
+        '--durable',
+        '--ledger',
+        ledger,
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^surecall: another process holds the ledger file/);
+    } finally {
+      await held.close();
+    }
+    expect(mock.executions.total()).toBe(before);
+  });
+
+  it('exits 1 for a send the agent refused before applying it', async () => {
+    const run = await surecall(['send', mock.cardUrl, 'slow 0', '--loopback']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^surecall: the agent answered with an A2A error; nothing was applied/);
+  });
+
+  it('takes a token only from the environment or stdin, and never prints it', async () => {
+    const token = 'secret-token-value-7f3a';
+    const run = await surecall(
+      ['send', mock.cardUrl, 'echo hi', '--loopback', '--token-env', 'SURECALL_TEST_TOKEN'],
+      {
+        SURECALL_TEST_TOKEN: token,
+      },
+    );
+    expect(run.code).toBe(0);
+    const unset = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo hi',
+      '--loopback',
+      '--token-env',
+      'SURECALL_UNSET_VAR',
+    ]);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('SURECALL_UNSET_VAR');
+    const piped = await surecall(
+      ['send', mock.cardUrl, 'echo hi', '--loopback', '--token-stdin'],
+      {},
+      `${token}\n`,
+    );
+    expect(piped.code).toBe(0);
+    const empty = await surecall(['send', mock.cardUrl, 'echo hi', '--loopback', '--token-stdin'], {}, '');
+    expect(empty.code).toBe(2);
+    for (const output of [run.stdout, run.stderr, unset.stdout, unset.stderr, piped.stdout, piped.stderr]) {
+      expect(output).not.toContain(token);
+    }
+  });
+});
+
+describe('trust and pins', () => {
+  it('sends through a pinned interface, and refuses a card that is not the one --digest names', async () => {
+    const raw = (await (await fetch(mock.cardUrl)).json()) as JsonValue;
+    const digest = await cardDigest(raw);
+    const pinned = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo pinned',
+      '--loopback',
+      '--pin',
+      `${mock.origin}/a2a/jsonrpc`,
+      '--digest',
+      digest,
+    ]);
+    expect(pinned).toMatchObject({ code: 0, stdout: 'message: echo pinned\n' });
+    const unpinned = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo x',
+      '--loopback',
+      '--pin',
+      `${mock.origin}/other`,
+    ]);
+    expect(unpinned.code).toBe(1);
+    expect(unpinned.stderr).toMatch(/^surecall: the agent card was refused: /);
+    const other = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo x',
+      '--loopback',
+      '--digest',
+      `sha256:${'0'.repeat(64)}`,
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('not the one --digest names');
+  });
+});
+
+describe('surecall sends watch', () => {
+  it('follows a ledger another process writes, without locking it, until stopped', async () => {
+    const ledger = join(directory, 'watched.jsonl');
+    const first = await surecall([
+      'send',
+      mock.cardUrl,
+      'echo one',
+      '--loopback',
+      '--durable',
+      '--ledger',
+      ledger,
+    ]);
+    expect(first.code).toBe(0);
+    const child = spawn(process.execPath, [bin, 'sends', 'watch', '--ledger', ledger, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await expect.poll(() => documents(stdout).length, { timeout: 30_000 }).toBe(1);
+      // The watcher holds no lock: this send takes the journal's lock and writes while it watches.
+      const second = await surecall([
+        'send',
+        mock.cardUrl,
+        'echo two',
+        '--loopback',
+        '--durable',
+        '--ledger',
+        ledger,
+        '--json',
+      ]);
+      expect(second.code).toBe(0);
+      const { id } = documents(second.stdout)[0] as { id: string };
+      await expect
+        .poll(() => documents(stdout).filter((document) => (document as { id: string }).id === id), {
+          timeout: 30_000,
+        })
+        .toContainEqual(expect.objectContaining({ id, status: 'committed' }));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await closed).toBe(0);
+  });
+});
+
+describe('a postgres:// ledger', () => {
+  it('fails in words, never printing the connection string or its password', async () => {
+    const url = 'postgres://surecall:s3cret-pw@127.0.0.1:1/ledger';
+    const run = await surecall(['sends', 'list', '--ledger', url]);
+    // 2 where this installation has no PostgreSQL store, 1 where it has one and the server refuses the connection.
+    expect([1, 2]).toContain(run.code);
+    expect(run.stderr).toMatch(/^surecall: /);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('s3cret');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(url);
+  });
+});
+
+describe('usage errors exit 2 with the usage', () => {
+  it.concurrent.each([
+    ['no command', []],
+    ['an unknown command', ['fly']],
+    ['an unknown flag', ['card', 'https://agent.example/.well-known/agent-card.json', '--nope']],
+    ['a missing argument', ['send', 'https://agent.example/.well-known/agent-card.json']],
+    [
+      'a token on argv',
+      ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--token=hunter2-secret'],
+    ],
+    [
+      '--durable without a ledger',
+      ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--durable'],
+    ],
+    [
+      '--data that is not JSON',
+      ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--data', '{a'],
+    ],
+    ['a bad binding', ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--binding', 'GRPC']],
+    ['a bad digest', ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--digest', 'md5:x']],
+    ['sends without a ledger', ['sends', 'list']],
+    ['reconcile without a card', ['sends', 'reconcile', '--ledger', 'x.jsonl']],
+    ['a schema for a file ledger', ['sends', 'list', '--ledger', 'x.jsonl', '--schema', 'app']],
+    ['a malformed schema', ['sends', 'list', '--ledger', 'postgres://127.0.0.1/x', '--schema', 'App-1']],
+  ])('%s', async (_, args) => {
+    const run = await surecall(args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^surecall: .+\nusage: surecall <command> \[options\]\n/);
+    expect(run.stderr).not.toContain('hunter2');
+  });
+
+  it('prints a JSON document for a usage error under --json', async () => {
+    const run = await surecall(['card', '--json']);
+    expect(run.code).toBe(2);
+    expect(documents(run.stdout)).toEqual([{ status: 'error', exitCode: 2, error: 'missing the card URL' }]);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+@module
+The stores the shared ledger contract (`src/ledger/ledger.test.ts`) runs against. The `client` project runs it on the memory, IndexedDB and file stores; the `client (postgres)` project (`SURECALL_LEDGER_STORES=postgres`) runs the very same suite on a real PostgreSQL that its global setup started (`test/support/postgres-setup.ts`), one fresh schema per ledger name.
+*/
+import { createHash } from 'node:crypto';
+import { inject } from 'vitest';
+import * as file from '../../src/ledger/file.js';
+import * as idb from '../../src/ledger/idb.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import * as memory from '../../src/ledger/memory.js';
+import * as postgres from '../../src/ledger/postgres.js';
+
+export type Backend = {
+  readonly name: 'memory' | 'idb' | 'file' | 'postgres';
+  readonly openLedger: (options: { name: string; retentionMs?: number }) => Promise<Ledger>;
+};
+
+/** A schema name for a test's ledger name: the same name reopens the same ledger. */
+export function schemaOf(name: string): string {
+  return `t_${createHash('sha256').update(name).digest('hex').slice(0, 24)}`;
+}
+
+/** The PostgreSQL store under the contract: `name` picks the schema; the worker id is this process's, so a reopen ends the leases of the ledger it reopens. */
+export function postgresBackend(): Backend {
+  const url = inject('postgresUrl');
+  return {
+    name: 'postgres',
+    openLedger: async ({ name, retentionMs }) => {
+      if (typeof name !== 'string' || name === '') {
+        return postgres.openLedger({ name });
+      }
+      return postgres.openPostgresLedger(
+        { connectionString: url },
+        { schema: schemaOf(name), leaseMs: 5000, ...(retentionMs === undefined ? {} : { retentionMs }) },
+      );
+    },
+  };
+}
+
+/** The stores this project runs the contract on. */
+export function ledgerStores(): readonly Backend[] {
+  const { SURECALL_LEDGER_STORES } = process.env;
+  if (SURECALL_LEDGER_STORES === 'postgres') {
+    return [postgresBackend()];
+  }
+  return [
+    { name: 'memory', openLedger: memory.openLedger },
+    { name: 'idb', openLedger: idb.openLedger },
+    { name: 'file', openLedger: file.openLedger },
+  ];
+}
