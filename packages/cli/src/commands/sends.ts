@@ -7,7 +7,14 @@ import { type Ledger, type LedgerRecord, statusOf } from '@surecall/client/ledge
 import type { ConnectArgs } from '../args.js';
 import { connect, SetupError } from '../connect.js';
 import { agentFor, outcomeLine, recordSummary, reportOutcome } from '../durable.js';
-import { type ExitCode, exitCodeOf, exitCodes, worst } from '../exit-code.js';
+import {
+  type ExitCode,
+  exitCodeOf,
+  exitCodeOfPass,
+  exitCodes,
+  type PassReport,
+  worst,
+} from '../exit-code.js';
 import { failureOf } from '../failure.js';
 import { openView, openWritable } from '../ledger.js';
 import type { Io, Output } from '../output.js';
@@ -135,10 +142,7 @@ function sameInterface(record: LedgerRecord, agent: DurableAgent): boolean {
   );
 }
 
-/** The report of `reconcileDue` passes, summed over this CLI's agents. */
-type DueReport = Awaited<ReturnType<DurableAgent['reconcileDue']>>;
-
-function sum(left: DueReport, right: DueReport): DueReport {
+function sum(left: PassReport, right: PassReport): PassReport {
   return {
     claimed: left.claimed + right.claimed,
     committed: left.committed + right.committed,
@@ -147,20 +151,6 @@ function sum(left: DueReport, right: DueReport): DueReport {
     skipped: left.skipped + right.skipped,
     superseded: left.superseded + right.superseded,
   };
-}
-
-/**
-The exit code of a pass (README.md#the-surecall-command): `4` when a record was left unresolved, or probed into a status the report does not count (duplicated: claimed, probed, and neither committed, pending, unresolved, skipped nor superseded); `3` when one is still unknown: pending, claimed but not probeable here (skipped), or moved by another writer first (superseded: this process cannot say what that writer found, `sends list` can); `0` when every claimed record committed, or nothing was due.
-*/
-export function dueExitCode(report: DueReport): ExitCode {
-  const counted = report.committed + report.pending + report.unresolved + report.skipped + report.superseded;
-  if (report.unresolved > 0 || report.claimed > counted) {
-    return exitCodes.unresolved;
-  }
-  if (report.pending + report.skipped + report.superseded > 0) {
-    return exitCodes.unknown;
-  }
-  return exitCodes.ok;
 }
 
 /** Reconciles what is due with `agent.reconcileDue` (docs/durable-send.md#reconciling-what-is-due): the ledger's claims pick the records, so two processes reconciling one PostgreSQL ledger never probe one record twice. */
@@ -172,7 +162,7 @@ async function reconcileDue(
 ): Promise<ExitCode> {
   // The records the pass moved, in the order it moved them: each is printed once, as it stands after the pass.
   const moved = new Set<string>();
-  let report: DueReport = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
+  let report: PassReport = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
   out.progress('reconciling what is due…');
   for (const agent of agents) {
     const unsubscribe = agent.events.subscribe((event) => {
@@ -201,7 +191,7 @@ async function reconcileDue(
       `${report.claimed} claimed: ${report.committed} committed, ${report.pending} pending, ${report.unresolved} unresolved, ${report.skipped} skipped, ${report.superseded} superseded`,
     );
   }
-  return dueExitCode(report);
+  return exitCodeOfPass(report);
 }
 
 async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSignal): Promise<ExitCode> {
