@@ -1,16 +1,17 @@
+#!/usr/bin/env node
 /**
 @module
-`npm run mock-agent -- --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--banner]`
+`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--banner]` (in this repository: `npm run mock-agent -- …`)
 
 Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. `--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
 import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer.js';
-import type { RunningMockAgent } from './node.js';
+import type { RunningMockAgent } from './loopback.js';
 
 const usage =
-  'usage: mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--banner]';
+  'usage: surecall-mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
 
 type Cli = {
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // Loaded only once the arguments are known good, so a refused start answers at once.
-  const { startMockAgent } = await import('./node.js');
+  const { startMockAgent } = await import('./loopback.js');
   const mock = await startMockAgent({
     port: cli.port,
     tenantRequired: cli.tenantRequired,
