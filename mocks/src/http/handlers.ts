@@ -10,7 +10,7 @@ export { createMockHandle } from './handle.js';
 
 /** {@link MockHandleOptions}, plus the origin the MSW handlers answer for. */
 export type MockHandlersOptions = MockHandleOptions & {
-  /** Only requests to this origin reach the agent, whatever their path. Without it, requests to any origin whose path is one of the agent's (`/.well-known/agent-card.json`, `/a2a/jsonrpc`, `/a2a/rest…`, `/__faults…`, `/__executions`) do: that is what a browser page wants. */
+  /** Only requests to this origin reach the agent, and only on the agent's paths. Without it, requests to any origin whose path is one of the agent's (`/.well-known/agent-card.json`, `/a2a/jsonrpc`, `/a2a/rest…`, `/__faults…`, `/__executions`) do: that is what a browser page wants. */
   readonly origin?: string;
 };
 
@@ -32,10 +32,10 @@ export function createHandlers(options: MockHandlersOptions): HttpHandler[] {
   return [
     http.all('*', ({ request }) => {
       const url = new URL(request.url);
+      // Only the agent's own paths: a page that hosts the mock on its own origin still loads its assets (and the chunks it imports later) from the network.
       const ours =
-        origin === undefined
-          ? isAgentPath(url.pathname) || controlPaths.test(url.pathname)
-          : url.origin === origin;
+        (origin === undefined || url.origin === origin) &&
+        (isAgentPath(url.pathname) || controlPaths.test(url.pathname));
       // Anything else falls through to the next handler, or to `onUnhandledRequest`.
       return ours ? handle(request) : undefined;
     }),
