@@ -73,7 +73,7 @@ export default defineConfig({
   webServer: [
     {
       // A production build (the worker script generated first), previewed on a fixed loopback port.
-      command: `npm run build --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
+      command: `npm run build:app --workspace @surecall/devtools && npm run preview --workspace @surecall/devtools -- --port ${port} --strictPort`,
       cwd: root,
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,

@@ -4,9 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cardDigest, createClient, type DurableEvent, durableAgent, type JsonValue } from '@surecall/client';
+import { type DurableEvent, discover, durableAgent, textPart } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger';
-import { parseAgentCard } from '@surecall/client/protocol';
 import { startMockAgent } from '@surecall/mocks/node';
 
 function line(text = ''): void {
@@ -18,13 +17,12 @@ const directory = await mkdtemp(join(tmpdir(), 'surecall-demo-'));
 const ledger = await openLedger({ name: join(directory, 'sends.jsonl') });
 let ok = false;
 try {
-  const raw = (await (await fetch(mock.cardUrl)).json()) as JsonValue;
-  const card = parseAgentCard(raw);
-  const url = card.supportedInterfaces.find((entry) => entry.protocolBinding === 'JSONRPC')?.url ?? '';
-  const client = createClient({
-    card,
-    cardDigest: await cardDigest(raw),
-    pin: { binding: 'JSONRPC', url },
+  // Local development (README.md#local-development): an http: card on a literal loopback address, trusted as first fetched.
+  const client = await discover({
+    cardUrl: mock.cardUrl,
+    pins: [{ binding: 'JSONRPC', url: `${mock.origin}/a2a/jsonrpc` }],
+    loopback: true,
+    trust: { kind: 'first-fetch' },
     security: { kind: 'anonymous' },
   });
   const agent = durableAgent({
@@ -53,7 +51,7 @@ try {
   line('  fault armed: the agent runs the next SendMessage, then its answer is dropped (drop-after)');
   line();
   mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
-  const sent = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'task book the 9:40 to Lyon' }] });
+  const sent = await agent.send({ role: 'ROLE_USER', parts: [textPart('task book the 9:40 to Lyon')] });
   const messageId = sent.record.attempts[0]?.messageId ?? '';
   const cause = sent.record.state.status === 'unknown' ? sent.record.state.cause : undefined;
   line(

@@ -142,6 +142,6 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     const agent = start(...args);
     expect(await agent.exited).toEqual([2, null]);
     expect(agent.output().stdout).toBe('');
-    expect(agent.output().stderr).toMatch(/^usage: mock-agent /);
+    expect(agent.output().stderr).toMatch(/^usage: surecall-mock-agent /);
   });
 });

@@ -1,16 +1,17 @@
+#!/usr/bin/env node
 /**
 @module
-`npm run mock-agent -- --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]`
+`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]` (in this repository: `npm run mock-agent -- …`)
 
 Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. The token is the per-run secret of the control routes (`/__faults`, `/__executions`), sent as `x-surecall-mock-token`; it is random unless the environment sets `SURECALL_MOCK_TOKEN` (32 to 256 characters of `[A-Za-z0-9_-]`), which a test harness that starts the agent does to know it in advance. Browsers may call the agent from loopback pages and from each `--cors-origin` (mocks/README.md#loopback-server-security). `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. `--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
 import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer.js';
-import type { RunningMockAgent } from './node.js';
+import type { RunningMockAgent } from './loopback.js';
 
 const usage =
-  'usage: mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--banner]';
+  'usage: surecall-mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
 
 type Cli = {
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // Loaded only once the arguments are known good, so a refused start answers at once.
-  const { startMockAgent } = await import('./node.js');
+  const { startMockAgent } = await import('./loopback.js');
   const token = process.env['SURECALL_MOCK_TOKEN'];
   const mock = await startMockAgent({
     port: cli.port,

@@ -6,11 +6,12 @@ import { type SetupServer, setupServer } from 'msw/node';
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
 import { agentCardPath } from '../agent/card.js';
 import { createFaultLab, type FaultLab } from '../faults/faults.js';
-import { createHandlers, createMockHandle } from '../http/handlers.js';
-import { type LoopbackOptions, listenLoopback } from '../http/server.js';
+import { createHandlers } from '../http/handlers.js';
 
 export type { LoopbackOptions, LoopbackServer, NodeListenerOptions } from '../http/server.js';
 export { createNodeListener, listenLoopback, mockTokenHeader } from '../http/server.js';
+export type { RunningMockAgent, StartMockAgentOptions } from './loopback.js';
+export { startMockAgent } from './loopback.js';
 
 /** Options of {@link createMockAgentServer}: the agent's, plus the origin it answers for. */
 export type MockAgentServerOptions = AgentOptions & {
@@ -69,72 +70,4 @@ export function createMockAgentServer(options: MockAgentServerOptions = {}): Moc
       agent.close();
     },
   };
-}
-
-/** Options of {@link startMockAgent}: the agent's, plus the port and who may call it. */
-export type StartMockAgentOptions = AgentOptions &
-  Pick<LoopbackOptions, 'corsOrigins' | 'token'> & {
-    /** The TCP port on 127.0.0.1; 0 picks a free one. @default 0 */
-    readonly port?: number;
-  };
-
-/** A mock agent listening on loopback. */
-export type RunningMockAgent = {
-  /** `http://127.0.0.1:<port>` */
-  readonly origin: string;
-  /** `<origin>/.well-known/agent-card.json` */
-  readonly cardUrl: string;
-  readonly port: number;
-  /** The per-run token of the control routes (`/__faults`, `/__executions`): send it as `x-surecall-mock-token`. */
-  readonly token: string;
-  readonly agent: MockAgent;
-  readonly faults: FaultLab;
-  readonly executions: Executions;
-  /** Close the port (cutting open streams) and stop the agent. */
-  close(): Promise<void>;
-};
-
-/**
-Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes (behind `token`). Only loopback pages and `corsOrigins` may call it from a browser (mocks/README.md#loopback-server-security).
-
-@example
-```ts
-const mock = await startMockAgent({ port: 0, stepMs: 5 });
-const factory = new ClientFactory();
-const client = await factory.createFromUrl(mock.cardUrl, '');
-mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
-await mock.close();
-```
-*/
-export async function startMockAgent(options: StartMockAgentOptions = {}): Promise<RunningMockAgent> {
-  const { port, corsOrigins, token, ...agentOptions } = options;
-  const agent = createAgent(agentOptions);
-  const faults = createFaultLab();
-  try {
-    const server = await listenLoopback({
-      handle: createMockHandle({ agent, faults }),
-      port: port ?? 0,
-      ...(corsOrigins === undefined ? {} : { corsOrigins }),
-      ...(token === undefined ? {} : { token }),
-    });
-    return {
-      origin: server.origin,
-      cardUrl: `${server.origin}${agentCardPath}`,
-      port: server.port,
-      token: server.token,
-      agent,
-      faults,
-      executions: agent.executions,
-      close: async () => {
-        try {
-          await server.close();
-        } finally {
-          agent.close();
-        }
-      },
-    };
-  } catch (error) {
-    agent.close();
-    throw error;
-  }
 }

@@ -17,7 +17,7 @@ test('a lost answer is reconciled', async ({ page, mockAgent }) => {
 ```
 */
 import { test as base } from '@playwright/test';
-import { type RunningMockAgent, type StartMockAgentOptions, startMockAgent } from './node.js';
+import { type RunningMockAgent, type StartMockAgentOptions, startMockAgent } from './loopback.js';
 
 export { expect } from '@playwright/test';
 

@@ -10,9 +10,20 @@ import { checkTask } from './bindings/checks.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { createRestBinding } from './bindings/rest.js';
 import { createStreamValidator } from './bindings/stream.js';
-import { AuthorizationError, TransportError } from './core/errors.js';
+import {
+  AuthorizationError,
+  ExchangeError,
+  nameOperation,
+  RemoteError,
+  TransportError,
+} from './core/errors.js';
 import { type EventHub, errorJson, type StreamBreakReason, streamEventKind } from './events.js';
-import { carriesIdempotencyKey, type RetryNotice, runWithRetry } from './idempotency/retry.js';
+import {
+  carriesIdempotencyKey,
+  notAppliedCodes,
+  type RetryNotice,
+  runWithRetry,
+} from './idempotency/retry.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type {
@@ -113,6 +124,14 @@ function taskIdOf(event: StreamResponse): string | undefined {
   return 'artifactUpdate' in event ? event.artifactUpdate.taskId : undefined;
 }
 
+/** A send (never an idempotent read or cancel) that may have reached the peer and was not authoritatively refused: docs/durable-send.md#classifying-a-failure. */
+function sendOutcomeUnknown(call: Call, error: ExchangeError): boolean {
+  const send = call.method === 'sendMessage' || call.method === 'sendStreamingMessage';
+  const refused =
+    error instanceof RemoteError && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode);
+  return send && error.dispatched && !refused;
+}
+
 function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Binding {
   const { pin, limits, subscribeMethod } = resolved;
   const options = {
@@ -166,7 +185,8 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return { id: calls, method, operation: operations[method].name, started: performance.now() };
   }
 
-  function fail(call: Call, error: unknown): unknown {
+  /** Ends a failed call; `answered`: a stream already delivered a valid first event, so its send's outcome is known. */
+  function fail(call: Call, error: unknown, answered = false): unknown {
     const denied = call.providerError;
     // The transport maps every provider failure to `unavailable`; the provider's own refusal is kept.
     const thrown =
@@ -175,6 +195,9 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       denied.reason === 'permission-denied'
         ? new AuthorizationError('permission-denied')
         : error;
+    if (thrown instanceof ExchangeError) {
+      nameOperation(thrown, call.operation, !answered && sendOutcomeUnknown(call, thrown));
+    }
     hub.emit(() => ({ ...base(call), type: 'error', durationMs: elapsed(call), error: errorJson(thrown) }));
     return thrown;
   }
@@ -545,7 +568,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       end('complete');
     } catch (error) {
       settled = true;
-      throw fail(call, error);
+      throw fail(call, error, frames > 0);
     } finally {
       if (!settled) {
         end('released');

@@ -22,6 +22,11 @@ export type {
   TokenProvider,
 } from './security.js';
 
+/* Messages and parts */
+
+export type { MessageOptions, PartOptions } from './builders.js';
+export { dataPart, fileUrlPart, textPart, userMessage } from './builders.js';
+
 /* Discovery */
 
 export { cardDigest } from './discovery/digest.js';

@@ -203,7 +203,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
     throw new OptionsError('extensions', 'malformed');
   }
   if (extensions.length > contractBounds.extensions) {
-    throw new OptionsError('extensions', 'above-ceiling');
+    throw new OptionsError('extensions', 'above-ceiling', contractBounds.extensions);
   }
   const seen = new Set<string>();
   for (const [index, uri] of extensions.entries()) {
@@ -221,7 +221,7 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
     seen.add(uri);
   }
   if (extensions.join(',').length > EXTENSION_HEADER_BYTES) {
-    throw new OptionsError('extensions', 'above-ceiling');
+    throw new OptionsError('extensions', 'above-ceiling', EXTENSION_HEADER_BYTES);
   }
   // docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it requires.
   const declared = card.capabilities.extensions;

@@ -31,10 +31,12 @@ describe('the package entries', () => {
         "TransportError",
         "cardDigest",
         "createClient",
+        "dataPart",
         "defaultLimits",
         "discover",
         "durableAgent",
         "fetchAgentCard",
+        "fileUrlPart",
         "honoursIdempotency",
         "isClientError",
         "isInterrupted",
@@ -45,6 +47,8 @@ describe('the package entries', () => {
         "setKey",
         "skillMetadataKey",
         "startDelegation",
+        "textPart",
+        "userMessage",
         "verifyCardSignature",
       ]
     `);
@@ -102,12 +106,13 @@ describe('the package entries', () => {
     expect(names(fileLedger)).toMatchInlineSnapshot(`
       [
         "compactLedger",
+        "ledgerPath",
         "openLedger",
         "statusOf",
         "verifyHistory",
       ]
     `);
-    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger'].sort());
+    expect(names(fileLedger)).toEqual([...names(memoryLedger), 'compactLedger', 'ledgerPath'].sort());
     // The fleet's store: its own opener with the worker, lease and schema, and its schema version.
     expect(names(postgresLedger)).toMatchInlineSnapshot(`
       [

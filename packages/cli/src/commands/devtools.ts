@@ -1,6 +1,6 @@
 /**
 @module
-`surecall devtools --ledger …`: serves the built devtools app on 127.0.0.1 with a read-only view of the ledger (`devtools-server.ts`) until Ctrl-C. The app is looked for beside the built CLI (`dist/devtools`, packed by `prepack`) and, in a clone of the repository, in `packages/devtools/dist` (`npm run build --workspace @surecall/devtools`).
+`surecall devtools --ledger …`: serves the built devtools app on 127.0.0.1 with a read-only view of the ledger (`devtools-server.ts`) until Ctrl-C. The app is looked for beside the built CLI (`dist/devtools`, packed by `prepack`) and, in a clone of the repository, in `packages/devtools/dist-app` (`npm run build:app --workspace @surecall/devtools`).
 */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ export function devtoolsRoots(): string[] {
     // The package: dist/commands/devtools.js beside dist/devtools/, which prepack copies in.
     fileURLToPath(new URL('../devtools/', import.meta.url)),
     // A clone of the repository: packages/cli/src/commands/devtools.ts, and the devtools' own build.
-    fileURLToPath(new URL('../../../devtools/dist/', import.meta.url)),
+    fileURLToPath(new URL('../../../devtools/dist-app/', import.meta.url)),
   ];
 }
 
@@ -36,7 +36,7 @@ export async function devtoolsCommand(
   const root = devtoolsRoots().find((candidate) => existsSync(`${candidate}index.html`));
   if (root === undefined) {
     throw new SetupError(
-      'the devtools app is not there: in a clone of the repository, build it with `npm run build --workspace @surecall/devtools`; a packed @surecall/cli carries it in dist/devtools',
+      'the devtools app is not there: in a clone of the repository, build it with `npm run build:app --workspace @surecall/devtools`; a packed @surecall/cli carries it in dist/devtools',
     );
   }
   const view = await openView(args.ledger, args.schema);

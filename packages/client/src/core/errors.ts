@@ -65,6 +65,32 @@ type ErrorInit = {
   readonly cause?: unknown;
 };
 
+/** The public-safe cause of a broken exchange: the platform's error code (`ECONNRESET`, `ECONNREFUSED`, `UND_ERR_SOCKET`), never its message, which may hold a host name or an address. */
+export type TransportCause = { readonly code: string };
+
+// An error code is a constant identifier; anything else (a message, a URL) is never copied.
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/** The code of a platform failure, read along its `cause` chain (Node's fetch wraps the socket's error): a POSIX code (`E…`) first, else the first code found. */
+export function transportCause(error: unknown): TransportCause | undefined {
+  let found: string | undefined;
+  let current = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && ERROR_CODE.test(code)) {
+      if (code.startsWith('E')) {
+        return Object.freeze({ code });
+      }
+      found ??= code;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return found === undefined ? undefined : Object.freeze({ code: found });
+}
+
+// What follows the operation in an exchange error's message: the kind, the reason and the violation, never a value.
+const details = new WeakMap<object, string>();
+
 /** The abstract base class of the seven errors an exchange with an agent throws: `instanceof ExchangeError` holds for exactly the members of {@link ClientError}. Discovery, options, ledger and canonical-JSON errors are separate classes and do not extend it. Narrow with `switch (error.kind)`. */
 export abstract class ExchangeError extends Error {
   abstract readonly kind: ErrorKind;
@@ -75,12 +101,19 @@ export abstract class ExchangeError extends Error {
   readonly httpStatus: number | undefined;
   /** How long the peer asked the client to wait before trying again, in milliseconds: its `Retry-After` (RFC 9110, §10.2.3), where the error answer carried a valid one. A retry policy waits this long instead of its backoff, clamped to its cap. */
   readonly retryAfterMs: number | undefined;
+  /** The A2A operation that failed (`SendMessage`), once the error left a client call. */
+  readonly operation: string | undefined;
 
-  constructor(message: string, init: ErrorInit) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+  constructor(detail: string, init: ErrorInit) {
+    super(
+      `A2A client operation failed: ${detail}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    details.set(this, detail);
     this.dispatched = init.dispatched;
     this.httpStatus = init.httpStatus;
     this.retryAfterMs = init.retryAfterMs;
+    this.operation = undefined;
   }
 
   /** Only public-safe fields, so logging an error can never leak a body or a token. */
@@ -99,7 +132,7 @@ export abstract class ExchangeError extends Error {
 // The violation, where there is one, says which rule refused what, in words (core/violation-text.ts): never the value.
 function describe(kind: ErrorKind, reason: string, violation?: Violation): string {
   const text = violationText(violation);
-  return `A2A client operation failed: ${kind} (${reason})${text === undefined ? '' : `: ${text}`}`;
+  return `${kind} (${reason})${text === undefined ? '' : `: ${text}`}`;
 }
 
 /** The caller's request broke a rule or bound; nothing was sent. */
@@ -143,7 +176,8 @@ export class TransportError extends ExchangeError {
   readonly kind = 'transport';
   readonly reason: TransportReason;
   constructor(reason: TransportReason, init: ErrorInit) {
-    super(describe('transport', reason), init);
+    const code = transportCause(init.cause)?.code;
+    super(code === undefined ? describe('transport', reason) : `transport (${reason}, ${code})`, init);
     this.reason = reason;
   }
 }
@@ -193,6 +227,24 @@ export class InvalidResponseError extends ExchangeError {
   }
 }
 
+/**
+Names the operation in an exchange error's message (`A2A SendMessage failed: transport (network, ECONNRESET)`) and sets `operation`; for a send whose outcome is unknown, the message adds what to do: `outcome unknown: reconcile, do not resend`. Called once, where a client call ends (`call.ts`).
+*/
+export function nameOperation(error: ExchangeError, operation: string, outcomeUnknown: boolean): void {
+  const detail = details.get(error);
+  if (detail === undefined || error.operation !== undefined) {
+    return;
+  }
+  const before = error.message;
+  (error as { operation: string | undefined }).operation = operation;
+  error.message = `A2A ${operation} failed: ${detail}${outcomeUnknown ? '; outcome unknown: reconcile, do not resend' : ''}`;
+  // V8 formats a stack on first read; one read already kept the old first line.
+  const header = `${error.name}: ${before}`;
+  if (typeof error.stack === 'string' && error.stack.startsWith(header)) {
+    error.stack = `${error.name}: ${error.message}${error.stack.slice(header.length)}`;
+  }
+}
+
 /** Every error an exchange can throw, as one closed union on `kind`: the type to narrow (`switch (error.kind)`), where {@link ExchangeError} is the class they share. */
 export type ClientError =
   | RequestError
@@ -239,10 +291,21 @@ export class OptionsError extends Error {
   readonly reason: OptionsReason;
   /** The option's name, e.g. `limits.sseLineBytes`. */
   readonly option: string;
-  constructor(option: string, reason: OptionsReason) {
-    super(`surecall option ${option} is invalid (${reason})`);
+  /** The bound it broke, for `below-minimum` (the least allowed) and `above-ceiling` (the most allowed). */
+  readonly bound: number | undefined;
+  constructor(option: string, reason: OptionsReason, bound?: number) {
+    const limit =
+      bound === undefined
+        ? ''
+        : reason === 'below-minimum'
+          ? `: at least ${bound}`
+          : reason === 'above-ceiling'
+            ? `: at most ${bound}`
+            : '';
+    super(`surecall option ${option} is invalid (${reason}${limit})`);
     this.option = option;
     this.reason = reason;
+    this.bound = bound;
   }
 }
 
@@ -266,6 +329,7 @@ export type DiscoveryReason =
   | 'Discovery'
   | 'InvalidAgentCard'
   | 'TlsTrustRequiresHttps'
+  | 'FirstFetchTrustRequiresLoopback'
   | 'AgentCardDigestMismatch'
   | 'NoSupportedInterface'
   | 'InterfacePinMismatch'
@@ -398,7 +462,7 @@ export type LedgerReason =
   | 'unsupported';
 
 /**
-The durable ledger refused an operation. Messages name the reason and rule only: never a record id, a message, a path or a platform error's text (the platform error travels on `cause`).
+The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is `locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's text (the platform error travels on `cause`).
 
 @example
 ```ts
@@ -419,16 +483,25 @@ export class LedgerError extends Error {
   readonly rule: string | undefined;
   /** Where: the 1-based journal line, or the revision number in a history. */
   readonly position: number | undefined;
-  constructor(reason: LedgerReason, options: { rule?: string; position?: number; cause?: unknown } = {}) {
+  /** The lock file another writer holds, when a file ledger is `locked`. */
+  readonly path: string | undefined;
+  constructor(
+    reason: LedgerReason,
+    options: { rule?: string; position?: number; path?: string; cause?: unknown } = {},
+  ) {
     const where = options.position === undefined ? '' : ` at ${options.position}`;
     const rule = options.rule === undefined ? '' : `: ${options.rule}`;
+    const file = options.path === undefined ? '' : ` (${options.path})`;
+    const hint =
+      reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '';
     super(
-      `surecall ledger: ${reason}${rule}${where}`,
+      `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.reason = reason;
     this.rule = options.rule;
     this.position = options.position;
+    this.path = options.path;
   }
 
   /** Only public-safe fields. */
@@ -439,6 +512,7 @@ export class LedgerError extends Error {
       reason: this.reason,
       ...(this.rule === undefined ? {} : { rule: this.rule }),
       ...(this.position === undefined ? {} : { position: this.position }),
+      ...(this.path === undefined ? {} : { path: this.path }),
     };
   }
 }

@@ -75,10 +75,10 @@ export function resolveLimits(overrides: LimitsOptions = {}): Limits {
       throw new OptionsError(`limits.${key}`, 'not-a-whole-number');
     }
     if (value < 1) {
-      throw new OptionsError(`limits.${key}`, 'below-minimum');
+      throw new OptionsError(`limits.${key}`, 'below-minimum', 1);
     }
     if (value > limitCeilings[key]) {
-      throw new OptionsError(`limits.${key}`, 'above-ceiling');
+      throw new OptionsError(`limits.${key}`, 'above-ceiling', limitCeilings[key]);
     }
   }
   // An event holds at least one line and a stream at least one event (ARCHITECTURE.md#bounds).

@@ -23,17 +23,21 @@ import { resolveSecurity, type SecurityOptions } from '../security.js';
 import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, type JsonValue, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { cardDigest } from './digest.js';
-import { endpointRule, sameEndpoint, tenantRule } from './endpoint.js';
+import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
 
 /**
-How the fetched card is trusted (docs/protocol-checks.md#card-trust). `tls`: the verified HTTPS server identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's digest must equal a separately provisioned value; the only mode a loopback `http:` card URL admits.
+How the fetched card is trusted (docs/protocol-checks.md#card-trust). `tls`: the verified HTTPS server identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's digest must equal a separately provisioned value. `first-fetch`, for local development only: with `loopback: true` and a card URL on a literal loopback address (127.0.0.0/8, `[::1]`), the card this fetch returns is trusted as it is, and its digest is `client.cardDigest` (a process on this machine is trusted already; nothing crosses the network).
 
 @example
 ```ts
 const trust: CardTrust = { kind: 'digest', digest: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' };
+const local: CardTrust = { kind: 'first-fetch' }; // with loopback: true and http://127.0.0.1:4100/.well-known/agent-card.json
 ```
 */
-export type CardTrust = { readonly kind: 'tls' } | { readonly kind: 'digest'; readonly digest: string };
+export type CardTrust =
+  | { readonly kind: 'tls' }
+  | { readonly kind: 'digest'; readonly digest: string }
+  | { readonly kind: 'first-fetch' };
 
 /**
 Where the card is fetched from, and how.
@@ -224,9 +228,15 @@ function checkSecurityShape(security: SecurityOptions): void {
   }
 }
 
-function checkTrust(trust: CardTrust, cardUrl: string): void {
-  if (trust === null || typeof trust !== 'object' || (trust.kind !== 'tls' && trust.kind !== 'digest')) {
+const trustKinds: ReadonlySet<unknown> = new Set(['tls', 'digest', 'first-fetch']);
+
+function checkTrust(trust: CardTrust, cardUrl: string, loopback: boolean): void {
+  if (trust === null || typeof trust !== 'object' || !trustKinds.has(trust.kind)) {
     throw new OptionsError('trust', 'malformed');
+  }
+  // docs/protocol-checks.md#card-trust: trusting whatever the first fetch returns is sound only where no network lies between the two processes.
+  if (trust.kind === 'first-fetch' && !(loopback && isLiteralLoopback(new URL(cardUrl)))) {
+    throw new DiscoveryError('FirstFetchTrustRequiresLoopback', { option: 'trust' });
   }
   if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !DIGEST.test(trust.digest))) {
     throw new OptionsError('trust.digest', 'malformed');
@@ -403,7 +413,7 @@ function selectSecurity(card: AgentCard, security: SecurityOptions): void {
 }
 
 /**
-Builds the client for one agent, in the exact order of docs/protocol-checks.md#discovery-steps. Before any I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a literal loopback address; no userinfo, query or fragment; the card path exactly `/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16 unique pins, well-formed extensions, a well-formed security choice, and `tls` trust only for an `https:` card URL. Then one bounded fetch of the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over `JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised URL, tenant), the extensions (each declared; every `required` one configured) and the security choice (docs/protocol-checks.md#security-selection). The client is built with `createClient` and is immutable: adopting another card, interface or security means discovering again.
+Builds the client for one agent, in the exact order of docs/protocol-checks.md#discovery-steps. Before any I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a literal loopback address; no userinfo, query or fragment; the card path exactly `/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16 unique pins, well-formed extensions, a well-formed security choice, `tls` trust only for an `https:` card URL, and `first-fetch` trust only with `loopback: true` on a literal loopback card URL. Then one bounded fetch of the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over `JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised URL, tenant), the extensions (each declared; every `required` one configured) and the security choice (docs/protocol-checks.md#security-selection). The client is built with `createClient` and is immutable: adopting another card, interface or security means discovering again.
 
 The card fetch is the only request; it carries no credentials. A signature on the card is data, never trust (see `verifyCardSignature`).
 
@@ -429,7 +439,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   checkPins(pins, loopback);
   const extensions = checkExtensions(clientOptions.extensions);
   checkSecurityShape(clientOptions.security);
-  checkTrust(trust, cardUrl);
+  checkTrust(trust, cardUrl, loopback);
 
   const raw = await fetchCardJson(cardUrl, limits, signal, checkFetch(clientOptions.fetch));
   // Step 9: the digest of the card as parsed, before its contract is even checked.

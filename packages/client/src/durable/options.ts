@@ -198,10 +198,10 @@ export function wholeOption(option: string, value: unknown, min: number, max: nu
     throw new OptionsError(option, 'not-a-whole-number');
   }
   if (value < min) {
-    throw new OptionsError(option, 'below-minimum');
+    throw new OptionsError(option, 'below-minimum', min);
   }
   if (value > max) {
-    throw new OptionsError(option, 'above-ceiling');
+    throw new OptionsError(option, 'above-ceiling', max);
   }
   return value;
 }

@@ -58,10 +58,10 @@ function wholeMs(option: string, value: unknown): number {
     throw new OptionsError(option, 'not-a-whole-number');
   }
   if (value < 0) {
-    throw new OptionsError(option, 'below-minimum');
+    throw new OptionsError(option, 'below-minimum', 0);
   }
   if (value > MAX_TIMER_MS) {
-    throw new OptionsError(option, 'above-ceiling');
+    throw new OptionsError(option, 'above-ceiling', MAX_TIMER_MS);
   }
   return value;
 }
@@ -83,7 +83,7 @@ export function resolveRetryPolicy(options: RetryPolicyOptions): RetryPolicy {
     throw new OptionsError('retry.maxRetries', 'not-a-whole-number');
   }
   if (maxRetries < 0) {
-    throw new OptionsError('retry.maxRetries', 'below-minimum');
+    throw new OptionsError('retry.maxRetries', 'below-minimum', 0);
   }
   const initialBackoffMs = wholeMs(
     'retry.initialBackoffMs',
@@ -98,7 +98,7 @@ export function resolveRetryPolicy(options: RetryPolicyOptions): RetryPolicy {
     throw new OptionsError('retry.backoffMultiplier', 'malformed');
   }
   if (backoffMultiplier < 1) {
-    throw new OptionsError('retry.backoffMultiplier', 'below-minimum');
+    throw new OptionsError('retry.backoffMultiplier', 'below-minimum', 1);
   }
   const random = options.random ?? Math.random;
   if (typeof random !== 'function') {

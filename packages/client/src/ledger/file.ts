@@ -6,7 +6,6 @@ The heap holds the open records (prepared, executing, unknown) with their histor
 */
 import type { FileHandle } from 'node:fs/promises';
 import { open, unlink } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine, type StoreCommit } from './engine.js';
 import {
@@ -29,6 +28,7 @@ import {
   type LedgerOptions,
   retentionOf,
 } from './ledger.js';
+import { journalPath } from './location.js';
 import { acquireLock, type FileLock } from './lock.js';
 import { decodeLedger, type LedgerRecord, LedgerRevision, type LedgerStatus } from './record.js';
 
@@ -608,13 +608,32 @@ async function replayLines(
   return { last, fence };
 }
 
+const paths = new WeakMap<Ledger, string>();
+
 /**
-Opens the file ledger at the path `options.name`: takes the lock file (a live holder → `locked`; a dead one's lock is taken over with a higher fence), reads the snapshot `<path>.snapshot` if there is one (its own digest, then that the journal's checkpointed part still ends with the line it names, else `corrupt`), loads the open records, replays the lines after the checkpoint (all of them without a snapshot), judges the bytes after the last newline (a torn write is truncated; a whole line whose newline is missing or damaged is `corrupt`), and turns records left `executing` by a crash into `unknown`. A damaged snapshot is never skipped; deleting it by hand makes the next open replay and verify the whole journal.
+The absolute path of an open file ledger's journal: where a relative `name` was put (docs/durable-send.md#where-the-file-ledger-lives). Its lock file is this path plus `.lock`.
+
+@example
+```ts
+const ledger = await openLedger({ name: 'sends' });
+console.log(ledgerPath(ledger)); // e.g. /srv/app/.surecall/ledgers/sends
+```
+*/
+export function ledgerPath(ledger: Ledger): string {
+  const path = paths.get(ledger);
+  if (path === undefined) {
+    throw new LedgerError('invalid-input', { rule: 'not-a-file-ledger' });
+  }
+  return path;
+}
+
+/**
+Opens the file ledger named `options.name`: an absolute path as it is, a relative one under the ledger directory (`SURECALL_LEDGER_DIR`, else `./.surecall/ledgers`; `ledgerPath(ledger)` says where). Takes the lock file (a live holder → `locked`; a dead one's lock is taken over with a higher fence), reads the snapshot `<path>.snapshot` if there is one (its own digest, then that the journal's checkpointed part still ends with the line it names, else `corrupt`), loads the open records, replays the lines after the checkpoint (all of them without a snapshot), judges the bytes after the last newline (a torn write is truncated; a whole line whose newline is missing or damaged is `corrupt`), and turns records left `executing` by a crash into `unknown`. A damaged snapshot is never skipped; deleting it by hand makes the next open replay and verify the whole journal.
 
 @example
 ```ts
 import { openLedger } from '@surecall/client/ledger'; // the file store under Node
-const ledger = await openLedger({ name: './sends.jsonl', retentionMs: 30 * 24 * 3_600_000 });
+const ledger = await openLedger({ name: 'sends', retentionMs: 30 * 24 * 3_600_000 }); // ./.surecall/ledgers/sends
 ```
 */
 export async function openLedger(options: LedgerOptions): Promise<Ledger> {
@@ -622,8 +641,20 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
   const retentionMs = retentionOf(options);
-  const path = resolve(options.name);
-  const lock = await acquireLock(`${path}.lock`);
+  const path = await journalPath(options.name);
+  let lock: FileLock;
+  try {
+    lock = await acquireLock(`${path}.lock`);
+  } catch (error) {
+    // Name the file another writer holds: the path is this process's own configuration, never remote text.
+    throw error instanceof LedgerError
+      ? new LedgerError(error.reason, {
+          ...(error.rule === undefined ? {} : { rule: error.rule }),
+          path: `${path}.lock`,
+          cause: error,
+        })
+      : error;
+  }
   let store: LedgerStore | undefined;
   let reader: Reader | undefined;
   try {
@@ -745,6 +776,7 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
     store = built.store;
     const ledger = await openLedgerEngine(store, { sha256: nodeSha256 });
     compactors.set(ledger, built.compact);
+    paths.set(ledger, path);
     return ledger;
   } catch (error) {
     if (store === undefined) {

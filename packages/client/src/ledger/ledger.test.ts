@@ -191,7 +191,7 @@ it('gives every store the same openLedger signature and the same exports, so the
   expectTypeOf(file.openLedger).toEqualTypeOf(memory.openLedger);
   const names = Object.keys(memory).sort();
   expect(Object.keys(idb).sort()).toEqual(names);
-  expect(Object.keys(file).sort()).toEqual([...names, 'compactLedger'].sort());
+  expect(Object.keys(file).sort()).toEqual([...names, 'compactLedger', 'ledgerPath'].sort());
 });
 
 it.each(backends)('refuses an empty name for the $name ledger', async (backend) => {

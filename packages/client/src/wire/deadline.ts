@@ -1,4 +1,4 @@
-import { TransportError } from '../core/errors.js';
+import { TransportError, transportCause } from '../core/errors.js';
 
 /** Why a deadline ended early: its own timer fired, or the caller aborted. */
 export type Stop = 'timeout' | 'aborted';
@@ -56,7 +56,16 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
   });
 }
 
-/** The error of a dispatched exchange that failed: `timeout` or `aborted` when the deadline stopped it, otherwise `otherwise`. */
-export function dispatchedFailure(deadline: Deadline, otherwise: 'network' | 'read'): TransportError {
-  return new TransportError(deadline.stop() ?? otherwise, { dispatched: true });
+/** The error of a dispatched exchange that failed: `timeout` or `aborted` when the deadline stopped it, otherwise `otherwise`, whose `cause` is the platform error's code alone (`{ code: 'ECONNRESET' }`), never its text. */
+export function dispatchedFailure(
+  deadline: Deadline,
+  otherwise: 'network' | 'read',
+  platformError?: unknown,
+): TransportError {
+  const stopped = deadline.stop();
+  const cause = stopped === undefined ? transportCause(platformError) : undefined;
+  return new TransportError(stopped ?? otherwise, {
+    dispatched: true,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }

@@ -199,9 +199,9 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
     let response: Response;
     try {
       response = await pending;
-    } catch {
+    } catch (error) {
       // Before dispatch the only way to fail is the guard above: the caller aborted first.
-      throw dispatched ? dispatchedFailure(deadline, 'network') : new RequestError('aborted');
+      throw dispatched ? dispatchedFailure(deadline, 'network', error) : new RequestError('aborted');
     }
     // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch standard).
     if (response.status === 0 || (response.status >= 300 && response.status < 400)) {

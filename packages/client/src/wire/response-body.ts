@@ -26,8 +26,8 @@ async function readChunk(
   let result: ReadableStreamReadResult<Uint8Array>;
   try {
     result = await reader.read();
-  } catch {
-    throw dispatchedFailure(deadline, 'read');
+  } catch (error) {
+    throw dispatchedFailure(deadline, 'read', error);
   }
   if (deadline.stop() !== undefined) {
     throw dispatchedFailure(deadline, 'read');

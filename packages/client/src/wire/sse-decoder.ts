@@ -1,11 +1,11 @@
 import { InvalidResponseError } from '../core/errors.js';
 import type { SseDecoder, SseEvent, SseLimits, SseRule } from './sse.js';
-import { carriageReturn, fieldName, findSpecial, lineFeed, parseDigits } from './sse-lines.js';
+import { carriageReturn, lineFeed, nextByte, nextNul, parseDigits, unfinishedTail } from './sse-lines.js';
+import { invalidUtf8Offset } from './utf8.js';
 
 const SPACE = 32;
-const COLON = 58;
 const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
-const noWords = new Int32Array(0);
+const noBytes = new Uint8Array(0);
 
 /**
 Creates a push decoder; `decodeSse` wraps it around a stream.
@@ -20,29 +20,43 @@ export function createSseDecoder(limits: SseLimits): SseDecoder {
   return new Decoder(limits);
 }
 
+/**
+Each chunk is decoded once by a streaming `TextDecoder`, and lines are found in the text with native `indexOf`: the
+platform's decode is the floor of any SSE decoder (ARCHITECTURE.md), and a byte scan in JavaScript costs a fifth of it.
+The bounds and offsets stay in bytes: CR and LF are single bytes in UTF-8 and never part of a longer sequence, and the
+decoder never swallows one into a replacement character, so the k-th of them in the text is the k-th in the bytes; each
+is located in the bytes by a short scan over the bytes the multi-byte characters before it add. NUL is looked for in
+the bytes (sse-lines.ts says why).
+*/
 class Decoder implements SseDecoder {
   private readonly limits: SseLimits;
-  // ignoreBOM keeps a U+FEFF inside a field value: WHATWG strips one BOM at the start of the stream only.
-  private readonly utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  // Not fatal: a comment may hold any bytes (WHATWG decodes it as text and drops it). Every ill-formed sequence becomes
+  // U+FFFD, so a part of a line whose text holds no U+FFFD is well-formed UTF-8, and one that holds one has its bytes
+  // checked exactly. ignoreBOM keeps a U+FEFF inside a field value: WHATWG strips one BOM at the start of the stream only.
+  private readonly utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
   private onEvent: (event: SseEvent) => void = () => undefined;
   private failure: InvalidResponseError | undefined;
   private consumed = 0;
   private bomMatched = 0;
   private bomDone = false;
   private afterCr = false;
-  // The partial line carried over from earlier chunks; at most sseLineBytes.
-  private lineBuf: Uint8Array = new Uint8Array(0);
+  // The bytes at the end of the last chunk that the text decoder holds back (an unfinished sequence, at most 3).
+  private held: Uint8Array = noBytes;
+  // The unterminated line carried over from earlier chunks: its text (the part in its first chunk, and the rest), and its
+  // length in bytes (at most sseLineBytes).
+  private lineText = '';
+  private lineRest = '';
   private lineLen = 0;
   private lineOffset = 0;
   private lineNul = -1;
-  // The joined data of the current event; at most sseEventBytes. The first data line is only referenced where it lies
-  // (pendingSrc: the current chunk or lineBuf), and copied once that place is about to be reused before the dispatch.
-  private dataBuf: Uint8Array = new Uint8Array(0);
+  private lineInvalid = false;
+  // The joined data of the current event, and its length in bytes (at most sseEventBytes). Ill-formed UTF-8 in it is
+  // refused when the event dispatches: data is validated once per event.
+  private data = '';
   private dataLen = 0;
   private dataLines = 0;
   private dataOffset = 0;
-  private pendingSrc: Uint8Array | undefined;
-  private pendingStart = 0;
+  private dataInvalid = false;
   private eventType = '';
   private lastId = '';
   private retry: number | undefined;
@@ -51,13 +65,11 @@ class Decoder implements SseDecoder {
 
   constructor(limits: SseLimits) {
     this.limits = limits;
-    // A no-op streaming call: on Node it moves this decoder for good from the one-shot path to ICU's converter, about
-    // 1.7 times faster for non-ASCII text. Every later call is a complete decode that refuses a truncated sequence.
-    this.utf8.decode(new Uint8Array(0), { stream: true });
   }
 
+  /** The stream bytes the decoder holds as text: the unterminated line and the current event's data. */
   get retainedBytes(): number {
-    return this.lineBuf.length + this.dataBuf.length;
+    return this.lineLen + this.dataLen;
   }
 
   push(chunk: Uint8Array, onEvent: (event: SseEvent) => void): void {
@@ -68,7 +80,6 @@ class Decoder implements SseDecoder {
     try {
       this.consume(chunk);
     } catch (error) {
-      this.pendingSrc = undefined;
       if (error instanceof InvalidResponseError) {
         this.failure = error;
       }
@@ -113,105 +124,180 @@ class Decoder implements SseDecoder {
 
   private scan(b: Uint8Array, base: number, from: number): void {
     const n = b.length;
-    let pos = from;
-    if (pos >= n) {
+    if (from >= n) {
       return;
     }
+    const text = this.utf8.decode(from === 0 ? b : b.subarray(from), { stream: true });
+    const heldIn = this.held;
+    this.held = heldTail(heldIn, b, from);
+    const length = text.length;
+    // (mapByte, mapChar): the byte at mapByte starts no earlier than the character at mapChar, less `slack` characters
+    // (the one character a sequence begun in the previous chunk can add); exact after every NUL, CR or LF.
+    let mapByte = from;
+    let mapChar = 0;
+    let slack = heldIn.length > 0 ? 1 : 0;
     if (this.afterCr) {
       this.afterCr = false;
-      if (b[pos] === lineFeed) {
-        pos++;
+      if (b[from] === lineFeed) {
+        mapByte++;
+        mapChar++;
       }
     }
-    // A word-at-a-time view finds NUL, CR and LF in one pass: three Uint8Array#indexOf scans cost more than the decoding.
-    const head = (4 - (b.byteOffset & 3)) & 3;
-    const count = n > head ? (n - head) >> 2 : 0;
-    const words = count > 0 ? new Int32Array(b.buffer, b.byteOffset + head, count) : noWords;
-    let start = pos;
-    let nul = -1;
+    let lineByte = mapByte;
+    let lineChar = mapChar;
+    let lf = next(text, '\n', mapChar);
+    let cr = next(text, '\r', mapChar);
+    let bad = next(text, '\uFFFD', mapChar);
+    // NUL is looked for in the bytes: a line holds one when the next NUL comes before its end.
+    let zero = nextNul(b, mapByte);
     for (;;) {
-      const j = pos < n ? findSpecial(b, words, head, pos) : n;
-      if (j === n) {
-        this.carry(b, start, n, base, nul);
+      const c = Math.min(lf, cr);
+      if (c === length) {
+        const invalid = bad < length && this.invalidPart(b, lineByte, n, from, heldIn, true);
+        this.carry(text, lineChar, n - lineByte, base + lineByte, zero < n ? base + zero : -1, invalid);
         break;
       }
-      if (b[j] === 0) {
-        nul = nul < 0 ? base + j : nul;
-        pos = j + 1;
-        continue;
-      }
-      let next = j + 1;
-      if (b[j] === carriageReturn) {
-        if (next === n) {
+      const j = nextByte(b, c === lf ? lineFeed : carriageReturn, mapByte + Math.max(0, c - mapChar - slack));
+      const nul = zero < j ? base + zero : -1;
+      mapByte = j + 1;
+      mapChar = c + 1;
+      slack = 0;
+      if (c === cr) {
+        if (mapByte === n) {
           this.afterCr = true;
-        } else if (b[next] === lineFeed) {
-          next++;
+        } else if (b[mapByte] === lineFeed) {
+          mapByte++;
+          mapChar++;
         }
       }
-      this.line(b, start, j, base, nul);
-      nul = -1;
-      start = next;
-      pos = next;
-    }
-    if (this.pendingSrc === b) {
-      this.materialize();
+      const invalid = bad < c && this.invalidPart(b, lineByte, j, from, heldIn, false);
+      this.line(text, lineChar, c, j - lineByte, base + lineByte, base + j, nul, invalid);
+      lineByte = mapByte;
+      lineChar = mapChar;
+      if (lf < mapChar) {
+        lf = next(text, '\n', mapChar);
+      }
+      if (cr < mapChar) {
+        cr = next(text, '\r', mapChar);
+      }
+      if (zero < mapByte) {
+        zero = nextNul(b, mapByte);
+      }
+      if (bad < mapChar) {
+        bad = next(text, '\uFFFD', mapChar);
+      }
     }
   }
 
-  // Keeps the bytes of an unterminated line for the next chunk, refusing it as soon as it outgrows the bound.
-  private carry(b: Uint8Array, start: number, end: number, base: number, nul: number): void {
+  // Whether the part of a line in b[start, end) holds ill-formed UTF-8; runs only when its text holds a U+FFFD, which
+  // may also be a well-formed one. The part that starts a chunk also owns the bytes held back from the previous chunk,
+  // and the part that ends one leaves its unfinished sequence to the next.
+  private invalidPart(
+    b: Uint8Array,
+    start: number,
+    end: number,
+    from: number,
+    heldIn: Uint8Array,
+    atEnd: boolean,
+  ): boolean {
+    const stop = atEnd ? end - this.held.length : end;
+    const own = b.subarray(start, Math.max(start, stop));
+    const bytes = start === from && heldIn.length > 0 ? join(heldIn, own) : own;
+    return invalidUtf8Offset(bytes) < bytes.length;
+  }
+
+  // Keeps the unterminated line for the next chunk, refusing it as soon as it outgrows the bound.
+  private carry(
+    text: string,
+    start: number,
+    bytes: number,
+    offset: number,
+    nul: number,
+    invalid: boolean,
+  ): void {
     if (this.lineLen === 0) {
-      if (start === end) {
+      if (bytes === 0) {
         return;
       }
-      if (this.pendingSrc === this.lineBuf) {
-        this.materialize();
-      }
-      this.lineOffset = base + start;
+      this.lineOffset = offset;
       this.lineNul = -1;
     }
-    const length = this.lineLen + end - start;
+    const length = this.lineLen + bytes;
     if (length > this.limits.sseLineBytes) {
       throw violation('line-too-long', this.lineOffset);
     }
-    if (length > this.lineBuf.length) {
-      this.lineBuf = grow(this.lineBuf, this.lineLen, length, this.limits.sseLineBytes);
+    if (start < text.length) {
+      if (this.lineLen === 0) {
+        this.lineText = text.slice(start);
+      } else {
+        this.lineRest += text.slice(start);
+      }
     }
-    this.lineBuf.set(b.subarray(start, end), this.lineLen);
     this.lineLen = length;
     this.lineNul = this.lineNul < 0 ? nul : this.lineNul;
+    this.lineInvalid ||= invalid;
   }
 
-  private line(b: Uint8Array, start: number, end: number, base: number, nul: number): void {
-    if (start === end && this.lineLen === 0) {
-      this.dispatch(base + start, base + end + 1);
+  // One line: text[start, end) after the carried part, `bytes` long in this chunk, starting at stream offset `offset`
+  // and ended by the byte at stream offset `terminator`.
+  private line(
+    text: string,
+    start: number,
+    end: number,
+    bytes: number,
+    offset: number,
+    terminator: number,
+    nul: number,
+    invalid: boolean,
+  ): void {
+    if (bytes === 0 && this.lineLen === 0) {
+      this.dispatch(offset, terminator + 1);
       return;
     }
-    let src = b;
-    let offset = base + start;
+    // `head` starts the line; `tail` is the rest of it when it spans chunks. They are joined only when the colon is not
+    // in `head`: searching a joined string would first copy it whole.
+    let head = text.slice(start, end);
+    let tail = '';
+    let length = bytes;
     if (this.lineLen > 0) {
-      this.carry(b, start, end, base, nul);
-      src = this.lineBuf;
-      start = 0;
-      end = this.lineLen;
+      length += this.lineLen;
       offset = this.lineOffset;
-      nul = this.lineNul;
+      if (length > this.limits.sseLineBytes) {
+        throw violation('line-too-long', offset);
+      }
+      tail = this.lineRest + head;
+      head = this.lineText;
+      nul = this.lineNul >= 0 ? this.lineNul : nul;
+      invalid ||= this.lineInvalid;
+      this.lineText = '';
+      this.lineRest = '';
       this.lineLen = 0;
-    } else if (end - start > this.limits.sseLineBytes) {
+      this.lineInvalid = false;
+    } else if (length > this.limits.sseLineBytes) {
       throw violation('line-too-long', offset);
     }
-    if (src[start] === COLON) {
-      return;
+    let colon = head.indexOf(':');
+    if (colon < 0 && tail !== '') {
+      head += tail;
+      tail = '';
+      colon = head.indexOf(':');
     }
-    let colon = start;
-    while (colon < end && src[colon] !== COLON) {
-      colon++;
+    if (colon === 0) {
+      return; // a comment
     }
-    let value = colon < end ? colon + 1 : end;
-    if (value < end && src[value] === SPACE) {
+    if (colon < 0) {
+      colon = head.length;
+    }
+    let value = colon < head.length ? colon + 1 : colon;
+    if (value === head.length && value > colon && tail !== '') {
+      head += tail;
+      tail = '';
+    }
+    if (value < head.length && head.charCodeAt(value) === SPACE) {
       value++;
     }
-    const name = fieldName(src, start, colon);
+    const line = head;
+    const name = fieldName(line, colon);
     if (name === 'id' && nul >= 0) {
       return; // WHATWG: an id containing NUL is ignored.
     }
@@ -219,56 +305,42 @@ class Decoder implements SseDecoder {
       throw violation('nul', nul);
     }
     if (name === 'data') {
-      this.addData(src, value, end, offset);
-    } else if (name === 'event') {
-      this.eventType = this.text(src, value, end, offset);
+      // The name, the colon and the space are ASCII: one byte per character.
+      this.addData(
+        tail === '' ? line.slice(value) : line.slice(value) + tail,
+        length - value,
+        offset,
+        invalid,
+      );
+      return;
+    }
+    // Unknown fields are ignored, and a retry value that is not digits too, but must still be UTF-8.
+    if (invalid) {
+      throw violation('invalid-utf8', offset);
+    }
+    if (name === 'event') {
+      this.eventType = line.slice(value) + tail;
     } else if (name === 'id') {
-      this.lastId = this.text(src, value, end, offset);
+      this.lastId = line.slice(value) + tail;
     } else if (name === 'retry') {
-      const retry = parseDigits(src, value, end);
-      if (retry === undefined) {
-        this.text(src, value, end, offset);
-      } else {
-        this.retry = retry;
-      }
-    } else {
-      this.text(src, start, end, offset); // Unknown fields are ignored, but must still be UTF-8.
+      this.retry = parseDigits(line.slice(value) + tail) ?? this.retry;
     }
   }
 
-  private addData(src: Uint8Array, start: number, end: number, offset: number): void {
-    const length = this.dataLines === 0 ? end - start : this.dataLen + 1 + end - start;
+  private addData(value: string, bytes: number, offset: number, invalid: boolean): void {
+    const length = this.dataLines === 0 ? bytes : this.dataLen + 1 + bytes;
     if (length > this.limits.sseEventBytes) {
       throw violation('event-too-large', offset);
     }
     if (this.dataLines === 0) {
       this.dataOffset = offset;
-      this.pendingSrc = src;
-      this.pendingStart = start;
-      this.dataLen = length;
-      this.dataLines = 1;
-      return;
+      this.data = value;
+    } else {
+      this.data = `${this.data}\n${value}`;
     }
-    this.materialize();
-    if (length > this.dataBuf.length) {
-      this.dataBuf = grow(this.dataBuf, this.dataLen, length, this.limits.sseEventBytes);
-    }
-    this.dataBuf[this.dataLen] = lineFeed;
-    this.dataBuf.set(src.subarray(start, end), this.dataLen + 1);
     this.dataLen = length;
     this.dataLines++;
-  }
-
-  private materialize(): void {
-    const src = this.pendingSrc;
-    if (src === undefined) {
-      return;
-    }
-    this.pendingSrc = undefined;
-    if (this.dataLen > this.dataBuf.length) {
-      this.dataBuf = grow(this.dataBuf, 0, this.dataLen, this.limits.sseEventBytes);
-    }
-    this.dataBuf.set(src.subarray(this.pendingStart, this.pendingStart + this.dataLen));
+    this.dataInvalid ||= invalid;
   }
 
   // `blankOffset` is where the blank line starts; `end` is just past the first byte of its terminator.
@@ -280,10 +352,13 @@ class Decoder implements SseDecoder {
     if (this.dispatched === this.limits.sseEvents) {
       throw violation('too-many-events', blankOffset);
     }
-    const src = this.pendingSrc ?? this.dataBuf;
-    const start = this.pendingSrc === undefined ? 0 : this.pendingStart;
-    const data = this.text(src, start, start + this.dataLen, this.dataOffset);
-    const event: { -readonly [K in keyof SseEvent]: SseEvent[K] } = { data, wireBytes: end - this.wireStart };
+    if (this.dataInvalid) {
+      throw violation('invalid-utf8', this.dataOffset);
+    }
+    const event: { -readonly [K in keyof SseEvent]: SseEvent[K] } = {
+      data: this.data,
+      wireBytes: end - this.wireStart,
+    };
     if (this.eventType !== '') {
       event.event = this.eventType;
     }
@@ -293,7 +368,7 @@ class Decoder implements SseDecoder {
     if (this.retry !== undefined) {
       event.retry = this.retry;
     }
-    this.pendingSrc = undefined;
+    this.data = '';
     this.dataLen = 0;
     this.dataLines = 0;
     this.eventType = '';
@@ -301,23 +376,44 @@ class Decoder implements SseDecoder {
     this.dispatched++;
     this.onEvent(event);
   }
+}
 
-  private text(src: Uint8Array, start: number, end: number, offset: number): string {
-    try {
-      return this.utf8.decode(src.subarray(start, end));
-    } catch {
-      throw violation('invalid-utf8', offset);
-    }
+/** The field a line names when it is one the decoder acts on; every other name is ignored. */
+function fieldName(line: string, colon: number): 'data' | 'event' | 'id' | 'retry' | undefined {
+  if (colon === 4) {
+    return line.startsWith('data') ? 'data' : undefined;
   }
+  if (colon === 2) {
+    return line.startsWith('id') ? 'id' : undefined;
+  }
+  if (colon === 5) {
+    return line.startsWith('event') ? 'event' : line.startsWith('retry') ? 'retry' : undefined;
+  }
+  return undefined;
+}
+
+// The index of the next `char` in `text` at or after `from`, or text.length.
+function next(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at < 0 ? text.length : at;
+}
+
+// What the text decoder holds back after b[from, end): looked for in the held bytes too when the chunk is shorter than a sequence.
+function heldTail(heldIn: Uint8Array, b: Uint8Array, from: number): Uint8Array {
+  const own = from === 0 ? b : b.subarray(from);
+  const tail = own.length >= 3 || heldIn.length === 0 ? own : join(heldIn, own);
+  const count = unfinishedTail(tail);
+  return count === 0 ? noBytes : tail.slice(tail.length - count);
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 function violation(rule: SseRule, offset: number): InvalidResponseError {
   // Every SSE failure happens after the request left: the response headers already arrived.
   return new InvalidResponseError('sse', { dispatched: true, violation: { rule, offset } });
-}
-
-function grow(buffer: Uint8Array, used: number, needed: number, limit: number): Uint8Array {
-  const next = new Uint8Array(Math.min(limit, Math.max(needed, buffer.length * 2, 1024)));
-  next.set(buffer.subarray(0, used));
-  return next;
 }

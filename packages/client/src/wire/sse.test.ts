@@ -595,14 +595,16 @@ describe('decodeSse: idle, read errors and abort', () => {
   it('fails with TransportError read when the source fails, after the events already read', async () => {
     const source = controlledStream();
     const { state, finished } = pump(decodeSse(source.stream, { limits: limits() }));
-    const cause = new Error('connection reset');
+    const cause = Object.assign(new Error('connection reset by 10.0.0.7'), { code: 'ECONNRESET' });
     source.send('data: a\n\n');
     await Promise.resolve();
     source.fail(cause);
     await finished;
     expect(state.events).toStrictEqual(['a']);
     expect(state.error).toBeInstanceOf(TransportError);
-    expect(state.error).toMatchObject({ reason: 'read', dispatched: true, cause });
+    // Only the platform's code travels on, never its text (ARCHITECTURE.md#errors).
+    expect(state.error).toMatchObject({ reason: 'read', dispatched: true, cause: { code: 'ECONNRESET' } });
+    expect(JSON.stringify((state.error as TransportError).cause)).not.toContain('10.0.0.7');
     expect(source.stream.locked).toBe(false);
   });
 

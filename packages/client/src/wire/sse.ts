@@ -1,4 +1,4 @@
-import { TransportError } from '../core/errors.js';
+import { TransportError, transportCause } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
 import { createSseDecoder } from './sse-decoder.js';
 
@@ -49,12 +49,12 @@ The push side of {@link decodeSse}, without I/O or timers. `push` calls `onEvent
 */
 export type SseDecoder = {
   push(chunk: Uint8Array, onEvent: (event: SseEvent) => void): void;
-  /** Capacity of the decoder's own buffers, never more than `sseLineBytes + sseEventBytes`. */
+  /** The stream bytes the decoder holds, as text: the unterminated line and the current event's data; never more than `sseLineBytes + sseEventBytes`. */
   readonly retainedBytes: number;
 };
 
 /**
-Decodes a `text/event-stream` body into events, byte by byte, within every SSE bound of `limits` (WHATWG HTML, "Interpreting an event stream"; A2A spec, §9.4.2 and §11.7: each JSON-RPC or HTTP+JSON stream response is the `data` of one event). LF, CR and CRLF end lines; comments and unknown fields are ignored; an unterminated event at the end of the stream is discarded. The first error ends the iteration: `InvalidResponseError('sse')` with a {@link SseRule} for a malformed or oversized stream, `TransportError` `idle` when a read waits longer than `streamIdleTimeoutMs`, `read` when the source fails, `aborted` when `signal` aborts; all with `dispatched: true`. The source is always cancelled (a reader released, an iterator returned) when the iteration ends, also when the consumer stops early.
+Decodes a `text/event-stream` body into events within every SSE bound of `limits` (WHATWG HTML, "Interpreting an event stream"; A2A spec, §9.4.2 and §11.7: each JSON-RPC or HTTP+JSON stream response is the `data` of one event). LF, CR and CRLF end lines; comments and unknown fields are ignored; an unterminated event at the end of the stream is discarded. The first error ends the iteration: `InvalidResponseError('sse')` with a {@link SseRule} for a malformed or oversized stream, `TransportError` `idle` when a read waits longer than `streamIdleTimeoutMs`, `read` when the source fails, `aborted` when `signal` aborts; all with `dispatched: true`. The source is always cancelled (a reader released, an iterator returned) when the iteration ends, also when the consumer stops early.
 
 @example
 ```ts
@@ -144,7 +144,10 @@ class ChunkReader {
     }
   };
   private readonly onError = (cause: unknown): void => {
-    this.fail(new TransportError('read', { dispatched: true, cause }));
+    const code = transportCause(cause);
+    this.fail(
+      new TransportError('read', { dispatched: true, ...(code === undefined ? {} : { cause: code }) }),
+    );
     this.ended = true;
   };
   private readonly onIdle = (): void => {

@@ -74,6 +74,32 @@ describe('the mock agent on loopback', () => {
     expect(await failure(discover(strict))).toMatchObject({ reason: 'Discovery', detail: 'https-required' });
   });
 
+  it('trusts the first fetch of a literal loopback card for local work, and nothing else', async () => {
+    const client = await discover({ ...base, trust: { kind: 'first-fetch' } });
+    expect(client.cardDigest).toBe(digest);
+    const result = await client.sendMessage({ message: message('echo local') });
+    expect('message' in result || 'task' in result).toBe(true);
+    const remote = {
+      ...base,
+      cardUrl: 'https://agent.example/.well-known/agent-card.json',
+      pins: [{ binding: 'JSONRPC' as const, url: 'https://agent.example/a2a' }],
+      trust: { kind: 'first-fetch' as const },
+    };
+    // Refused before any I/O: that host does not exist.
+    expect(await failure(discover(remote))).toMatchObject({
+      reason: 'FirstFetchTrustRequiresLoopback',
+      option: 'trust',
+    });
+    expect(await failure(discover({ ...remote, loopback: false }))).toMatchObject({
+      reason: 'FirstFetchTrustRequiresLoopback',
+    });
+    const { loopback: _, ...strict } = base;
+    expect(await failure(discover({ ...strict, trust: { kind: 'first-fetch' } }))).toMatchObject({
+      reason: 'Discovery',
+      detail: 'https-required',
+    });
+  });
+
   it('refuses localhost, a name, even for a server that answers there', async () => {
     const named = agent.origin.replace('127.0.0.1', 'localhost');
     expect(

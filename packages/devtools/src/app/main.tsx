@@ -8,6 +8,7 @@ import { LedgerPage } from '../ledger-source/ledger-page.js';
 import { ledgerSourceFromHash } from '../ledger-source/remote-ledger.js';
 import { App } from './app.js';
 import '../styles.css';
+import './app.css';
 
 const root = document.getElementById('root');
 if (root === null) {
