@@ -10,7 +10,7 @@ A second server, the mock agent as a Node process, serves the specs that reload 
 
 Two more Node agents serve `browser-resend.e2e.ts` and the connect spec, each with its own execution counter: one in `foreign` mode (it ignores idempotency keys, so a browser's own re-send runs twice there), one honouring keys.
 
-The Node agents' control routes (`/__faults`, `/__executions`) demand a per-run token (mocks/README.md#loopback-server-security): this config draws one per run into `SURECALL_E2E_MOCK_TOKEN` (the workers inherit it), hands it to the agents as `SURECALL_MOCK_TOKEN`, and the specs send it (helpers.ts) or put it in the card URL's `#mock-token=` fragment for the page.
+The Node agents' control routes (`/__faults`, `/__executions`) demand a per-run token (docs/interop.md#loopback-server-security): this config draws one per run into `SURECALL_E2E_MOCK_TOKEN` (the workers inherit it), hands it to the agents as `SURECALL_MOCK_TOKEN`, and the specs send it (helpers.ts) or put it in the card URL's `#mock-token=` fragment for the page.
 
 `CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the Node agent's, `DEVTOOLS_E2E_FOREIGN_PORT` and `DEVTOOLS_E2E_KEYED_PORT` the other two's. Screenshots go to test-results/e2e/<test>/.
 */

@@ -40,7 +40,7 @@ export const mockToken = process.env['SURECALL_E2E_MOCK_TOKEN'] ?? '';
 /** The headers that open the Node agents' control routes (`/__faults`, `/__executions`). */
 export const mockControl = { 'x-surecall-mock-token': mockToken } as const;
 
-/** A card URL as the page should be given it: with the control token in its fragment, so the Faults panel can reach the agent's fault lab (mocks/README.md#loopback-server-security). */
+/** A card URL as the page should be given it: with the control token in its fragment, so the Faults panel can reach the agent's fault lab (docs/interop.md#loopback-server-security). */
 export function withMockToken(cardUrl: string): string {
   return `${cardUrl}#mock-token=${mockToken}`;
 }

@@ -2,7 +2,7 @@
 @module
 The loopback mount: a `node:http` server on 127.0.0.1 that turns each Node request into a WHATWG `Request`, calls a handler, and streams its `Response` back chunk by chunk (so SSE frames arrive as they are produced). A network-error `Response` (`Response.error()`) destroys the socket without an answer, and a body that errors mid-way resets the connection: the client sees exactly what a lost answer looks like on a real wire.
 
-The server keeps websites the user happens to visit out (mocks/README.md#loopback-server-security):
+The server keeps websites the user happens to visit out (docs/interop.md#loopback-server-security):
 - a `Host` other than its own loopback authority gets 421 (a DNS-rebinding page reaches 127.0.0.1 under its own host name);
 - a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
 - every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`, else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try without a preflight, which it fails.

@@ -32,7 +32,7 @@ export type RunningMockAgent = {
 };
 
 /**
-Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes (behind `token`). Only loopback pages and `corsOrigins` may call it from a browser (mocks/README.md#loopback-server-security).
+Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes (behind `token`). Only loopback pages and `corsOrigins` may call it from a browser (docs/interop.md#loopback-server-security).
 
 @example
 ```ts

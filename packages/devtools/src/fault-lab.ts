@@ -1,6 +1,6 @@
 /**
 @module
-The mock agent's control routes, over `fetch` on the agent's origin (`GET/POST/DELETE /__faults`, `GET/DELETE /__executions`; see mocks/src/http/handlers.ts). The same calls reach the embedded mock in the page and a loopback one (`npm run mock-agent`, which answers CORS to loopback pages and demands its per-run token in `x-surecall-mock-token` on these routes; mocks/README.md#loopback-server-security).
+The mock agent's control routes, over `fetch` on the agent's origin (`GET/POST/DELETE /__faults`, `GET/DELETE /__executions`; see mocks/src/http/handlers.ts). The same calls reach the embedded mock in the page and a loopback one (`npm run mock-agent`, which answers CORS to loopback pages and demands its per-run token in `x-surecall-mock-token` on these routes; docs/interop.md#loopback-server-security).
 */
 import type { ActiveFault, FaultSpec } from '@surecall/mocks';
 import { type ExecutionCount, executionsPath, parseExecutions, parseFaultList } from './model/faults.js';

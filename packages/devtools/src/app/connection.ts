@@ -50,7 +50,7 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const MOCK_TOKEN = /^mock-token=([A-Za-z0-9_-]{32,256})$/;
 
 /**
-The card URL without its fragment, and the mock agent's control token when the fragment is `#mock-token=<token>` (what `npm run mock-agent -- --banner` prints; mocks/README.md#loopback-server-security). A fragment never reaches a server, so the token stays in the page.
+The card URL without its fragment, and the mock agent's control token when the fragment is `#mock-token=<token>` (what `npm run mock-agent -- --banner` prints; docs/interop.md#loopback-server-security). A fragment never reaches a server, so the token stays in the page.
 
 @example
 ```ts

@@ -31,7 +31,7 @@ export type SurecallDevtoolsProps = {
   readonly rawCard?: unknown;
   /** The origin of a mock agent's control routes (`/__faults`, `/__executions`): shows the Faults panel. */
   readonly faultLab?: string;
-  /** The control token a loopback mock agent demands on those routes (`x-surecall-mock-token`; mocks/README.md#loopback-server-security). The embedded mock needs none. */
+  /** The control token a loopback mock agent demands on those routes (`x-surecall-mock-token`; docs/interop.md#loopback-server-security). The embedded mock needs none. */
   readonly faultLabToken?: string;
   /** The bounds the client was built with, for the stream meters. @default defaultLimits */
   readonly limits?: MeterLimits;
