@@ -25,6 +25,9 @@ const postgresSuites = [
   'packages/client/test/durable/fleet*.test.ts',
 ];
 
+// The `surecall` command over a real PostgreSQL: only the `cli (postgres)` project, which starts one, runs it.
+const cliPostgresSuite = 'packages/cli/test/postgres.test.ts';
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -68,8 +71,20 @@ export default defineConfig({
         test: {
           name: 'cli',
           include: ['packages/cli/{src,test}/**/*.test.ts'],
+          exclude: [cliPostgresSuite, 'node_modules/**'],
           environment: 'node',
           testTimeout: 60_000,
+        },
+      },
+      {
+        // The `surecall` command over the fleet ledger (`--ledger postgres://…`), on the PostgreSQL the same global setup as `client (postgres)` starts unless SURECALL_PG_URL names one.
+        extends: true,
+        test: {
+          name: 'cli (postgres)',
+          include: [cliPostgresSuite],
+          environment: 'node',
+          globalSetup: ['packages/client/test/support/postgres-setup.ts'],
+          testTimeout: 120_000,
         },
       },
       {

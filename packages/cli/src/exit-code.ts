@@ -2,6 +2,7 @@
 @module
 The exit codes a script can branch on (README.md#the-surecall-command): one per way a result can end, from the durable send's own vocabulary (docs/durable-send.md#the-promise).
 */
+import type { DurableAgent } from '@surecall/client';
 import type { DurableStatus } from '@surecall/client/ledger';
 
 /**
@@ -48,4 +49,26 @@ export function exitCodeOf(status: DurableStatus | 'duplicated' | string): ExitC
 /** The worst of several exit codes: unresolved over unknown over failed over ok; usage never mixes with results. */
 export function worst(codes: readonly ExitCode[]): ExitCode {
   return codes.reduce<ExitCode>((left, right) => Math.max(left, right) as ExitCode, exitCodes.ok);
+}
+
+/** What one `reconcileDue` pass did (docs/durable-send.md#reconciling-what-is-due). */
+export type PassReport = Awaited<ReturnType<DurableAgent['reconcileDue']>>;
+
+/**
+The exit code of a `reconcileDue` pass (README.md#the-surecall-command), from its report: `4` when a record was left unresolved, or probed into a status the report does not count (duplicated: claimed, probed, and neither committed, pending, unresolved, skipped nor superseded); `3` when one is still unknown: pending, claimed but not probeable here (skipped), or moved by another writer first (superseded: this process cannot say what that writer found, `sends list` can); `0` when every claimed record committed, or nothing was due.
+
+@example
+```ts
+exitCodeOfPass({ claimed: 2, committed: 1, pending: 1, unresolved: 0, skipped: 0, superseded: 0 }); // 3
+```
+*/
+export function exitCodeOfPass(report: PassReport): ExitCode {
+  const counted = report.committed + report.pending + report.unresolved + report.skipped + report.superseded;
+  if (report.unresolved > 0 || report.claimed > counted) {
+    return exitCodes.unresolved;
+  }
+  if (report.pending + report.skipped + report.superseded > 0) {
+    return exitCodes.unknown;
+  }
+  return exitCodes.ok;
 }

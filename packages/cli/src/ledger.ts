@@ -47,12 +47,12 @@ async function openPostgres(
   return module.openPostgresLedger(
     { connectionString },
     {
-      // One worker id per CLI process; its leases lapse on their own if the process dies.
-      worker: `surecall-cli-${hostname()}-${process.pid}`,
-      leaseMs: 30_000,
       ...(schema === undefined ? {} : { schema }),
-      // A reader takes no lease and writes nothing: it follows the fleet (LISTEN/NOTIFY) without getting in its way.
-      ...(readOnly ? { readOnly: true } : {}),
+      // A reader takes no lease and writes nothing (not even the sweep of orphaned leases a writer's open does): it follows the fleet (LISTEN/NOTIFY) without getting in its way.
+      ...(readOnly
+        ? { readOnly: true }
+        : // One worker id per CLI process, never reused by a live one: a restarted worker ends its predecessor's leases (docs/durable-send.md#leases), and this process's leases lapse on their own if it dies.
+          { worker: `surecall-cli-${hostname()}-${process.pid}`, leaseMs: 30_000 }),
     },
   );
 }

@@ -20,14 +20,16 @@ export const usage = `usage: surecall <command> [options]
 
   surecall sends list|show <id>|reconcile [<id>...]|watch --ledger <path|postgres://…> [--schema <name>]
                 [--card <card-url> [--loopback] [--binding …] [--pin …] [--digest …] [--token-env …]] [--json]
-      The durable sends of a ledger. reconcile (needs --card) probes every unknown send that is
-      due, or the given ones; watch follows the ledger until interrupted.
+      The durable sends of a ledger. reconcile (needs --card) claims and probes every unknown send of
+      that agent that is due, then prints the pass's report (claimed, committed, pending, unresolved,
+      skipped, superseded), or probes the given ones; watch follows the ledger until interrupted.
 
   surecall devtools --ledger <path|postgres://…> [--schema <name>] [--port <n>] [--json]
       Serve the devtools on 127.0.0.1 with a read-only view of the ledger.
 
 A postgres:// ledger is the fleet store (@surecall/client/ledger/postgres, with the pg driver); --schema
-names its schema when it is not the store's default. Readers (list, show, watch, devtools) take no lease.
+names its schema when it is not the store's default. Readers (list, show, watch, devtools) open it
+read-only; send and reconcile write as worker surecall-cli-<hostname>-<pid>.
 
 Exit codes: 0 answered or committed, 1 failed (not started or not applied), 2 usage or options,
 3 outcome unknown (the send may have run: reconcile, do not resend), 4 unresolved or duplicated.

@@ -82,7 +82,10 @@ describe('error messages', () => {
     expect(early.message).toMatch(/^A2A SendStreamingMessage failed: /);
     expect(early.message).toContain('outcome unknown: reconcile, do not resend');
     mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
-    const late = await thrown(drain(client.sendStreamingMessage({ message: text('task a b c') })));
+    // Without resumption, so the break after the task is known reaches the caller as an error.
+    const late = await thrown(
+      drain(client.sendStreamingMessage({ message: text('task a b c') }, { resume: false })),
+    );
     expect(late.message).toMatch(/^A2A SendStreamingMessage failed: transport \(/);
     expect(late.message).not.toContain('outcome unknown');
   });

@@ -1,13 +1,20 @@
 /**
 @module
-`surecall sends list|show|reconcile|watch --ledger …`: the unknown inbox from a shell (docs/durable-send.md#reconciling-an-unknown). Reading never locks a file ledger; `reconcile` opens the store to write, builds the durable agents of the agent `--card` names (one per delivery mode, each with the recovery that fits it), and probes each due unknown send of that agent once.
+`surecall sends list|show|reconcile|watch --ledger …`: the unknown inbox from a shell (docs/durable-send.md#reconciling-an-unknown). Reading never locks a file ledger; `reconcile` opens the store to write, builds the durable agents of the agent `--card` names (one per delivery mode, each with the recovery that fits it); with ids it probes those records once, without it runs one `reconcileDue` pass per agent, so the ledger's claims (leases on PostgreSQL) decide which records this process probes.
 */
 import type { DurableAgent } from '@surecall/client';
-import { type LedgerRecord, statusOf } from '@surecall/client/ledger';
+import { type Ledger, type LedgerRecord, statusOf } from '@surecall/client/ledger';
 import type { ConnectArgs } from '../args.js';
 import { connect, SetupError } from '../connect.js';
 import { agentFor, outcomeLine, recordSummary, reportOutcome } from '../durable.js';
-import { type ExitCode, exitCodeOf, exitCodes, worst } from '../exit-code.js';
+import {
+  type ExitCode,
+  exitCodeOf,
+  exitCodeOfPass,
+  exitCodes,
+  type PassReport,
+  worst,
+} from '../exit-code.js';
 import { failureOf } from '../failure.js';
 import { openView, openWritable } from '../ledger.js';
 import type { Io, Output } from '../output.js';
@@ -87,29 +94,43 @@ async function watch(
   signal: AbortSignal,
 ): Promise<ExitCode> {
   const view = await openView(spec, schema);
+  // The newest revision printed per record: following starts before the listing, so a change made while the listing runs is neither lost nor printed twice.
+  const printed = new Map<string, number>();
+  let heard: LedgerRecord[] | undefined = [];
+  const print = (record: LedgerRecord) => {
+    if ((printed.get(record.id) ?? -1) >= record.revision) {
+      return;
+    }
+    printed.set(record.id, record.revision);
+    out.document(recordSummary(record, statusOf(record)));
+    out.line(outcomeLine(record, statusOf(record)));
+  };
+  const stop = view.watch((record) => {
+    if (heard !== undefined) {
+      heard.push(record);
+      return;
+    }
+    print(record);
+    out.progress('watching the ledger; Ctrl-C stops');
+  });
   try {
     for (const record of await view.list()) {
-      out.document(recordSummary(record, statusOf(record)));
-      out.line(outcomeLine(record, statusOf(record)));
+      print(record);
     }
+    for (const record of heard) {
+      print(record);
+    }
+    heard = undefined;
     out.progress('watching the ledger; Ctrl-C stops');
     await new Promise<void>((resolve) => {
-      const stop = view.watch((record) => {
-        out.document(recordSummary(record, statusOf(record)));
-        out.line(outcomeLine(record, statusOf(record)));
-        out.progress('watching the ledger; Ctrl-C stops');
-      });
-      signal.addEventListener(
-        'abort',
-        () => {
-          stop();
-          resolve();
-        },
-        { once: true },
-      );
+      if (signal.aborted) {
+        resolve();
+      }
+      signal.addEventListener('abort', () => resolve(), { once: true });
     });
     return exitCodes.ok;
   } finally {
+    stop();
     await view.close();
   }
 }
@@ -121,39 +142,83 @@ function sameInterface(record: LedgerRecord, agent: DurableAgent): boolean {
   );
 }
 
+function sum(left: PassReport, right: PassReport): PassReport {
+  return {
+    claimed: left.claimed + right.claimed,
+    committed: left.committed + right.committed,
+    pending: left.pending + right.pending,
+    unresolved: left.unresolved + right.unresolved,
+    skipped: left.skipped + right.skipped,
+    superseded: left.superseded + right.superseded,
+  };
+}
+
+/** Reconciles what is due with `agent.reconcileDue` (docs/durable-send.md#reconciling-what-is-due): the ledger's claims pick the records, so two processes reconciling one PostgreSQL ledger never probe one record twice. */
+async function reconcileDue(
+  out: Output,
+  ledger: Ledger,
+  agents: readonly DurableAgent[],
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  // The records the pass moved, in the order it moved them: each is printed once, as it stands after the pass.
+  const moved = new Set<string>();
+  let report: PassReport = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
+  out.progress('reconciling what is due…');
+  for (const agent of agents) {
+    const unsubscribe = agent.events.subscribe((event) => {
+      if (event.type === 'transition') {
+        moved.add(event.id);
+      }
+    });
+    try {
+      report = sum(report, await agent.reconcileDue({ signal }));
+    } finally {
+      unsubscribe();
+    }
+  }
+  for (const id of moved) {
+    const record = await ledger.get(id);
+    if (record !== undefined) {
+      out.document(recordSummary(record, statusOf(record)));
+      out.line(outcomeLine(record, statusOf(record)));
+    }
+  }
+  out.document({ report });
+  if (report.claimed === 0) {
+    out.line('nothing is due');
+  } else {
+    out.line(
+      `${report.claimed} claimed: ${report.committed} committed, ${report.pending} pending, ${report.unresolved} unresolved, ${report.skipped} skipped, ${report.superseded} superseded`,
+    );
+  }
+  return exitCodeOfPass(report);
+}
+
 async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSignal): Promise<ExitCode> {
   const client = await connect(io, args.connect as ConnectArgs);
   const ledger = await openWritable(args.ledger, args.schema);
   try {
     const atMostOnce = agentFor(client, ledger, 'at-most-once');
     const keyed = client.honoursIdempotency ? agentFor(client, ledger, 'keyed') : undefined;
+    if (args.ids.length === 0) {
+      // Keyed replays first (one request each), then the task-history scans.
+      return await reconcileDue(
+        out,
+        ledger,
+        keyed === undefined ? [atMostOnce] : [keyed, atMostOnce],
+        signal,
+      );
+    }
     const agentOf = (record: LedgerRecord) =>
       record.delivery === 'keyed' ? keyed : record.delivery === 'at-most-once' ? atMostOnce : undefined;
-    let records: LedgerRecord[];
-    if (args.ids.length > 0) {
-      records = [];
-      for (const id of args.ids) {
-        const record = await ledger.get(id);
-        if (record === undefined) {
-          out.error('no record with one of the given ids in the ledger');
-          return exitCodes.failed;
-        }
-        records.push(record);
+    const records: LedgerRecord[] = [];
+    for (const id of args.ids) {
+      const record = await ledger.get(id);
+      if (record === undefined) {
+        out.error('no record with one of the given ids in the ledger');
+        return exitCodes.failed;
       }
-    } else {
-      // Every unknown send of this agent that is due: a pending one only once its not-before time has passed.
-      const now = Date.now();
-      records = (await atMostOnce.unknown()).filter(
-        (record) =>
-          sameInterface(record, atMostOnce) &&
-          statusOf(record) !== 'unresolved' &&
-          (record.state.status !== 'unknown' || (record.state.pending?.notBefore ?? 0) <= now),
-      );
-      if (records.length === 0) {
-        out.document({ reconciled: 0 });
-        out.line('nothing is due');
-        return exitCodes.ok;
-      }
+      records.push(record);
     }
     const codes: ExitCode[] = [];
     for (const [index, record] of records.entries()) {

@@ -87,6 +87,8 @@ async function agentFor(peer: Peer, binding: ProtocolBinding) {
   return durableAgent({
     client,
     ledger: await openLedger({ name: 'skills' }),
+    // The scan this suite reconciles by: an unkeyed send, whatever the peer honours.
+    delivery: 'at-most-once',
     recovery: { kind: 'context-history', maxPages: 2, historyLength: 16, retryAfterMs: 100, maxProbes: 2 },
   });
 }
