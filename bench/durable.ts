@@ -148,7 +148,7 @@ async function childMockAgent(): Promise<{ cardUrl: string; stop: () => Promise<
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench/durable: the mock agent exited with ${code}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const ready = /^READY (\d+)$/.exec(line);
+      const ready = /^READY (\d+) token=[A-Za-z0-9_-]+$/.exec(line);
       if (ready !== null) {
         resolve(Number(ready[1]));
       }

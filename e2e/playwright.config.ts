@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -9,6 +10,8 @@ A second server, the mock agent as a Node process, serves the specs that reload 
 
 Two more Node agents serve `browser-resend.e2e.ts` and the connect spec, each with its own execution counter: one in `foreign` mode (it ignores idempotency keys, so a browser's own re-send runs twice there), one honouring keys.
 
+The Node agents' control routes (`/__faults`, `/__executions`) demand a per-run token (docs/interop.md#loopback-server-security): this config draws one per run into `SURECALL_E2E_MOCK_TOKEN` (the workers inherit it), hands it to the agents as `SURECALL_MOCK_TOKEN`, and the specs send it (helpers.ts) or put it in the card URL's `#mock-token=` fragment for the page.
+
 `CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the Node agent's, `DEVTOOLS_E2E_FOREIGN_PORT` and `DEVTOOLS_E2E_KEYED_PORT` the other two's. Screenshots go to test-results/e2e/<test>/.
 */
 const { DEVTOOLS_E2E_PORT, DEVTOOLS_E2E_AGENT_PORT, CHROMIUM_PATH } = process.env;
@@ -17,12 +20,16 @@ const port = Number(DEVTOOLS_E2E_PORT ?? 4179);
 const agentPort = Number(DEVTOOLS_E2E_AGENT_PORT ?? 4180);
 const foreignPort = Number(DEVTOOLS_E2E_FOREIGN_PORT ?? 4181);
 const keyedPort = Number(DEVTOOLS_E2E_KEYED_PORT ?? 4182);
+// Drawn once in the runner; its workers load this file again and must keep the runner's token.
+process.env['SURECALL_E2E_MOCK_TOKEN'] ??= randomBytes(32).toString('base64url');
+const mockToken = process.env['SURECALL_E2E_MOCK_TOKEN'];
 
 /** A Node mock agent on `agentPort` in `mode`, started afresh for each run. */
 function nodeAgent(agentPort: number, mode: 'honouring' | 'foreign') {
   return {
     command: `npm run mock-agent -- --port ${agentPort} --mode ${mode}`,
     cwd: root,
+    env: { SURECALL_MOCK_TOKEN: mockToken },
     url: `http://127.0.0.1:${agentPort}/.well-known/agent-card.json`,
     reuseExistingServer: false,
     timeout: 60_000,

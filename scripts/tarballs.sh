@@ -72,8 +72,8 @@ agent_pid=$!
 read -r -t 30 first <"$work/agent.out"
 kill "$agent_pid" && wait "$agent_pid" || true
 agent_pid=""
-[[ "$first" =~ ^READY\ [0-9]+$ ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
-echo "$first"
+[[ "$first" =~ ^READY\ [0-9]+\ token=[A-Za-z0-9_-]{43}$ ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
+echo "${first% token=*} token=…"
 
 step "a user's project"
 mkdir -p "$work/app" && cd "$work/app" && npm init -y >/dev/null && npm pkg set type=module

@@ -5,8 +5,10 @@ import {
   executionsAt,
   foreignAgentOrigin,
   keyedAgentOrigin,
+  mockControl,
   openDevtools,
   screenshot,
+  withMockToken,
 } from './helpers.js';
 
 // docs/interop.md#browsers: Chromium re-sends a POST by itself when a reused keep-alive connection closes before any
@@ -29,7 +31,7 @@ function sendRow(page: Page, text: string): Locator {
 }
 
 async function connectTo(page: Page, origin: string): Promise<void> {
-  await page.goto(`/?card=${encodeURIComponent(cardUrlOf(origin))}`);
+  await page.goto(`/?card=${encodeURIComponent(withMockToken(cardUrlOf(origin)))}`);
   await expect(page.getByTestId('connection')).toHaveText(
     `surecall mock agent · JSONRPC · ${origin}/a2a/jsonrpc`,
   );
@@ -139,7 +141,7 @@ test('connecting the devtools to a Node agent stops the embedded mock: that agen
   await openDevtools(page);
   await page.getByText('Connect to another agent').click();
   const form = page.getByRole('form', { name: 'Connect to an agent' });
-  await form.getByLabel('Card URL').fill(cardUrlOf(keyedAgentOrigin));
+  await form.getByLabel('Card URL').fill(withMockToken(cardUrlOf(keyedAgentOrigin)));
   await form.getByRole('button', { name: 'Connect' }).click();
   await expect(page.getByTestId('connection')).toHaveText(
     `surecall mock agent · JSONRPC · ${keyedAgentOrigin}/a2a/jsonrpc`,
@@ -158,7 +160,9 @@ test('connecting the devtools to a Node agent stops the embedded mock: that agen
 
   // A fault armed from the panel lands on that agent and is consumed by its next send there.
   await armAfterCommit(page);
-  const armed = (await (await request.get(`${keyedAgentOrigin}/__faults`)).json()) as { faults: unknown[] };
+  const armed = (await (
+    await request.get(`${keyedAgentOrigin}/__faults`, { headers: mockControl })
+  ).json()) as { faults: unknown[] };
   expect(armed.faults).toHaveLength(1);
   await page.getByRole('tab', { name: 'Sends' }).click();
   await durableSend(page, 'task lost at the node agent');

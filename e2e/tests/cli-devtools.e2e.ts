@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { nodeAgentCardUrl, screenshot } from './helpers.js';
+import { mockControl, nodeAgentCardUrl, screenshot } from './helpers.js';
 
 /**
 `surecall devtools --ledger <file>` in Chromium: the CLI makes a durable send whose answer the Node mock agent drops, serves the devtools app with the read-only endpoint over that file ledger, and the page shows the send in the unknown inbox without a Reconcile action. A `surecall sends reconcile` in another process then moves it to committed, and the page, polling the endpoint, follows. The production build of the devtools this config makes first is the app the CLI serves.
@@ -39,6 +39,7 @@ test('surecall devtools shows a file ledger read-only, and follows a reconciliat
   try {
     const armed = await fetch(`${origin}/__faults`, {
       method: 'POST',
+      headers: mockControl,
       body: JSON.stringify({ kind: 'drop-after', operation: 'SendMessage' }),
     });
     expect(armed.ok).toBe(true);

@@ -1,5 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { armAfterCommit, durableSendLost, nodeAgentCardUrl, openDevtools, screenshot } from './helpers.js';
+import {
+  armAfterCommit,
+  durableSendLost,
+  nodeAgentCardUrl,
+  openDevtools,
+  screenshot,
+  withMockToken,
+} from './helpers.js';
 
 function sendsPanel(page: Page) {
   return page.getByRole('tabpanel', { name: 'Sends' });
@@ -55,7 +62,7 @@ test('a reload after the answer was lost finds the ledger intact and the send st
   page,
 }, testInfo) => {
   // The Node agent keeps its tasks across the reload; the page's own mock would not.
-  await page.goto(`/?card=${encodeURIComponent(nodeAgentCardUrl)}`);
+  await page.goto(`/?card=${encodeURIComponent(withMockToken(nodeAgentCardUrl))}`);
   await expect(page.getByTestId('connection')).toContainText('JSONRPC · http://127.0.0.1:');
   await expect(page.getByTestId('ledger-role')).toHaveText(' · this tab writes the ledger');
   // Not a dropped connection here: Chromium silently re-sends a request whose reused keep-alive connection closed without an answer, so against a separate process the "lost" answer can come back from a second execution. A gateway's 503 after commit is as ambiguous and is never re-sent.

@@ -34,9 +34,20 @@ export function cardUrlOf(origin: string): string {
   return `${origin}/.well-known/agent-card.json`;
 }
 
+/** The Node agents' control token, drawn per run by the config (e2e/playwright.config.ts). */
+export const mockToken = process.env['SURECALL_E2E_MOCK_TOKEN'] ?? '';
+
+/** The headers that open the Node agents' control routes (`/__faults`, `/__executions`). */
+export const mockControl = { 'x-surecall-mock-token': mockToken } as const;
+
+/** A card URL as the page should be given it: with the control token in its fragment, so the Faults panel can reach the agent's fault lab (docs/interop.md#loopback-server-security). */
+export function withMockToken(cardUrl: string): string {
+  return `${cardUrl}#mock-token=${mockToken}`;
+}
+
 /** The agent's own execution counter, read from its `/__executions` route by the test runner, not through the page. */
 export async function executionsAt(request: APIRequestContext, origin: string): Promise<number> {
-  const response = await request.get(`${origin}/__executions`);
+  const response = await request.get(`${origin}/__executions`, { headers: mockControl });
   expect(response.status()).toBe(200);
   const body = (await response.json()) as { total?: unknown };
   expect(typeof body.total).toBe('number');

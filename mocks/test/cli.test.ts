@@ -7,10 +7,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
 
 function start(...args: string[]) {
+  return startWith({}, ...args);
+}
+
+function startWith(env: Record<string, string>, ...args: string[]) {
   const child = spawn(
     process.execPath,
     ['--conditions=@surecall/source', '--import', 'tsx', 'mocks/src/mounts/cli.ts', ...args],
-    { cwd: root, stdio: 'pipe' },
+    { cwd: root, stdio: 'pipe', env: { ...process.env, SURECALL_MOCK_TOKEN: '', ...env } },
   );
   children.push(child);
   let stdout = '';
@@ -24,7 +28,7 @@ function start(...args: string[]) {
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const ready = new Promise<number>((resolve, reject) => {
     const check = () => {
-      const match = /^READY (\d+)\n/.exec(stdout);
+      const match = /^READY (\d+) token=[A-Za-z0-9_-]{32,}\n/.exec(stdout);
       if (match?.[1] !== undefined) {
         resolve(Number(match[1]));
       }
@@ -34,7 +38,8 @@ function start(...args: string[]) {
   });
   // A refused start never becomes ready; only the tests that wait for READY observe that.
   ready.catch(() => undefined);
-  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+  const token = () => /^READY \d+ token=([A-Za-z0-9_-]+)\n/.exec(stdout)?.[1] ?? '';
+  return { child, ready, exited, token, output: () => ({ stdout, stderr }) };
 }
 
 afterEach(() => {
@@ -47,9 +52,14 @@ afterEach(() => {
 
 // Each case starts a fresh `node --import tsx` process, which takes most of a second on a busy machine.
 describe('npm run mock-agent', { timeout: 20_000 }, () => {
-  it('prints exactly READY <port>, serves the card there, and exits 0 on SIGTERM', async () => {
+  it('prints exactly READY <port> token=<token>, serves the card there, and exits 0 on SIGTERM', async () => {
     const agent = start('--port', '0');
     const port = await agent.ready;
+    const token = agent.token();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const faults = `http://127.0.0.1:${port}/__faults`;
+    expect((await fetch(faults)).status).toBe(401);
+    expect((await fetch(faults, { headers: { 'x-surecall-mock-token': token } })).status).toBe(200);
     const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as {
       supportedInterfaces: { url: string }[];
     };
@@ -58,7 +68,43 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     );
     agent.child.kill('SIGTERM');
     expect(await agent.exited).toEqual([0, null]);
-    expect(agent.output()).toEqual({ stdout: `READY ${port}\n`, stderr: '' });
+    expect(agent.output()).toEqual({ stdout: `READY ${port} token=${token}\n`, stderr: '' });
+  });
+
+  it('takes its token from SURECALL_MOCK_TOKEN, and trusts each --cors-origin beside loopback', async () => {
+    const token = 'e2e-token-0123456789-0123456789-abcdef';
+    const agent = startWith(
+      { SURECALL_MOCK_TOKEN: token },
+      '--port',
+      '0',
+      '--cors-origin',
+      'https://devtools.example',
+      '--cors-origin',
+      'https://other.example:8443',
+    );
+    const port = await agent.ready;
+    expect(agent.token()).toBe(token);
+    const card = `http://127.0.0.1:${port}/.well-known/agent-card.json`;
+    for (const origin of [
+      'https://devtools.example',
+      'https://other.example:8443',
+      'http://localhost:5173',
+    ]) {
+      const response = await fetch(card, { headers: { origin } });
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const evil = await fetch(card, { headers: { origin: 'https://evil.example' } });
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toEqual([0, null]);
+  });
+
+  it('refuses to start with a malformed SURECALL_MOCK_TOKEN, exit code 1', async () => {
+    const agent = startWith({ SURECALL_MOCK_TOKEN: 'too short' }, '--port', '0');
+    expect(await agent.exited).toEqual([1, null]);
+    expect(agent.output().stdout).toBe('');
+    expect(agent.output().stderr).toContain('token');
   });
 
   it('with --banner, prints the card URL and example calls after READY, and exits 0 on SIGINT', async () => {
@@ -75,7 +121,10 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     const port = await agent.ready;
     await expect.poll(() => agent.output().stdout).toContain('curl');
     const { stdout } = agent.output();
-    expect(stdout.startsWith(`READY ${port}\n`)).toBe(true);
+    const token = agent.token();
+    expect(stdout.startsWith(`READY ${port} token=${token}\n`)).toBe(true);
+    expect(stdout).toContain(`#mock-token=${token}`);
+    expect(stdout).toContain(`-H 'x-surecall-mock-token: ${token}'`);
     expect(stdout).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
     expect(stdout).toContain(`http://127.0.0.1:${port}/a2a/jsonrpc`);
     expect(stdout).toContain(`http://127.0.0.1:${port}/a2a/rest/message:send`);
@@ -87,6 +136,8 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     ['an unknown mode', ['--mode', 'sometimes']],
     ['a port out of range', ['--port', '70000']],
     ['an unknown flag', ['--port', '0', '--verbose']],
+    ['a CORS origin with a path', ['--port', '0', '--cors-origin', 'https://devtools.example/']],
+    ['a CORS wildcard', ['--port', '0', '--cors-origin', '*']],
   ])('refuses %s with the usage on stderr and exit code 2', async (_name, args) => {
     const agent = start(...args);
     expect(await agent.exited).toEqual([2, null]);

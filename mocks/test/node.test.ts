@@ -52,8 +52,12 @@ describe('startMockAgent', () => {
     const mock = await startMockAgent({ port: 0, stepMs: 0 });
     expect(mock.origin).toBe(`http://127.0.0.1:${mock.port}`);
     expect(mock.cardUrl).toBe(`${mock.origin}/.well-known/agent-card.json`);
+    expect(mock.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const control = { 'x-surecall-mock-token': mock.token };
+    expect((await fetch(`${mock.origin}/__faults`)).status).toBe(401);
     const armed = await fetch(`${mock.origin}/__faults`, {
       method: 'POST',
+      headers: control,
       body: JSON.stringify({ kind: 'status-after', operation: 'SendMessage', status: 502 }),
     });
     expect(armed.status).toBe(201);
@@ -63,7 +67,9 @@ describe('startMockAgent', () => {
       body: sendBody('n-3', 'echo hi'),
     });
     expect(response.status).toBe(502);
-    expect(await (await fetch(`${mock.origin}/__executions?messageId=n-3`)).json()).toEqual({
+    expect(
+      await (await fetch(`${mock.origin}/__executions?messageId=n-3`, { headers: control })).json(),
+    ).toEqual({
       total: 1,
       byMessageId: { 'n-3': 1 },
     });

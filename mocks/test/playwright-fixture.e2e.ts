@@ -24,6 +24,22 @@ test('serves the agent card at cardUrl, with interfaces on its own origin', asyn
   );
 });
 
+/** The control routes need the agent's per-run token. */
+function control(mockAgent: { readonly token: string }) {
+  return { headers: { 'x-surecall-mock-token': mockAgent.token } };
+}
+
+test('refuses the control routes without the per-run token', async ({ request, mockAgent }) => {
+  expect((await request.get(`${mockAgent.origin}/__faults`)).status()).toBe(401);
+  expect(
+    (
+      await request.post(`${mockAgent.origin}/__faults`, { data: { kind: 'drop-after', operation: '*' } })
+    ).status(),
+  ).toBe(401);
+  expect(mockAgent.faults.list()).toEqual([]);
+  expect((await request.get(`${mockAgent.origin}/__faults`, control(mockAgent))).status()).toBe(200);
+});
+
 test('answers a send, and counts it in code and over HTTP', async ({ request, mockAgent }) => {
   const response = await request.post(`${mockAgent.origin}/a2a/jsonrpc`, {
     headers: a2a,
@@ -35,7 +51,7 @@ test('answers a send, and counts it in code and over HTTP', async ({ request, mo
     result: { message: { role: 'ROLE_AGENT' } },
   });
   expect(mockAgent.executions.of('pw-1')).toBe(1);
-  const counted = await request.get(`${mockAgent.origin}/__executions?messageId=pw-1`);
+  const counted = await request.get(`${mockAgent.origin}/__executions?messageId=pw-1`, control(mockAgent));
   expect(await counted.json()).toEqual({ total: 1, byMessageId: { 'pw-1': 1 } });
 });
 
@@ -44,6 +60,7 @@ test('applies a fault flipped over HTTP: the send is applied, its answer lost', 
   mockAgent,
 }) => {
   const armed = await request.post(`${mockAgent.origin}/__faults`, {
+    ...control(mockAgent),
     data: { kind: 'drop-after', operation: 'SendMessage', binding: 'HTTP+JSON' },
   });
   expect(armed.status()).toBe(201);
@@ -57,13 +74,16 @@ test('applies a fault flipped over HTTP: the send is applied, its answer lost', 
     }),
   ).rejects.toThrow();
 
-  const counted = await request.get(`${mockAgent.origin}/__executions?messageId=pw-lost`);
+  const counted = await request.get(`${mockAgent.origin}/__executions?messageId=pw-lost`, control(mockAgent));
   expect(await counted.json()).toEqual({ total: 1, byMessageId: { 'pw-lost': 1 } });
-  expect(await (await request.get(`${mockAgent.origin}/__faults`)).json()).toEqual({ faults: [] });
+  expect(await (await request.get(`${mockAgent.origin}/__faults`, control(mockAgent))).json()).toEqual({
+    faults: [],
+  });
 });
 
 test('refuses an invalid fault with a clear JSON error', async ({ request, mockAgent }) => {
   const response = await request.post(`${mockAgent.origin}/__faults`, {
+    ...control(mockAgent),
     data: { kind: 'cut-stream', operation: 'SendStreamingMessage' },
   });
   expect(response.status()).toBe(400);

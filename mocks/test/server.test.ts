@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Handle } from '../src/faults/faults.js';
 import { type LoopbackServer, listenLoopback } from '../src/http/server.js';
@@ -14,9 +15,38 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let running: LoopbackServer | undefined;
 
-async function serve(handle: Handle, options: { maxRequestBodyBytes?: number; cors?: boolean } = {}) {
+type ServeOptions = {
+  maxRequestBodyBytes?: number;
+  cors?: boolean;
+  corsOrigins?: readonly string[];
+  token?: string;
+};
+
+async function serve(handle: Handle, options: ServeOptions = {}) {
   running = await listenLoopback({ handle, port: 0, ...options });
   return running;
+}
+
+/** A GET with a chosen `Host` header, which `fetch` does not let a caller set. */
+function rawGet(
+  port: number,
+  path: string,
+  host: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body, headers: response.headers }),
+      );
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 afterEach(async () => {
@@ -137,7 +167,7 @@ describe('listenLoopback', () => {
     expect(calls).toBe(1);
   });
 
-  it('answers CORS preflights itself and labels answers readable cross-origin', async () => {
+  it('answers preflights of a trusted loopback origin itself, reflecting that origin with Vary, never *', async () => {
     let calls = 0;
     const server = await serve(async () => {
       calls += 1;
@@ -149,21 +179,144 @@ describe('listenLoopback', () => {
         origin: 'http://127.0.0.1:5173',
         'access-control-request-method': 'POST',
         'access-control-request-headers': 'authorization, a2a-version, content-type',
+        'access-control-request-private-network': 'true',
       },
     });
     expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173');
+    expect(preflight.headers.get('vary')).toBe('Origin');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(
       'authorization, a2a-version, content-type',
     );
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
     expect(calls).toBe(0);
-    const response = await fetch(server.origin);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const response = await fetch(server.origin, { headers: { origin: 'http://localhost:4179' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4179');
+    expect(response.headers.get('vary')).toBe('Origin');
+    expect(calls).toBe(1);
   });
 
-  it('leaves CORS out when told to', async () => {
+  it.each([
+    'https://evil.example',
+    'http://127.0.0.1.evil.example',
+    'http://localhost.evil.example:8080',
+    'https://127.0.0.1:5173',
+    'null',
+  ])('refuses %s: no CORS headers, no answer of the handler, preflight or not', async (origin) => {
+    let calls = 0;
+    const server = await serve(async () => {
+      calls += 1;
+      return new Response('secret');
+    });
+    const preflight = await fetch(`${server.origin}/a2a/jsonrpc`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-private-network': 'true',
+      },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-private-network')).toBeNull();
+    const simple = await fetch(`${server.origin}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    expect(simple.status).toBe(403);
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await simple.text()).not.toContain('secret');
+    expect(calls).toBe(0);
+  });
+
+  it('trusts the origins it is told to, exactly, beside the loopback ones', async () => {
+    const server = await serve(async () => new Response('ok'), {
+      corsOrigins: ['https://devtools.example'],
+    });
+    const trusted = await fetch(server.origin, { headers: { origin: 'https://devtools.example' } });
+    expect(trusted.headers.get('access-control-allow-origin')).toBe('https://devtools.example');
+    const other = await fetch(server.origin, { headers: { origin: 'https://devtools.example:8443' } });
+    expect(other.status).toBe(403);
+  });
+
+  it.each([['https://devtools.example/'], ['devtools.example'], ['null'], ['*']])(
+    'refuses to start with %j as a trusted origin',
+    async (origin) => {
+      await expect(serve(async () => new Response('ok'), { corsOrigins: [origin] })).rejects.toThrow(
+        /corsOrigins/,
+      );
+    },
+  );
+
+  it('leaves CORS out when told to, and then refuses every cross-origin request', async () => {
     const server = await serve(async () => new Response('ok'), { cors: false });
     expect((await fetch(server.origin)).headers.get('access-control-allow-origin')).toBeNull();
+    const loopback = await fetch(server.origin, { headers: { origin: 'http://127.0.0.1:5173' } });
+    expect(loopback.status).toBe(403);
+    expect(loopback.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it.each([
+    ['a rebinding name', (port: number) => `evil.example:${port}`],
+    ['another port', (port: number) => `127.0.0.1:${port + 1}`],
+    ['no port', () => '127.0.0.1'],
+    ['a loopback name spelt otherwise', (port: number) => `127.1:${port}`],
+  ])('answers 421 to a foreign Host (%s), without calling the handler', async (_name, host) => {
+    let calls = 0;
+    const server = await serve(async () => {
+      calls += 1;
+      return new Response('secret');
+    });
+    const answer = await rawGet(server.port, '/.well-known/agent-card.json', host(server.port));
+    expect(answer.status).toBe(421);
+    expect(answer.body).not.toContain('secret');
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    expect(calls).toBe(0);
+  });
+
+  it('answers its own loopback authorities, localhost included, in any case', async () => {
+    const server = await serve(async () => new Response('ok'));
+    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `LOCALHOST:${server.port}`]) {
+      expect((await rawGet(server.port, '/', host)).status).toBe(200);
+    }
+  });
+
+  it('guards every path under /__ with the per-run token, and only those', async () => {
+    const seen: string[] = [];
+    const server = await serve(async (request) => {
+      seen.push(new URL(request.url).pathname);
+      return new Response('ok');
+    });
+    expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await fetch(`${server.origin}/__faults`, { method: 'POST', body: '{}' })).status).toBe(401);
+    expect((await fetch(`${server.origin}/__executions`)).status).toBe(401);
+    const wrong = { 'x-surecall-mock-token': `${server.token.slice(0, -1)}x` };
+    expect((await fetch(`${server.origin}/__faults`, { headers: wrong })).status).toBe(401);
+    expect((await fetch(`${server.origin}/__faults?x=${server.token}`)).status).toBe(401);
+    expect(seen).toEqual([]);
+    const right = { 'x-surecall-mock-token': server.token };
+    expect((await fetch(`${server.origin}/__faults`, { headers: right })).status).toBe(200);
+    expect((await fetch(`${server.origin}/a2a/jsonrpc`)).status).toBe(200);
+    expect(seen).toEqual(['/__faults', '/a2a/jsonrpc']);
+  });
+
+  it('draws a new token per server, or takes a well-formed one it is given', async () => {
+    const first = await serve(async () => new Response('ok'));
+    const second = await listenLoopback({ handle: async () => new Response('ok') });
+    try {
+      expect(second.token).not.toBe(first.token);
+    } finally {
+      await second.close();
+    }
+    await expect(serve(async () => new Response('ok'), { token: 'short' })).rejects.toThrow(/token/);
+    await first.close();
+    const given = 'a'.repeat(40);
+    const third = await serve(async () => new Response('ok'), { token: given });
+    expect(third.token).toBe(given);
+    const headers = { 'x-surecall-mock-token': given };
+    expect((await fetch(`${third.origin}/__faults`, { headers })).status).toBe(200);
   });
 
   it('cuts open streams on close, so nothing waits on a hanging stream', async () => {

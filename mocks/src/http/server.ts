@@ -1,7 +1,13 @@
 /**
 @module
 The loopback mount: a `node:http` server on 127.0.0.1 that turns each Node request into a WHATWG `Request`, calls a handler, and streams its `Response` back chunk by chunk (so SSE frames arrive as they are produced). A network-error `Response` (`Response.error()`) destroys the socket without an answer, and a body that errors mid-way resets the connection: the client sees exactly what a lost answer looks like on a real wire.
+
+The server keeps websites the user happens to visit out (docs/interop.md#loopback-server-security):
+- a `Host` other than its own loopback authority gets 421 (a DNS-rebinding page reaches 127.0.0.1 under its own host name);
+- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
+- every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`, else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try without a preflight, which it fails.
 */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +19,12 @@ export type LoopbackOptions = {
   readonly handle: Handle;
   /** The TCP port; 0 picks a free one. @default 0 */
   readonly port?: number;
-  /** Answer CORS preflights and label every answer readable cross-origin, so a page on another port (the devtools) can call the agent. @default true */
+  /** Answer CORS preflights of trusted origins and label answers readable by them, so a page on another port (the devtools) can call the agent. Without it, no answer carries CORS headers and every preflight is refused. @default true */
   readonly cors?: boolean;
+  /** Origins trusted besides the loopback ones (`http://127.0.0.1:*`, `http://localhost:*`, `http://[::1]:*`), each a serialized origin such as `https://devtools.example`. @default [] */
+  readonly corsOrigins?: readonly string[];
+  /** The token the control routes (`/__…`) demand in `x-surecall-mock-token`: at least 32 characters of `[A-Za-z0-9_-]`. @default 32 random bytes, base64url */
+  readonly token?: string;
   /** Larger request bodies get a 413: the mock only guards its own memory, above anything a client may send (its ceiling is 32 MiB). @default 67108864 (64 MiB) */
   readonly maxRequestBodyBytes?: number;
 };
@@ -25,6 +35,8 @@ export type LoopbackServer = {
   readonly port: number;
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
+  /** The per-run token of the control routes: send it as `x-surecall-mock-token` to reach any path under `/__`. */
+  readonly token: string;
   /** Stop listening and cut every open connection, streams included. */
   close(): Promise<void>;
 };
@@ -80,15 +92,75 @@ function toRequest(
   });
 }
 
-function corsHeaders(incoming: IncomingMessage): Record<string, string> {
-  return {
-    'access-control-allow-origin': '*',
+/** The header that carries the control routes' token. */
+export const mockTokenHeader = 'x-surecall-mock-token';
+
+const tokenPattern = /^[A-Za-z0-9_-]{32,256}$/;
+const loopbackOrigin = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
+
+/** The trusted origins, checked once: each must be a serialized origin (RFC 6454, section 6.2), so that an exact string match is the comparison browsers make. */
+function trustedOrigins(origins: readonly string[]): ReadonlySet<string> {
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin !== origin || origin === 'null') {
+      throw new TypeError(`corsOrigins: ${JSON.stringify(origin.slice(0, 100))} is not a serialized origin`);
+    }
+  }
+  return new Set(origins);
+}
+
+function checkedToken(token: string | undefined): string {
+  if (token === undefined) {
+    return randomBytes(32).toString('base64url');
+  }
+  if (!tokenPattern.test(token)) {
+    throw new TypeError('token: expected 32 to 256 characters of A-Z, a-z, 0-9, _ and -');
+  }
+  return token;
+}
+
+function sameToken(given: string | undefined, token: string): boolean {
+  if (given === undefined) {
+    return false;
+  }
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function corsHeaders(incoming: IncomingMessage, origin: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': origin,
+    vary: 'Origin',
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    // `*` does not cover Authorization, so echo what the browser asks for.
-    'access-control-allow-headers': incoming.headers['access-control-request-headers'] ?? '*',
     'access-control-expose-headers': '*',
     'access-control-max-age': '600',
   };
+  const requested = incoming.headers['access-control-request-headers'];
+  if (requested !== undefined) {
+    // `*` does not cover Authorization, so echo what the trusted page asks for.
+    headers['access-control-allow-headers'] = requested;
+  }
+  // Chromium's Private Network Access preflight: a public page asking to reach loopback; only trusted pages get a yes.
+  if (incoming.headers['access-control-request-private-network'] === 'true') {
+    headers['access-control-allow-private-network'] = 'true';
+  }
+  return headers;
+}
+
+/** A refusal: a status and one plain line, nothing of the agent. */
+function refuse(outgoing: ServerResponse, status: number, line: string): void {
+  outgoing.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(`${line}\n`);
+}
+
+function header(incoming: IncomingMessage, name: string): string | undefined {
+  const value = incoming.headers[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 async function write(outgoing: ServerResponse, chunk: Uint8Array): Promise<void> {
@@ -102,16 +174,17 @@ async function write(outgoing: ServerResponse, chunk: Uint8Array): Promise<void>
 type Exchange = {
   readonly incoming: IncomingMessage;
   readonly outgoing: ServerResponse;
-  readonly cors: boolean;
+  /** The request's trusted `Origin` to reflect, or `undefined` for no CORS headers. */
+  readonly allowOrigin: string | undefined;
 };
 
-async function send(response: Response, { incoming, outgoing, cors }: Exchange): Promise<void> {
+async function send(response: Response, { incoming, outgoing, allowOrigin }: Exchange): Promise<void> {
   if (response.type === 'error') {
     // The network error of the Fetch standard: no status line at all, the connection just goes.
     outgoing.destroy();
     return;
   }
-  const headers: OutgoingHttpHeaders = cors ? corsHeaders(incoming) : {};
+  const headers: OutgoingHttpHeaders = allowOrigin === undefined ? {} : corsHeaders(incoming, allowOrigin);
   response.headers.forEach((value, name) => {
     if (!hopByHop.has(name) || name === 'content-length') {
       headers[name] = value;
@@ -144,9 +217,16 @@ async function send(response: Response, { incoming, outgoing, cors }: Exchange):
 }
 
 /** Options of {@link createNodeListener}. */
-export type NodeListenerOptions = Pick<LoopbackOptions, 'handle' | 'cors' | 'maxRequestBodyBytes'> & {
+export type NodeListenerOptions = Pick<
+  LoopbackOptions,
+  'handle' | 'cors' | 'corsOrigins' | 'maxRequestBodyBytes'
+> & {
   /** The origin requests are addressed to, read per request (a server knows its port only once listening). */
   readonly origin: () => string;
+  /** The `Host` values this server answers to, lower case, read per request; any other gets 421. */
+  readonly hosts: () => readonly string[];
+  /** The control routes' token (paths under `/__`). */
+  readonly token: string;
 };
 
 /**
@@ -154,23 +234,52 @@ A `node:http` request listener that serves `handle`. Requests get the URL `origi
 
 @example
 ```ts
-const server = createServer(createNodeListener({ handle, origin: () => 'http://127.0.0.1:4100' }));
+const server = createServer(
+  createNodeListener({
+    handle,
+    origin: () => 'http://127.0.0.1:4100',
+    hosts: () => ['127.0.0.1:4100', 'localhost:4100'],
+    token: randomBytes(32).toString('base64url'),
+  }),
+);
 ```
 */
 export function createNodeListener(
   options: NodeListenerOptions,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  const { handle, origin } = options;
+  const { handle, origin, hosts } = options;
+  const token = checkedToken(options.token);
   const cors = options.cors ?? true;
+  const trusted = trustedOrigins(options.corsOrigins ?? []);
   const maxBytes = options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes;
   return (incoming, outgoing) => {
     void (async () => {
+      const host = incoming.headers.host?.toLowerCase();
+      if (host === undefined || !hosts().includes(host)) {
+        // DNS rebinding: a page whose name now resolves to 127.0.0.1 still says its own name in Host (RFC 9110, section 15.5.20).
+        refuse(outgoing, 421, 'Misdirected Request');
+        return;
+      }
+      const requestOrigin = incoming.headers.origin;
+      const allowed =
+        requestOrigin !== undefined && (loopbackOrigin.test(requestOrigin) || trusted.has(requestOrigin));
+      if (requestOrigin !== undefined && !(cors && allowed)) {
+        // A browser sends Origin on every cross-origin request: an untrusted page neither reads nor changes anything here.
+        refuse(outgoing, 403, 'Forbidden');
+        return;
+      }
+      const allowOrigin = cors && allowed ? requestOrigin : undefined;
       if (
-        cors &&
+        allowOrigin !== undefined &&
         incoming.method === 'OPTIONS' &&
         incoming.headers['access-control-request-method'] !== undefined
       ) {
-        outgoing.writeHead(204, corsHeaders(incoming)).end();
+        outgoing.writeHead(204, corsHeaders(incoming, allowOrigin)).end();
+        return;
+      }
+      const path = (incoming.url ?? '/').split('?')[0] ?? '/';
+      if (path.startsWith('/__') && !sameToken(header(incoming, mockTokenHeader), token)) {
+        refuse(outgoing, 401, 'The control routes need the per-run token');
         return;
       }
       const abort = new AbortController();
@@ -195,7 +304,7 @@ export function createNodeListener(
           headers: { 'content-type': 'text/plain' },
         });
       }
-      await send(response, { incoming, outgoing, cors });
+      await send(response, { incoming, outgoing, allowOrigin });
     })().catch(() => {
       outgoing.destroy();
     });
@@ -209,20 +318,27 @@ Serve `handle` on 127.0.0.1. Resolves once listening; `close()` also cuts open s
 ```ts
 const server = await listenLoopback({ handle: createMockHandle({ agent, faults }), port: 0 });
 console.log(`${server.origin}/.well-known/agent-card.json`);
+await fetch(`${server.origin}/__faults`, { headers: { 'x-surecall-mock-token': server.token } });
 await server.close();
 ```
 */
 export async function listenLoopback(options: LoopbackOptions): Promise<LoopbackServer> {
   const { port = 0, ...listenerOptions } = options;
+  const token = checkedToken(options.token);
   let origin = '';
-  const server = createServer(createNodeListener({ ...listenerOptions, origin: () => origin }));
+  let hosts: readonly string[] = [];
+  const server = createServer(
+    createNodeListener({ ...listenerOptions, token, origin: () => origin, hosts: () => hosts }),
+  );
   server.listen(port, '127.0.0.1');
   await once(server, 'listening');
   const bound = (server.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${bound}`;
+  hosts = [`127.0.0.1:${bound}`, `localhost:${bound}`];
   return {
     port: bound,
     origin,
+    token,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
 @module
-`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--banner]` (in this repository: `npm run mock-agent -- …`)
+`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]` (in this repository: `npm run mock-agent -- …`)
 
-Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. `--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and exit 2.
+Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. The token is the per-run secret of the control routes (`/__faults`, `/__executions`), sent as `x-surecall-mock-token`; it is random unless the environment sets `SURECALL_MOCK_TOKEN` (32 to 256 characters of `[A-Za-z0-9_-]`), which a test harness that starts the agent does to know it in advance. Browsers may call the agent from loopback pages and from each `--cors-origin` (docs/interop.md#loopback-server-security). `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. `--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
@@ -11,7 +11,7 @@ import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer
 import type { RunningMockAgent } from './loopback.js';
 
 const usage =
-  'usage: surecall-mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--banner]';
+  'usage: surecall-mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
 
 type Cli = {
@@ -20,8 +20,18 @@ type Cli = {
   readonly tenantRequired: boolean;
   readonly stepMs: number | undefined;
   readonly serializer: readonly SerializerStyle[] | undefined;
+  readonly corsOrigins: readonly string[];
   readonly banner: boolean;
 };
+
+/** A serialized origin (RFC 6454, section 6.2), what a browser sends in `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value && value !== 'null';
+  } catch {
+    return false;
+  }
+}
 
 function wholeNumber(value: string | undefined, max: number): number | undefined {
   if (value === undefined || !/^\d+$/.test(value)) {
@@ -41,6 +51,7 @@ function readArgs(argv: readonly string[]) {
         'tenant-required': { type: 'boolean', default: false },
         'step-ms': { type: 'string' },
         serializer: { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true },
         banner: { type: 'boolean', default: false },
       },
       strict: true,
@@ -69,17 +80,32 @@ function parseCli(argv: readonly string[]): Cli | undefined {
   if (values.serializer !== undefined && serializer === undefined) {
     return undefined;
   }
-  return { port, mode, tenantRequired: values['tenant-required'], stepMs, serializer, banner: values.banner };
+  const corsOrigins = values['cors-origin'] ?? [];
+  if (!corsOrigins.every(isOrigin)) {
+    return undefined;
+  }
+  return {
+    port,
+    mode,
+    tenantRequired: values['tenant-required'],
+    stepMs,
+    serializer,
+    corsOrigins,
+    banner: values.banner,
+  };
 }
 
 function banner(mock: RunningMockAgent): string {
   const headers = `-H 'A2A-Version: 1.0' -H 'Content-Type: application/json'`;
+  const control = `-H 'x-surecall-mock-token: ${mock.token}'`;
   const send = (text: string) =>
     `{"message":{"messageId":"m-${text.split(' ')[0]}","role":"ROLE_USER","parts":[{"text":"${text}"}]}}`;
   return [
     '',
     `A2A v1.0 mock agent on ${mock.origin}`,
     `  agent card  ${mock.cardUrl}`,
+    `  devtools    paste ${mock.cardUrl}#mock-token=${mock.token}`,
+    '              (the fragment gives the Faults panel the control token; it never leaves the page)',
     `  JSON-RPC    ${mock.origin}/a2a/jsonrpc`,
     `  HTTP+JSON   ${mock.origin}/a2a/rest`,
     '',
@@ -91,9 +117,9 @@ function banner(mock: RunningMockAgent): string {
     `  curl -s -H 'A2A-Version: 1.0' '${mock.origin}/a2a/rest/tasks?pageSize=5'`,
     '',
     'Faults (the next matching request only):',
-    `  curl -s -d '{"kind":"drop-after","operation":"SendMessage"}' ${mock.origin}/__faults`,
-    `  curl -s ${mock.origin}/__faults`,
-    `  curl -s '${mock.origin}/__executions?messageId=m-echo'`,
+    `  curl -s ${control} -d '{"kind":"drop-after","operation":"SendMessage"}' ${mock.origin}/__faults`,
+    `  curl -s ${control} ${mock.origin}/__faults`,
+    `  curl -s ${control} '${mock.origin}/__executions?messageId=m-echo'`,
     '',
   ].join('\n');
 }
@@ -106,8 +132,11 @@ async function main(): Promise<void> {
   }
   // Loaded only once the arguments are known good, so a refused start answers at once.
   const { startMockAgent } = await import('./loopback.js');
+  const token = process.env['SURECALL_MOCK_TOKEN'];
   const mock = await startMockAgent({
     port: cli.port,
+    corsOrigins: cli.corsOrigins,
+    ...(token === undefined || token === '' ? {} : { token }),
     tenantRequired: cli.tenantRequired,
     ...(cli.mode === undefined ? {} : { mode: cli.mode }),
     ...(cli.stepMs === undefined ? {} : { stepMs: cli.stepMs }),
@@ -126,7 +155,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  console.log(`READY ${mock.port}`);
+  console.log(`READY ${mock.port} token=${mock.token}`);
   if (cli.banner) {
     console.log(banner(mock));
   }

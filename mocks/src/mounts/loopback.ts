@@ -6,13 +6,14 @@ import { type AgentOptions, createAgent, type Executions, type MockAgent } from 
 import { agentCardPath } from '../agent/card.js';
 import { createFaultLab, type FaultLab } from '../faults/faults.js';
 import { createMockHandle } from '../http/handle.js';
-import { listenLoopback } from '../http/server.js';
+import { type LoopbackOptions, listenLoopback } from '../http/server.js';
 
-/** Options of {@link startMockAgent}: the agent's, plus the port. */
-export type StartMockAgentOptions = AgentOptions & {
-  /** The TCP port on 127.0.0.1; 0 picks a free one. @default 0 */
-  readonly port?: number;
-};
+/** Options of {@link startMockAgent}: the agent's, plus the port and who may call it. */
+export type StartMockAgentOptions = AgentOptions &
+  Pick<LoopbackOptions, 'corsOrigins' | 'token'> & {
+    /** The TCP port on 127.0.0.1; 0 picks a free one. @default 0 */
+    readonly port?: number;
+  };
 
 /** A mock agent listening on loopback. */
 export type RunningMockAgent = {
@@ -21,6 +22,8 @@ export type RunningMockAgent = {
   /** `<origin>/.well-known/agent-card.json` */
   readonly cardUrl: string;
   readonly port: number;
+  /** The per-run token of the control routes (`/__faults`, `/__executions`): send it as `x-surecall-mock-token`. */
+  readonly token: string;
   readonly agent: MockAgent;
   readonly faults: FaultLab;
   readonly executions: Executions;
@@ -29,7 +32,7 @@ export type RunningMockAgent = {
 };
 
 /**
-Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes.
+Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes (behind `token`). Only loopback pages and `corsOrigins` may call it from a browser (docs/interop.md#loopback-server-security).
 
 @example
 ```ts
@@ -41,15 +44,21 @@ await mock.close();
 ```
 */
 export async function startMockAgent(options: StartMockAgentOptions = {}): Promise<RunningMockAgent> {
-  const { port, ...agentOptions } = options;
+  const { port, corsOrigins, token, ...agentOptions } = options;
   const agent = createAgent(agentOptions);
   const faults = createFaultLab();
   try {
-    const server = await listenLoopback({ handle: createMockHandle({ agent, faults }), port: port ?? 0 });
+    const server = await listenLoopback({
+      handle: createMockHandle({ agent, faults }),
+      port: port ?? 0,
+      ...(corsOrigins === undefined ? {} : { corsOrigins }),
+      ...(token === undefined ? {} : { token }),
+    });
     return {
       origin: server.origin,
       cardUrl: `${server.origin}${agentCardPath}`,
       port: server.port,
+      token: server.token,
       agent,
       faults,
       executions: agent.executions,

@@ -9,7 +9,7 @@ import { createFaultLab, type FaultLab } from '../faults/faults.js';
 import { createHandlers } from '../http/handlers.js';
 
 export type { LoopbackOptions, LoopbackServer, NodeListenerOptions } from '../http/server.js';
-export { createNodeListener, listenLoopback } from '../http/server.js';
+export { createNodeListener, listenLoopback, mockTokenHeader } from '../http/server.js';
 export type { RunningMockAgent, StartMockAgentOptions } from './loopback.js';
 export { startMockAgent } from './loopback.js';
 

@@ -21,10 +21,10 @@ import { type RunningMockAgent, type StartMockAgentOptions, startMockAgent } fro
 
 export { expect } from '@playwright/test';
 
-/** What a test gets: where the agent is, its fault lab, its execution counter and the agent itself. */
+/** What a test gets: where the agent is, the token of its control routes (`x-surecall-mock-token`), its fault lab, its execution counter and the agent itself. */
 export type MockAgentFixture = Pick<
   RunningMockAgent,
-  'cardUrl' | 'origin' | 'faults' | 'executions' | 'agent'
+  'cardUrl' | 'origin' | 'token' | 'faults' | 'executions' | 'agent'
 >;
 
 /** Scope of the agent a test gets. */
@@ -46,8 +46,8 @@ export type MockAgentWorkerFixtures = {
 };
 
 function view(running: RunningMockAgent): MockAgentFixture {
-  const { cardUrl, origin, faults, executions, agent } = running;
-  return { cardUrl, origin, faults, executions, agent };
+  const { cardUrl, origin, token, faults, executions, agent } = running;
+  return { cardUrl, origin, token, faults, executions, agent };
 }
 
 /** A key equal for equal options; a function (the `now` clock) is told apart by identity. */

@@ -1,6 +1,6 @@
 /**
 @module
-The mock agent's control routes, over `fetch` on the agent's origin (`GET/POST/DELETE /__faults`, `GET/DELETE /__executions`; see mocks/src/http/handlers.ts). The same calls reach the embedded mock in the page and a loopback one (`npm run mock-agent`, which answers CORS).
+The mock agent's control routes, over `fetch` on the agent's origin (`GET/POST/DELETE /__faults`, `GET/DELETE /__executions`; see mocks/src/http/handlers.ts). The same calls reach the embedded mock in the page and a loopback one (`npm run mock-agent`, which answers CORS to loopback pages and demands its per-run token in `x-surecall-mock-token` on these routes; docs/interop.md#loopback-server-security).
 */
 import type { ActiveFault, FaultSpec } from '@surecall/mocks';
 import { type ExecutionCount, executionsPath, parseExecutions, parseFaultList } from './model/faults.js';
@@ -30,9 +30,15 @@ export type FaultLabClient = {
   resetExecutions(): Promise<void>;
 };
 
-async function call(url: string, init: RequestInit, route: string): Promise<Response> {
+async function call(
+  url: string,
+  init: RequestInit & { readonly headers?: Record<string, string> },
+  route: string,
+  token: string | undefined,
+): Promise<Response> {
+  const headers = token === undefined ? init.headers : { ...init.headers, 'x-surecall-mock-token': token };
   try {
-    return await fetch(url, { ...init, cache: 'no-store' });
+    return await fetch(url, { ...init, ...(headers === undefined ? {} : { headers }), cache: 'no-store' });
   } catch (cause) {
     throw new FaultLabError(`${route}: no answer`, undefined, { cause });
   }
@@ -51,21 +57,21 @@ function refused(response: Response, route: string): FaultLabError {
 }
 
 /**
-The control routes of the mock agent at `origin`.
+The control routes of the mock agent at `origin`; `token` is a loopback agent's per-run control token (the embedded mock needs none). A 401 means the token is missing or not this run's.
 
 @example
 ```ts
-const lab = createFaultLabClient('http://127.0.0.1:4100');
+const lab = createFaultLabClient('http://127.0.0.1:4100', tokenFromReadyLine);
 await lab.arm({ kind: 'drop-after', operation: 'SendMessage' });
 (await lab.executions([])).total;
 ```
 */
-export function createFaultLabClient(origin: string): FaultLabClient {
+export function createFaultLabClient(origin: string, token?: string): FaultLabClient {
   const url = (path: string): string => new URL(path, origin).href;
   return {
     async list() {
       const route = 'GET /__faults';
-      const response = await call(url('/__faults'), {}, route);
+      const response = await call(url('/__faults'), {}, route, token);
       if (!response.ok) {
         throw refused(response, route);
       }
@@ -81,6 +87,7 @@ export function createFaultLabClient(origin: string): FaultLabClient {
         url('/__faults'),
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) },
         route,
+        token,
       );
       const body = await json(response, route);
       const record =
@@ -95,7 +102,7 @@ export function createFaultLabClient(origin: string): FaultLabClient {
     async disarm(id) {
       const route = id === undefined ? 'DELETE /__faults' : 'DELETE /__faults/{id}';
       const path = id === undefined ? '/__faults' : `/__faults/${encodeURIComponent(id)}`;
-      const response = await call(url(path), { method: 'DELETE' }, route);
+      const response = await call(url(path), { method: 'DELETE' }, route, token);
       // 404: the fault was spent meanwhile, which is what disarming wanted.
       if (response.status !== 204 && response.status !== 404) {
         throw refused(response, route);
@@ -103,7 +110,7 @@ export function createFaultLabClient(origin: string): FaultLabClient {
     },
     async executions(messageIds) {
       const route = 'GET /__executions';
-      const response = await call(url(executionsPath(messageIds)), {}, route);
+      const response = await call(url(executionsPath(messageIds)), {}, route, token);
       if (!response.ok) {
         throw refused(response, route);
       }
@@ -115,7 +122,7 @@ export function createFaultLabClient(origin: string): FaultLabClient {
     },
     async resetExecutions() {
       const route = 'DELETE /__executions';
-      const response = await call(url('/__executions'), { method: 'DELETE' }, route);
+      const response = await call(url('/__executions'), { method: 'DELETE' }, route, token);
       if (response.status !== 204) {
         throw refused(response, route);
       }

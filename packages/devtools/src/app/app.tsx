@@ -80,6 +80,7 @@ function Connected({ connection }: { readonly connection: Connection }) {
         }}
         rawCard={connection.rawCard}
         faultLab={connection.origin}
+        {...(connection.mockToken === undefined ? {} : { faultLabToken: connection.mockToken })}
         {...(durable.phase === 'ready'
           ? {
               ...(durable.agent === undefined ? {} : { agent: durable.agent }),

@@ -28,6 +28,8 @@ export type Connection = {
   readonly extensions: readonly string[];
   /** The origin of the card: where a mock agent serves its fault lab (`/__faults`, `/__executions`). */
   readonly origin: string;
+  /** The control token of a loopback mock agent, when the card URL carried one (`#mock-token=`). */
+  readonly mockToken?: string;
 };
 
 /** The step a connection failed at: reading the card, choosing its interface, or discovery proper. */
@@ -114,6 +116,7 @@ export async function connect(request: ConnectRequest, signal?: AbortSignal): Pr
       trust,
       extensions: [],
       origin: new URL(request.cardUrl).origin,
+      ...(request.mockToken === undefined ? {} : { mockToken: request.mockToken }),
     };
   } catch (cause) {
     throw new ConnectError('discover', `Discovery refused the agent: ${because(cause)}`, { cause });

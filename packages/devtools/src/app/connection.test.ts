@@ -7,6 +7,7 @@ import {
   emptyConnectForm,
   formFromQuery,
   parseConnectForm,
+  splitMockToken,
 } from './connection.js';
 
 const cardUrl = 'http://127.0.0.1:4100/.well-known/agent-card.json';
@@ -84,6 +85,30 @@ describe('choosePin', () => {
     [{ binding: 'JSONRPC', tenant: 'acme' }, undefined],
   ] as const)('for %j pins %j', (request, pin) => {
     expect(choosePin(card, request)).toEqual(pin);
+  });
+});
+
+describe('a mock agent token in the card URL fragment', () => {
+  const token = 'A'.repeat(20) + '-_0123456789abcdefghijk';
+
+  it('is taken out of the card URL into the request', () => {
+    expect(parseConnectForm(form({ cardUrl: `${cardUrl}#mock-token=${token}` }))).toEqual({
+      ok: true,
+      request: { cardUrl, mockToken: token },
+    });
+  });
+
+  it.each([
+    ['another fragment', '#section'],
+    ['a token too short', '#mock-token=abc'],
+    ['a token with other characters', `#mock-token=${token}!`],
+  ])('is not read from %s, which is dropped with the fragment', (_name, fragment) => {
+    expect(splitMockToken(`${cardUrl}${fragment}`)).toEqual({ cardUrl });
+  });
+
+  it('never goes in the shareable query string', () => {
+    const query = connectQuery(form({ cardUrl: `${cardUrl}#mock-token=${token}` }));
+    expect(query).toBe(`card=${encodeURIComponent(cardUrl)}`);
   });
 });
 

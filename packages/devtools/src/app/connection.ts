@@ -39,12 +39,33 @@ export type ConnectRequest = {
   readonly tenant?: string;
   readonly digest?: string;
   readonly bearer?: { readonly scheme: string; readonly token: string };
+  /** The control token of a loopback mock agent (`npm run mock-agent`), from the card URL's `#mock-token=` fragment: the Faults panel sends it as `x-surecall-mock-token`. */
+  readonly mockToken?: string;
 };
 
 /** A field to fix, and how. */
 export type ConnectProblem = { readonly field: keyof ConnectForm; readonly message: string };
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const MOCK_TOKEN = /^mock-token=([A-Za-z0-9_-]{32,256})$/;
+
+/**
+The card URL without its fragment, and the mock agent's control token when the fragment is `#mock-token=<token>` (what `npm run mock-agent -- --banner` prints; docs/interop.md#loopback-server-security). A fragment never reaches a server, so the token stays in the page.
+
+@example
+```ts
+splitMockToken('http://127.0.0.1:4100/.well-known/agent-card.json#mock-token=' + 'a'.repeat(43));
+// { cardUrl: 'http://127.0.0.1:4100/.well-known/agent-card.json', mockToken: 'aaa…' }
+```
+*/
+export function splitMockToken(text: string): { cardUrl: string; mockToken?: string } {
+  const hash = text.indexOf('#');
+  if (hash < 0) {
+    return { cardUrl: text };
+  }
+  const token = MOCK_TOKEN.exec(text.slice(hash + 1))?.[1];
+  return { cardUrl: text.slice(0, hash), ...(token === undefined ? {} : { mockToken: token }) };
+}
 
 function httpUrl(text: string): boolean {
   try {
@@ -73,7 +94,7 @@ export function parseConnectForm(
     ok: false as const,
     problem: { field, message },
   });
-  const cardUrl = form.cardUrl.trim();
+  const { cardUrl, mockToken } = splitMockToken(form.cardUrl.trim());
   const pinUrl = form.pinUrl.trim();
   const tenant = form.tenant.trim();
   const digest = form.digest.trim().toLowerCase();
@@ -100,6 +121,7 @@ export function parseConnectForm(
       ...(tenant === '' ? {} : { tenant }),
       ...(digest === '' ? {} : { digest }),
       ...(token === '' ? {} : { bearer: { scheme, token } }),
+      ...(mockToken === undefined ? {} : { mockToken }),
     },
   };
 }
@@ -145,7 +167,7 @@ export function choosePin(
 }
 
 /**
-The form as a query string, so a connection can be bookmarked; the token never goes in it.
+The form as a query string, so a connection can be bookmarked; neither the bearer token nor the card URL's fragment (a mock agent's control token) goes in it.
 
 @example
 ```ts
@@ -154,7 +176,7 @@ connectQuery({ ...emptyConnectForm, cardUrl: 'http://127.0.0.1:4100/.well-known/
 ```
 */
 export function connectQuery(form: ConnectForm): string {
-  const query = new URLSearchParams({ card: form.cardUrl.trim() });
+  const query = new URLSearchParams({ card: splitMockToken(form.cardUrl.trim()).cardUrl });
   const optional: [string, string][] = [
     ['binding', form.binding === 'auto' ? '' : form.binding],
     ['pin', form.pinUrl.trim()],

@@ -31,6 +31,8 @@ export type SurecallDevtoolsProps = {
   readonly rawCard?: unknown;
   /** The origin of a mock agent's control routes (`/__faults`, `/__executions`): shows the Faults panel. */
   readonly faultLab?: string;
+  /** The control token a loopback mock agent demands on those routes (`x-surecall-mock-token`; docs/interop.md#loopback-server-security). The embedded mock needs none. */
+  readonly faultLabToken?: string;
   /** The bounds the client was built with, for the stream meters. @default defaultLimits */
   readonly limits?: MeterLimits;
   /** A durable agent: the send box's “Durable send”, the inbox's reconcile actions, and its `events` for the Recovery panel. */
@@ -75,6 +77,7 @@ export function SurecallDevtools({
   connection,
   rawCard,
   faultLab,
+  faultLabToken,
   limits = defaultLimits,
   agent,
   ledger,
@@ -180,7 +183,16 @@ export function SurecallDevtools({
           ...(agent === undefined ? {} : { recovery: <RecoveryPanel spans={spans} /> }),
           ...(faultLab === undefined
             ? {}
-            : { faults: <FaultsPanel origin={faultLab} client={client} sends={box.sends} /> }),
+            : {
+                faults: (
+                  <FaultsPanel
+                    origin={faultLab}
+                    {...(faultLabToken === undefined ? {} : { token: faultLabToken })}
+                    client={client}
+                    sends={box.sends}
+                  />
+                ),
+              }),
         }}
       />
     </div>

@@ -20,6 +20,8 @@ import type { SendRecord } from '../model/send.js';
 export type FaultsPanelProps = {
   /** The origin of the mock agent's control routes. */
   readonly origin: string;
+  /** The loopback mock agent's control token (`x-surecall-mock-token`), when it demands one. */
+  readonly token?: string;
   readonly client: Pick<A2aClient, 'events'>;
   /** The send box's sends, whose executions the counter reports. */
   readonly sends: readonly SendRecord[];
@@ -93,11 +95,12 @@ The mock agent's fault lab: switches per operation (lost responses, slow and bro
 <FaultsPanel origin={location.origin} client={client} sends={sends} />
 ```
 */
-export function FaultsPanel({ origin, client, sends }: FaultsPanelProps) {
+export function FaultsPanel({ origin, token, client, sends }: FaultsPanelProps) {
   const lab = useFaultLab(
     origin,
     client,
     sends.map((send) => send.messageId),
+    token,
   );
   const [operation, setOperation] = useState<OperationName | '*'>('SendMessage');
   const [count, setCount] = useState('1');
@@ -116,7 +119,8 @@ export function FaultsPanel({ origin, client, sends }: FaultsPanelProps) {
           No mock fault lab answers at <span className="mono">{origin}</span>: {state.reason}.
         </p>
         <p className="muted">
-          The Faults panel works with the embedded mock agent and with <code>npm run mock-agent</code>.
+          The Faults panel works with the embedded mock agent and with <code>npm run mock-agent</code>: paste
+          the card URL it prints with its <code>#mock-token=</code> fragment, the token of its control routes.
         </p>
         <button type="button" onClick={() => void lab.refresh()}>
           Try again

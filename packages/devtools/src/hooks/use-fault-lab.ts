@@ -31,7 +31,7 @@ function reasonOf(error: unknown): string {
 }
 
 /**
-The mock agent's fault lab at `origin`: its armed faults and execution counter, refreshed after every action and whenever a client call ends (a fault is spent by the call it hits), and the actions of the Faults panel.
+The mock agent's fault lab at `origin` (reached with `token` when the agent is a loopback one that demands it): its armed faults and execution counter, refreshed after every action and whenever a client call ends (a fault is spent by the call it hits), and the actions of the Faults panel.
 
 @example
 ```ts
@@ -43,8 +43,9 @@ export function useFaultLab(
   origin: string,
   client: Pick<A2aClient, 'events'>,
   messageIds: readonly string[],
+  token?: string,
 ): FaultLab {
-  const lab = useMemo(() => createFaultLabClient(origin), [origin]);
+  const lab = useMemo(() => createFaultLabClient(origin, token), [origin, token]);
   const [state, setState] = useState<FaultLabState>({ status: 'loading' });
   const ids = useRef(messageIds);
   ids.current = messageIds;
