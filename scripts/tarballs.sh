@@ -67,7 +67,8 @@ mkdir -p "$work/bare" && cd "$work/bare" && npm init -y >/dev/null
 install "$(by_name client)" "$(by_name mocks)"
 test ! -e node_modules/msw || { echo "msw was installed without being asked for" >&2; exit 1; }
 mkfifo "$work/agent.out"
-npx --no-install surecall-mock-agent --port 0 >"$work/agent.out" &
+# The installed bin itself, not through npx: its pid is the agent's, so the kill below stops the agent.
+node_modules/.bin/surecall-mock-agent --port 0 >"$work/agent.out" &
 agent_pid=$!
 read -r -t 30 first <"$work/agent.out"
 kill "$agent_pid" && wait "$agent_pid" || true
