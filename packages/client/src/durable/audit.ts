@@ -9,7 +9,7 @@ import { attemptMessage, type LedgerRecord, type LedgerTransition } from '../led
 import type { Message } from '../protocol/index.js';
 import type { DurableEvent } from './events.js';
 import type { ResolvedRecovery } from './options.js';
-import { type ProbeReport, type ScanPage, scanContextHistory } from './recovery.js';
+import { reportedProbe, type ScanPage, scanContextHistory } from './recovery.js';
 
 /** What the audit needs from its agent. */
 export type AuditorInput = {
@@ -50,31 +50,19 @@ export function createAuditor(input: AuditorInput): (record: LedgerRecord) => Pr
       ...(skill === undefined ? {} : { skill }),
     };
     const onPage = (page: ScanPage) => emit({ type: 'probe-page', id, ...page, time: Date.now() });
-    const startedAt = Date.now();
-    const started = performance.now();
-    emit({ type: 'probe-start', id, attemptId, recovery: 'context-history', audit: true, time: startedAt });
-    let report: ProbeReport;
-    try {
-      const sent = attemptMessage(record, attemptId) as Message;
-      report = await scanContextHistory({ client, callOptions, sent, onPage }, attempt, recovery);
-    } catch {
-      // Not a client error: a fault of this process, not evidence. The commit stands; the span closes.
-      report = { result: 'transient-error', pagesScanned: 0, tasksExamined: 0, matches: 0 };
-    }
-    emit({
-      type: 'probe',
-      id,
-      attemptId,
-      recovery: 'context-history',
-      audit: true,
-      pagesScanned: report.pagesScanned,
-      tasksExamined: report.tasksExamined,
-      matches: report.matches,
-      result: report.result,
-      ...(report.rule === undefined ? {} : { rule: report.rule }),
-      startedAt,
-      durationMs: performance.now() - started,
-    });
+    const report = await reportedProbe(
+      emit,
+      { id, attemptId, recovery: 'context-history', audit: true },
+      async () => {
+        try {
+          const sent = attemptMessage(record, attemptId) as Message;
+          return await scanContextHistory({ client, callOptions, sent, onPage }, attempt, recovery);
+        } catch {
+          // Not a client error: a fault of this process, not evidence. The commit stands; the span closes.
+          return { result: 'transient-error', pagesScanned: 0, tasksExamined: 0, matches: 0 };
+        }
+      },
+    );
     if (report.result !== 'duplicated' || report.taskIds === undefined) {
       return record;
     }

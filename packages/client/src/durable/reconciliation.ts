@@ -21,6 +21,7 @@ import { type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
 import {
   type ProbeReport,
   replaySend,
+  reportedProbe,
   resultSummary,
   type ScanPage,
   scanContextHistory,
@@ -212,23 +213,9 @@ export function createReconciler(input: ReconcilerInput): Reconciler {
       if (attempt === undefined || kind === undefined || !sentThrough(record, identity)) {
         return { outcome: durableOutcome(record), probed: false, superseded: false };
       }
-      const startedAt = Date.now();
-      const started = performance.now();
-      emit({ type: 'probe-start', id, attemptId: attempt.attemptId, recovery: kind, time: startedAt });
-      const report = await probe(kind, record, attempt, signal);
-      emit({
-        type: 'probe',
-        id,
-        attemptId: attempt.attemptId,
-        recovery: kind,
-        pagesScanned: report.pagesScanned,
-        tasksExamined: report.tasksExamined,
-        matches: report.matches,
-        result: report.result,
-        ...(report.rule === undefined ? {} : { rule: report.rule }),
-        startedAt,
-        durationMs: performance.now() - started,
-      });
+      const report = await reportedProbe(emit, { id, attemptId: attempt.attemptId, recovery: kind }, () =>
+        probe(kind, record, attempt, signal),
+      );
       try {
         const next = await write(record, probeTransition(record, recovery, report));
         written = true;

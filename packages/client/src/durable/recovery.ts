@@ -11,7 +11,7 @@ import type { Attempt, ErrorSummary, ResultSummary } from '../ledger/ledger.js';
 import { maxDuplicateTasks } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
 import type { JsonValue, ListTasksResponse, Message, SendMessageResponse } from '../protocol/index.js';
-import type { ProbeResult, ProbeRule } from './events.js';
+import type { DurableEvent, ProbeKind, ProbeResult, ProbeRule } from './events.js';
 import { classifyProbeFailure } from './outcome.js';
 
 /** The prefix of every opaque recovery contextId: 13 characters, then 64 lowercase hex digits. */
@@ -160,6 +160,45 @@ export type ProbeReport = {
   readonly tasksExamined: number;
   readonly matches: number;
 };
+
+/** Which probe a span reports: the record, its original attempt, the recovery, and whether it is the audit after a commit. */
+export type ProbeSpan = {
+  readonly id: string;
+  readonly attemptId: string;
+  readonly recovery: ProbeKind;
+  readonly audit?: true;
+};
+
+/**
+Runs `probe` between its `probe-start` and `probe` events, so a reconciliation and the audit report their scans alike (docs/durable-send.md#reconciling-an-unknown).
+
+@example
+```ts
+const report = await reportedProbe(emit, { id, attemptId, recovery: 'keyed' }, () => replaySend(input, sendOnce));
+```
+*/
+export async function reportedProbe(
+  emit: (event: DurableEvent) => void,
+  span: ProbeSpan,
+  probe: () => Promise<ProbeReport>,
+): Promise<ProbeReport> {
+  const startedAt = Date.now();
+  const started = performance.now();
+  emit({ type: 'probe-start', ...span, time: startedAt });
+  const report = await probe();
+  emit({
+    type: 'probe',
+    ...span,
+    pagesScanned: report.pagesScanned,
+    tasksExamined: report.tasksExamined,
+    matches: report.matches,
+    result: report.result,
+    ...(report.rule === undefined ? {} : { rule: report.rule }),
+    startedAt,
+    durationMs: performance.now() - started,
+  });
+  return report;
+}
 
 /** What a probe needs: the client, the per-call options (signal, skill, the original attempt's identity) and the message that attempt sent. */
 export type ProbeInput = {
