@@ -4,20 +4,18 @@ One worker process of `durable-throughput-postgres-64` (bench/postgres.ts): a cl
 Arguments: `<postgres url> <schema> <card url> <worker id> <senders>`.
 */
 import { createInterface } from 'node:readline';
-import { cardDigest, createClient, type JsonValue } from '@surecall/client';
-import { parseAgentCard } from '@surecall/client/protocol';
+import { discover } from '@surecall/client';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openPostgresLedger } from '../packages/client/src/ledger/postgres.js';
 
 const [url = '', schema = '', cardUrl = '', worker = '', senders = '16'] = process.argv.slice(2);
 
-const raw = (await (await fetch(cardUrl)).json()) as JsonValue;
-const card = parseAgentCard(raw);
-const pinned = card.supportedInterfaces.find((entry) => entry.protocolBinding === 'JSONRPC');
-const client = createClient({
-  card,
-  cardDigest: await cardDigest(raw),
-  pin: { binding: 'JSONRPC', url: pinned?.url ?? '' },
+// The mock agent on loopback, taken as first fetched (README.md#local-development), over its JSON-RPC interface.
+const client = await discover({
+  cardUrl,
+  pins: [{ binding: 'JSONRPC', url: new URL('/a2a/jsonrpc', cardUrl).href }],
+  loopback: true,
+  trust: { kind: 'first-fetch' },
   security: { kind: 'anonymous' },
 });
 const ledger = await openPostgresLedger(

@@ -8,12 +8,10 @@ Arguments: `<postgres url> <schema> <card url> <worker id> <lease ms> <first ind
 */
 import { setMaxListeners } from 'node:events';
 import { createInterface } from 'node:readline';
-import { createClient } from '../../src/client.js';
 import { LedgerError } from '../../src/core/errors.js';
-import { cardDigest } from '../../src/discovery/digest.js';
+import { discover } from '../../src/discovery/discovery.js';
 import { type DurableAgent, durableAgent } from '../../src/durable/agent.js';
 import { openPostgresLedger } from '../../src/ledger/postgres.js';
-import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 
 function report(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ ...event, t: Date.now() })}\n`);
@@ -33,13 +31,12 @@ const [
 ] = process.argv.slice(2);
 
 async function main(): Promise<void> {
-  const raw = (await (await fetch(cardUrl)).json()) as JsonValue;
-  const card = parseAgentCard(raw);
-  const pinned = card.supportedInterfaces.find((entry) => entry.protocolBinding === 'JSONRPC');
-  const client = createClient({
-    card,
-    cardDigest: await cardDigest(raw),
-    pin: { binding: 'JSONRPC', url: pinned?.url ?? '' },
+  // The mock agent on loopback, taken as first fetched (README.md#local-development), over its JSON-RPC interface.
+  const client = await discover({
+    cardUrl,
+    pins: [{ binding: 'JSONRPC', url: new URL('/a2a/jsonrpc', cardUrl).href }],
+    loopback: true,
+    trust: { kind: 'first-fetch' },
     security: { kind: 'anonymous' },
   });
   const ledger = await openPostgresLedger(
