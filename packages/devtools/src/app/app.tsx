@@ -156,7 +156,7 @@ export function App() {
         : `Could not connect to ${phase.label}`;
 
   return (
-    <div className="app">
+    <div className="app surecall-devtools">
       <header className="app-header">
         <h1>surecall devtools</h1>
         <p className="app-connection" role="status" data-testid="connection">

@@ -25,7 +25,7 @@ export function LedgerPage({ source }: { readonly source: LedgerSource }) {
   }, [source]);
   const sends = useSends(ledger);
   return (
-    <div className="app">
+    <div className="app surecall-devtools">
       <header className="app-header">
         <h1>surecall devtools</h1>
         <p className="app-connection" role="status" data-testid="connection">
