@@ -10,15 +10,6 @@ export function cancelBody(response: Response): void {
   response.body?.cancel().catch(ignore);
 }
 
-/** Cancels the reader when the deadline or the caller stops, which ends a pending read even where fetch would not. */
-function watch(deadline: Deadline, reader: ReadableStreamDefaultReader<Uint8Array>): () => void {
-  const onAbort = (): void => {
-    reader.cancel().catch(ignore);
-  };
-  deadline.signal.addEventListener('abort', onAbort, { once: true });
-  return () => deadline.signal.removeEventListener('abort', onAbort);
-}
-
 async function readChunk(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   deadline: Deadline,
@@ -54,8 +45,11 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
     return new Uint8Array(0);
   }
   const reader = response.body.getReader();
-  const unwatch = watch(deadline, reader);
-  const chunks: Uint8Array[] = [];
+  // The deadline cancels the reader when it or the caller stops, which ends a pending read even where fetch would not.
+  deadline.watch(reader);
+  // A small answer arrives as one chunk, which is then the body as it is, with no array and no copy.
+  let first: Uint8Array | undefined;
+  let more: Uint8Array[] | undefined;
   let total = 0;
   try {
     for (let chunk = await readChunk(reader, deadline); chunk !== undefined; ) {
@@ -63,18 +57,30 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
       if (total > limit) {
         throw tooLarge(response.status);
       }
-      chunks.push(chunk);
+      if (first === undefined) {
+        first = chunk;
+      } else {
+        more ??= [];
+        more.push(chunk);
+      }
       chunk = await readChunk(reader, deadline);
     }
   } catch (error) {
     reader.cancel().catch(ignore);
     throw error;
   } finally {
-    unwatch();
+    deadline.watch(undefined);
+  }
+  if (first === undefined) {
+    return new Uint8Array(0);
+  }
+  if (more === undefined) {
+    return first;
   }
   const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
+  body.set(first, 0);
+  let offset = first.byteLength;
+  for (const chunk of more) {
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
@@ -87,12 +93,11 @@ export function liveBody(
   deadline: Deadline,
 ): { body: ReadableStream<Uint8Array>; release: () => void } {
   const reader = source.getReader();
-  const unwatch = watch(deadline, reader);
+  deadline.watch(reader);
   let ended = false;
   const end = (): void => {
     if (!ended) {
       ended = true;
-      unwatch();
       deadline.release();
     }
   };
