@@ -145,7 +145,7 @@ async function resolveToken(
 }
 
 /**
-The one ky instance, with the options that never change: ky 1.x retries GETs on network errors and its timeout ends at the headers, both ours to decide. A call adds its method and headers, from which ky builds a `Request`, and a `fetch` that sends that `Request` with the body and the deadline's signal. Given to ky, the body would be teed when ky clones the `Request` for retries it never makes, then piped through an identity stream when `fetch` wraps that `Request` again, and the signal would be combined with ky's own controller: all per call, and all unused here.
+The one ky instance, with the options that never change: ky 1.x retries GETs on network errors and its timeout ends at the headers, both ours to decide. A call adds its method, from which ky builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it with the body and the deadline's signal. Given to ky, the body would be teed when ky clones the `Request` for retries it never makes, then piped through an identity stream when `fetch` wraps that `Request` again; the signal would be combined with ky's own controller; and the headers, already checked and lowercase, would be copied through four `Headers` (ky's defaults, its call options, its `content-type` probe, the `Request`): all per call, and all unused here.
 */
 const http = ky.create({
   retry: 0,
@@ -154,6 +154,17 @@ const http = ky.create({
   // ARCHITECTURE.md#decisions: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
   redirect: 'manual',
 });
+
+/** Puts the checked headers on the `Request` ky built for this call (ky 1.x always hands its `fetch` one); `false` when there is no such `Request`, so the request cannot be built. */
+function addHeaders(input: unknown, headers: Readonly<Record<string, string>>): input is Request {
+  if (!(input instanceof Request)) {
+    return false;
+  }
+  for (const name of Object.keys(headers)) {
+    input.headers.set(name, headers[name] as string);
+  }
+  return true;
+}
 
 /** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
 async function dispatch(request: HttpExchangeRequest): Promise<{ response: Response; deadline: Deadline }> {
@@ -164,6 +175,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
   }
   const deadline = startDeadline(request.signal, request.limits.requestTimeoutMs);
   let dispatched = false;
+  let unbuilt = false;
   try {
     if (request.authorize !== undefined) {
       headers['authorization'] = `Bearer ${await resolveToken(request.authorize, deadline)}`;
@@ -172,10 +184,17 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
     try {
       pending = http(request.url, {
         method: request.method,
-        headers,
         // Looked up per call, never captured at load, so that MSW and instrumentation see every request.
         fetch: (input, init) => {
           if (deadline.signal.aborted) {
+            return Promise.reject(halted);
+          }
+          try {
+            unbuilt = !addHeaders(input, headers);
+          } catch {
+            unbuilt = true;
+          }
+          if (unbuilt) {
             return Promise.reject(halted);
           }
           dispatched = true;
@@ -200,8 +219,11 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
     try {
       response = await pending;
     } catch (error) {
-      // Before dispatch the only way to fail is the guard above: the caller aborted first.
-      throw dispatched ? dispatchedFailure(deadline, 'network', error) : new RequestError('aborted');
+      if (dispatched) {
+        throw dispatchedFailure(deadline, 'network', error);
+      }
+      // Before dispatch the only ways to fail are the guards above: headers the `Request` refused, or the caller aborted first.
+      throw unbuilt ? invalidRequest() : new RequestError('aborted');
     }
     // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch standard).
     if (response.status === 0 || (response.status >= 300 && response.status < 400)) {

@@ -126,7 +126,7 @@ function addExtra(headers: Record<string, string>, extraHeaders: ExtraHeaders, t
 }
 
 /**
-The headers of one request as a plain object of lowercase names, in this order: the caller's extra headers (validated, none of them reserved), the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace: `A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body. `Authorization` is added later, from the token provider only. A plain object, not a `Headers`: ky merges whatever it is given into a `Headers` of its own, so building one here too would only add a copy per request.
+The headers of one request as a plain object of lowercase names, in this order: the caller's extra headers (validated, none of them reserved), the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace: `A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body. `Authorization` is added later, from the token provider only. A plain object, not a `Headers`: the exchange sets them one by one on the `Request` ky builds (`http.ts`), so building a `Headers` here too would only add a copy per request.
 
 @throws RequestError `invalid-params` (nothing was sent): `headers` (the function threw or returned no object, or a binding header is no RFC 9110 field), `header-count`, `header-bytes`, `header-name`, `header-value`, `header-reserved`, `header-repeated`.
 @example
