@@ -6,11 +6,11 @@ export type Stop = 'timeout' | 'aborted';
 /** One AbortController driven by our own timer and the caller's signal, so that fake timers drive the deadline. */
 export type Deadline = {
   readonly signal: AbortSignal;
-  stop(): Stop | undefined;
-  stopTimer(): void;
+  readonly stop: () => Stop | undefined;
+  readonly stopTimer: () => void;
   /** Cancels `reader` when the deadline ends early, which ends a pending read even where fetch would not; `undefined` stops watching. One reader at a time: an exchange has one body. */
-  watch(reader: Cancellable | undefined): void;
-  release(): void;
+  readonly watch: (reader: Cancellable | undefined) => void;
+  readonly release: () => void;
 };
 
 /** The rejection of a wait the deadline cut short; it never reaches a caller, whose error is chosen from `stop()`. */
@@ -21,63 +21,35 @@ export type Cancellable = { cancel(): Promise<void> };
 
 function ignore(): void {}
 
-function expire(deadline: ExchangeDeadline): void {
-  deadline.end('timeout');
-}
-
-/**
-A class rather than a record of closures: every exchange makes one, so its methods live once on the prototype, the timer gets the deadline as its argument, and the caller's signal calls the deadline itself as an `EventListener` object (DOM standard, `handleEvent`). The body's reader is cancelled by a direct call, not a second listener on `signal`.
-*/
-class ExchangeDeadline implements Deadline {
-  readonly signal: AbortSignal;
-  private readonly controller: AbortController;
-  private readonly caller: AbortSignal | undefined;
-  private readonly timer: ReturnType<typeof setTimeout>;
-  private stopped: Stop | undefined;
-  private reader: Cancellable | undefined;
-
-  constructor(caller: AbortSignal | undefined, timeoutMs: number) {
-    this.controller = new AbortController();
-    this.signal = this.controller.signal;
-    this.caller = caller;
-    this.timer = setTimeout(expire, timeoutMs, this);
-    caller?.addEventListener('abort', this, { once: true });
-  }
-
-  end(why: Stop): void {
-    if (this.stopped === undefined) {
-      this.stopped = why;
-      this.controller.abort();
-      this.reader?.cancel().catch(ignore);
-    }
-  }
-
-  handleEvent(): void {
-    this.end('aborted');
-  }
-
-  stop(): Stop | undefined {
-    return this.stopped;
-  }
-
-  stopTimer(): void {
-    clearTimeout(this.timer);
-  }
-
-  watch(reader: Cancellable | undefined): void {
-    this.reader = reader;
-  }
-
-  release(): void {
-    clearTimeout(this.timer);
-    this.reader = undefined;
-    this.caller?.removeEventListener('abort', this);
-  }
-}
-
 /** Starts the deadline of one exchange: `timeoutMs` from now, or sooner when `caller` aborts. */
 export function startDeadline(caller: AbortSignal | undefined, timeoutMs: number): Deadline {
-  return new ExchangeDeadline(caller, timeoutMs);
+  const controller = new AbortController();
+  let stop: Stop | undefined;
+  let reader: Cancellable | undefined;
+  const end = (why: Stop): void => {
+    if (stop === undefined) {
+      stop = why;
+      controller.abort();
+      // A direct call, not a second listener on the signal: one exchange, one body.
+      reader?.cancel().catch(ignore);
+    }
+  };
+  const onCallerAbort = (): void => end('aborted');
+  const timer = setTimeout(end, timeoutMs, 'timeout');
+  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => stop,
+    stopTimer: () => clearTimeout(timer),
+    watch: (next) => {
+      reader = next;
+    },
+    release: () => {
+      clearTimeout(timer);
+      reader = undefined;
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
 }
 
 /** Settles with `promise`, or rejects as soon as `signal` aborts, even if `promise` never settles. */

@@ -47,9 +47,7 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
   const reader = response.body.getReader();
   // The deadline cancels the reader when it or the caller stops, which ends a pending read even where fetch would not.
   deadline.watch(reader);
-  // A small answer arrives as one chunk, which is then the body as it is, with no array and no copy.
-  let first: Uint8Array | undefined;
-  let more: Uint8Array[] | undefined;
+  const chunks: Uint8Array[] = [];
   let total = 0;
   try {
     for (let chunk = await readChunk(reader, deadline); chunk !== undefined; ) {
@@ -57,12 +55,7 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
       if (total > limit) {
         throw tooLarge(response.status);
       }
-      if (first === undefined) {
-        first = chunk;
-      } else {
-        more ??= [];
-        more.push(chunk);
-      }
+      chunks.push(chunk);
       chunk = await readChunk(reader, deadline);
     }
   } catch (error) {
@@ -71,16 +64,14 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
   } finally {
     deadline.watch(undefined);
   }
-  if (first === undefined) {
-    return new Uint8Array(0);
-  }
-  if (more === undefined) {
+  // A small answer arrives as one chunk, which is then the body as it is, with no copy.
+  const [first] = chunks;
+  if (chunks.length === 1 && first !== undefined) {
     return first;
   }
   const body = new Uint8Array(total);
-  body.set(first, 0);
-  let offset = first.byteLength;
-  for (const chunk of more) {
+  let offset = 0;
+  for (const chunk of chunks) {
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
