@@ -404,6 +404,14 @@ export async function openAppender(
         });
         continue;
       }
+      // One turn of the event loop before the batch is taken: the writers the last batch woke (and those that just arrived) queue their next lines meanwhile, so they share this sync instead of the first of them taking one alone.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        await options.beforeBatch();
+      } catch (error) {
+        fail(error);
+        return;
+      }
       const batch: Waiter[] = [];
       while (queue[0]?.kind === 'append') {
         batch.push(queue.shift() as Waiter);
@@ -427,7 +435,6 @@ export async function openAppender(
       }
       const buffers = [Buffer.from(text)];
       try {
-        await options.beforeBatch();
         await writeAll(handle, buffers);
         await handle.datasync();
       } catch (error) {
