@@ -13,9 +13,9 @@ import {
   type LedgerChange,
   type LedgerFilter,
   matchesDue,
+  platformSha256,
   revisionDigestInput,
   type Sha256,
-  webCryptoSha256,
 } from './ledger.js';
 import {
   decodeLedger,
@@ -107,7 +107,7 @@ function byCreation(left: LedgerRecord, right: LedgerRecord): number {
 Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash into `unknown` with reason `crashed-while-executing` (docs/durable-send.md#execution-order: never "send again").
 */
 export async function openLedgerEngine(store: LedgerStore, options: EngineOptions = {}): Promise<Ledger> {
-  const sha256 = options.sha256 ?? webCryptoSha256;
+  const sha256 = options.sha256 ?? platformSha256;
   const listeners = new Set<(change: LedgerChange) => void>();
   const inFlight = new Set<Promise<unknown>>();
   // A single-writer store's claims: records a probe of this process holds, so two reconcilers in it never probe one record at once.
