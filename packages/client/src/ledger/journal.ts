@@ -342,6 +342,8 @@ export async function openAppender(
   let closing = false;
   // Set while the drain waits for more appends before it takes a batch (see `moreAppends`).
   let gathered: (() => void) | undefined;
+  // How many appends the last batch held.
+  let lastBatch = 0;
 
   /**
   Waits, before a batch is taken, for one turn of the event loop or for `EARLY_BATCH` queued appends, whichever comes first. The turn lets the writers the last batch woke (and those just arriving) queue their lines, so they share this sync instead of the first of them taking one alone. The early start lets a batch sync on the thread pool while the remaining writers are still preparing theirs on the main thread: CPU and disk overlap instead of taking turns.
@@ -435,7 +437,8 @@ export async function openAppender(
         });
         continue;
       }
-      if (queue.length < EARLY_BATCH) {
+      // A lone writer (the last batch held one append and one waits now) has nobody to wait for: its append goes at once.
+      if (queue.length < EARLY_BATCH && !(queue.length === 1 && lastBatch === 1)) {
         await moreAppends();
       }
       try {
@@ -483,6 +486,7 @@ export async function openAppender(
       }
       size = position;
       last = chain;
+      lastBatch = batch.length;
       for (const [index, waiter] of batch.entries()) {
         waiter.onDurable(offsets[index] as number[]);
         waiter.resolve();
