@@ -173,7 +173,21 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
     const hashed = sha256(text);
     const digest = typeof hashed === 'string' ? hashed : await hashed;
-    const revision = deepFreeze({ ...draft, digest } as LedgerRevision);
+    // Written out rather than spread (see `recordAt` in state-machine.ts): a revision is built and frozen on every commit.
+    const { expectedRevision, previousDigest } = draft;
+    const revision: LedgerRevision = deepFreeze(
+      expectedRevision === undefined || previousDigest === undefined
+        ? { id: draft.id, revision: draft.revision, at: draft.at, transition: draft.transition, digest }
+        : {
+            id: draft.id,
+            revision: draft.revision,
+            expectedRevision,
+            at: draft.at,
+            previousDigest,
+            transition: draft.transition,
+            digest,
+          },
+    );
     return { record: deepFreeze(applyTransition(previous, revision)), revision, text };
   }
 
