@@ -40,6 +40,25 @@ function string(text: string): string {
   return JSON.stringify(text);
 }
 
+/**
+RFC 8785 §3.2.3: member names sort by their UTF-16 code units, which is what `<` compares on strings. The few names of an object are sorted in place by insertion, which allocates nothing (`Array.prototype.sort` copies into a work array on every call, a large share of what a ledger commit allocates); many names go through `sort`, whose default order is the same (ECMA-262 §23.1.3.30.2).
+*/
+function sortedNames(names: string[]): string[] {
+  if (names.length > 16) {
+    return names.sort();
+  }
+  for (let index = 1; index < names.length; index++) {
+    const name = names[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (names[at] as string) > name) {
+      names[at + 1] = names[at] as string;
+      at--;
+    }
+    names[at + 1] = name;
+  }
+  return names;
+}
+
 function write(value: unknown): string {
   switch (typeof value) {
     case 'string':
@@ -65,8 +84,7 @@ function write(value: unknown): string {
         return `${text}]`;
       }
       const members = value as Readonly<Record<string, unknown>>;
-      // RFC 8785 §3.2.3: member names sort by their UTF-16 code units, which is exactly the default order of `sort` on strings (ECMA-262 §23.1.3.30.2), compared natively rather than through a callback.
-      const names = Object.keys(members).sort();
+      const names = sortedNames(Object.keys(members));
       let text = '{';
       for (let index = 0; index < names.length; index++) {
         const name = names[index] as string;
