@@ -173,7 +173,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     async stream(operation, request, context) {
       // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadFrames();
+      const { frameType, streamFrames } = await loadFrames(false);
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {

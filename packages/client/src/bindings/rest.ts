@@ -96,7 +96,7 @@ export function createRestBinding(options: BindingOptions): Binding {
 
     async stream(operation, request, context) {
       const http = route(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadFrames();
+      const { frameType, streamFrames } = await loadFrames(false);
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
