@@ -1,8 +1,8 @@
 import type { Binding, CallContext, HeaderTarget, StreamMethod, UnaryMethod } from './bindings/binding.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
-import { createRestBinding } from './bindings/rest.js';
+import { lazyRestBinding } from './bindings/rest-loader.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
-import { lazyModule } from './core/lazy.js';
+import { loadDeferred } from './core/lazy.js';
 import { type EventHub, errorJson } from './events.js';
 import {
   carriesIdempotencyKey,
@@ -23,9 +23,6 @@ import { operations } from './protocol/index.js';
 import type { ResumeOptions } from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 import type { StreamRun } from './streaming.js';
-
-// docs/protocol-checks.md#stream-resumption: the stream runner, its lifecycle validator and resumption load with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use").
-const loadStreaming = lazyModule(() => import('./streaming.js'));
 
 /**
 What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then choose the token's scopes), and, for the durable layer, the attempt it makes.
@@ -131,9 +128,7 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
     subscribeMethod,
     ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
   };
-  return pin.binding === 'JSONRPC'
-    ? createJsonRpcBinding({ ...options, nextId })
-    : createRestBinding(options);
+  return pin.binding === 'JSONRPC' ? createJsonRpcBinding({ ...options, nextId }) : lazyRestBinding(options);
 }
 
 /**
@@ -350,7 +345,8 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     const call = begin(operation);
     if (runStream === undefined) {
       try {
-        runStream = (await loadStreaming(false)).streamRunner(kit);
+        // The stream runner, its lifecycle validator and resumption load with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use").
+        runStream = (await loadDeferred(false)).streamRunner(kit);
       } catch (error) {
         throw fail(call, error);
       }

@@ -3,6 +3,7 @@
 The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
 import { HttpProtocolError, InvalidResponseError, type Violation } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import {
   type ClientMethod,
   isJsonObject,
@@ -13,7 +14,6 @@ import {
 } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
-import { loadFrames } from './frames-loader.js';
 import { failedAnswer, fromJsonRpcError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
@@ -173,7 +173,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     async stream(operation, request, context) {
       // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadFrames(false);
+      const { frameType, streamFrames } = await loadDeferred(false);
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {

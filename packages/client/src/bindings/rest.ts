@@ -3,10 +3,10 @@
 The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
-import { loadFrames } from './frames-loader.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
@@ -96,7 +96,7 @@ export function createRestBinding(options: BindingOptions): Binding {
 
     async stream(operation, request, context) {
       const http = route(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadFrames(false);
+      const { frameType, streamFrames } = await loadDeferred(false);
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
