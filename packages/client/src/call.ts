@@ -4,12 +4,8 @@ import { lazyRestBinding } from './bindings/rest-loader.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
 import { loadDeferred } from './core/lazy.js';
 import { type EventHub, errorJson } from './events.js';
-import {
-  carriesIdempotencyKey,
-  notAppliedCodes,
-  type RetryNotice,
-  runWithRetry,
-} from './idempotency/retry.js';
+import { carriesIdempotencyKey, notAppliedCodes } from './idempotency/retry.js';
+import type { RetryNotice } from './idempotency/retry-loop.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type {
@@ -204,22 +200,25 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     if (policy === undefined) {
       return attempt(1);
     }
-    return runWithRetry(
-      {
-        policy,
-        operation: call.method,
-        keyed,
-        signal: options?.signal,
-        onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
-          hub.emit(() => ({
-            ...base(call),
-            type: 'retry',
-            attempt: number,
-            delayMs,
-            error: errorJson(error),
-          })),
-      },
-      attempt,
+    // The retry loop loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), before anything is sent.
+    return loadDeferred(false).then(({ runWithRetry }) =>
+      runWithRetry(
+        {
+          policy,
+          operation: call.method,
+          keyed,
+          signal: options?.signal,
+          onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
+            hub.emit(() => ({
+              ...base(call),
+              type: 'retry',
+              attempt: number,
+              delayMs,
+              error: errorJson(error),
+            })),
+        },
+        attempt,
+      ),
     );
   }
 

@@ -4,7 +4,7 @@ Stream resumption (docs/protocol-checks.md#stream-resumption): when a SendStream
 */
 import { isClientError, OptionsError } from './core/errors.js';
 import type { StreamBreakReason } from './events.js';
-import { isRetryableError, retryDelayMs } from './idempotency/retry.js';
+import { isRetryableError, retryDelayMs } from './idempotency/retry-loop.js';
 
 /**
 How a stream resumes after a break. Every field is optional: `resume: {}` (or leaving `resume` out) takes the defaults; `resume: false` turns resumption off, so a break fails the stream as before.

@@ -20,17 +20,19 @@ import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,
   defaultRetryPolicy,
+  type RetryPolicy,
+  type RetryPolicyOptions,
+  resolveRetryPolicy,
+} from './retry.js';
+import {
   isFinalError,
   isRetryableError,
   provesNotApplied,
   type RetryNotice,
-  type RetryPolicy,
-  type RetryPolicyOptions,
-  resolveRetryPolicy,
   retryDelayMs,
   runWithRetry,
   shouldRetry,
-} from './retry.js';
+} from './retry-loop.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
