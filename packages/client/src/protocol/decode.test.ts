@@ -13,7 +13,7 @@ import {
   safeParseMessage,
   safeParseTask,
 } from './decode.js';
-import { JsonRpcError, RestErrorEnvelope } from './error-codes.js';
+import { JsonRpcError, RestErrorEnvelope } from './error-envelope.js';
 import { Message, Part } from './message.js';
 import { operationSchemas } from './operations.js';
 import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';

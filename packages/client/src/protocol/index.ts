@@ -1,6 +1,6 @@
 /**
 @module
-The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
+The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. A peer's error shapes (`error-envelope.ts`) are imported from their own file, by the refusal decoding alone: a bundler that splits by file (esbuild) follows every re-export of a barrel, so a name re-exported here would be on the path of every call. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
 */
 
 export {
@@ -26,17 +26,7 @@ export {
   safeParseTask,
 } from './decode.js';
 export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
-export {
-  a2aErrors,
-  errorByCode,
-  errorByReason,
-  errorDomain,
-  errorFromDetails,
-  errorInfoType,
-  JsonRpcError,
-  matchesRestIdentity,
-  RestErrorEnvelope,
-} from './error-codes.js';
+export { a2aErrors, errorDomain, errorInfoType } from './error-codes.js';
 export type { JsonObject, JsonValue } from './json-value.js';
 export { isJsonObject } from './json-value.js';
 export { Message, Part, Role } from './message.js';
