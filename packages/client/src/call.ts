@@ -1,6 +1,7 @@
 import type { Binding, CallContext, HeaderTarget, StreamMethod, UnaryMethod } from './bindings/binding.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { lazyRestBinding } from './bindings/rest-loader.js';
+import { schemasOf } from './bindings/result.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
 import { loadDeferred } from './core/lazy.js';
 import { type EventHub, errorJson } from './events.js';
@@ -45,7 +46,7 @@ export type UnaryCheck<N extends UnaryMethod> = (
   value: OperationResponse<N>,
   httpStatus: number,
   replay: boolean,
-) => void;
+) => void | Promise<void>;
 
 /** A unary answer as the caller receives it: when `replay` was true, the answer gains `replayed: true`. */
 export type UnaryAnswer<N extends UnaryMethod> = OperationResponse<N> & { readonly replayed?: true };
@@ -78,7 +79,7 @@ export type CallKit = {
   };
   readonly elapsed: (call: Call) => number;
   readonly fail: (call: Call, error: unknown, answered?: boolean) => unknown;
-  readonly prepare: (call: Call, params: unknown, options: CallOptions | undefined) => PreparedCall;
+  readonly prepare: (call: Call, params: unknown, options: CallOptions | undefined) => Promise<PreparedCall>;
   readonly attempts: <T>(
     call: Call,
     keyed: boolean,
@@ -184,9 +185,14 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return thrown;
   }
 
-  /** The outbound contract, once per call: every attempt sends this same request. */
-  function prepare(call: Call, params: unknown, options: CallOptions | undefined): PreparedCall {
-    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill });
+  /** The outbound contract, once per call: every attempt sends this same request. An operation other than SendMessage loads its schemas first (ARCHITECTURE.md#decisions, "Code loads with its first use"). */
+  async function prepare(
+    call: Call,
+    params: unknown,
+    options: CallOptions | undefined,
+  ): Promise<PreparedCall> {
+    const { request: schema } = await schemasOf(call.method);
+    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill, schema });
   }
 
   /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
@@ -308,7 +314,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
   ): Promise<UnaryAnswer<N>> {
     const call = begin(operation);
     try {
-      const prepared = prepare(call, params, options);
+      const prepared = await prepare(call, params, options);
       const keyed = carriesIdempotencyKey(operation, prepared.request, honoursIdempotency);
       return await attempts(call, keyed, options, async (number) => {
         call.attempt = number;
@@ -317,7 +323,11 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         );
         // docs/idempotency.md#replays: a keyed retry is answered with the key's task as it stands now, settled or not.
         const replay = keyed && number > 1;
-        check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
+        // The page and push-config checks load with their operation's schemas, before the request left (`client.ts`); the others run at once.
+        const checking = check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
+        if (checking !== undefined) {
+          await checking;
+        }
         hub.emit(() => ({
           ...base(call),
           type: 'response',

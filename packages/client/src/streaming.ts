@@ -106,7 +106,7 @@ export function streamRunner(kit: CallKit): StreamRun {
       }
       try {
         // The same binding, bounds, pin and token provider; a read of the task, never the message again.
-        const prepared = prepare(subscribe, params, options);
+        const prepared = await prepare(subscribe, params, options);
         const source = await start(subscribe, prepared, options, (sent, context) =>
           binding.stream('subscribeToTask', sent as OperationRequest<'subscribeToTask'>, context),
         );
@@ -150,7 +150,7 @@ export function streamRunner(kit: CallKit): StreamRun {
   ): Promise<Task | undefined> {
     const get = exchange(call, 'getTask');
     try {
-      const prepared = prepare(get, { id: taskId }, options);
+      const prepared = await prepare(get, { id: taskId }, options);
       const { value, httpStatus } = await start(get, prepared, options, (sent, context) =>
         binding.unary('getTask', sent as OperationRequest<'getTask'>, context),
       );
@@ -195,7 +195,7 @@ export function streamRunner(kit: CallKit): StreamRun {
     };
     try {
       const policy = resolveResumePolicy(options?.resume, resolved.limits.streamIdleTimeoutMs);
-      const prepared = prepare(call, params, options);
+      const prepared = await prepare(call, params, options);
       const { request } = prepared;
       // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
       const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);

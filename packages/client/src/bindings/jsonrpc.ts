@@ -15,7 +15,7 @@ import {
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { interfaceUrl } from './request.js';
-import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
+import { decodeResult, decodeStreamEvent, failureInit, parseBody, schemasOf } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
@@ -101,7 +101,9 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     protocolBinding: 'JSONRPC',
 
     async unary(operation, request, context) {
+      // The id is drawn before the first await, as a stream's is.
       const { id, http } = prepare(operation, request, context, 'json');
+      const { response: schema } = await schemasOf(operation);
       const response = await exchange(http);
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
@@ -117,13 +119,19 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
         throw (await loadDeferred(true)).jsonRpcRemoteError(envelope.error, httpStatus);
       }
       const source = tenant === undefined ? { httpStatus } : { httpStatus, tenant };
-      return { value: decodeResult(operation, envelope.result, source), raw: envelope.result, httpStatus };
+      return {
+        value: decodeResult(operation, envelope.result, source, schema),
+        raw: envelope.result,
+        httpStatus,
+      };
     },
 
     async stream(operation, request, context) {
       // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
-      const { frameType, streamFrames, jsonRpcRefusal, jsonRpcRemoteError } = await loadDeferred(false);
+      const { frameType, streamFrames, jsonRpcRefusal, jsonRpcRemoteError, operationSchemas } =
+        await loadDeferred(false);
+      const schema = operationSchemas[operation].response;
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
@@ -147,7 +155,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
           throw envelopeError({ rule: 'result-in-error-event', path: '$.result' });
         }
         return {
-          event: decodeStreamEvent(envelope.result),
+          event: decodeStreamEvent(envelope.result, schema),
           raw: envelope.result,
           wireBytes: event.wireBytes,
         };

@@ -14,6 +14,7 @@ import {
   decodeResult,
   decodeStreamEvent,
   parseBody,
+  schemasOf,
   streamResponseMembers,
   unionViolation,
 } from './result.js';
@@ -73,6 +74,7 @@ export function createRestBinding(options: BindingOptions): Binding {
     protocolBinding: 'HTTP+JSON',
 
     async unary(operation, request, context) {
+      const { response: schema } = await schemasOf(operation);
       const response = await exchange(route(operation, request, context, 'json'));
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
@@ -85,18 +87,23 @@ export function createRestBinding(options: BindingOptions): Binding {
       }
       // docs/protocol-checks.md#unary-answers, delete: 204, or any 2xx with an empty body, means deleted.
       if (operation === 'deleteTaskPushNotificationConfig' && response.body.byteLength === 0) {
-        return { value: decodeResult(operation, null, { ...source, httpStatus }), raw: null, httpStatus };
+        return {
+          value: decodeResult(operation, null, { ...source, httpStatus }, schema),
+          raw: null,
+          httpStatus,
+        };
       }
       if (response.mediaType !== 'json') {
         throw new HttpProtocolError('media-type', { dispatched: true, httpStatus });
       }
       const raw = parseBody(response.body, limits, httpStatus);
-      return { value: decodeResult(operation, raw, { ...source, httpStatus }), raw, httpStatus };
+      return { value: decodeResult(operation, raw, { ...source, httpStatus }, schema), raw, httpStatus };
     },
 
     async stream(operation, request, context) {
       const http = route(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadDeferred(false);
+      const { frameType, streamFrames, operationSchemas } = await loadDeferred(false);
+      const schema = operationSchemas[operation].response;
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
@@ -123,7 +130,7 @@ export function createRestBinding(options: BindingOptions): Binding {
             fromRestStreamError(raw) ?? new InvalidResponseError('schema', { dispatched: true, violation })
           );
         }
-        return { event: decodeStreamEvent(raw), raw, wireBytes: event.wireBytes };
+        return { event: decodeStreamEvent(raw, schema), raw, wireBytes: event.wireBytes };
       });
     },
   };

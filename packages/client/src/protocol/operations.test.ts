@@ -10,8 +10,9 @@ import {
   operationNames,
   operations,
 } from './operations.js';
-import type { ListTasksRequest, SendMessageRequest } from './requests.js';
-import type { SendMessageResponse, StreamResponse } from './stream.js';
+import type { ListTasksRequest } from './requests.js';
+import type { SendMessageRequest, SendMessageResponse } from './send-message.js';
+import type { StreamResponse } from './stream.js';
 import type { Task } from './task.js';
 
 describe('operations', () => {

@@ -1,22 +1,6 @@
 import type * as z from 'zod/mini';
 import { RequestError } from '../core/errors.js';
-import { AgentCard } from './agent-card.js';
-import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
-import {
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  Empty,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTasksRequest,
-  ListTasksResponse,
-  SendMessageRequest,
-  SubscribeToTaskRequest,
-} from './requests.js';
-import { SendMessageResponse, StreamResponse } from './stream.js';
-import { Task } from './task.js';
+import type { operationSchemas } from './operation-schemas.js';
 
 /** The HTTP methods the HTTP+JSON binding uses. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -142,32 +126,6 @@ export type OperationName = (typeof operations)[ClientMethod]['name'];
 export const operationNames: readonly OperationName[] = /* @__PURE__ */ Object.freeze(
   /* @__PURE__ */ Object.values(operations).map((operation) => operation.name),
 );
-
-/** The request schema and the answer schema (for a stream, each event's) of every operation, keyed like {@link operations}. Internal: the zod schemas never leave the package (CONTRIBUTING.md#library-boundaries), only the types inferred from them. */
-export const operationSchemas = Object.freeze({
-  sendMessage: { request: SendMessageRequest, response: SendMessageResponse },
-  sendStreamingMessage: { request: SendMessageRequest, response: StreamResponse },
-  getTask: { request: GetTaskRequest, response: Task },
-  listTasks: { request: ListTasksRequest, response: ListTasksResponse },
-  cancelTask: { request: CancelTaskRequest, response: Task },
-  subscribeToTask: { request: SubscribeToTaskRequest, response: StreamResponse },
-  createTaskPushNotificationConfig: {
-    request: TaskPushNotificationConfig,
-    response: TaskPushNotificationConfig,
-  },
-  getTaskPushNotificationConfig: {
-    request: GetTaskPushNotificationConfigRequest,
-    response: TaskPushNotificationConfig,
-  },
-  listTaskPushNotificationConfigs: {
-    request: ListTaskPushNotificationConfigsRequest,
-    response: ListTaskPushNotificationConfigsResponse,
-  },
-  deleteTaskPushNotificationConfig: { request: DeleteTaskPushNotificationConfigRequest, response: Empty },
-  getExtendedAgentCard: { request: GetExtendedAgentCardRequest, response: AgentCard },
-} as const satisfies {
-  readonly [M in ClientMethod]: { readonly request: z.ZodMiniType; readonly response: z.ZodMiniType };
-});
 
 /** The request type of an operation. */
 export type OperationRequest<M extends ClientMethod> = z.output<(typeof operationSchemas)[M]['request']>;
