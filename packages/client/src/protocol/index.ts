@@ -39,7 +39,7 @@ export type {
   OperationRequest,
   OperationResponse,
 } from './operations.js';
-export { expandPath, operationNames, operations } from './operations.js';
+export { operationNames, operations } from './operations.js';
 export { canonical, jsonName } from './protojson.js';
 export {
   AuthenticationInfo,

@@ -3,13 +3,13 @@ import { RequestError } from '../core/errors.js';
 import type { AgentCard } from './agent-card.js';
 import {
   type ClientMethod,
-  expandPath,
   type OperationName,
   type OperationRequest,
   type OperationResponse,
   operationNames,
   operations,
 } from './operations.js';
+import { expandPath } from './path-template.js';
 import type { ListTasksRequest } from './requests.js';
 import type { SendMessageRequest, SendMessageResponse } from './send-message.js';
 import type { StreamResponse } from './stream.js';
