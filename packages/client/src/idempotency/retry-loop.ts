@@ -3,7 +3,8 @@
 The retry decisions and the loop the client runs around an attempt under its opt-in retry policy (`retry.ts`; docs/idempotency.md#retry-policy). Every decision here is pure; {@link runWithRetry} is the loop. It loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a client without a policy never downloads it.
 */
 import { isClientError, RequestError, TransportError } from '../core/errors.js';
-import { a2aErrors, type ClientMethod, operations } from '../protocol/index.js';
+import { a2aErrors } from '../protocol/error-codes.js';
+import { type ClientMethod, operations } from '../protocol/index.js';
 import { notAppliedCodes, type RetryPolicy } from './retry.js';
 
 /** The statuses a2a-rust treats as transient (docs/idempotency.md#retry-policy): throttled, bad gateway, unavailable, gateway timeout. */

@@ -9,7 +9,7 @@ The opt-in retry policy (docs/idempotency.md#retry-policy). Without a policy not
 A keyed send against a peer not known to honour keys is exactly as non-retryable as an unkeyed one. A `Retry-After` longer than the policy's `maxBackoffMs` ends the retries: the peer asked for more patience than the caller gave. A stream retries only its establishment. This module holds the policy and what a call's path needs of it; the decisions and the loop the client runs around an attempt are in `retry-loop.ts`, which loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use").
 */
 import { OptionsError } from '../core/errors.js';
-import { a2aErrors, type ClientMethod } from '../protocol/index.js';
+import type { ClientMethod } from '../protocol/index.js';
 import { keyOf } from './key.js';
 
 /**
@@ -140,15 +140,7 @@ The authoritative remote codes that say the peer refused a request before applyi
 notAppliedCodes.has(-32004); // true: UnsupportedOperation
 ```
 */
-export const notAppliedCodes: ReadonlySet<number> = new Set(
-  [
-    a2aErrors.ParseError,
-    a2aErrors.InvalidRequest,
-    a2aErrors.InvalidParams,
-    a2aErrors.MethodNotFound,
-    a2aErrors.UnsupportedOperation,
-    a2aErrors.ContentTypeNotSupported,
-    a2aErrors.ExtensionSupportRequired,
-    a2aErrors.VersionNotSupported,
-  ].map(({ code }) => code),
-);
+// The codes of ParseError, InvalidRequest, InvalidParams, MethodNotFound, UnsupportedOperation, ContentTypeNotSupported, ExtensionSupportRequired and VersionNotSupported in `a2aErrors`, written out: the path of every call reads this set, and the error table loads only with the first refusal (ARCHITECTURE.md#decisions, "Code loads with its first use"). retry.test.ts proves they are the table's.
+export const notAppliedCodes: ReadonlySet<number> = new Set([
+  -32700, -32600, -32602, -32601, -32004, -32005, -32008, -32009,
+]);

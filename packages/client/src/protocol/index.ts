@@ -1,6 +1,6 @@
 /**
 @module
-The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. A peer's error shapes (`error-envelope.ts`), the schemas of every operation (`operation-schemas.ts`) and the values of the requests and stream events beside SendMessage's are imported from their own files, by the code that loads with those operations: a bundler that splits by file (esbuild) follows every re-export of a barrel, so a name re-exported here would be on the path of every call. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
+The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. The error table (`error-codes.ts`), a peer's error shapes (`error-envelope.ts`), the schemas of every operation (`operation-schemas.ts`) and the values of the requests and stream events beside SendMessage's are imported from their own files, by the code that loads with those operations: a bundler that splits by file (esbuild) follows every re-export of a barrel, so a name re-exported here would be on the path of every call. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
 */
 
 export {
@@ -26,7 +26,6 @@ export {
   safeParseTask,
 } from './decode.js';
 export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
-export { a2aErrors, errorDomain, errorInfoType } from './error-codes.js';
 export type { JsonObject, JsonValue } from './json-value.js';
 export { isJsonObject } from './json-value.js';
 export { Message, Part, Role } from './message.js';
