@@ -7,6 +7,7 @@ It also names `discover`, which it never calls: a bundler that splits by entry (
 
 export { frameType, streamFrames } from './bindings/frames.js';
 export { jsonRpcFailure, jsonRpcRefusal, jsonRpcRemoteError } from './bindings/jsonrpc-error.js';
+export { jsonRpcStream } from './bindings/jsonrpc-stream.js';
 export { checkPushConfig, checkPushConfigPage, checkTaskPage } from './bindings/page-checks.js';
 export { createRestBinding } from './bindings/rest.js';
 export { discover } from './discovery/discovery.js';

@@ -12,10 +12,10 @@ import {
   type OperationRequest,
   operations,
 } from '../protocol/index.js';
-import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
+import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { interfaceUrl } from './request.js';
-import { decodeResult, decodeStreamEvent, failureInit, parseBody, schemasOf } from './result.js';
+import { decodeResult, failureInit, parseBody, schemasOf } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
@@ -129,37 +129,9 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     async stream(operation, request, context) {
       // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
-      const { frameType, streamFrames, jsonRpcRefusal, jsonRpcRemoteError, operationSchemas } =
-        await loadDeferred(false);
-      const schema = operationSchemas[operation].response;
-      const response = await openStream(http);
-      const httpStatus = response.status;
-      if (!(response.body instanceof ReadableStream)) {
-        response.release();
-        const { mediaType, body, headers } = response;
-        throw jsonRpcRefusal({ status: httpStatus, mediaType, body, headers }, id, limits);
-      }
-      const stream = { body: response.body, release: response.release };
-      return streamFrames(stream, { limits, signal: context.signal }, (event) => {
-        const type = frameType(event);
-        // A2A spec, §9.4.2: each event is a whole JSON-RPC response carrying the request's id.
-        const envelope = readEnvelope(parseBody(event.data, limits), id);
-        if (!isEnvelope(envelope)) {
-          throw envelopeError(envelope);
-        }
-        if ('error' in envelope) {
-          // In a stream no HTTP status can contradict the code: it is authoritative (docs/protocol-checks.md#stream-events).
-          throw jsonRpcRemoteError(envelope.error, undefined);
-        }
-        if (type === 'error') {
-          throw envelopeError({ rule: 'result-in-error-event', path: '$.result' });
-        }
-        return {
-          event: decodeStreamEvent(envelope.result, schema),
-          raw: envelope.result,
-          wireBytes: event.wireBytes,
-        };
-      });
+      // The stream's machinery loads with the first stream, before anything is sent (ARCHITECTURE.md#decisions, "Code loads with its first use").
+      const { jsonRpcStream } = await loadDeferred(false);
+      return jsonRpcStream(operation, { id, http, limits, signal: context.signal });
     },
   };
 }

@@ -7,17 +7,11 @@ import { loadDeferred } from '../core/lazy.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
+import { decodeStreamEvent, streamResponseMembers } from './frames.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
-import {
-  decodeResult,
-  decodeStreamEvent,
-  parseBody,
-  schemasOf,
-  streamResponseMembers,
-  unionViolation,
-} from './result.js';
+import { decodeResult, parseBody, schemasOf, unionViolation } from './result.js';
 
 // A2A spec, §11.1 (v1.0.1): HTTP+JSON requests are application/a2a+json.
 const contentType = 'application/a2a+json';

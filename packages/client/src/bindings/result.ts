@@ -14,7 +14,6 @@ import {
   type OperationResponse,
   SendMessageRequest,
   SendMessageResponse,
-  type StreamResponse,
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
 import type { operationSchemas } from '../protocol/operation-schemas.js';
@@ -47,14 +46,6 @@ export async function schemasOf<N extends ClientMethod>(operation: N): Promise<O
 
 /** The members of SendMessageResponse (A2A spec, §3.1.1). */
 export const sendResponseMembers: readonly string[] = Object.freeze(['task', 'message']);
-
-/** The members of StreamResponse (A2A spec, §3.1.2). */
-export const streamResponseMembers: readonly string[] = Object.freeze([
-  'task',
-  'message',
-  'statusUpdate',
-  'artifactUpdate',
-]);
 
 /** The `InvalidResponseError` fields of an answer: always dispatched, with its HTTP status when there is one. */
 export function failureInit(httpStatus: number | undefined): { dispatched: true; httpStatus?: number } {
@@ -112,7 +103,8 @@ export function unionViolation(raw: JsonValue, members: readonly string[]): Viol
   return members.includes(jsonName(only)) ? undefined : { rule: 'oneof-unknown', path: '$' };
 }
 
-function schemaError(source: ResultSource, violation: Violation): InvalidResponseError {
+/** The error of an answer that breaks its schema or union, with the answer's HTTP status when it had one. */
+export function schemaError(source: ResultSource, violation: Violation): InvalidResponseError {
   return new InvalidResponseError('schema', { ...failureInit(source.httpStatus), violation });
 }
 
@@ -182,29 +174,4 @@ export function decodeResult<N extends ClientMethod>(
     default:
       return value as OperationResponse<N>;
   }
-}
-
-/**
-Decodes one stream event: the exact union first (docs/protocol-checks.md#stream-events), then the StreamResponse schema (`schema`: a stream loads the schemas with its first call).
-
-@throws InvalidResponseError `schema` (dispatched, no HTTP status: the stream was established with a 2xx).
-@example
-```ts
-const event = decodeStreamEvent(raw, operationSchemas.sendStreamingMessage.response);
-if ('statusUpdate' in event) { … }
-```
-*/
-export function decodeStreamEvent(
-  raw: JsonValue,
-  schema: OperationSchemas['sendStreamingMessage']['response'],
-): StreamResponse {
-  const violation = unionViolation(raw, streamResponseMembers);
-  if (violation !== undefined) {
-    throw schemaError({}, violation);
-  }
-  const result = decode(schema, raw);
-  if (!result.ok) {
-    throw schemaError({}, result.error.violation);
-  }
-  return result.value;
 }
