@@ -198,6 +198,18 @@ describe('canonicalJson: properties', () => {
     );
   });
 
+  it('writes any ASCII or well-formed string exactly as JSON.stringify does (§3.2.2.2), plain ones included', () => {
+    const ascii = fc.string({
+      unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)),
+    });
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string({ unit: 'grapheme' })), (text) => {
+        expect(canonicalJson(text)).toBe(JSON.stringify(text));
+        expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+      }),
+    );
+  });
+
   it('is a fixed point: canonicalizing the parsed canonical text gives the same text', () => {
     fc.assert(
       fc.property(json, (value) => {

@@ -26,7 +26,13 @@ export class CanonicalJsonError extends Error {
   }
 }
 
+// Printable ASCII other than `"` and `\`: written as it is between quotes (RFC 8785 §3.2.2.2 escapes none of it), which spares most ids, labels and digests the general path.
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function string(text: string): string {
+  if (PLAIN.test(text)) {
+    return `"${text}"`;
+  }
   if (loneSurrogateIndex(text) !== -1) {
     throw new CanonicalJsonError('lone-surrogate');
   }

@@ -6,16 +6,23 @@ SHA-256 of a string's UTF-8 bytes, as 64 lowercase hex digits, for the digests t
 type NodeCrypto = { readonly hash?: (algorithm: string, data: string, encoding: 'hex') => string };
 type NodeProcess = { readonly getBuiltinModule?: (id: string) => unknown };
 
+// The last lookup, and the `getBuiltinModule` it went through: looked up again only when that function changes.
+let lookedUp: { readonly through: unknown; readonly hash: NodeCrypto['hash'] } | undefined;
+
 /**
-Node's synchronous hash, or `undefined` off Node. It is reached through `process.getBuiltinModule` (Node ≥ 20.16), never imported, so a browser bundle sees no `node:` import; it is looked up on every call (a map lookup), so a test or a polyfill that changes the platform afterwards is seen.
+Node's synchronous hash, or `undefined` off Node. It is reached through `process.getBuiltinModule` (Node ≥ 20.16), never imported, so a browser bundle sees no `node:` import. The lookup is kept for as long as `process.getBuiltinModule` is the same function, so a test or a polyfill that replaces it afterwards is seen.
 */
 function nodeHash(): NodeCrypto['hash'] {
   const runtime = (globalThis as { process?: NodeProcess }).process;
-  if (typeof runtime?.getBuiltinModule !== 'function') {
-    return undefined;
+  const get = runtime?.getBuiltinModule;
+  if (lookedUp !== undefined && lookedUp.through === get) {
+    return lookedUp.hash;
   }
-  const hash = (runtime.getBuiltinModule('crypto') as NodeCrypto | undefined)?.hash;
-  return typeof hash === 'function' ? hash : undefined;
+  const found =
+    typeof get === 'function' ? (get.call(runtime, 'crypto') as NodeCrypto | undefined)?.hash : undefined;
+  const hash = typeof found === 'function' ? found : undefined;
+  lookedUp = { through: get, hash };
+  return hash;
 }
 
 async function webCryptoHex(subtle: SubtleCrypto, text: string): Promise<string> {

@@ -251,9 +251,6 @@ const APPEND_FLAGS: number | string =
 /** Buffers one `writev` passes as they are; a larger batch is joined into one buffer first (POSIX guarantees at least 16 and Linux allows 1024 per call). */
 const MAX_IOVECS = 512;
 
-/** Queued appends that start a batch at once, without waiting for the event loop's turn (see `moreAppends` in `openAppender`). */
-const EARLY_BATCH = 64;
-
 /** One line to append: the body's text and its digest. */
 export type LineInput = { readonly digest: string; readonly text: string };
 
@@ -340,25 +337,8 @@ export async function openAppender(
   let draining: Promise<void> = Promise.resolve();
   let running = false;
   let closing = false;
-  // Set while the drain waits for more appends before it takes a batch (see `moreAppends`).
-  let gathered: (() => void) | undefined;
   // How many appends the last batch held.
   let lastBatch = 0;
-
-  /**
-  Waits, before a batch is taken, for one turn of the event loop or for `EARLY_BATCH` queued appends, whichever comes first. The turn lets the writers the last batch woke (and those just arriving) queue their lines, so they share this sync instead of the first of them taking one alone. The early start lets a batch sync on the thread pool while the remaining writers are still preparing theirs on the main thread: CPU and disk overlap instead of taking turns.
-  */
-  function moreAppends(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      gathered = resolve;
-      setImmediate(() => {
-        if (gathered === resolve) {
-          gathered = undefined;
-          resolve();
-        }
-      });
-    });
-  }
 
   function fail(error: unknown): LedgerError {
     failure = error instanceof LedgerError ? error : new LedgerError('io', { rule: 'write', cause: error });
@@ -437,9 +417,9 @@ export async function openAppender(
         });
         continue;
       }
-      // A lone writer (the last batch held one append and one waits now) has nobody to wait for: its append goes at once.
-      if (queue.length < EARLY_BATCH && !(queue.length === 1 && lastBatch === 1)) {
-        await moreAppends();
+      // One turn of the event loop before the batch is taken: the writers the last batch woke (and those just arriving) queue their lines meanwhile, so they share this sync instead of the first of them taking one alone. A lone writer (the last batch held one append, and one waits now) has nobody to wait for.
+      if (!(queue.length === 1 && lastBatch === 1)) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
       try {
         await options.beforeBatch();
@@ -499,10 +479,6 @@ export async function openAppender(
     if (!running) {
       running = true;
       draining = drain();
-    } else if (gathered !== undefined && queue.length >= EARLY_BATCH) {
-      const start = gathered;
-      gathered = undefined;
-      start();
     }
   }
 
