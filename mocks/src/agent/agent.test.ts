@@ -6,11 +6,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // The wire schemas are internal to the client package; the tests borrow them to prove every answer decodes.
 import {
   decode,
-  ListTasksResponse,
   SendMessageResponse,
-  StreamResponse,
   TaskPushNotificationConfig,
 } from '../../../packages/client/src/protocol/index.js';
+import { ListTasksResponse } from '../../../packages/client/src/protocol/requests.js';
+import { StreamResponse } from '../../../packages/client/src/protocol/stream.js';
 import {
   a2aHeaders,
   artifactChunks,

@@ -1,29 +1,12 @@
-import type {
-  Binding,
-  CallContext,
-  HeaderTarget,
-  StreamFrame,
-  StreamMethod,
-  UnaryMethod,
-} from './bindings/binding.js';
-import { checkTask } from './bindings/checks.js';
+import type { Binding, CallContext, HeaderTarget, StreamMethod, UnaryMethod } from './bindings/binding.js';
 import { createJsonRpcBinding } from './bindings/jsonrpc.js';
-import { createRestBinding } from './bindings/rest.js';
-import { createStreamValidator } from './bindings/stream.js';
-import {
-  AuthorizationError,
-  ExchangeError,
-  nameOperation,
-  RemoteError,
-  TransportError,
-} from './core/errors.js';
-import { type EventHub, errorJson, type StreamBreakReason, streamEventKind } from './events.js';
-import {
-  carriesIdempotencyKey,
-  notAppliedCodes,
-  type RetryNotice,
-  runWithRetry,
-} from './idempotency/retry.js';
+import { lazyRestBinding } from './bindings/rest-loader.js';
+import { schemasOf } from './bindings/result.js';
+import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
+import { loadDeferred } from './core/lazy.js';
+import { type EventHub, errorJson } from './events.js';
+import { carriesIdempotencyKey, notAppliedCodes } from './idempotency/retry.js';
+import type { RetryNotice } from './idempotency/retry-loop.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type {
@@ -32,19 +15,11 @@ import type {
   OperationRequest,
   OperationResponse,
   StreamResponse,
-  Task,
 } from './protocol/index.js';
-import { isInterrupted, isTerminal, operations } from './protocol/index.js';
-import {
-  breakOf,
-  isTransientResumeFailure,
-  pause,
-  type ResumeOptions,
-  type ResumePolicy,
-  resolveResumePolicy,
-  resumeDelayMs,
-} from './resumption.js';
+import { operations } from './protocol/index.js';
+import type { ResumeOptions } from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
+import type { StreamRun } from './streaming.js';
 
 /**
 What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then choose the token's scopes), and, for the durable layer, the attempt it makes.
@@ -71,7 +46,7 @@ export type UnaryCheck<N extends UnaryMethod> = (
   value: OperationResponse<N>,
   httpStatus: number,
   replay: boolean,
-) => void;
+) => void | Promise<void>;
 
 /** A unary answer as the caller receives it: when `replay` was true, the answer gains `replayed: true`. */
 export type UnaryAnswer<N extends UnaryMethod> = OperationResponse<N> & { readonly replayed?: true };
@@ -91,7 +66,36 @@ export type Caller = {
   ): AsyncGenerator<StreamResponse, void, undefined>;
 };
 
-type Call = {
+/** The parts of one client's call runner that its stream half (`streaming.ts`) shares: the same binding, events, outbound contract, retry loop and token context. */
+export type CallKit = {
+  readonly resolved: ResolvedClientOptions;
+  readonly hub: EventHub;
+  readonly binding: Binding;
+  readonly base: (call: Call) => {
+    callId: number;
+    operation: OperationName;
+    binding: ResolvedClientOptions['pin']['binding'];
+    time: number;
+  };
+  readonly elapsed: (call: Call) => number;
+  readonly fail: (call: Call, error: unknown, answered?: boolean) => unknown;
+  readonly prepare: (call: Call, params: unknown, options: CallOptions | undefined) => Promise<PreparedCall>;
+  readonly attempts: <T>(
+    call: Call,
+    keyed: boolean,
+    options: CallOptions | undefined,
+    attempt: (number: number) => Promise<T>,
+  ) => Promise<T>;
+  readonly start: <T>(
+    call: Call,
+    prepared: PreparedCall,
+    options: CallOptions | undefined,
+    send: (request: object, context: CallContext) => T,
+  ) => T;
+};
+
+/** One call as the runner tracks it; a resumed stream's own exchanges share its `id`. */
+export type Call = {
   readonly id: number;
   /** The client method that runs the call. */
   readonly method: ClientMethod;
@@ -104,25 +108,6 @@ type Call = {
   /** The try the client's retry policy is on, from 1; `ClientOptions.headers` is told it. */
   attempt?: number;
 };
-
-/** What a resumption starts from: the task, the break and its reason, and the attempts already spent without progress. */
-type ResumeSession = {
-  readonly taskId: string;
-  readonly broken: unknown;
-  readonly reason: StreamBreakReason;
-  readonly used: number;
-};
-
-/** The task an event of a task stream names (a direct Message ends its stream, so it never names one to resume). */
-function taskIdOf(event: StreamResponse): string | undefined {
-  if ('task' in event) {
-    return event.task.id;
-  }
-  if ('statusUpdate' in event) {
-    return event.statusUpdate.taskId;
-  }
-  return 'artifactUpdate' in event ? event.artifactUpdate.taskId : undefined;
-}
 
 /** A send (never an idempotent read or cancel) that may have reached the peer and was not authoritatively refused: docs/durable-send.md#classifying-a-failure. */
 function sendOutcomeUnknown(call: Call, error: ExchangeError): boolean {
@@ -140,9 +125,7 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
     subscribeMethod,
     ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
   };
-  return pin.binding === 'JSONRPC'
-    ? createJsonRpcBinding({ ...options, nextId })
-    : createRestBinding(options);
+  return pin.binding === 'JSONRPC' ? createJsonRpcBinding({ ...options, nextId }) : lazyRestBinding(options);
 }
 
 /**
@@ -202,9 +185,14 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     return thrown;
   }
 
-  /** The outbound contract, once per call: every attempt sends this same request. */
-  function prepare(call: Call, params: unknown, options: CallOptions | undefined): PreparedCall {
-    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill });
+  /** The outbound contract, once per call: every attempt sends this same request. An operation other than SendMessage loads its schemas first (ARCHITECTURE.md#decisions, "Code loads with its first use"). */
+  async function prepare(
+    call: Call,
+    params: unknown,
+    options: CallOptions | undefined,
+  ): Promise<PreparedCall> {
+    const { request: schema } = await schemasOf(call.method);
+    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill, schema });
   }
 
   /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
@@ -218,22 +206,25 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     if (policy === undefined) {
       return attempt(1);
     }
-    return runWithRetry(
-      {
-        policy,
-        operation: call.method,
-        keyed,
-        signal: options?.signal,
-        onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
-          hub.emit(() => ({
-            ...base(call),
-            type: 'retry',
-            attempt: number,
-            delayMs,
-            error: errorJson(error),
-          })),
-      },
-      attempt,
+    // The retry loop loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), before anything is sent.
+    return loadDeferred(false).then(({ runWithRetry }) =>
+      runWithRetry(
+        {
+          policy,
+          operation: call.method,
+          keyed,
+          signal: options?.signal,
+          onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
+            hub.emit(() => ({
+              ...base(call),
+              type: 'retry',
+              attempt: number,
+              delayMs,
+              error: errorJson(error),
+            })),
+        },
+        attempt,
+      ),
     );
   }
 
@@ -327,7 +318,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
   ): Promise<UnaryAnswer<N>> {
     const call = begin(operation);
     try {
-      const prepared = prepare(call, params, options);
+      const prepared = await prepare(call, params, options);
       const keyed = carriesIdempotencyKey(operation, prepared.request, honoursIdempotency);
       return await attempts(call, keyed, options, async (number) => {
         call.attempt = number;
@@ -336,7 +327,11 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         );
         // docs/idempotency.md#replays: a keyed retry is answered with the key's task as it stands now, settled or not.
         const replay = keyed && number > 1;
-        check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
+        // The page and push-config checks load with their operation's schemas, before the request left (`client.ts`); the others run at once.
+        const checking = check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
+        if (checking !== undefined) {
+          await checking;
+        }
         hub.emit(() => ({
           ...base(call),
           type: 'response',
@@ -352,107 +347,8 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     }
   }
 
-  /** A resumption's own exchange (SubscribeToTask or GetTask) under the stream's `callId`: its `request` event names the operation it really is. */
-  function exchange(call: Call, method: 'subscribeToTask' | 'getTask'): Call {
-    return { id: call.id, method, operation: operations[method].name, started: call.started };
-  }
-
-  /**
-  Resumes a stream that broke once its task was known (docs/protocol-checks.md#stream-resumption): waits, subscribes to the task and returns the new source; after a refusal, one GetTask returns the task when it has settled. Throws `broken` when the attempts run out, a peer asks to wait longer than allowed, or the task is still running but cannot be subscribed to; the caller's abort during a wait ends it as an abort.
-  */
-  async function resumeStream(
-    call: Call,
-    session: ResumeSession,
-    policy: ResumePolicy,
-    options: CallOptions | undefined,
-  ): Promise<{
-    readonly source: AsyncIterableIterator<StreamFrame> | undefined;
-    readonly task?: Task;
-    readonly used: number;
-  }> {
-    const { taskId, broken, reason } = session;
-    const signal = options?.signal;
-    // Read afresh each time: the caller may abort during any await below.
-    const aborted = (): boolean => signal?.aborted === true;
-    const subscribe = exchange(call, 'subscribeToTask');
-    const params = { id: taskId };
-    let previous: unknown = broken;
-    for (let attempt = session.used + 1; attempt <= policy.attempts; attempt += 1) {
-      const delayMs = resumeDelayMs(policy, attempt, previous);
-      if (delayMs === undefined) {
-        break;
-      }
-      const failure = previous;
-      hub.emit(() => ({
-        ...base(call),
-        type: 'stream-resume',
-        attempt,
-        reason,
-        delayMs,
-        taskId,
-        via: 'SubscribeToTask',
-        error: errorJson(failure),
-      }));
-      if (!(await pause(delayMs, signal))) {
-        throw new TransportError('aborted', { dispatched: true, cause: broken });
-      }
-      try {
-        // The same binding, bounds, pin and token provider; a read of the task, never the message again.
-        const prepared = prepare(subscribe, params, options);
-        const source = await start(subscribe, prepared, options, (sent, context) =>
-          binding.stream('subscribeToTask', sent as OperationRequest<'subscribeToTask'>, context),
-        );
-        return { source, used: attempt };
-      } catch (error) {
-        if (aborted()) {
-          throw new TransportError('aborted', { dispatched: true, cause: broken });
-        }
-        previous = error;
-        if (!isTransientResumeFailure(error)) {
-          // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
-          hub.emit(() => ({
-            ...base(call),
-            type: 'stream-resume',
-            attempt,
-            reason,
-            delayMs: 0,
-            taskId,
-            via: 'GetTask',
-            error: errorJson(error),
-          }));
-          const task = await finalSnapshot(call, taskId, options);
-          if (aborted()) {
-            throw new TransportError('aborted', { dispatched: true, cause: broken });
-          }
-          if (task === undefined) {
-            throw broken;
-          }
-          return { source: undefined, task, used: attempt };
-        }
-      }
-    }
-    throw broken;
-  }
-
-  /** The task by GetTask, when it has settled (terminal or interrupted); `undefined` when it has not or cannot be read. */
-  async function finalSnapshot(
-    call: Call,
-    taskId: string,
-    options: CallOptions | undefined,
-  ): Promise<Task | undefined> {
-    const get = exchange(call, 'getTask');
-    try {
-      const prepared = prepare(get, { id: taskId }, options);
-      const { value, httpStatus } = await start(get, prepared, options, (sent, context) =>
-        binding.unary('getTask', sent as OperationRequest<'getTask'>, context),
-      );
-      checkTask(value, { id: taskId }, { httpStatus });
-      const { state } = value.status;
-      return isTerminal(state) || isInterrupted(state) ? value : undefined;
-    } catch {
-      return undefined;
-    }
-  }
+  const kit: CallKit = { resolved, hub, binding, base, elapsed, fail, prepare, attempts, start };
+  let runStream: StreamRun | undefined;
 
   async function* stream(
     operation: StreamMethod,
@@ -460,124 +356,15 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     options: CallOptions | undefined,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const call = begin(operation);
-    let frames = 0;
-    let wireBytes = 0;
-    let settled = false;
-    const end = (reason: 'complete' | 'released'): void =>
-      hub.emit(() => ({
-        ...base(call),
-        type: 'stream-end',
-        reason,
-        frames,
-        wireBytes,
-        durationMs: elapsed(call),
-      }));
-    const frameEvent = (event: StreamResponse, bytes: number): void => {
-      const index = frames;
-      frames += 1;
-      wireBytes += bytes;
-      hub.emit(() => ({
-        ...base(call),
-        type: 'stream-frame',
-        index,
-        wireBytes: bytes,
-        kind: streamEventKind(event),
-        event: structuredClone(event),
-      }));
-    };
-    try {
-      const policy = resolveResumePolicy(options?.resume, resolved.limits.streamIdleTimeoutMs);
-      const prepared = prepare(call, params, options);
-      const { request } = prepared;
-      // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
-      const keyed = carriesIdempotencyKey(operation, request, honoursIdempotency);
-      let source: AsyncIterableIterator<StreamFrame> | undefined = await attempts(
-        call,
-        keyed,
-        options,
-        (number) => {
-          call.attempt = number;
-          return start(call, prepared, options, (sent, context) =>
-            binding.stream(operation, sent as OperationRequest<typeof operation>, context),
-          );
-        },
-      );
-      // A subscription names its task from the start; a send's stream names it with its first task event.
-      let taskId =
-        operation === 'subscribeToTask' ? (request as OperationRequest<'subscribeToTask'>).id : undefined;
-      const validator = createStreamValidator(
-        operation === 'subscribeToTask'
-          ? { kind: 'subscribe', taskId: taskId ?? '' }
-          : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
-      );
-      hub.emit(() => ({ ...base(call), type: 'response', stream: true, durationMs: elapsed(call) }));
-      // Resumption attempts spent since the stream last made progress: a resumed stream that delivers an update beyond its snapshot earns a fresh count, so a peer that breaks every subscription at once cannot keep the stream going.
-      let used = 0;
-      while (source !== undefined) {
-        try {
-          // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
-          for await (const frame of source) {
-            if (!validator.accept(frame.event)) {
-              continue;
-            }
-            taskId ??= taskIdOf(frame.event);
-            if (!('task' in frame.event)) {
-              used = 0;
-            }
-            frameEvent(frame.event, frame.wireBytes);
-            yield frame.event;
-          }
-          validator.end();
-          source = undefined;
-        } catch (error) {
-          const reason = breakOf(error);
-          if (reason === undefined) {
-            throw error;
-          }
-          // Nothing to resume: no policy, the task is unknown (the send's outcome is the durable agent's question), the caller stopped, or the task already reached a state where the stream may end (docs/protocol-checks.md#stream-resumption).
-          const resumable =
-            policy !== undefined &&
-            used < policy.attempts &&
-            taskId !== undefined &&
-            options?.signal?.aborted !== true &&
-            !validator.complete;
-          const known = taskId;
-          hub.emit(() => ({
-            ...base(call),
-            type: 'stream-break',
-            reason,
-            frames,
-            resumable,
-            ...(known === undefined ? {} : { taskId: known }),
-            error: errorJson(error),
-          }));
-          if (!resumable || policy === undefined || taskId === undefined) {
-            throw error;
-          }
-          validator.seam();
-          const resumed = await resumeStream(call, { taskId, broken: error, reason, used }, policy, options);
-          used = resumed.used;
-          source = resumed.source;
-          if (resumed.task !== undefined) {
-            const event = { task: resumed.task };
-            validator.accept(event);
-            // GetTask's answer was no SSE event: it adds no stream bytes.
-            frameEvent(event, 0);
-            yield event;
-            validator.end();
-          }
-        }
-      }
-      settled = true;
-      end('complete');
-    } catch (error) {
-      settled = true;
-      throw fail(call, error, frames > 0);
-    } finally {
-      if (!settled) {
-        end('released');
+    if (runStream === undefined) {
+      try {
+        // The stream runner, its lifecycle validator and resumption load with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use").
+        runStream = (await loadDeferred(false)).streamRunner(kit);
+      } catch (error) {
+        throw fail(call, error);
       }
     }
+    yield* runStream(call, operation, params, options);
   }
 
   return { unary, stream };

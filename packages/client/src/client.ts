@@ -1,11 +1,6 @@
-import {
-  checkPushConfig,
-  checkPushConfigPage,
-  checkSendResult,
-  checkTask,
-  checkTaskPage,
-} from './bindings/checks.js';
+import { checkSendResult, checkTask } from './bindings/checks.js';
 import { type CallOptions, createCaller } from './call.js';
+import { loadDeferred } from './core/lazy.js';
 import { type ClientEvents, createEventHub } from './events.js';
 import { type ClientOptions, type InterfacePin, resolveClientOptions } from './options.js';
 import type { OperationParams } from './outbound.js';
@@ -141,8 +136,8 @@ export function createClient(options: ClientOptions): A2aClient {
         checkTask(value, { id: request.id, historyLength: request.historyLength }, { httpStatus }),
       ),
     listTasks: (params, callOptions) =>
-      unary('listTasks', params, callOptions, (request, value, httpStatus) =>
-        checkTaskPage(request, value, { httpStatus }),
+      unary('listTasks', params, callOptions, async (request, value, httpStatus) =>
+        (await loadDeferred(true)).checkTaskPage(request, value, { httpStatus }),
       ),
     cancelTask: (params, callOptions) =>
       unary('cancelTask', params, callOptions, (request, value, httpStatus) =>
@@ -150,16 +145,18 @@ export function createClient(options: ClientOptions): A2aClient {
       ),
     subscribeToTask: (params, callOptions) => stream('subscribeToTask', params, callOptions),
     createTaskPushNotificationConfig: (params, callOptions) =>
-      unary('createTaskPushNotificationConfig', params, callOptions, (request, value, httpStatus) =>
-        checkPushConfig({ taskId: request.taskId ?? '', id: request.id }, value, { httpStatus }),
+      unary('createTaskPushNotificationConfig', params, callOptions, async (request, value, httpStatus) =>
+        (await loadDeferred(true)).checkPushConfig({ taskId: request.taskId ?? '', id: request.id }, value, {
+          httpStatus,
+        }),
       ),
     getTaskPushNotificationConfig: (params, callOptions) =>
-      unary('getTaskPushNotificationConfig', params, callOptions, (request, value, httpStatus) =>
-        checkPushConfig(request, value, { httpStatus }),
+      unary('getTaskPushNotificationConfig', params, callOptions, async (request, value, httpStatus) =>
+        (await loadDeferred(true)).checkPushConfig(request, value, { httpStatus }),
       ),
     listTaskPushNotificationConfigs: (params, callOptions) =>
-      unary('listTaskPushNotificationConfigs', params, callOptions, (request, value, httpStatus) =>
-        checkPushConfigPage(request, value, { httpStatus }),
+      unary('listTaskPushNotificationConfigs', params, callOptions, async (request, value, httpStatus) =>
+        (await loadDeferred(true)).checkPushConfigPage(request, value, { httpStatus }),
       ),
     deleteTaskPushNotificationConfig: async (params, callOptions) => {
       await unary('deleteTaskPushNotificationConfig', params, callOptions, ignoreCheck);

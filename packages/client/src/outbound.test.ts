@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizationError, CapabilityError, RequestError } from './core/errors.js';
-import { prepareCall } from './outbound.js';
+import { type PrepareInput, prepareCall as prepareWith } from './outbound.js';
 import { type AgentCard, type ClientMethod, parseAgentCard } from './protocol/index.js';
+import { operationSchemas } from './protocol/operation-schemas.js';
 import { type ResolvedSecurity, resolveSecurity } from './security.js';
+
+// The call runner hands prepareCall the operation's request schema (`schemasOf`); the tests take it from the table.
+function prepareCall(input: Omit<PrepareInput, 'schema'>) {
+  return prepareWith({ ...input, schema: operationSchemas[input.operation].request });
+}
 
 function makeCard(capabilities: Readonly<Record<string, boolean>>): AgentCard {
   return parseAgentCard({

@@ -1,6 +1,7 @@
+import type { OperationSchemas } from './bindings/result.js';
 import { AuthorizationError, CapabilityError, OptionsError, RequestError } from './core/errors.js';
 import type { AgentCard, ClientMethod, OperationRequest } from './protocol/index.js';
-import { decode, operationSchemas, operations } from './protocol/index.js';
+import { decode, operations } from './protocol/index.js';
 import { type ResolvedSecurity, skillScopes } from './security.js';
 
 /**
@@ -20,6 +21,8 @@ export type PrepareInput = {
   readonly operation: ClientMethod;
   readonly params: unknown;
   readonly skill: string | undefined;
+  /** The operation's request schema, from `schemasOf(operation)` (`bindings/result.ts`): SendMessage's is on the path, the others load with their first call. */
+  readonly schema: OperationSchemas[ClientMethod]['request'];
 };
 
 /** A request that may be sent, and what the token provider learns about it. */
@@ -121,7 +124,8 @@ Everything decided before a request may leave (docs/protocol-checks.md#requests)
 
 @example
 ```ts
-const { request, taskId, scopes } = prepareCall({ card, security, operation: 'getTask', params: { id: 't-1' }, skill: undefined });
+const { request: schema } = await schemasOf('getTask');
+const { request, taskId, scopes } = prepareCall({ card, security, operation: 'getTask', params: { id: 't-1' }, skill: undefined, schema });
 ```
 */
 export function prepareCall(input: PrepareInput): PreparedCall {
@@ -130,7 +134,7 @@ export function prepareCall(input: PrepareInput): PreparedCall {
   if (typeof params === 'object' && params !== null && Object.hasOwn(params, 'tenant')) {
     throw invalid('tenant', '$.tenant');
   }
-  const decoded = decode(operationSchemas[operation].request, params ?? {});
+  const decoded = decode(input.schema, params ?? {});
   if (!decoded.ok) {
     throw new RequestError('invalid-params', { violation: decoded.error.violation });
   }

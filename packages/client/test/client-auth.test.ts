@@ -8,10 +8,9 @@ import { AuthorizationError, isClientError } from '../src/core/errors.js';
 import { cardDigest } from '../src/discovery/digest.js';
 import type { ClientEvent } from '../src/events.js';
 import type { ClientOptions } from '../src/options.js';
+import { errorDomain, errorInfoType } from '../src/protocol/error-codes.js';
 import {
   type AgentCard,
-  errorDomain,
-  errorInfoType,
   type JsonObject,
   type Message,
   parseAgentCard,

@@ -9,7 +9,8 @@ import type {
   TaskPushNotificationConfig,
   TaskState,
 } from '../protocol/index.js';
-import { checkPushConfig, checkPushConfigPage, checkSendResult, checkTask, checkTaskPage } from './checks.js';
+import { checkSendResult, checkTask } from './checks.js';
+import { checkPushConfig, checkPushConfigPage, checkTaskPage } from './page-checks.js';
 
 /** `[reason, rule, path]` of the expected refusal; absent when the case must pass. */
 type Refusal = readonly [InvalidResponseReason, string, string];

@@ -1,12 +1,22 @@
 /**
 @module
-An established SSE answer as an iterator of checked frames (docs/protocol-checks.md#sse-decoding, docs/protocol-checks.md#stream-events). The binding says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even before the first `next()`.
+An established SSE answer as an iterator of checked frames (docs/protocol-checks.md#sse-decoding, docs/protocol-checks.md#stream-events), and the decoding of one stream event both bindings share. The binding says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even before the first `next()`.
 */
 import { InvalidResponseError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
+import { decode, type JsonValue, type StreamResponse } from '../protocol/index.js';
 import type { HttpStreamResponse } from '../wire/http.js';
 import { decodeSse, type SseEvent } from '../wire/sse.js';
 import type { StreamFrame } from './binding.js';
+import { type OperationSchemas, schemaError, unionViolation } from './result.js';
+
+/** The members of StreamResponse (A2A spec, §3.1.2). */
+export const streamResponseMembers: readonly string[] = Object.freeze([
+  'task',
+  'message',
+  'statusUpdate',
+  'artifactUpdate',
+]);
 
 /** The two event types an A2A stream may carry besides none (docs/protocol-checks.md#stream-events). */
 export type FrameType = 'message' | 'error';
@@ -89,4 +99,29 @@ export function streamFrames(
       return this;
     },
   };
+}
+
+/**
+Decodes one stream event: the exact union first (docs/protocol-checks.md#stream-events), then the StreamResponse schema (`schema`: a stream loads the schemas with its first call).
+
+@throws InvalidResponseError `schema` (dispatched, no HTTP status: the stream was established with a 2xx).
+@example
+```ts
+const event = decodeStreamEvent(raw, operationSchemas.sendStreamingMessage.response);
+if ('statusUpdate' in event) { … }
+```
+*/
+export function decodeStreamEvent(
+  raw: JsonValue,
+  schema: OperationSchemas['sendStreamingMessage']['response'],
+): StreamResponse {
+  const violation = unionViolation(raw, streamResponseMembers);
+  if (violation !== undefined) {
+    throw schemaError({}, violation);
+  }
+  const result = decode(schema, raw);
+  if (!result.ok) {
+    throw schemaError({}, result.error.violation);
+  }
+  return result.value;
 }

@@ -2,7 +2,8 @@
 @module
 The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
-import { HttpProtocolError, InvalidResponseError, type Violation } from '../core/errors.js';
+import { InvalidResponseError, type Violation } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import {
   type ClientMethod,
   isJsonObject,
@@ -11,12 +12,10 @@ import {
   type OperationRequest,
   operations,
 } from '../protocol/index.js';
-import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
+import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
-import { loadFrames } from './frames-loader.js';
-import { failedAnswer, fromJsonRpcError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
-import { decodeResult, decodeStreamEvent, failureInit, parseBody } from './result.js';
+import { decodeResult, failureInit, parseBody, schemasOf } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
@@ -25,12 +24,12 @@ export type JsonRpcBindingOptions = BindingOptions & {
 };
 
 /** A checked envelope: exactly one of `result` or `error`. */
-type Envelope = { readonly result: JsonValue } | { readonly error: JsonValue };
+export type Envelope = { readonly result: JsonValue } | { readonly error: JsonValue };
 
 /**
 Why `raw` is not the answer to request `id`, or the envelope it is. JSON-RPC 2.0 §5: `jsonrpc` is exactly `"2.0"`, `id` is exactly the number sent (the string `"1"` is not 1), and exactly one of `result` and `error` is present, where `"result": null` is present.
 */
-function readEnvelope(raw: JsonValue, id: number): Envelope | Violation {
+export function readEnvelope(raw: JsonValue, id: number): Envelope | Violation {
   if (!isJsonObject(raw)) {
     return { rule: 'invalid_type', path: '$' };
   }
@@ -48,11 +47,11 @@ function readEnvelope(raw: JsonValue, id: number): Envelope | Violation {
   return hasResult ? { result } : { error };
 }
 
-function isEnvelope(value: Envelope | Violation): value is Envelope {
+export function isEnvelope(value: Envelope | Violation): value is Envelope {
   return 'result' in value || 'error' in value;
 }
 
-function envelopeError(violation: Violation, httpStatus?: number): InvalidResponseError {
+export function envelopeError(violation: Violation, httpStatus?: number): InvalidResponseError {
   return new InvalidResponseError('jsonrpc-envelope', { ...failureInit(httpStatus), violation });
 }
 
@@ -98,65 +97,18 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     };
   }
 
-  // A non-2xx answer: the code of an error in it is not authoritative (docs/protocol-checks.md#unary-answers).
-  function failed(response: Parameters<typeof failedAnswer>[0], id: number): Error {
-    return failedAnswer(response, limits, (body, init) => {
-      const envelope = readEnvelope(body, id);
-      if (!isEnvelope(envelope)) {
-        return undefined;
-      }
-      if ('result' in envelope) {
-        return new HttpProtocolError('result-on-error-status', init);
-      }
-      const { httpStatus, retryAfterMs } = init;
-      const remote = fromJsonRpcError(envelope.error, {
-        authoritative: false,
-        httpStatus,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      });
-      return remote.ok ? remote.value : undefined;
-    });
-  }
-
-  // docs/protocol-checks.md#stream-establishment: a stream request answered without an event stream. A 2xx JSON answer is read as an envelope, and only an error in it means something.
-  function refusedStream(response: Parameters<typeof failedAnswer>[0], id: number): Error {
-    const httpStatus = response.status;
-    if (httpStatus < 200 || httpStatus > 299) {
-      return failed(response, id);
-    }
-    let envelope: Envelope | Violation;
-    try {
-      envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
-    } catch {
-      return new HttpProtocolError('media-type', { dispatched: true, httpStatus });
-    }
-    const remote =
-      isEnvelope(envelope) && 'error' in envelope
-        ? fromJsonRpcError(envelope.error, { authoritative: true, httpStatus })
-        : undefined;
-    return remote?.ok === true
-      ? remote.value
-      : new HttpProtocolError('media-type', { dispatched: true, httpStatus });
-  }
-
-  // A 2xx error envelope: the code is authoritative.
-  function remoteError(error: JsonValue, httpStatus: number | undefined): Error {
-    const remote = fromJsonRpcError(error, {
-      authoritative: true,
-      ...(httpStatus === undefined ? {} : { httpStatus }),
-    });
-    return remote.ok ? remote.value : envelopeError(remote.error.violation, httpStatus);
-  }
-
   return {
     protocolBinding: 'JSONRPC',
 
     async unary(operation, request, context) {
+      // The id is drawn before the first await, as a stream's is.
       const { id, http } = prepare(operation, request, context, 'json');
+      const { response: schema } = await schemasOf(operation);
       const response = await exchange(http);
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
-        throw failed(response, id);
+        // A refusal's decoding loads with the first one (ARCHITECTURE.md#decisions, "Code loads with its first use"); the request has left.
+        throw (await loadDeferred(true)).jsonRpcFailure(response, id, limits);
       }
       // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null` (docs/protocol-checks.md#unary-answers).
       const envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
@@ -164,44 +116,22 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
         throw envelopeError(envelope, httpStatus);
       }
       if ('error' in envelope) {
-        throw remoteError(envelope.error, httpStatus);
+        throw (await loadDeferred(true)).jsonRpcRemoteError(envelope.error, httpStatus);
       }
       const source = tenant === undefined ? { httpStatus } : { httpStatus, tenant };
-      return { value: decodeResult(operation, envelope.result, source), raw: envelope.result, httpStatus };
+      return {
+        value: decodeResult(operation, envelope.result, source, schema),
+        raw: envelope.result,
+        httpStatus,
+      };
     },
 
     async stream(operation, request, context) {
       // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadFrames();
-      const response = await openStream(http);
-      const httpStatus = response.status;
-      if (!(response.body instanceof ReadableStream)) {
-        response.release();
-        const { mediaType, body, headers } = response;
-        throw refusedStream({ status: httpStatus, mediaType, body, headers }, id);
-      }
-      const stream = { body: response.body, release: response.release };
-      return streamFrames(stream, { limits, signal: context.signal }, (event) => {
-        const type = frameType(event);
-        // A2A spec, §9.4.2: each event is a whole JSON-RPC response carrying the request's id.
-        const envelope = readEnvelope(parseBody(event.data, limits), id);
-        if (!isEnvelope(envelope)) {
-          throw envelopeError(envelope);
-        }
-        if ('error' in envelope) {
-          // In a stream no HTTP status can contradict the code: it is authoritative (docs/protocol-checks.md#stream-events).
-          throw remoteError(envelope.error, undefined);
-        }
-        if (type === 'error') {
-          throw envelopeError({ rule: 'result-in-error-event', path: '$.result' });
-        }
-        return {
-          event: decodeStreamEvent(envelope.result),
-          raw: envelope.result,
-          wireBytes: event.wireBytes,
-        };
-      });
+      // The stream's machinery loads with the first stream, before anything is sent (ARCHITECTURE.md#decisions, "Code loads with its first use").
+      const { jsonRpcStream } = await loadDeferred(false);
+      return jsonRpcStream(operation, { id, http, limits, signal: context.signal });
     },
   };
 }

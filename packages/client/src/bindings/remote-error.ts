@@ -5,16 +5,13 @@ A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers:
 import { type ExchangeError, HttpProtocolError, RemoteError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
 import {
-  type A2aErrorEntry,
-  type DecodeResult,
-  decode,
   errorByCode,
   errorFromDetails,
   JsonRpcError,
-  type JsonValue,
   matchesRestIdentity,
   RestErrorEnvelope,
-} from '../protocol/index.js';
+} from '../protocol/error-envelope.js';
+import { type A2aErrorEntry, type DecodeResult, decode, type JsonValue } from '../protocol/index.js';
 import { type HttpUnaryResponse, parseRetryAfter } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 

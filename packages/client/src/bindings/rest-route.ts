@@ -2,7 +2,8 @@
 @module
 Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules; docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
 */
-import { type ClientMethod, expandPath, type HttpMethod, operations } from '../protocol/index.js';
+import { type ClientMethod, type HttpMethod, operations } from '../protocol/index.js';
+import { expandPath } from '../protocol/path-template.js';
 
 /** A request's route below the interface URL: method, path with its query, and the JSON body of a POST. */
 export type RestRoute = { readonly method: HttpMethod; readonly path: string; readonly body?: string };

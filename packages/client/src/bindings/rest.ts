@@ -3,20 +3,15 @@
 The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
 import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
-import { loadFrames } from './frames-loader.js';
+import { decodeStreamEvent, streamResponseMembers } from './frames.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
-import {
-  decodeResult,
-  decodeStreamEvent,
-  parseBody,
-  streamResponseMembers,
-  unionViolation,
-} from './result.js';
+import { decodeResult, parseBody, schemasOf, unionViolation } from './result.js';
 
 // A2A spec, §11.1 (v1.0.1): HTTP+JSON requests are application/a2a+json.
 const contentType = 'application/a2a+json';
@@ -73,6 +68,7 @@ export function createRestBinding(options: BindingOptions): Binding {
     protocolBinding: 'HTTP+JSON',
 
     async unary(operation, request, context) {
+      const { response: schema } = await schemasOf(operation);
       const response = await exchange(route(operation, request, context, 'json'));
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
@@ -85,18 +81,23 @@ export function createRestBinding(options: BindingOptions): Binding {
       }
       // docs/protocol-checks.md#unary-answers, delete: 204, or any 2xx with an empty body, means deleted.
       if (operation === 'deleteTaskPushNotificationConfig' && response.body.byteLength === 0) {
-        return { value: decodeResult(operation, null, { ...source, httpStatus }), raw: null, httpStatus };
+        return {
+          value: decodeResult(operation, null, { ...source, httpStatus }, schema),
+          raw: null,
+          httpStatus,
+        };
       }
       if (response.mediaType !== 'json') {
         throw new HttpProtocolError('media-type', { dispatched: true, httpStatus });
       }
       const raw = parseBody(response.body, limits, httpStatus);
-      return { value: decodeResult(operation, raw, { ...source, httpStatus }), raw, httpStatus };
+      return { value: decodeResult(operation, raw, { ...source, httpStatus }, schema), raw, httpStatus };
     },
 
     async stream(operation, request, context) {
       const http = route(operation, request, context, 'sse');
-      const { frameType, streamFrames } = await loadFrames();
+      const { frameType, streamFrames, operationSchemas } = await loadDeferred(false);
+      const schema = operationSchemas[operation].response;
       const response = await openStream(http);
       const httpStatus = response.status;
       if (!(response.body instanceof ReadableStream)) {
@@ -123,7 +124,7 @@ export function createRestBinding(options: BindingOptions): Binding {
             fromRestStreamError(raw) ?? new InvalidResponseError('schema', { dispatched: true, violation })
           );
         }
-        return { event: decodeStreamEvent(raw), raw, wireBytes: event.wireBytes };
+        return { event: decodeStreamEvent(raw, schema), raw, wireBytes: event.wireBytes };
       });
     },
   };

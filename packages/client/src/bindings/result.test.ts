@@ -2,15 +2,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../core/errors.js';
 import { resolveLimits } from '../core/limits.js';
-import type { JsonValue } from '../protocol/index.js';
-import {
-  decodeResult,
-  decodeStreamEvent,
-  parseBody,
-  sendResponseMembers,
-  streamResponseMembers,
-  unionViolation,
-} from './result.js';
+import type { ClientMethod, JsonValue } from '../protocol/index.js';
+import { operationSchemas } from '../protocol/operation-schemas.js';
+import { decodeStreamEvent as decodeEventWith, streamResponseMembers } from './frames.js';
+import { decodeResult as decodeWith, parseBody, sendResponseMembers, unionViolation } from './result.js';
+
+// The bindings hand the decoders the operation's schema (`schemasOf`); the tests take it from the table.
+function decodeResult<N extends Exclude<ClientMethod, 'sendStreamingMessage' | 'subscribeToTask'>>(
+  operation: N,
+  raw: JsonValue,
+  source: Parameters<typeof decodeWith>[2],
+) {
+  return decodeWith(operation, raw, source, operationSchemas[operation].response);
+}
+function decodeStreamEvent(raw: JsonValue) {
+  return decodeEventWith(raw, operationSchemas.sendStreamingMessage.response);
+}
 
 const task = { id: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING' } };
 const message = { messageId: 'm-1', contextId: 'ctx-1', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] };

@@ -3,6 +3,7 @@
 The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact one-key union on the raw value, the operation's response schema, and the two rules only a binding can apply because only it knows the request's shape: the empty delete answer and the push config's tenant.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import type { Limits } from '../core/limits.js';
 import {
   type ClientMethod,
@@ -11,26 +12,40 @@ import {
   type JsonValue,
   jsonName,
   type OperationResponse,
-  operationSchemas,
-  type StreamResponse,
+  SendMessageRequest,
+  SendMessageResponse,
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
+import type { operationSchemas } from '../protocol/operation-schemas.js';
 import { isKnownField } from '../protocol/scalars.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 
 /** Where a result came from: the HTTP status of its answer (absent inside a stream) and the interface's tenant. */
 export type ResultSource = { readonly httpStatus?: number; readonly tenant?: string };
 
+/** The request schema and the answer schema of each operation (`protocol/operation-schemas.ts`). */
+export type OperationSchemas = typeof operationSchemas;
+
+const sendMessageSchemas = Object.freeze({ request: SendMessageRequest, response: SendMessageResponse });
+
+/**
+The request and answer schemas of `operation`. SendMessage's are on the path of every client; every other operation's load with its first call, before its request leaves (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a failed load is `TransportError('network')` with `dispatched: false`.
+
+@example
+```ts
+const { response } = await schemasOf('getTask');
+const task = decodeResult('getTask', raw, { httpStatus: 200 }, response);
+```
+*/
+export async function schemasOf<N extends ClientMethod>(operation: N): Promise<OperationSchemas[N]> {
+  if (operation === 'sendMessage') {
+    return sendMessageSchemas as OperationSchemas[N];
+  }
+  return (await loadDeferred(false)).operationSchemas[operation];
+}
+
 /** The members of SendMessageResponse (A2A spec, §3.1.1). */
 export const sendResponseMembers: readonly string[] = Object.freeze(['task', 'message']);
-
-/** The members of StreamResponse (A2A spec, §3.1.2). */
-export const streamResponseMembers: readonly string[] = Object.freeze([
-  'task',
-  'message',
-  'statusUpdate',
-  'artifactUpdate',
-]);
 
 /** The `InvalidResponseError` fields of an answer: always dispatched, with its HTTP status when there is one. */
 export function failureInit(httpStatus: number | undefined): { dispatched: true; httpStatus?: number } {
@@ -88,7 +103,8 @@ export function unionViolation(raw: JsonValue, members: readonly string[]): Viol
   return members.includes(jsonName(only)) ? undefined : { rule: 'oneof-unknown', path: '$' };
 }
 
-function schemaError(source: ResultSource, violation: Violation): InvalidResponseError {
+/** The error of an answer that breaks its schema or union, with the answer's HTTP status when it had one. */
+export function schemaError(source: ResultSource, violation: Violation): InvalidResponseError {
   return new InvalidResponseError('schema', { ...failureInit(source.httpStatus), violation });
 }
 
@@ -113,18 +129,19 @@ function withoutTenant(
 }
 
 /**
-Decodes the result of a unary operation: the exact union for SendMessage, `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; docs/protocol-checks.md#unary-answers, delete), the operation's response schema for the rest, then the push config's tenant.
+Decodes the result of a unary operation: the exact union for SendMessage, `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; docs/protocol-checks.md#unary-answers, delete), the operation's response schema (`schema`, from {@link schemasOf}) for the rest, then the push config's tenant.
 
 @throws InvalidResponseError `schema` or `identity` (dispatched).
 @example
 ```ts
-const task = decodeResult('getTask', raw, { httpStatus: 200 });
+const task = decodeResult('getTask', raw, { httpStatus: 200 }, (await schemasOf('getTask')).response);
 ```
 */
 export function decodeResult<N extends ClientMethod>(
   operation: N,
   raw: JsonValue,
   source: ResultSource,
+  schema: OperationSchemas[N]['response'],
 ): OperationResponse<N> {
   if (operation === 'deleteTaskPushNotificationConfig') {
     if (!isEmptyAnswer(raw)) {
@@ -138,7 +155,7 @@ export function decodeResult<N extends ClientMethod>(
       throw schemaError(source, violation);
     }
   }
-  const result = decode(operationSchemas[operation].response, raw);
+  const result = decode(schema, raw);
   if (!result.ok) {
     throw schemaError(source, result.error.violation);
   }
@@ -157,26 +174,4 @@ export function decodeResult<N extends ClientMethod>(
     default:
       return value as OperationResponse<N>;
   }
-}
-
-/**
-Decodes one stream event: the exact union first (docs/protocol-checks.md#stream-events), then the StreamResponse schema.
-
-@throws InvalidResponseError `schema` (dispatched, no HTTP status: the stream was established with a 2xx).
-@example
-```ts
-const event = decodeStreamEvent(raw);
-if ('statusUpdate' in event) { … }
-```
-*/
-export function decodeStreamEvent(raw: JsonValue): StreamResponse {
-  const violation = unionViolation(raw, streamResponseMembers);
-  if (violation !== undefined) {
-    throw schemaError({}, violation);
-  }
-  const result = decode(operationSchemas.sendStreamingMessage.response, raw);
-  if (!result.ok) {
-    throw schemaError({}, result.error.violation);
-  }
-  return result.value;
 }

@@ -198,6 +198,32 @@ describe('canonicalJson: properties', () => {
     );
   });
 
+  it('sorts few and many member names alike, by UTF-16 code units (§3.2.3)', () => {
+    const names = fc.uniqueArray(fc.string({ unit: 'binary', maxLength: 4 }), { maxLength: 40 });
+    fc.assert(
+      fc.property(names, (keys) => {
+        const value = Object.fromEntries(keys.map((key, index) => [key, index]));
+        // Integer-like names come first in an object's own key order, so the order is read off the text.
+        const written = [...canonicalJson(value).matchAll(/"((?:[^"\\]|\\.)*)":/g)].map(
+          (match) => JSON.parse(`"${match[1]}"`) as string,
+        );
+        expect(written).toEqual([...keys].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0)));
+      }),
+    );
+  });
+
+  it('writes any ASCII or well-formed string exactly as JSON.stringify does (§3.2.2.2), plain ones included', () => {
+    const ascii = fc.string({
+      unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)),
+    });
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string({ unit: 'grapheme' })), (text) => {
+        expect(canonicalJson(text)).toBe(JSON.stringify(text));
+        expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+      }),
+    );
+  });
+
   it('is a fixed point: canonicalizing the parsed canonical text gives the same text', () => {
     fc.assert(
       fc.property(json, (value) => {

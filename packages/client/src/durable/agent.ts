@@ -141,7 +141,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
 
   function announce(
     from: LedgerRecord['state']['status'] | null,
-    to: LedgerRecord,
+    to: Pick<LedgerRecord, 'id' | 'state' | 'revision'>,
     cause: 'create' | LedgerTransition['type'],
   ) {
     const { state } = to;
@@ -274,7 +274,7 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
         delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
       ...(contextId === undefined ? {} : { contextId }),
     });
-    announce(null, { ...record, state: { status: 'prepared' }, revision: 0 }, 'create');
+    announce(null, { id: record.id, state: { status: 'prepared' }, revision: 0 }, 'create');
     announce('prepared', record, 'start');
     const sent = attemptMessage(record, attemptId) as Message;
     let answer: SendMessageResponse;

@@ -180,6 +180,9 @@ export function createDurableEventHub(): DurableEventHub {
       },
     }),
     emit(event) {
+      if (entries.size === 0) {
+        return;
+      }
       const frozen = Object.freeze(event);
       for (const entry of [...entries]) {
         try {

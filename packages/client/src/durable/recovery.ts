@@ -7,6 +7,7 @@ What "unchanged" means here. `client.listTasks` returns decoded values, not raw 
 import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
 import { canonicalJson } from '../core/canonical-json.js';
+import { sha256Hex } from '../core/sha256.js';
 import type { Attempt, ErrorSummary, ResultSummary } from '../ledger/ledger.js';
 import { maxDuplicateTasks } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
@@ -31,7 +32,7 @@ export type RecoveryContextInput = {
 };
 
 /**
-The one-way opaque contextId of one attempt (docs/durable-send.md#recovery-modes, the one-way opaque ID): `surecall-ctx-` and the lowercase hex SHA-256 of the namespace `surecall.durable.recovery-context.v1`, the record id, the attempt id and the card digest, each followed by a NUL byte. Ids are labels and hold no control character, so the NUL separators make the input unambiguous. It names a context only this attempt uses, and reveals none of its inputs; a new attempt or another card gives another context. WebCrypto only, so it runs in browsers and Node.
+The one-way opaque contextId of one attempt (docs/durable-send.md#recovery-modes, the one-way opaque ID): `surecall-ctx-` and the lowercase hex SHA-256 of the namespace `surecall.durable.recovery-context.v1`, the record id, the attempt id and the card digest, each followed by a NUL byte. Ids are labels and hold no control character, so the NUL separators make the input unambiguous. It names a context only this attempt uses, and reveals none of its inputs; a new attempt or another card gives another context. Hashed by `core/sha256.ts` (Node's synchronous hash under Node, WebCrypto elsewhere), so it runs in browsers and Node.
 
 @example
 ```ts
@@ -40,16 +41,11 @@ await recoveryContextId({ recordId, attemptId, cardDigest: client.cardDigest });
 */
 export async function recoveryContextId(input: RecoveryContextInput): Promise<string> {
   const text = `${RECOVERY_CONTEXT_NAMESPACE}\0${input.recordId}\0${input.attemptId}\0${input.cardDigest}\0`;
-  const subtle: SubtleCrypto | undefined = globalThis.crypto?.subtle;
-  if (subtle === undefined) {
+  const hex = sha256Hex(text);
+  if (hex === undefined) {
     throw new TypeError('surecall: WebCrypto (crypto.subtle) is unavailable; a secure context is required');
   }
-  const hash = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = recoveryContextPrefix;
-  for (const byte of hash) {
-    hex += byte.toString(16).padStart(2, '0');
-  }
-  return hex;
+  return `${recoveryContextPrefix}${await hex}`;
 }
 
 /** The task a stored message belongs to: the ids a server may add to a message it stores. */

@@ -14,23 +14,27 @@ import {
   TransportError,
 } from '../core/errors.js';
 import { type ClientOptions, resolveClientOptions } from '../options.js';
+import { a2aErrors } from '../protocol/error-codes.js';
 import { type ClientMethod, operations, parseAgentCard } from '../protocol/index.js';
 import { parseRetryAfter } from '../wire/http.js';
 import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,
   defaultRetryPolicy,
+  notAppliedCodes,
+  type RetryPolicy,
+  type RetryPolicyOptions,
+  resolveRetryPolicy,
+} from './retry.js';
+import {
   isFinalError,
   isRetryableError,
   provesNotApplied,
   type RetryNotice,
-  type RetryPolicy,
-  type RetryPolicyOptions,
-  resolveRetryPolicy,
   retryDelayMs,
   runWithRetry,
   shouldRetry,
-} from './retry.js';
+} from './retry-loop.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -41,6 +45,25 @@ afterEach(() => {
 
 const sent = { dispatched: true } as const;
 const KEY = '8f14e45fceea167a5a36dedd4bea2543';
+
+describe('notAppliedCodes', () => {
+  it('are the codes of the eight pre-application errors of the table, written out so the path of a send does not load it', () => {
+    expect(notAppliedCodes).toEqual(
+      new Set(
+        [
+          a2aErrors.ParseError,
+          a2aErrors.InvalidRequest,
+          a2aErrors.InvalidParams,
+          a2aErrors.MethodNotFound,
+          a2aErrors.UnsupportedOperation,
+          a2aErrors.ContentTypeNotSupported,
+          a2aErrors.ExtensionSupportRequired,
+          a2aErrors.VersionNotSupported,
+        ].map(({ code }) => code),
+      ),
+    );
+  });
+});
 
 describe('resolveRetryPolicy', () => {
   it('takes a2a-rust’s defaults: 3 retries, 500 ms, ×2, 30 s', () => {

@@ -13,9 +13,9 @@ import {
   type LedgerChange,
   type LedgerFilter,
   matchesDue,
+  platformSha256,
   revisionDigestInput,
   type Sha256,
-  webCryptoSha256,
 } from './ledger.js';
 import {
   decodeLedger,
@@ -107,15 +107,20 @@ function byCreation(left: LedgerRecord, right: LedgerRecord): number {
 Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash into `unknown` with reason `crashed-while-executing` (docs/durable-send.md#execution-order: never "send again").
 */
 export async function openLedgerEngine(store: LedgerStore, options: EngineOptions = {}): Promise<Ledger> {
-  const sha256 = options.sha256 ?? webCryptoSha256;
+  const sha256 = options.sha256 ?? platformSha256;
   const listeners = new Set<(change: LedgerChange) => void>();
-  const inFlight = new Set<Promise<unknown>>();
+  // Operations in flight, and what `close` waits on once they drain: a count, not a set of promises, since every commit passes here.
+  let active = 0;
+  let drained: (() => void) | undefined;
   // A single-writer store's claims: records a probe of this process holds, so two reconcilers in it never probe one record at once.
   const claimed = new Set<string>();
   let closed = false;
   let lastAt = 0;
 
   function emit(change: LedgerChange): void {
+    if (listeners.size === 0) {
+      return;
+    }
     for (const listener of [...listeners]) {
       try {
         listener(change);
@@ -125,15 +130,20 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     }
   }
 
-  function guard<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs one operation: refused once the ledger is closing, counted until it settles. */
+  async function guard<T>(work: () => Promise<T>): Promise<T> {
     if (closed) {
-      return Promise.reject(new LedgerError('closed'));
+      throw new LedgerError('closed');
     }
-    const promise = work();
-    inFlight.add(promise);
-    const forget = () => inFlight.delete(promise);
-    promise.then(forget, forget);
-    return promise;
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+      if (active === 0) {
+        drained?.();
+      }
+    }
   }
 
   function writable(): void {
@@ -163,7 +173,21 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
     const hashed = sha256(text);
     const digest = typeof hashed === 'string' ? hashed : await hashed;
-    const revision = deepFreeze({ ...draft, digest } as LedgerRevision);
+    // Written out rather than spread (see `recordAt` in state-machine.ts): a revision is built and frozen on every commit.
+    const { expectedRevision, previousDigest } = draft;
+    const revision: LedgerRevision = deepFreeze(
+      expectedRevision === undefined || previousDigest === undefined
+        ? { id: draft.id, revision: draft.revision, at: draft.at, transition: draft.transition, digest }
+        : {
+            id: draft.id,
+            revision: draft.revision,
+            expectedRevision,
+            at: draft.at,
+            previousDigest,
+            transition: draft.transition,
+            digest,
+          },
+    );
     return { record: deepFreeze(applyTransition(previous, revision)), revision, text };
   }
 
@@ -335,15 +359,16 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     await store.leases?.release(id);
   }
 
+  async function list(filter?: LedgerFilter): Promise<LedgerRecord[]> {
+    const states = filter?.states === undefined ? undefined : new Set(filter.states);
+    return (await store.list(states)).sort(byCreation);
+  }
+
   const ledger: Ledger = {
     create: (intent, start) => guard(() => create(intent, start)),
     transition: (id, expectedRevision, input) => guard(() => transition(id, expectedRevision, input)),
     get: (id) => guard(() => store.get(id)),
-    list: (filter?: LedgerFilter) =>
-      guard(async () => {
-        const states = filter?.states === undefined ? undefined : new Set(filter.states);
-        return (await store.list(states)).sort(byCreation);
-      }),
+    list: (filter) => guard(() => list(filter)),
     history: (id) => guard(() => store.history(id)),
     claimDue: (query) => guard(() => claimDue(query)),
     claim: (id) => guard(() => claim(id)),
@@ -359,7 +384,11 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
         return;
       }
       closed = true;
-      await Promise.allSettled([...inFlight]);
+      if (active > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+        });
+      }
       listeners.clear();
       await store.close();
     },

@@ -464,6 +464,11 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
   const store: LedgerStore = {
     writable: true,
     get: async (id) => (await read(id))?.record,
+    // An open record is in the heap: a transition of it needs no read (the append's compare-and-set still decides).
+    head(id, revision) {
+      const record = opened.get(id)?.record;
+      return record?.revision === revision ? record : undefined;
+    },
     async list(states) {
       const records: LedgerRecord[] = [];
       for (const entry of opened.values()) {

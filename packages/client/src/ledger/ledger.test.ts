@@ -242,9 +242,11 @@ it('states a refusal with public fields only', async () => {
   expect(error.message).not.toContain('a-secret-id');
 });
 
-it('needs WebCrypto unless a store brings its own SHA-256', async () => {
+it("needs a platform SHA-256 (Node's, else WebCrypto) unless a store brings its own", async () => {
   const ledger = await memory.openLedger({ name: 'no-crypto' });
   vi.stubGlobal('crypto', {});
+  // Off Node there is no builtin module to find.
+  const builtin = vi.spyOn(process, 'getBuiltinModule').mockReturnValue(undefined as never);
   try {
     expect(await refusal(ledger.create(intent('no-crypto')))).toMatchObject({
       reason: 'unsupported',
@@ -252,6 +254,7 @@ it('needs WebCrypto unless a store brings its own SHA-256', async () => {
     });
   } finally {
     vi.unstubAllGlobals();
+    builtin.mockRestore();
   }
 });
 

@@ -10,6 +10,7 @@ import {
   RemoteError,
   RequestError,
 } from '../core/errors.js';
+import { sha256Hex } from '../core/sha256.js';
 import type { Message } from '../protocol/message.js';
 import type { JsonValue } from '../wire/json.js';
 import {
@@ -191,18 +192,13 @@ export interface Ledger {
 /** The digest function a store uses: SHA-256 of a string's UTF-8 bytes as `sha256:` and 64 hex digits. */
 export type Sha256 = (text: string) => string | Promise<string>;
 
-/** SHA-256 through WebCrypto (`globalThis.crypto.subtle`), looked up per call so a polyfill installed later is used. */
-export async function webCryptoSha256(text: string): Promise<string> {
-  const subtle: SubtleCrypto | undefined = globalThis.crypto?.subtle;
-  if (subtle === undefined) {
+/** The platform's SHA-256 (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere), looked up per call so a polyfill installed later is used; `unsupported` where there is none. */
+export function platformSha256(text: string): string | Promise<string> {
+  const hex = sha256Hex(text);
+  if (hex === undefined) {
     throw new LedgerError('unsupported', { rule: 'webcrypto' });
   }
-  const hash = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = 'sha256:';
-  for (const byte of hash) {
-    hex += byte.toString(16).padStart(2, '0');
-  }
-  return hex;
+  return typeof hex === 'string' ? `sha256:${hex}` : hex.then((value) => `sha256:${value}`);
 }
 
 // The domain every revision digest is separated by, so it can never collide with another surecall digest.
@@ -228,7 +224,7 @@ The digest of a revision (see {@link revisionDigestInput}), through WebCrypto un
 */
 export async function revisionDigest(
   revision: Omit<LedgerRevision, 'digest'>,
-  sha256: Sha256 = webCryptoSha256,
+  sha256: Sha256 = platformSha256,
 ): Promise<string> {
   return sha256(revisionDigestInput(revision));
 }
@@ -269,7 +265,7 @@ if (!result.ok) { alert(`revision ${result.error.revision}: ${result.error.rule}
 */
 export async function verifyHistory(
   revisions: readonly unknown[],
-  sha256: Sha256 = webCryptoSha256,
+  sha256: Sha256 = platformSha256,
 ): Promise<HistoryVerification> {
   let record: LedgerRecord | undefined;
   for (let index = 0; index < revisions.length; index++) {

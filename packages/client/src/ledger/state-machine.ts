@@ -11,6 +11,7 @@ import {
   type LedgerState,
   type LedgerTransition,
   maxDelayMs,
+  type SendIntent,
 } from './record.js';
 
 function refuse(rule: string): never {
@@ -65,14 +66,19 @@ function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start
   ) {
     refuse('message-id-reused');
   }
-  const ids = {
-    attemptId: t.attemptId,
-    messageId: t.messageId,
-    ...(t.contextId === undefined ? {} : { contextId: t.contextId }),
-  };
+  // Written out rather than spread: see `recordAt`.
+  const attempt: Attempt =
+    t.contextId === undefined
+      ? { attemptId: t.attemptId, messageId: t.messageId, startedAt: at }
+      : { attemptId: t.attemptId, messageId: t.messageId, contextId: t.contextId, startedAt: at };
+  const attempts = record.attempts.slice();
+  attempts.push(attempt);
   return {
-    state: { status: 'executing', ...ids },
-    attempts: [...record.attempts, { ...ids, startedAt: at }],
+    state:
+      t.contextId === undefined
+        ? { status: 'executing', attemptId: t.attemptId, messageId: t.messageId }
+        : { status: 'executing', attemptId: t.attemptId, messageId: t.messageId, contextId: t.contextId },
+    attempts,
   };
 }
 
@@ -159,16 +165,37 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
   }
 }
 
-function create(revision: LedgerRevision & { transition: CreateTransition }): LedgerRecord {
-  return {
-    ...revision.transition.intent,
-    state: { status: 'prepared' },
-    attempts: [],
-    revision: 0,
+/**
+A record at a new head, written member by member in one order. Spreading a frozen record (`{ ...record }`) takes V8's slow path and leaves an object that is slow to freeze; a record is built and frozen on every commit.
+*/
+function recordAt(intent: SendIntent, next: Next, revision: LedgerRevision, createdAt: number): LedgerRecord {
+  const record: LedgerRecord = {
+    id: intent.id,
+    tenant: intent.tenant,
+    run: intent.run,
+    agent: intent.agent,
+    message: intent.message,
+    delivery: intent.delivery,
+    state: next.state,
+    attempts: next.attempts,
+    revision: revision.revision,
     digest: revision.digest,
-    createdAt: revision.at,
+    createdAt,
     updatedAt: revision.at,
   };
+  if (intent.idempotencyKey !== undefined) {
+    record.idempotencyKey = intent.idempotencyKey;
+  }
+  return record;
+}
+
+function create(revision: LedgerRevision & { transition: CreateTransition }): LedgerRecord {
+  return recordAt(
+    revision.transition.intent,
+    { state: { status: 'prepared' }, attempts: [] },
+    revision,
+    revision.at,
+  );
 }
 
 /**
@@ -202,8 +229,7 @@ export function applyTransition(record: LedgerRecord | undefined, revision: Ledg
   if (revision.at < record.updatedAt) {
     chain('clock', revision.revision);
   }
-  const next = step(record, transition, revision.at);
-  return { ...record, ...next, revision: revision.revision, digest: revision.digest, updatedAt: revision.at };
+  return recordAt(record, step(record, transition, revision.at), revision, record.createdAt);
 }
 
 /** The outcome of {@link verifyHistory}. */

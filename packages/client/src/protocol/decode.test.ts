@@ -13,14 +13,15 @@ import {
   safeParseMessage,
   safeParseTask,
 } from './decode.js';
-import { JsonRpcError, RestErrorEnvelope } from './error-codes.js';
+import { JsonRpcError, RestErrorEnvelope } from './error-envelope.js';
 import { Message, Part } from './message.js';
-import { operationSchemas } from './operations.js';
+import { operationSchemas } from './operation-schemas.js';
 import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
-import { ListTasksResponse, SendMessageConfiguration } from './requests.js';
+import { ListTasksResponse } from './requests.js';
 import { isKnownField } from './scalars.js';
 import { SecurityScheme } from './security-scheme.js';
-import { SendMessageResponse, StreamResponse } from './stream.js';
+import { SendMessageConfiguration, SendMessageResponse } from './send-message.js';
+import { StreamResponse } from './stream.js';
 import { Task, TaskStatus } from './task.js';
 
 const task = {

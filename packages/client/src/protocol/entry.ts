@@ -18,7 +18,8 @@ export {
 /* Errors: the A2A error table and the ErrorInfo detail that carries a reason */
 
 export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
-export { a2aErrors, errorByCode, errorByReason, errorDomain, errorInfoType } from './error-codes.js';
+export { a2aErrors, errorDomain, errorInfoType } from './error-codes.js';
+export { errorByCode, errorByReason } from './error-envelope.js';
 
 /* Operations: the one table of the 11 operations, keyed by client method */
 

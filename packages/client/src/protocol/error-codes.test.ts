@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { decode } from './decode.js';
+import { a2aErrors, errorDomain, errorInfoType } from './error-codes.js';
 import {
-  a2aErrors,
   errorByCode,
   errorByReason,
-  errorDomain,
   errorFromDetails,
-  errorInfoType,
   JsonRpcError,
   matchesRestIdentity,
   RestErrorEnvelope,
-} from './error-codes.js';
+} from './error-envelope.js';
 
 describe('a2aErrors', () => {
   it('is the table of A2A spec §5.4 (v1.0.1) and §9.5, with the v1.0.0 columns where they differed', () => {

@@ -1,6 +1,6 @@
 /**
 @module
-The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
+The A2A v1.0 wire types for the rest of the client: ProtoJSON schemas (`zod/mini`, imported nowhere else), the types inferred from them, the error table and the operation table. The error table (`error-codes.ts`), a peer's error shapes (`error-envelope.ts`), the schemas of every operation (`operation-schemas.ts`) and the values of the requests and stream events beside SendMessage's are imported from their own files, by the code that loads with those operations: a bundler that splits by file (esbuild) follows every re-export of a barrel, so a name re-exported here would be on the path of every call. This is an internal barrel; the package's public names are chosen in `src/index.ts` and, for `@surecall/client/protocol`, in `entry.ts`.
 */
 
 export {
@@ -26,17 +26,6 @@ export {
   safeParseTask,
 } from './decode.js';
 export type { A2aErrorEntry, A2aErrorName } from './error-codes.js';
-export {
-  a2aErrors,
-  errorByCode,
-  errorByReason,
-  errorDomain,
-  errorFromDetails,
-  errorInfoType,
-  JsonRpcError,
-  matchesRestIdentity,
-  RestErrorEnvelope,
-} from './error-codes.js';
 export type { JsonObject, JsonValue } from './json-value.js';
 export { isJsonObject } from './json-value.js';
 export { Message, Part, Role } from './message.js';
@@ -49,14 +38,15 @@ export type {
   OperationRequest,
   OperationResponse,
 } from './operations.js';
-export { expandPath, operationNames, operationSchemas, operations } from './operations.js';
+export { operationNames, operations } from './operations.js';
 export { canonical, jsonName } from './protojson.js';
 export {
   AuthenticationInfo,
   ListTaskPushNotificationConfigsResponse,
   TaskPushNotificationConfig,
 } from './push.js';
-export {
+// The other operations' schemas load with their first call (`operation-schemas.ts`): their values are imported by file, only their types pass through here.
+export type {
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
   Empty,
@@ -66,18 +56,12 @@ export {
   ListTaskPushNotificationConfigsRequest,
   ListTasksRequest,
   ListTasksResponse,
-  SendMessageConfiguration,
-  SendMessageRequest,
   SubscribeToTaskRequest,
 } from './requests.js';
 export type { ContractRule } from './scalars.js';
 export { OAuthFlows, SecurityRequirement, SecurityScheme } from './security-scheme.js';
-export {
-  SendMessageResponse,
-  StreamResponse,
-  TaskArtifactUpdateEvent,
-  TaskStatusUpdateEvent,
-} from './stream.js';
+export { SendMessageConfiguration, SendMessageRequest, SendMessageResponse } from './send-message.js';
+export type { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './stream.js';
 export {
   Artifact,
   interruptedStates,

@@ -3,15 +3,16 @@ import { RequestError } from '../core/errors.js';
 import type { AgentCard } from './agent-card.js';
 import {
   type ClientMethod,
-  expandPath,
   type OperationName,
   type OperationRequest,
   type OperationResponse,
   operationNames,
   operations,
 } from './operations.js';
-import type { ListTasksRequest, SendMessageRequest } from './requests.js';
-import type { SendMessageResponse, StreamResponse } from './stream.js';
+import { expandPath } from './path-template.js';
+import type { ListTasksRequest } from './requests.js';
+import type { SendMessageRequest, SendMessageResponse } from './send-message.js';
+import type { StreamResponse } from './stream.js';
 import type { Task } from './task.js';
 
 describe('operations', () => {

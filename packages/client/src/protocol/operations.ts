@@ -1,22 +1,5 @@
 import type * as z from 'zod/mini';
-import { RequestError } from '../core/errors.js';
-import { AgentCard } from './agent-card.js';
-import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
-import {
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  Empty,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTasksRequest,
-  ListTasksResponse,
-  SendMessageRequest,
-  SubscribeToTaskRequest,
-} from './requests.js';
-import { SendMessageResponse, StreamResponse } from './stream.js';
-import { Task } from './task.js';
+import type { operationSchemas } from './operation-schemas.js';
 
 /** The HTTP methods the HTTP+JSON binding uses. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -143,64 +126,8 @@ export const operationNames: readonly OperationName[] = /* @__PURE__ */ Object.f
   /* @__PURE__ */ Object.values(operations).map((operation) => operation.name),
 );
 
-/** The request schema and the answer schema (for a stream, each event's) of every operation, keyed like {@link operations}. Internal: the zod schemas never leave the package (CONTRIBUTING.md#library-boundaries), only the types inferred from them. */
-export const operationSchemas = Object.freeze({
-  sendMessage: { request: SendMessageRequest, response: SendMessageResponse },
-  sendStreamingMessage: { request: SendMessageRequest, response: StreamResponse },
-  getTask: { request: GetTaskRequest, response: Task },
-  listTasks: { request: ListTasksRequest, response: ListTasksResponse },
-  cancelTask: { request: CancelTaskRequest, response: Task },
-  subscribeToTask: { request: SubscribeToTaskRequest, response: StreamResponse },
-  createTaskPushNotificationConfig: {
-    request: TaskPushNotificationConfig,
-    response: TaskPushNotificationConfig,
-  },
-  getTaskPushNotificationConfig: {
-    request: GetTaskPushNotificationConfigRequest,
-    response: TaskPushNotificationConfig,
-  },
-  listTaskPushNotificationConfigs: {
-    request: ListTaskPushNotificationConfigsRequest,
-    response: ListTaskPushNotificationConfigsResponse,
-  },
-  deleteTaskPushNotificationConfig: { request: DeleteTaskPushNotificationConfigRequest, response: Empty },
-  getExtendedAgentCard: { request: GetExtendedAgentCardRequest, response: AgentCard },
-} as const satisfies {
-  readonly [M in ClientMethod]: { readonly request: z.ZodMiniType; readonly response: z.ZodMiniType };
-});
-
 /** The request type of an operation. */
 export type OperationRequest<M extends ClientMethod> = z.output<(typeof operationSchemas)[M]['request']>;
 
 /** The answer type of an operation (for a stream, the type of each event). */
 export type OperationResponse<M extends ClientMethod> = z.output<(typeof operationSchemas)[M]['response']>;
-
-const TEMPLATE_VARIABLE = /\{([A-Za-z]+)\}/g;
-
-/**
-Fills an HTTP+JSON path template: each `{name}` becomes one percent-encoded path segment, so a `/`, `:` or `?` inside an id can never change the route (docs/protocol-checks.md#requests), and the interface's `tenant`, when it has one, becomes a leading segment (A2A spec §8.3.2). Throws `RequestError('invalid-params')` before anything is sent when a value is missing or empty, is `.` or `..` (a URL parser would resolve it as a dot segment, even percent-encoded), or is not well-formed UTF-16.
-
-@example
-```ts
-expandPath('/tasks/{id}:cancel', { id: 'a/b' }, 'acme'); // '/acme/tasks/a%2Fb:cancel'
-```
-*/
-export function expandPath(
-  template: string,
-  values: Readonly<Record<string, string | undefined>>,
-  tenant?: string,
-): string {
-  const path = template.replace(TEMPLATE_VARIABLE, (_match, name: string) => segment(name, values[name]));
-  return tenant === undefined ? path : `/${segment('tenant', tenant)}${path}`;
-}
-
-function segment(name: string, value: string | undefined): string {
-  if (value !== undefined && value !== '' && value !== '.' && value !== '..') {
-    try {
-      return encodeURIComponent(value);
-    } catch {
-      // A lone surrogate: encodeURIComponent throws URIError; fall through to the refusal below.
-    }
-  }
-  throw new RequestError('invalid-params', { violation: { rule: 'path-segment', path: `$.${name}` } });
-}

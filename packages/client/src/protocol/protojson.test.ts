@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentCard } from './agent-card.js';
 import { decode } from './decode.js';
 import { Message, Part } from './message.js';
-import { SendMessageResponse, StreamResponse } from './stream.js';
+import { SendMessageResponse } from './send-message.js';
+import { StreamResponse } from './stream.js';
 import { Task } from './task.js';
 
 const message = {

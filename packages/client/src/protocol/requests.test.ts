@@ -10,10 +10,9 @@ import {
   ListTaskPushNotificationConfigsRequest,
   ListTasksRequest,
   ListTasksResponse,
-  SendMessageConfiguration,
-  SendMessageRequest,
   SubscribeToTaskRequest,
 } from './requests.js';
+import { SendMessageConfiguration, SendMessageRequest } from './send-message.js';
 import type { Task } from './task.js';
 
 function rule(schema: Parameters<typeof decode>[0], value: unknown): string | undefined {

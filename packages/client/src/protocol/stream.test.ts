@@ -1,12 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decode } from './decode.js';
 import type { Message } from './message.js';
-import {
-  SendMessageResponse,
-  StreamResponse,
-  TaskArtifactUpdateEvent,
-  TaskStatusUpdateEvent,
-} from './stream.js';
+import { SendMessageResponse } from './send-message.js';
+import { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './stream.js';
 import type { Task } from './task.js';
 
 function rule(schema: Parameters<typeof decode>[0], value: unknown): string | undefined {

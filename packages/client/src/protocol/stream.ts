@@ -44,19 +44,6 @@ export const TaskArtifactUpdateEvent = wireObject({
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEvent>;
 
 /**
-The answer to SendMessage (A2A spec §3.1.1): exactly one of `task` or `message`. Unknown sibling members are ignored (A2A spec §5.7).
-
-@example
-```ts
-const response = decodeOrThrow(SendMessageResponse, json, true);
-if ('task' in response) { response.task.status.state; } else { response.message.parts; }
-```
-*/
-export const SendMessageResponse = oneof({ task: Task, message: Message }, {});
-/** Exactly one of `{ task }` or `{ message }`. */
-export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
-
-/**
 One event of a stream, and the body of a push notification (A2A spec §3.1.2, §3.2.3, §4.3.3): exactly one of `task`, `message`, `statusUpdate` or `artifactUpdate`.
 
 @example

@@ -147,11 +147,21 @@ function hasControl(text: string): boolean {
 
 //// URLs and media types ////
 
+// The last URL found absolute: a client checks the same agent URL on every call and every ledger record, and parsing it (`new URL`) costs more than the rest of a small record's checks.
+let lastAbsoluteUrl: string | undefined;
+
 /** True for an absolute URL with a host and no userinfo (docs/protocol-checks.md#agent-card). */
 export function isAbsoluteUrl(text: string): boolean {
+  if (text === lastAbsoluteUrl) {
+    return true;
+  }
   try {
     const url = new URL(text);
-    return url.host !== '' && url.username === '' && url.password === '';
+    const absolute = url.host !== '' && url.username === '' && url.password === '';
+    if (absolute) {
+      lastAbsoluteUrl = text;
+    }
+    return absolute;
   } catch {
     return false;
   }

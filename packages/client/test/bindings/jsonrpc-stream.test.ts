@@ -3,7 +3,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { errorDomain, errorInfoType, type JsonValue, type Message } from '../../src/protocol/index.js';
+import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
+import type { JsonValue, Message } from '../../src/protocol/index.js';
 import { drain } from '../support/binding.js';
 
 // The JSON-RPC stream checks (establishment: docs/protocol-checks.md#stream-establishment; per-event parsing: docs/protocol-checks.md#stream-events): one raw answer per row.

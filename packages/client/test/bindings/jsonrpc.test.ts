@@ -5,7 +5,8 @@ import type { Binding } from '../../src/bindings/binding.js';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { errorDomain, errorInfoType, type JsonValue, type Message } from '../../src/protocol/index.js';
+import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
+import type { JsonValue, Message } from '../../src/protocol/index.js';
 import { drain, failure } from '../support/binding.js';
 
 const url = 'https://agent.test/a2a/rpc';

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createRestBinding } from '../../src/bindings/rest.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { errorDomain, errorInfoType, type JsonValue, type Message } from '../../src/protocol/index.js';
+import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
+import type { JsonValue, Message } from '../../src/protocol/index.js';
 import { drain, failure } from '../support/binding.js';
 
 const origin = 'https://agent.test';

@@ -23,6 +23,8 @@ beforeAll(async () => {
   // The SDK logs each failed request it sees (console.error); the assertions are what matters.
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   sdk = await startSdkAgent({ tickMs: 600_000 });
+  // The retry loop and the other operations load with their first call (ARCHITECTURE.md#decisions, "Code loads with its first use"): loaded here once, so compiling them on a busy machine never eats a case's timeout.
+  await import('../../src/deferred.js');
   proxy.listen({ onUnhandledRequest: 'bypass' });
   const raw = (await (await fetch(sdk.cardUrl)).json()) as JsonValue;
   card = parseAgentCard(raw);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, constants, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -391,20 +391,26 @@ describe('compaction', () => {
 });
 
 describe('group commit', () => {
-  it('makes concurrent commits share syncs, each resolving only after a sync that covers its line', async () => {
+  it('makes concurrent commits share syncs, each resolving only after a synchronized write that covers its line', async () => {
     const path = freshPath();
     const ledger = await openLedger({ name: path });
     const ids = Array.from({ length: 48 }, (_, index) => `g-${index}`);
     for (const id of ids) {
       await ledger.create(intent(id));
     }
-    const original = fileHandlePrototype.datasync;
+    const original = fileHandlePrototype.writev;
     let durable = '';
-    const datasync = vi.spyOn(fileHandlePrototype, 'datasync').mockImplementation(async function (
+    const synchronized: boolean[] = [];
+    const writev = vi.spyOn(fileHandlePrototype, 'writev').mockImplementation(async function (
       this: FileHandle,
+      ...args: Parameters<FileHandle['writev']>
     ) {
-      await original.call(this);
+      // Linux names the descriptor's open flags (octal) in fdinfo: the journal is written through O_DSYNC, so a write that returned is on disk.
+      const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${this.fd}`, 'utf8'))?.[1];
+      synchronized.push((Number.parseInt(flags ?? '0', 8) & constants.O_DSYNC) !== 0);
+      const written = await original.apply(this, args);
       durable = readFileSync(path, 'utf8');
+      return written;
     });
     const covered = await Promise.all(
       ids.map(async (id) => {
@@ -417,16 +423,17 @@ describe('group commit', () => {
       }),
     );
     expect(covered.every(Boolean)).toBe(true);
-    expect(datasync.mock.calls.length).toBeGreaterThan(0);
-    expect(datasync.mock.calls.length).toBeLessThan(ids.length / 4);
+    expect(synchronized.length).toBeGreaterThan(0);
+    expect(synchronized.every(Boolean)).toBe(true);
+    expect(writev.mock.calls.length).toBeLessThan(ids.length / 4);
     await ledger.close();
   });
 
-  it('fails every waiting and later write when a sync fails, since what reached the disk is unknown', async () => {
+  it('fails every waiting and later write when a synchronized write fails, since what reached the disk is unknown', async () => {
     const path = freshPath();
     const ledger = await openLedger({ name: path });
     await ledger.create(intent('io-0'));
-    vi.spyOn(fileHandlePrototype, 'datasync').mockRejectedValueOnce(
+    vi.spyOn(fileHandlePrototype, 'writev').mockRejectedValueOnce(
       Object.assign(new Error('EIO'), { code: 'EIO' }),
     );
     const results = await Promise.allSettled([ledger.create(intent('io-1')), ledger.create(intent('io-2'))]);

@@ -19,10 +19,9 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/memory.js';
 import type { ClientOptions } from '../../src/options.js';
+import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
 import {
   type A2aErrorEntry,
-  errorDomain,
-  errorInfoType,
   type JsonObject,
   type JsonValue,
   type Message,
