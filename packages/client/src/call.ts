@@ -245,21 +245,17 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
         : method === 'subscribeToTask'
           ? resolved.subscribeMethod
           : http.method;
+    const tokenContext: Omit<TokenContext, 'signal'> = {
+      operation,
+      cardDigest,
+      binding: pin.binding,
+      scopes,
+      ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
+      ...(taskId === undefined ? {} : { taskId }),
+      ...(options?.skill === undefined ? {} : { skill: options.skill }),
+      ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
+    };
     const provider = security.kind === 'bearer' ? security.token : undefined;
-    // Built only for a client with a token provider: an anonymous call never reads it.
-    const tokenContext: Omit<TokenContext, 'signal'> | undefined =
-      provider === undefined
-        ? undefined
-        : {
-            operation,
-            cardDigest,
-            binding: pin.binding,
-            scopes,
-            ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
-            ...(taskId === undefined ? {} : { taskId }),
-            ...(options?.skill === undefined ? {} : { skill: options.skill }),
-            ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
-          };
     const attempt = call.attempt ?? 1;
     const context: CallContext = {
       ...(options?.signal === undefined ? {} : { signal: options.signal }),
@@ -280,7 +276,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
                 ...(taskId === undefined ? {} : { taskId }),
               }),
           }),
-      ...(provider === undefined || tokenContext === undefined
+      ...(provider === undefined
         ? {}
         : {
             // docs/protocol-checks.md#token-provider: once per HTTP request, inside its deadline (the transport bounds the wait).

@@ -31,16 +31,8 @@ const pagedOperations: ReadonlySet<ClientMethod> = new Set(['listTasks', 'listTa
 
 const templateVariable = /\{([A-Za-z]+)\}/g;
 
-// One entry per route template of the operations table, read once instead of on every request.
-const variablesByTemplate = new Map<string, readonly string[]>();
-
 function pathVariables(template: string): readonly string[] {
-  let variables = variablesByTemplate.get(template);
-  if (variables === undefined) {
-    variables = Object.freeze(Array.from(template.matchAll(templateVariable), (match) => match[1] ?? ''));
-    variablesByTemplate.set(template, variables);
-  }
-  return variables;
+  return Array.from(template.matchAll(templateVariable), (match) => match[1] ?? '');
 }
 
 function stringField(fields: Readonly<Record<string, unknown>>, name: string): string | undefined {
@@ -90,10 +82,6 @@ export function restRoute(
   }
   if (placement === 'none') {
     return { method, path };
-  }
-  if (variables.length === 0) {
-    // Every field goes into the body (SendMessage): the request is serialized as it is, with no copy first.
-    return { method, path, body: JSON.stringify(fields) };
   }
   const inPath = new Set(variables);
   const body = Object.fromEntries(Object.entries(fields).filter(([name]) => !inPath.has(name)));

@@ -155,17 +155,6 @@ const http = ky.create({
   redirect: 'manual',
 });
 
-/** Puts the checked headers on the `Request` ky built for this call (ky 1.x always hands its `fetch` one); `false` when there is no such `Request`, so the request cannot be built. */
-function addHeaders(input: unknown, headers: Readonly<Record<string, string>>): input is Request {
-  if (!(input instanceof Request)) {
-    return false;
-  }
-  for (const name of Object.keys(headers)) {
-    input.headers.set(name, headers[name] as string);
-  }
-  return true;
-}
-
 /** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
 async function dispatch(request: HttpExchangeRequest): Promise<{ response: Response; deadline: Deadline }> {
   const body = boundedBody(request);
@@ -190,11 +179,12 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
             return Promise.reject(halted);
           }
           try {
-            unbuilt = !addHeaders(input, headers);
+            // ky 1.x hands its fetch the Request it built.
+            for (const [name, value] of Object.entries(headers)) {
+              (input as Request).headers.set(name, value);
+            }
           } catch {
             unbuilt = true;
-          }
-          if (unbuilt) {
             return Promise.reject(halted);
           }
           dispatched = true;
@@ -219,11 +209,12 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
     try {
       response = await pending;
     } catch (error) {
-      if (dispatched) {
-        throw dispatchedFailure(deadline, 'network', error);
-      }
-      // Before dispatch the only ways to fail are the guards above: headers the `Request` refused, or the caller aborted first.
-      throw unbuilt ? invalidRequest() : new RequestError('aborted');
+      // Before dispatch the only ways to fail are the guards above: a `Request` that refused the headers, or the caller aborted first.
+      throw dispatched
+        ? dispatchedFailure(deadline, 'network', error)
+        : unbuilt
+          ? invalidRequest()
+          : new RequestError('aborted');
     }
     // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch standard).
     if (response.status === 0 || (response.status >= 300 && response.status < 400)) {

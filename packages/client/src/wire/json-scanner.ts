@@ -65,39 +65,12 @@ const literals: ReadonlyMap<number, Uint8Array> = new Map(
   ['true', 'false', 'null'].map((name) => [name.charCodeAt(0), encoder.encode(name)]),
 );
 
-/** The per-level arrays of a scan, one entry per nesting level. */
-type Levels = {
-  readonly kinds: Uint8Array;
-  readonly counts: Int32Array;
-  readonly keyStarts: Int32Array;
-  readonly keyEnds: Int32Array;
-};
-
-// The arrays of the last scan that ended, for the next one with the same depth bound: every answer is scanned, and four typed arrays per small document cost about as much as scanning it. A scan runs to its end synchronously and sets each level when a container opens it, before anything reads that level, so nothing of one document is seen by the next.
-let spareLevels: Levels | undefined;
-
-function takeLevels(count: number): Levels {
-  const spare = spareLevels;
-  if (spare !== undefined && spare.kinds.length === count) {
-    // Taken, not shared: a scan started while another runs (from a `knownKey` callback) gets arrays of its own.
-    spareLevels = undefined;
-    return spare;
-  }
-  return {
-    kinds: new Uint8Array(count),
-    counts: new Int32Array(count),
-    keyStarts: new Int32Array(count),
-    keyEnds: new Int32Array(count),
-  };
-}
-
 /**
 One validating pass over UTF-8 JSON: syntax, bounds, duplicate keys and number ranges, with no value built. Containers are tracked on explicit per-level arrays rather than by recursion, so depth costs no call stack, and the same arrays give the error path.
 */
 export class Scanner {
   private readonly bytes: Uint8Array;
   private readonly limits: JsonLimits;
-  private readonly levels: Levels;
   private readonly kinds: Uint8Array;
   private readonly counts: Int32Array;
   // The byte range of the current key of each object level, quotes included; -1 while the member has no key yet.
@@ -117,11 +90,11 @@ export class Scanner {
     this.bytes = bytes;
     this.limits = limits;
     this.knownKey = knownKey;
-    this.levels = takeLevels(limits.jsonDepth + 1);
-    this.kinds = this.levels.kinds;
-    this.counts = this.levels.counts;
-    this.keyStarts = this.levels.keyStarts;
-    this.keyEnds = this.levels.keyEnds;
+    const levels = limits.jsonDepth + 1;
+    this.kinds = new Uint8Array(levels);
+    this.counts = new Int32Array(levels);
+    this.keyStarts = new Int32Array(levels);
+    this.keyEnds = new Int32Array(levels);
     // Plain string content is skipped four bytes at a time through an aligned view of the same memory.
     const aligned = (bytes.byteOffset + 3) & ~3;
     const wordCount = (bytes.length - (aligned - bytes.byteOffset)) >> 2;
@@ -130,14 +103,6 @@ export class Scanner {
   }
 
   run(): void {
-    try {
-      this.scan();
-    } finally {
-      spareLevels = this.levels;
-    }
-  }
-
-  private scan(): void {
     const bytes = this.bytes;
     const end = bytes.length;
     const { jsonDepth, jsonEntries, jsonValues, jsonStringBytes } = this.limits;

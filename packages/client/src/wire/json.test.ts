@@ -784,38 +784,6 @@ describe('parseJson properties', () => {
     );
   });
 
-  it('refuses each document of a sequence exactly as it refuses it alone, whatever came before', () => {
-    // The scanner keeps its per-level arrays from one document to the next; a document's refusal, path included, must not depend on what was read before it.
-    const documents = fc.array(fc.tuple(fuzzInput, fuzzLimits), { minLength: 2, maxLength: 6 });
-    const summary = (outcome: Outcome): unknown =>
-      outcome.ok ? outcome.value : pointer(outcome.error as JsonError);
-    fc.assert(
-      fc.property(documents, (sequence) => {
-        const together = sequence.map(([bytes, limits]) =>
-          summary(attempt(() => parseJson(bytes, limits, everyKey))),
-        );
-        const alone = sequence.map(([bytes, limits]) => {
-          // A scan of a deeper document between the two readings leaves its levels behind.
-          attempt(() => parseJson('{"a":[{"b":{"c":[[{"d":1}]]}}]}', limits, everyKey));
-          return summary(attempt(() => parseJson(bytes, limits, everyKey)));
-        });
-        expect(together).toStrictEqual(alone);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('names the path of a refusal right when a known-key check parses another document meanwhile', () => {
-    let inner: unknown;
-    const parsingKnownKey: KnownKey = (key) => {
-      inner = parseJson('{"x":{"y":[1,2,{"z":true}]}}');
-      return key === 'outer' || key === 'deep';
-    };
-    const error = refusal('{"outer":[0,{"deep":{"k":1,"k":2}}]}', undefined, parsingKnownKey);
-    expect(pointer(error)).toStrictEqual({ rule: 'duplicate-key', offset: 27, path: '$.outer[1].deep[*]' });
-    expect(inner).toStrictEqual({ x: { y: [1, 2, { z: true }] } });
-  });
-
   it('never repeats input content in an error', () => {
     const marker = 'zq-MARK-\u03a9';
     const marked = fc

@@ -64,11 +64,6 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
   } finally {
     deadline.watch(undefined);
   }
-  // A small answer arrives as one chunk, which is then the body as it is, with no copy.
-  const [first] = chunks;
-  if (chunks.length === 1 && first !== undefined) {
-    return first;
-  }
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
