@@ -166,7 +166,7 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
 }
 
 /**
-A record at a new head, written member by member in one order. Spreading a frozen record (`{ ...record }`) takes V8's slow path and leaves an object that is slow to freeze; a record is built and frozen on every commit.
+A record at a new head, written member by member in one order (every member of the intent, then the head). Spreading a frozen record (`{ ...record }`) takes V8's slow path and leaves an object that is slow to freeze; a record is built and frozen on every commit.
 */
 function recordAt(intent: SendIntent, next: Next, revision: LedgerRevision, createdAt: number): LedgerRecord {
   const record: LedgerRecord = {
