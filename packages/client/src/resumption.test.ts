@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   HttpProtocolError,
   InvalidResponseError,
@@ -11,7 +11,6 @@ import {
   breakOf,
   defaultResumePolicy,
   isTransientResumeFailure,
-  pause,
   type ResumePolicy,
   resolveResumePolicy,
   resumeDelayMs,
@@ -140,24 +139,5 @@ describe('resumeDelayMs', () => {
         },
       ),
     );
-  });
-});
-
-describe('pause', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('waits on the timer, and resolves false at once when the signal aborts', async () => {
-    vi.useFakeTimers();
-    const waited = pause(1000, undefined);
-    await vi.advanceTimersByTimeAsync(1000);
-    await expect(waited).resolves.toBe(true);
-
-    const controller = new AbortController();
-    const aborted = pause(1000, controller.signal);
-    controller.abort();
-    await expect(aborted).resolves.toBe(false);
-    await expect(pause(1000, controller.signal)).resolves.toBe(false);
   });
 });

@@ -162,29 +162,3 @@ export function resumeDelayMs(policy: ResumePolicy, attempt: number, previous: u
     undefined,
   );
 }
-
-/**
-Waits `ms` on `setTimeout` (so fake timers drive it); resolves `false` at once when `signal` aborts, during the wait or before it.
-
-@example
-```ts
-if (!(await pause(delayMs, signal))) throw new TransportError('aborted', { dispatched: true });
-```
-*/
-export function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted === true) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

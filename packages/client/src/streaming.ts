@@ -7,6 +7,7 @@ import { checkTask } from './bindings/checks.js';
 import { createStreamValidator } from './bindings/stream.js';
 import type { Call, CallKit, CallOptions } from './call.js';
 import { TransportError } from './core/errors.js';
+import { pause } from './core/pause.js';
 import { errorJson, type StreamBreakReason, streamEventKind } from './events.js';
 import { carriesIdempotencyKey } from './idempotency/retry.js';
 import type { OperationRequest, StreamResponse, Task } from './protocol/index.js';
@@ -14,7 +15,6 @@ import { isInterrupted, isTerminal, operations } from './protocol/index.js';
 import {
   breakOf,
   isTransientResumeFailure,
-  pause,
   type ResumePolicy,
   resolveResumePolicy,
   resumeDelayMs,

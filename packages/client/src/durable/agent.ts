@@ -4,6 +4,7 @@ The durable agent (docs/durable-send.md#the-promise): every send is recorded in 
 */
 import type { A2aClient } from '../client.js';
 import { InvalidResponseError, LedgerError, OptionsError } from '../core/errors.js';
+import { pause } from '../core/pause.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import {
   attemptMessage,
@@ -365,19 +366,6 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
         record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? 0) : 0;
       return scheduled.sort((left, right) => notBefore(left) - notBefore(right));
     },
-  });
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
   });
 }
 

@@ -5,6 +5,7 @@ The completion of a task a remote skill's send created (README.md#remote-skills-
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client.js';
 import { type InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
+import { pause } from '../core/pause.js';
 import { interruptedStates, type Task, type TaskState, terminalStates } from '../protocol/index.js';
 import { check, outputError, outputOf, type SkillIssue, type SkillMedia } from './skill-value.js';
 
@@ -81,24 +82,6 @@ export function resolveCompletionOptions(options: CompletionOptions = {}) {
 
 const settled = (state: TaskState) => terminalStates.has(state) || interruptedStates.has(state);
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new RequestError('aborted'));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new RequestError('aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** What {@link skillTask} needs. */
 export type SkillTaskInput<TOutput> = {
   readonly client: A2aClient;
@@ -173,7 +156,9 @@ export function skillTask<TOutput>(input: SkillTaskInput<TOutput>) {
       if (settled(task.status.state)) {
         return finish(task);
       }
-      await pause(pollIntervalMs, signal);
+      if (!(await pause(pollIntervalMs, signal))) {
+        throw new RequestError('aborted');
+      }
     }
     return { status: 'running', task };
   }

@@ -3,6 +3,7 @@
 The retry decisions and the loop the client runs around an attempt under its opt-in retry policy (`retry.ts`; docs/idempotency.md#retry-policy). Every decision here is pure; {@link runWithRetry} is the loop. It loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a client without a policy never downloads it.
 */
 import { isClientError, RequestError, TransportError } from '../core/errors.js';
+import { pause } from '../core/pause.js';
 import { a2aErrors } from '../protocol/error-codes.js';
 import { type ClientMethod, operations } from '../protocol/index.js';
 import { notAppliedCodes, type RetryPolicy } from './retry.js';
@@ -142,25 +143,6 @@ export type RetryRun = {
   readonly onRetry: (notice: RetryNotice) => void;
 };
 
-/** Waits `ms` on `setTimeout` (so fake timers drive it); resolves `false` at once if `signal` aborts. */
-function backoff(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted === true) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
 Runs `attempt` (given its number, from 1) until it succeeds, the policy says stop, or the caller aborts.
 
@@ -193,7 +175,7 @@ export async function runWithRetry<T>(run: RetryRun, attempt: (attempt: number) 
         throw settled;
       }
       onRetry({ attempt: number, delayMs, error });
-      if (!(await backoff(delayMs, signal))) {
+      if (!(await pause(delayMs, signal))) {
         throw open === undefined
           ? new RequestError('aborted', { cause: error })
           : new TransportError('aborted', { dispatched: true, cause: error });
