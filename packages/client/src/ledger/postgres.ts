@@ -37,7 +37,7 @@ export type PostgresLedgerOptions = {
   readonly poolSize?: number;
   /** How long a settled record is kept after it settled, as `LedgerOptions.retentionMs` (docs/durable-send.md#retention): past it any writer prunes it. @default 7 days */
   readonly retentionMs?: number;
-  /** Follow only: reads and `subscribe` work, every write and claim is refused as `locked`, and no lease is taken or recovered. For a panel or a CLI that watches a fleet. @default false */
+  /** Follow only: reads and `subscribe` work, every write and claim is refused as `locked`, no lease is taken or recovered, and the schema is not migrated, only its version read, so a role that may only read can open it. For a panel or a CLI that watches a fleet. @default false */
   readonly readOnly?: boolean;
 };
 
@@ -265,6 +265,31 @@ async function migrate(pool: Pool, schema: string, q: (name: string) => string):
   } finally {
     client.release();
   }
+}
+
+/**
+What a read-only open checks instead of migrating: the schema's version, read with one `SELECT`, so a role that may only read (`USAGE` on the schema, `SELECT` on its tables) opens the ledger. A ledger no writer has created yet is `not-found` (rule `schema`); a schema at another version is `unsupported` (rule `schema-version`): a writer that runs this version migrates it first.
+*/
+async function readSchemaVersion(pool: Pool, q: (name: string) => string): Promise<number> {
+  let found: { rows: { value: string }[] };
+  try {
+    found = await pool.query<{ value: string }>(`SELECT value FROM ${q('meta')} WHERE key = 'version'`);
+  } catch (error) {
+    // PostgreSQL's SQLSTATE 3F000 (no such schema) and 42P01 (no such table).
+    const code = (error as { code?: unknown }).code;
+    if (code === '3F000' || code === '42P01') {
+      throw new LedgerError('not-found', { rule: 'schema', cause: error });
+    }
+    throw error;
+  }
+  const current = found.rows.length === 0 ? 0 : Number(found.rows[0]?.value);
+  if (!Number.isSafeInteger(current) || current < 0) {
+    throw new LedgerError('corrupt', { rule: 'schema-version' });
+  }
+  if (current !== postgresSchemaVersion) {
+    throw new LedgerError('unsupported', { rule: 'schema-version' });
+  }
+  return current;
 }
 
 type StoreInput = {
@@ -758,9 +783,9 @@ async function poolOf(
 }
 
 /**
-Opens the shared PostgreSQL ledger for one writer (docs/durable-send.md#postgresql): creates or migrates its schema, ends the leases a previous process of the same `worker` held, turns the records left executing by writers whose lease lapsed into unknown, and starts renewing this writer's leases. `subscribe` also hears the changes of every other writer, through `LISTEN`/`NOTIFY`, once a first listener subscribes.
+Opens the shared PostgreSQL ledger for one writer (docs/durable-send.md#postgresql): creates or migrates its schema (a `readOnly` follower only checks its version, so a role that may only read can open it), ends the leases a previous process of the same `worker` held, turns the records left executing by writers whose lease lapsed into unknown, and starts renewing this writer's leases. `subscribe` also hears the changes of every other writer, through `LISTEN`/`NOTIFY`, once a first listener subscribes.
 
-@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version; `io` when the database cannot be reached.
+@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached.
 
 @example
 ```ts
@@ -781,7 +806,10 @@ export async function openPostgresLedger(
   const session = crypto.randomUUID();
   let store: PostgresStore | undefined;
   try {
-    const schemaVersion = await io(() => migrate(pool, schema, q));
+    // A follower only reads: it checks the version and leaves migrating to the writers.
+    const schemaVersion = await io(() =>
+      settings.readOnly ? readSchemaVersion(pool, q) : migrate(pool, schema, q),
+    );
     if (!settings.readOnly) {
       // One live process per worker id: a restarted worker ends its previous process's leases at once, so what that process left executing is recovered now rather than when the leases lapse.
       await io(() =>
