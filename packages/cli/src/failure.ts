@@ -38,6 +38,10 @@ const ledgerHints: Readonly<Record<string, string>> = {
     'another process holds the ledger file (a send or a reconciliation under way); try again when it ends',
   corrupt: 'the ledger file does not verify: keep it for a person to examine',
   'agent-mismatch': 'the record was sent to another agent, or to this one under another card',
+  // A reading command opens the PostgreSQL ledger read-only, so it neither creates nor migrates its schema.
+  schema: 'no surecall ledger in that PostgreSQL schema yet: the first send or reconcile creates it',
+  'schema-version':
+    "the ledger's PostgreSQL schema is at another version: a send or reconcile of this version migrates it",
 };
 
 /**

@@ -164,6 +164,15 @@ describe('a durable send over a postgres:// ledger', () => {
     expect(mock.executions.total()).toBe(before + 1);
   });
 
+  it('a reading command on a schema no writer has created says so and creates nothing', async () => {
+    const schema = freshSchema();
+    const listed = await surecall(['sends', 'list', '--ledger', url, '--schema', schema]);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain('no surecall ledger in that PostgreSQL schema yet');
+    const found = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    expect(found.rows).toEqual([]);
+  });
+
   it('two reconcilers at once probe each due send once: the ledger’s claims split the work', async () => {
     const schema = freshSchema();
     const ledger = ['--ledger', url, '--schema', schema];
