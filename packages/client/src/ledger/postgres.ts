@@ -229,6 +229,18 @@ function migrations(q: (name: string) => string): readonly string[] {
   ];
 }
 
+/** The version the `meta` table names (0 for none yet): `corrupt` unless a whole number, `unsupported` when later than this library's. */
+function storedVersion(rows: readonly { value: string }[]): number {
+  const current = rows.length === 0 ? 0 : Number(rows[0]?.value);
+  if (!Number.isSafeInteger(current) || current < 0) {
+    throw new LedgerError('corrupt', { rule: 'schema-version' });
+  }
+  if (current > postgresSchemaVersion) {
+    throw new LedgerError('unsupported', { rule: 'schema-version' });
+  }
+  return current;
+}
+
 /** Creates the schema or brings it to {@link postgresSchemaVersion}; a later version is refused. */
 async function migrate(pool: Pool, schema: string, q: (name: string) => string): Promise<number> {
   const client = await pool.connect();
@@ -241,13 +253,7 @@ async function migrate(pool: Pool, schema: string, q: (name: string) => string):
     const found = await client.query<{ value: string }>(
       `SELECT value FROM ${q('meta')} WHERE key = 'version'`,
     );
-    const current = found.rows.length === 0 ? 0 : Number(found.rows[0]?.value);
-    if (!Number.isSafeInteger(current) || current < 0) {
-      throw new LedgerError('corrupt', { rule: 'schema-version' });
-    }
-    if (current > postgresSchemaVersion) {
-      throw new LedgerError('unsupported', { rule: 'schema-version' });
-    }
+    const current = storedVersion(found.rows);
     const steps = migrations(q);
     for (let version = current + 1; version <= postgresSchemaVersion; version++) {
       await client.query(steps[version - 1] as string);
@@ -282,10 +288,7 @@ async function readSchemaVersion(pool: Pool, q: (name: string) => string): Promi
     }
     throw error;
   }
-  const current = found.rows.length === 0 ? 0 : Number(found.rows[0]?.value);
-  if (!Number.isSafeInteger(current) || current < 0) {
-    throw new LedgerError('corrupt', { rule: 'schema-version' });
-  }
+  const current = storedVersion(found.rows);
   if (current !== postgresSchemaVersion) {
     throw new LedgerError('unsupported', { rule: 'schema-version' });
   }
