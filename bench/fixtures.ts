@@ -1,6 +1,7 @@
 /**
 Deterministic payloads for `npm run bench`: every run, on every machine, measures the same bytes.
 */
+import type { SendIntent } from '../packages/client/src/ledger/ledger.js';
 
 const taskCount = 100;
 const historyPerTask = 20;
@@ -149,4 +150,16 @@ export function listTasksPage(): Uint8Array {
   const page = { tasks, nextPageToken: uuid(random), pageSize: taskCount, totalSize: 1_234 };
   cached = new TextEncoder().encode(JSON.stringify(page));
   return cached;
+}
+
+/** The intent every ledger row records (`bench/ledger.ts`, `bench/postgres.ts`): one short text to one agent, at-most-once. */
+export function intent(id: string): SendIntent {
+  return {
+    id,
+    tenant: 'bench',
+    run: 'ledger',
+    agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
+    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book the 9:40 to Lyon' }] },
+    delivery: 'at-most-once',
+  };
 }

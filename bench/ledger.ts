@@ -5,24 +5,14 @@ import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../packages/client/src/ledger/file.js';
-import type { Ledger, SendIntent } from '../packages/client/src/ledger/ledger.js';
+import type { Ledger } from '../packages/client/src/ledger/ledger.js';
+import { intent } from './fixtures.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
 
 const runs = 5;
 
 /** Sends per writer, so that one sample lasts a few hundred milliseconds at each concurrency. */
 const sendsPerWriter: Readonly<Record<number, number>> = { 1: 150, 16: 40, 256: 12 };
-
-function intent(id: string): SendIntent {
-  return {
-    id,
-    tenant: 'bench',
-    run: 'ledger',
-    agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book the 9:40 to Lyon' }] },
-    delivery: 'at-most-once',
-  };
-}
 
 /** One send's life in the ledger: create, start, commit; three durable commits. */
 async function send(ledger: Ledger, id: string): Promise<void> {

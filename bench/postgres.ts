@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
-import type { Ledger, SendIntent } from '../packages/client/src/ledger/ledger.js';
+import type { Ledger } from '../packages/client/src/ledger/ledger.js';
 import { openPostgresLedger } from '../packages/client/src/ledger/postgres.js';
+import { intent } from './fixtures.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
 
 const runs = 3;
@@ -20,17 +21,6 @@ const sampleMs = 2000;
 const script = fileURLToPath(new URL('../scripts/postgres.sh', import.meta.url));
 const worker = fileURLToPath(new URL('./postgres-worker.ts', import.meta.url));
 const shell = promisify(execFile);
-
-function intent(id: string): SendIntent {
-  return {
-    id,
-    tenant: 'bench',
-    run: 'ledger',
-    agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book the 9:40 to Lyon' }] },
-    delivery: 'at-most-once',
-  };
-}
 
 let sample = 0;
 
