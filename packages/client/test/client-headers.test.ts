@@ -17,6 +17,7 @@ import { OptionsError, RequestError } from '../src/core/errors.js';
 import { discover, fetchAgentCard } from '../src/discovery/discovery.js';
 import type { HeaderContext, HeadersOption } from '../src/options.js';
 import type { Message } from '../src/protocol/index.js';
+import { rejectionOf } from './support/rejection.js';
 
 type Seen = { readonly method: string; readonly path: string; readonly headers: Headers };
 
@@ -98,13 +99,8 @@ async function connect(binding: 'JSONRPC' | 'HTTP+JSON', extra: Extra = {}): Pro
   });
 }
 
-async function refusal(pending: Promise<unknown>): Promise<RequestError> {
-  const error = await pending.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(RequestError);
-  return error as RequestError;
+function refusal(promise: Promise<unknown>): Promise<RequestError> {
+  return rejectionOf(promise, RequestError);
 }
 
 const a2aRequests = (): Seen[] => seen.filter((request) => request.path !== agentCardPath);

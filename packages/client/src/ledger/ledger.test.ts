@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { type Backend, ledgerStores } from '../../test/support/ledger-stores.js';
+import { rejectionOf } from '../../test/support/rejection.js';
 import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../core/errors.js';
 import * as file from './file.js';
 import * as idb from './idb.js';
@@ -173,13 +174,8 @@ function expectedRule(from: keyof typeof legal, type: LedgerTransition['type']):
   return `${type}-from-${from}`;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(LedgerError);
-  return error as LedgerError;
+function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  return rejectionOf(promise, LedgerError);
 }
 
 afterEach(() => {

@@ -11,6 +11,7 @@ import { type Ledger, type LedgerRecord, type SendIntent, verifyHistory } from '
 import { readLock } from '../../src/ledger/lock.js';
 import * as memory from '../../src/ledger/memory.js';
 import { compileForChild } from '../support/child-build.js';
+import { rejectionOf } from '../support/rejection.js';
 
 let directory = '';
 let counter = 0;
@@ -55,13 +56,8 @@ async function committed(ledger: Ledger, id: string): Promise<LedgerRecord> {
   });
 }
 
-async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(LedgerError);
-  return error as LedgerError;
+function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  return rejectionOf(promise, LedgerError);
 }
 
 function journalLines(path: string): string[] {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { acquireLock, isAlive, readLock, removeStale } from '../../src/ledger/lock.js';
+import { rejectionOf } from '../support/rejection.js';
 
 let directory = '';
 let counter = 0;
@@ -26,13 +27,8 @@ function freshPath(): string {
   return join(directory, `journal-${counter}.lock`);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(LedgerError);
-  return error as LedgerError;
+function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  return rejectionOf(promise, LedgerError);
 }
 
 describe('acquireLock', () => {

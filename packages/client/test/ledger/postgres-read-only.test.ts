@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import type { SendIntent } from '../../src/ledger/ledger.js';
 import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres.js';
+import { rejectionOf } from '../support/rejection.js';
 
 const url = inject('postgresUrl');
 const suffix = crypto.randomUUID().slice(0, 8);
@@ -32,13 +33,8 @@ function intent(id: string): SendIntent {
   };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<LedgerError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(LedgerError);
-  return error as LedgerError;
+function refusal(promise: Promise<unknown>): Promise<LedgerError> {
+  return rejectionOf(promise, LedgerError);
 }
 
 beforeAll(async () => {
