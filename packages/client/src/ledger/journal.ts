@@ -308,7 +308,7 @@ async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void
 }
 
 /**
-Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check). Concurrent writers therefore share syncs without any timer. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
+Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends have queued. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
 */
 export async function openAppender(
   path: string,
