@@ -5,7 +5,8 @@ The HTTP+JSON binding (A2A spec, §11): one route per operation below the interf
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
 import { loadDeferred } from '../core/lazy.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
-import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
+import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
+import { openStream } from '../wire/http-stream.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
 import { decodeStreamEvent, streamResponseMembers } from './frames.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';

@@ -16,7 +16,7 @@ import {
 import { type ClientOptions, resolveClientOptions } from '../options.js';
 import { a2aErrors } from '../protocol/error-codes.js';
 import { type ClientMethod, operations, parseAgentCard } from '../protocol/index.js';
-import { parseRetryAfter } from '../wire/http.js';
+import { parseRetryAfter } from '../wire/retry-after.js';
 import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,
