@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { boundedStruct, compactJsonRule } from './json-value.js';
-import { type CheckPayload, checkUnique, items, violate, wireObject } from './scalars.js';
+import { type CheckPayload, checkUnique, items, protoMap, violate, wireObject } from './scalars.js';
 import { SecurityRequirements, SecurityScheme } from './security-scheme.js';
 import {
   Description,
@@ -155,11 +155,7 @@ const Interfaces = items(AgentInterface, 1, contractBounds.interfaces).check((pa
   );
 });
 
-const SecuritySchemes = z.record(Label, SecurityScheme).check((payload) => {
-  if (Object.keys(payload.value).length > contractBounds.securityEntries) {
-    violate(payload, 'max-entries');
-  }
-});
+const SecuritySchemes = protoMap(Label, SecurityScheme, contractBounds.securityEntries);
 
 const CardObject = wireObject(
   {

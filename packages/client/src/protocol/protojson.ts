@@ -132,8 +132,6 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
       return (value) => value === null || value === false;
     case 'array':
       return (value) => value === null || (Array.isArray(value) && value.length === 0);
-    case 'record':
-      return (value) => value === null || isEmptyObject(value);
     default:
       // A message.
       return isNull;
@@ -211,9 +209,6 @@ function compile(schema: z.core.$ZodType): Walk {
   if (def.type === 'array') {
     return listWalk(walkOf((schema as z.core.$ZodArray)._zod.def.element));
   }
-  if (def.type === 'record') {
-    return mapWalk(walkOf((schema as z.core.$ZodRecord)._zod.def.valueType));
-  }
   if (def.type === 'pipe') {
     const pipe = (schema as z.core.$ZodPipe)._zod.def;
     const first = walkOf(pipe.in);
@@ -221,8 +216,13 @@ function compile(schema: z.core.$ZodType): Walk {
     return first === identity ? second : (value, path) => second(first(value, path), path);
   }
   if (def.type === 'transform') {
-    const oneof = oneofs.get((schema as z.core.$ZodTransform)._zod.def.transform);
-    return oneof === undefined ? identity : objectWalk(oneof.form, oneof.shape);
+    const transform = (schema as z.core.$ZodTransform)._zod.def.transform;
+    const oneof = oneofs.get(transform);
+    if (oneof !== undefined) {
+      return objectWalk(oneof.form, oneof.shape);
+    }
+    const values = maps.get(transform);
+    return values === undefined ? identity : mapWalk(walkOf(values));
   }
   // Scalars, Structs, Values, enums: nothing inside them is the protocol's to rename.
   return identity;
@@ -238,6 +238,14 @@ export function registerOneof(transform: object, members: Shape, common: Shape):
     shape,
     form: formOf(shape, (name, field) => Object.hasOwn(members, name) || withPresence.has(field)),
   });
+}
+
+// A proto map read by one transform (`protoMap`), by that transform: the schema of its values.
+const maps = new WeakMap<object, z.core.SomeType>();
+
+/** Registers a proto map's value schema, keyed by its transform function, so that each value is read as ProtoJSON too. */
+export function registerMap(transform: object, values: z.core.SomeType): void {
+  maps.set(transform, values);
 }
 
 function objectWalk(form: Form, shape: Shape): Walk {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { markPresence, protoEnumDefault, registerOneof } from './protojson.js';
+import { markPresence, protoEnumDefault, registerMap, registerOneof, struct } from './protojson.js';
 
 /**
 The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
@@ -99,6 +99,61 @@ export function items<const T extends z.core.SomeType>(
       violate(payload, 'max-items');
     }
   });
+}
+
+/**
+A proto `map<string, V>` (ProtoJSON: a JSON object) of at most `maxEntries` entries, each key a `key` and each value a `value`. Read by one transform rather than `z.record`, with the same verdicts: anything but a plain object is `invalid_type`, the first key or value that breaks its schema is the violation (at that entry, `[*]` in its path), and only a map whose entries all hold is counted against `maxEntries`. A `__proto__` entry is skipped, as `z.record` skips it. Marked as a map for `decode` (protocol/protojson.ts): `{}` is its default and its values are read as ProtoJSON too.
+*/
+export function protoMap<const V extends z.core.$ZodType>(
+  key: z.ZodMiniType<string, string>,
+  value: V,
+  maxEntries: number,
+): z.ZodMiniTransform<Record<string, z.output<V>>, Record<string, z.input<V>>> {
+  const read = (input: unknown, payload: z.core.ParsePayload): Record<string, z.output<V>> => {
+    if (!isPlainObject(input)) {
+      payload.issues.push({ code: 'invalid_type', expected: 'record', input });
+      return z.NEVER;
+    }
+    const output: Record<string, z.output<V>> = {};
+    let entries = 0;
+    for (const name of Object.keys(input)) {
+      if (name === '__proto__') {
+        continue;
+      }
+      const named = verdict(key, name);
+      const entry = named.success ? verdict(value, input[name]) : named;
+      if (!entry.success) {
+        for (const issue of entry.error.issues) {
+          payload.issues.push({ ...(issue as z.core.$ZodRawIssue), path: [name, ...issue.path] });
+        }
+        return z.NEVER;
+      }
+      output[name] = entry.data as z.output<V>;
+      entries++;
+    }
+    if (entries > maxEntries) {
+      violate(payload, 'max-entries');
+      return z.NEVER;
+    }
+    return output;
+  };
+  registerMap(read, value);
+  return struct(z.transform<Record<string, z.input<V>>, Record<string, z.output<V>>>(read));
+}
+
+// As in `oneof`: a failure is read again with its input, so that a missing member reads `required` (protocol/decode.ts).
+function verdict(schema: z.core.$ZodType, member: unknown): z.core.util.SafeParseResult<unknown> {
+  const parsed = z.safeParse(schema, member);
+  return parsed.success ? parsed : z.safeParse(schema, member, { reportInput: true });
+}
+
+// A plain object as `z.record` admits it: from this realm or another, never an array, a Map or a class instance.
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** Flags the first element whose `key` repeats an earlier one; the path points at that element's member. */
