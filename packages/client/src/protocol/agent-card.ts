@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { boundedStruct, compactJsonRule } from './json-value.js';
-import { type CheckPayload, checkUnique, items, protoMap, violate, wireObject } from './scalars.js';
+import { Bool, type CheckPayload, checkUnique, items, protoMap, violate, wireObject } from './scalars.js';
 import { SecurityRequirements, SecurityScheme } from './security-scheme.js';
 import {
   Description,
@@ -59,7 +59,7 @@ const idempotency: AgentExtension = { uri: 'https://a2a-rust.com/extensions/idem
 export const AgentExtension = wireObject({
   uri: Uri,
   description: z.optional(Description),
-  required: z._default(z.boolean(), false),
+  required: z._default(Bool, false),
   params: z.optional(boundedStruct(contractBounds.metadataEntries, contractBounds.metadataBytes)),
 });
 /** A protocol extension the agent supports. */
@@ -77,15 +77,15 @@ if (!card.capabilities.streaming) {
 */
 export const AgentCapabilities = wireObject(
   {
-    streaming: z._default(z.boolean(), false),
-    pushNotifications: z._default(z.boolean(), false),
+    streaming: z._default(Bool, false),
+    pushNotifications: z._default(Bool, false),
     extensions: z._default(
       items(AgentExtension, 0, contractBounds.extensions).check((payload) => {
         checkUnique(payload, (extension) => extension.uri, 'uri');
       }),
       () => [],
     ),
-    extendedAgentCard: z._default(z.boolean(), false),
+    extendedAgentCard: z._default(Bool, false),
   },
   ['streaming', 'pushNotifications', 'extendedAgentCard'],
 );

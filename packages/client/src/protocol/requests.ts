@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { Metadata } from './json-value.js';
 import { TaskPushNotificationConfig } from './push.js';
-import { int32, items, violate, wireObject } from './scalars.js';
+import { Bool, int32, items, violate, wireObject } from './scalars.js';
 import { HistoryLength } from './send-message.js';
 import { Task, TaskState } from './task.js';
 import { Id, labelRule, PageToken } from './text.js';
@@ -59,7 +59,7 @@ export const ListTasksRequest = wireObject(
     pageToken: z.optional(PageToken),
     historyLength: z.optional(HistoryLength),
     statusTimestampAfter: z.optional(Timestamp),
-    includeArtifacts: z.optional(z.boolean()),
+    includeArtifacts: z.optional(Bool),
   },
   ['pageSize', 'historyLength', 'includeArtifacts'],
 );

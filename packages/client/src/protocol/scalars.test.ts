@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { decode } from './decode.js';
-import { int32, items, oneof, protoEnum, protoMap, wireObject } from './scalars.js';
+import { Bool, int32, items, oneof, protoEnum, protoMap, wireObject } from './scalars.js';
 import { Label } from './text.js';
 
 describe('schema builders', () => {
@@ -14,6 +14,36 @@ describe('schema builders', () => {
     expect(decode(schema, '2').error?.violation.rule).toBe('invalid_type');
     expect(decode(int32(), 2_147_483_648).error?.violation.rule).toBe('range');
     expect(decode(int32(), -2_147_483_648).ok).toBe(true);
+  });
+
+  it('Bool and int32 give the verdicts of z.boolean() and z.number(), and read their default as absent', () => {
+    expect(decode(Bool, true)).toEqual({ ok: true, value: true });
+    for (const notABool of ['true', 1, null, {}]) {
+      expect(decode(Bool, notABool).error?.violation).toEqual({ rule: 'invalid_type', path: '$' });
+    }
+    for (const notANumber of ['1', Number.NaN, Number.POSITIVE_INFINITY, true]) {
+      expect(decode(int32(), notANumber).error?.violation).toEqual({ rule: 'invalid_type', path: '$' });
+    }
+    const holder = wireObject({ flag: Bool, count: int32(), kept: z._default(Bool, true) });
+    expect(decode(holder, {}).error?.violation).toEqual({ rule: 'required', path: '$.flag' });
+    expect(decode(holder, { flag: 'no', count: 1 }).error?.violation).toEqual({
+      rule: 'invalid_type',
+      path: '$.flag',
+    });
+    // ProtoJSON: a printed default (`false`, `0`) or `null` is the field left out, so a defaulted field reads its default.
+    expect(
+      decode(wireObject({ kept: z._default(Bool, true), size: z._default(int32(), 7) }), {
+        kept: false,
+        size: 0,
+      }),
+    ).toEqual({
+      ok: true,
+      value: { kept: true, size: 7 },
+    });
+    expect(decode(wireObject({ kept: z._default(Bool, true) }), { kept: null })).toEqual({
+      ok: true,
+      value: { kept: true },
+    });
   });
 
   it('items bounds both ends', () => {

@@ -1,5 +1,12 @@
 import * as z from 'zod/mini';
-import { markPresence, protoEnumDefault, registerMap, registerOneof, struct } from './protojson.js';
+import {
+  markPresence,
+  protoEnumDefault,
+  protoScalar,
+  registerMap,
+  registerOneof,
+  struct,
+} from './protojson.js';
 
 /**
 The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
@@ -74,15 +81,31 @@ export function wireObject<const T extends z.core.$ZodLooseShape>(
 
 //// Numbers, lists ////
 
-/** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32). */
-export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniNumber<number> {
-  return z.number().check((payload) => {
+/**
+A JSON value of one type, as `z.number()` or `z.boolean()` reads it, refused with their own issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one check: the page then loads no zod type per scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
+*/
+function jsonScalar<T extends number | boolean>(expected: 'number' | 'boolean'): z.ZodMiniCustom<T, T> {
+  return z.custom<T>().check((payload) => {
+    const value = payload.value;
+    if (typeof value !== expected || (expected === 'number' && !Number.isFinite(value))) {
+      payload.issues.push({ code: 'invalid_type', expected, input: value });
+    }
+  });
+}
+
+/** A ProtoJSON bool: JSON `true` or `false`; `false` is its default (docs/protocol-checks.md#protojson). */
+export const Bool = protoScalar(jsonScalar<boolean>('boolean'), false);
+
+/** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32); 0 is its default. */
+export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniCustom<number, number> {
+  const schema = jsonScalar<number>('number').check((payload) => {
     if (!Number.isInteger(payload.value)) {
       violate(payload, 'integer');
     } else if (payload.value < min || payload.value > max) {
       violate(payload, 'range');
     }
   });
+  return protoScalar(schema, 0);
 }
 
 /** An array of `min..max` elements. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
-import { items, oneof, protoMap, violate, wireObject } from './scalars.js';
+import { Bool, items, oneof, protoMap, violate, wireObject } from './scalars.js';
 import { Description, Label, Url } from './text.js';
 
 /** OAuth scopes: scope name to its description, ≤ 128 entries. A REQUIRED map ProtoJSON drops when empty, so a missing one reads `{}`. */
@@ -12,7 +12,7 @@ export const AuthorizationCodeOAuthFlow = wireObject({
   tokenUrl: Url,
   refreshUrl: z.optional(Url),
   scopes: Scopes,
-  pkceRequired: z._default(z.boolean(), false),
+  pkceRequired: z._default(Bool, false),
 });
 
 /** OAuth 2.0 client credentials flow. */
