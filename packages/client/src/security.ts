@@ -143,6 +143,17 @@ security.scopes; // e.g. ['agent.invoke']
 ```
 */
 export function resolveSecurity(card: AgentCard, security: SecurityOptions): ResolvedSecurity {
+  checkSecurityShape(security);
+  const scopes = selectScopes(card.securityRequirements, card.securitySchemes, security, 'security');
+  return Object.freeze(
+    security.kind === 'anonymous'
+      ? { kind: 'anonymous', scopes }
+      : { kind: 'bearer', scheme: security.scheme, token: security.token, scopes },
+  );
+}
+
+/** The shape of a security choice, before any card is read: an object, of a known `kind`, a bearer one with a `token` function; `OptionsError` (`malformed`) naming the member otherwise. */
+export function checkSecurityShape(security: SecurityOptions): void {
   if (security === null || typeof security !== 'object') {
     throw new OptionsError('security', 'malformed');
   }
@@ -152,12 +163,6 @@ export function resolveSecurity(card: AgentCard, security: SecurityOptions): Res
   if (security.kind !== 'anonymous' && security.kind !== 'bearer') {
     throw new OptionsError('security.kind', 'malformed');
   }
-  const scopes = selectScopes(card.securityRequirements, card.securitySchemes, security, 'security');
-  return Object.freeze(
-    security.kind === 'anonymous'
-      ? { kind: 'anonymous', scopes }
-      : { kind: 'bearer', scheme: security.scheme, token: security.token, scopes },
-  );
 }
 
 /**
