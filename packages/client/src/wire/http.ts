@@ -1,5 +1,6 @@
 import ky from 'ky';
 import { AuthorizationError, HttpProtocolError, RequestError } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import type { Limits } from '../core/limits.js';
 import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
 import { classifyMediaType } from './media-type.js';
@@ -118,7 +119,12 @@ export async function dispatch(
   request: HttpExchangeRequest,
 ): Promise<{ response: Response; deadline: Deadline }> {
   const body = boundedBody(request);
-  const headers = requestHeaders(request, body !== undefined);
+  // docs/protocol-checks.md#extra-headers: asked before the token; their checks load with the first request of a client given them.
+  const extra =
+    request.extraHeaders === undefined
+      ? undefined
+      : (await loadDeferred(false)).extraHeadersOf(request.extraHeaders, request);
+  const headers = requestHeaders(request, body !== undefined, extra);
   if (request.signal?.aborted === true) {
     throw new RequestError('aborted');
   }
