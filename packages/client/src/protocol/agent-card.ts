@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
-import { boundedStruct, compactJsonRule } from './json-value.js';
+import { boundedMessage, boundedStruct } from './json-value.js';
 import { Bool, type CheckPayload, checkUnique, items, protoMap, violate, wireObject } from './scalars.js';
 import { SecurityRequirements, SecurityScheme } from './security-scheme.js';
 import {
@@ -216,15 +216,6 @@ const card = parseAgentCard(json);
 const first = card.supportedInterfaces[0];
 ```
 */
-export const AgentCard = z.pipe(
-  z.custom<unknown>().check((payload) => {
-    // Bound the whole card before walking it, as received, unknown members included.
-    const rule = compactJsonRule(payload.value, contractBounds.agentCardBytes);
-    if (rule === 'max-bytes') {
-      violate(payload, rule);
-    }
-  }),
-  CardObject,
-);
+export const AgentCard = boundedMessage(CardObject, contractBounds.agentCardBytes);
 /** An agent's self-description. */
 export type AgentCard = z.infer<typeof AgentCard>;

@@ -218,20 +218,14 @@ function compile(schema: z.core.$ZodType): Walk {
   if (def.type === 'array') {
     return listWalk(walkOf((schema as z.core.$ZodArray)._zod.def.element));
   }
-  if (def.type === 'pipe') {
-    const pipe = (schema as z.core.$ZodPipe)._zod.def;
-    const first = walkOf(pipe.in);
-    const second = walkOf(pipe.out);
-    return first === identity ? second : (value, path) => second(first(value, path), path);
-  }
   if (def.type === 'transform') {
     const transform = (schema as z.core.$ZodTransform)._zod.def.transform;
     const oneof = oneofs.get(transform);
     if (oneof !== undefined) {
       return objectWalk(oneof.form, oneof.shape);
     }
-    const values = maps.get(transform);
-    return values === undefined ? identity : mapWalk(walkOf(values));
+    const read = reads.get(transform);
+    return read === undefined ? identity : read.map ? mapWalk(walkOf(read.schema)) : walkOf(read.schema);
   }
   // Scalars, Structs, Values, enums: nothing inside them is the protocol's to rename.
   return identity;
@@ -249,12 +243,12 @@ export function registerOneof(transform: object, members: Shape, common: Shape):
   });
 }
 
-// A proto map read by one transform (`protoMap`), by that transform: the schema of its values.
-const maps = new WeakMap<object, z.core.SomeType>();
+// A transform that reads its input with another schema, by its transform function: a proto map's (`protoMap`) reads each value with `schema`, a bounded message's (`boundedMessage`) the whole input.
+const reads = new WeakMap<object, { readonly schema: z.core.SomeType; readonly map: boolean }>();
 
-/** Registers a proto map's value schema, keyed by its transform function, so that each value is read as ProtoJSON too. */
-export function registerMap(transform: object, values: z.core.SomeType): void {
-  maps.set(transform, values);
+/** Registers what a transform reads its input with, keyed by its transform function, so that `canonical` walks the input as that schema's (each value of a map, or the whole input). */
+export function registerRead(transform: object, schema: z.core.SomeType, map: boolean): void {
+  reads.set(transform, { schema, map });
 }
 
 function objectWalk(form: Form, shape: Shape): Walk {

@@ -3,8 +3,8 @@ import {
   markPresence,
   protoEnumDefault,
   protoScalar,
-  registerMap,
   registerOneof,
+  registerRead,
   struct,
 } from './protojson.js';
 
@@ -160,12 +160,12 @@ export function protoMap<const V extends z.core.$ZodType>(
     }
     return output;
   };
-  registerMap(read, value);
+  registerRead(read, value, true);
   return struct(z.transform<Record<string, z.input<V>>, Record<string, z.output<V>>>(read));
 }
 
 // As in `oneof`: a failure is read again with its input, so that a missing member reads `required` (protocol/decode.ts).
-function verdict(schema: z.core.$ZodType, member: unknown): z.core.util.SafeParseResult<unknown> {
+export function verdict(schema: z.core.$ZodType, member: unknown): z.core.util.SafeParseResult<unknown> {
   const parsed = z.safeParse(schema, member);
   return parsed.success ? parsed : z.safeParse(schema, member, { reportInput: true });
 }
