@@ -1,7 +1,8 @@
 import type { OperationSchemas } from './bindings/result.js';
 import { AuthorizationError, CapabilityError, OptionsError, RequestError } from './core/errors.js';
 import type { AgentCard, ClientMethod, OperationRequest } from './protocol/index.js';
-import { decode, operations } from './protocol/index.js';
+import { decode } from './protocol/index.js';
+import { methods } from './protocol/methods.js';
 import { type ResolvedSecurity, skillScopes } from './security.js';
 
 /**
@@ -56,7 +57,7 @@ function stringMember(value: unknown, key: string): string | undefined {
 
 // docs/protocol-checks.md#requests: capabilities before anything else, so a card that cannot serve the call never sees it.
 function gate(card: AgentCard, security: ResolvedSecurity, operation: ClientMethod, params: unknown): void {
-  const { capability } = operations[operation] as { readonly capability?: keyof typeof capabilityReasons };
+  const { capability } = methods[operation] as { readonly capability?: keyof typeof capabilityReasons };
   if (capability !== undefined && !card.capabilities[capability]) {
     throw new CapabilityError(capabilityReasons[capability]);
   }

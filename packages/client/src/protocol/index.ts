@@ -38,7 +38,7 @@ export type {
   OperationRequest,
   OperationResponse,
 } from './operations.js';
-export { operationNames, operations } from './operations.js';
+// The operation table joins the routes, which only the HTTP+JSON binding reads (`routes.ts`): the client reads `methods.ts` and `routes.ts` by file.
 export { canonical, jsonName } from './protojson.js';
 export { AuthenticationInfo, TaskPushNotificationConfig } from './push.js';
 // The other operations' schemas load with their first call (`operation-schemas.ts`): their values are imported by file, only their types pass through here.

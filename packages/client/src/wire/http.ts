@@ -38,8 +38,8 @@ export type HttpExchangeRequest = {
   readonly signal?: AbortSignal;
   /** The bounds of this exchange, from `resolveLimits()`. */
   readonly limits: Pick<Limits, 'requestBodyBytes' | 'responseBodyBytes' | 'requestTimeoutMs'>;
-  /** Called immediately before `fetch`, once the request may reach the peer. */
-  readonly onDispatch?: () => void;
+  /** Called immediately before `fetch`, once the request may reach the peer, with its method. */
+  readonly onDispatch?: (method: HttpExchangeRequest['method']) => void;
   /** `false` leaves out `A2A-Version`: the agent card is a plain public document, and a custom header would force a CORS preflight that a static card host may not answer. @default true */
   readonly a2aVersion?: false;
 };
@@ -155,7 +155,7 @@ export async function dispatch(
           }
           dispatched = true;
           try {
-            request.onDispatch?.();
+            request.onDispatch?.(request.method);
           } catch {
             // An observer never changes the outcome of an exchange.
           }
