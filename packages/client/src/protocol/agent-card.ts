@@ -1,7 +1,16 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { boundedMessage, boundedStruct } from './json-value.js';
-import { Bool, type CheckPayload, checkUnique, items, protoMap, violate, wireObject } from './scalars.js';
+import {
+  Bool,
+  type CheckPayload,
+  checkUnique,
+  items,
+  protoMap,
+  protoString,
+  violate,
+  wireObject,
+} from './scalars.js';
 import { SecurityRequirements, SecurityScheme } from './security-scheme.js';
 import {
   Description,
@@ -121,7 +130,7 @@ export type AgentSkill = z.infer<typeof AgentSkill>;
 // JWS compact parts are base64url without padding (RFC 7515 §2).
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-const JwsPart = z.string().check((payload) => {
+const JwsPart = protoString().check((payload) => {
   if (payload.value.length > contractBounds.signatureBytes) {
     violate(payload, 'max-bytes');
   } else if (!BASE64URL.test(payload.value)) {

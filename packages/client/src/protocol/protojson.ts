@@ -2,7 +2,7 @@
 @module
 ProtoJSON as the proto's own parsers read it (the proto3 JSON mapping; docs/protocol-checks.md#protojson). A printer may omit a field that holds its default or print it, write `null` for any field, use the original proto field name (`context_id`) or the JSON name (`contextId`), and write an enum as its name or its number. A parser reads all of them as one message. {@link canonical} turns a peer's JSON value into that one shape, once, before any schema or check sees it: proto names become JSON names and members that mean "absent" are dropped. Enum numbers are named by the enum schemas themselves (`protoEnum`).
 
-The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields, `oneof` registers its members, and `protoEnum`, `protoScalar` (`Bool`, `int32`), `struct` (with `protoMap`) and `protoValue` mark the field types whose default no zod type tells.
+The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields, `oneof` registers its members, and `protoEnum`, `struct` (with `protoMap`) and `protoValue` mark the field types whose default no zod type tells; the scalars read by a `z.custom` (`protoString`, `Bool`, `int32`) name their JSON type.
 */
 import type * as z from 'zod/mini';
 
@@ -14,15 +14,6 @@ const protoValues = new WeakSet<object>();
 /** Marks `schema` as an enum whose default is `unspecified` (its `*_UNSPECIFIED` name). */
 export function protoEnumDefault<T extends z.core.SomeType>(schema: T, unspecified: string): T {
   enumDefaults.set(schema, unspecified);
-  return schema;
-}
-
-// A scalar read by a `z.custom` rather than zod's own type (`Bool`, `int32`): its default.
-const scalarDefaults = new WeakMap<object, unknown>();
-
-/** Marks `schema` as a proto scalar whose default is `value` (`false`, `0`). */
-export function protoScalar<T extends z.core.SomeType>(schema: T, value: boolean | number): T {
-  scalarDefaults.set(schema, value);
   return schema;
 }
 
@@ -132,13 +123,15 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
   if (structs.has(inner)) {
     return (value) => value === null || isEmptyObject(value);
   }
-  if (scalarDefaults.has(inner)) {
-    const scalar = scalarDefaults.get(inner);
-    return (value) => value === null || value === scalar;
-  }
-  switch (inner._zod.def.type) {
+  // A scalar read by a `z.custom` (`protoString`, `Bool`, `int32` in scalars.ts) names its JSON type in `params`.
+  const def = inner._zod.def as { readonly type: string; readonly params?: { readonly json?: string } };
+  switch (def.type === 'custom' ? def.params?.json : def.type) {
     case 'string':
       return (value) => value === null || value === '';
+    case 'number':
+      return (value) => value === null || value === 0;
+    case 'boolean':
+      return (value) => value === null || value === false;
     case 'array':
       return (value) => value === null || (Array.isArray(value) && value.length === 0);
     default:

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { Metadata } from './json-value.js';
 import { TaskPushNotificationConfig } from './push.js';
-import { Bool, int32, items, violate, wireObject } from './scalars.js';
+import { Bool, int32, items, protoString, violate, wireObject } from './scalars.js';
 import { HistoryLength } from './send-message.js';
 import { Task, TaskState } from './task.js';
 import { Id, labelRule, PageToken } from './text.js';
@@ -12,7 +12,7 @@ import { Timestamp } from './timestamp.js';
 A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (A2A spec §3.1.4; docs/protocol-checks.md#protojson).
 */
 export const NextPageToken = z._default(
-  z.string().check((payload) => {
+  protoString().check((payload) => {
     const rule = payload.value === '' ? undefined : labelRule(payload.value, contractBounds.pageTokenBytes);
     if (rule !== undefined) {
       violate(payload, rule);

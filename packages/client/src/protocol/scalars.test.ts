@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { decode } from './decode.js';
-import { Bool, int32, items, oneof, protoEnum, protoMap, wireObject } from './scalars.js';
+import { Bool, int32, items, oneof, protoEnum, protoMap, protoString, wireObject } from './scalars.js';
 import { Label } from './text.js';
 
 describe('schema builders', () => {
@@ -16,7 +16,17 @@ describe('schema builders', () => {
     expect(decode(int32(), -2_147_483_648).ok).toBe(true);
   });
 
-  it('Bool and int32 give the verdicts of z.boolean() and z.number(), and read their default as absent', () => {
+  it('protoString, Bool and int32 give the verdicts of z.string(), z.boolean() and z.number(), and read their default as absent', () => {
+    expect(decode(protoString(), '')).toEqual({ ok: true, value: '' });
+    expect(decode(protoString(), 1).error?.violation).toEqual({ rule: 'invalid_type', path: '$' });
+    expect(decode(wireObject({ name: z._default(protoString(), 'x') }), { name: '' })).toEqual({
+      ok: true,
+      value: { name: 'x' },
+    });
+    expect(decode(wireObject({ name: protoString() }), {}).error?.violation).toEqual({
+      rule: 'required',
+      path: '$.name',
+    });
     expect(decode(Bool, true)).toEqual({ ok: true, value: true });
     for (const notABool of ['true', 1, null, {}]) {
       expect(decode(Bool, notABool).error?.violation).toEqual({ rule: 'invalid_type', path: '$' });

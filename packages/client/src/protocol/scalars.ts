@@ -1,12 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  markPresence,
-  protoEnumDefault,
-  protoScalar,
-  registerOneof,
-  registerRead,
-  struct,
-} from './protojson.js';
+import { markPresence, protoEnumDefault, registerOneof, registerRead, struct } from './protojson.js';
 
 /**
 The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
@@ -82,30 +75,36 @@ export function wireObject<const T extends z.core.$ZodLooseShape>(
 //// Numbers, lists ////
 
 /**
-A JSON value of one type, as `z.number()` or `z.boolean()` reads it, refused with their own issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one check: the page then loads no zod type per scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
+A JSON value of one type, as `z.string()`, `z.number()` or `z.boolean()` reads it, refused with their own issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one check, the type named in its `params` (`json`), which every `.check()` clone keeps and which tells `decode` the field's ProtoJSON default (`""`, 0, `false`; protocol/protojson.ts): the page then loads no zod type per scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
 */
-function jsonScalar<T extends number | boolean>(expected: 'number' | 'boolean'): z.ZodMiniCustom<T, T> {
-  return z.custom<T>().check((payload) => {
+function jsonScalar<T extends string | number | boolean>(
+  json: 'string' | 'number' | 'boolean',
+): z.ZodMiniCustom<T, T> {
+  return z.custom<T>(undefined, { params: { json } }).check((payload) => {
     const value = payload.value;
-    if (typeof value !== expected || (expected === 'number' && !Number.isFinite(value))) {
-      payload.issues.push({ code: 'invalid_type', expected, input: value });
+    if (typeof value !== json || (json === 'number' && !Number.isFinite(value))) {
+      payload.issues.push({ code: 'invalid_type', expected: json, input: value });
     }
   });
 }
 
-/** A ProtoJSON bool: JSON `true` or `false`; `false` is its default (docs/protocol-checks.md#protojson). */
-export const Bool = protoScalar(jsonScalar<boolean>('boolean'), false);
+/** A ProtoJSON string: a JSON string; `""` is its default (docs/protocol-checks.md#protojson). */
+export function protoString(): z.ZodMiniCustom<string, string> {
+  return jsonScalar<string>('string');
+}
+
+/** A ProtoJSON bool: JSON `true` or `false`; `false` is its default. */
+export const Bool = jsonScalar<boolean>('boolean');
 
 /** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32); 0 is its default. */
 export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniCustom<number, number> {
-  const schema = jsonScalar<number>('number').check((payload) => {
+  return jsonScalar<number>('number').check((payload) => {
     if (!Number.isInteger(payload.value)) {
       violate(payload, 'integer');
     } else if (payload.value < min || payload.value > max) {
       violate(payload, 'range');
     }
   });
-  return protoScalar(schema, 0);
 }
 
 /** An array of `min..max` elements. */

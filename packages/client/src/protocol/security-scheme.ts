@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
-import { Bool, items, oneof, protoMap, violate, wireObject } from './scalars.js';
+import { Bool, items, oneof, protoMap, protoString, violate, wireObject } from './scalars.js';
 import { Description, Label, Url } from './text.js';
 
 /** OAuth scopes: scope name to its description, ≤ 128 entries. A REQUIRED map ProtoJSON drops when empty, so a missing one reads `{}`. */
@@ -70,7 +70,7 @@ const API_KEY_LOCATIONS: ReadonlySet<string> = new Set(['query', 'header', 'cook
 /** An API key sent in a query parameter, a header or a cookie (v0.3 called `location` `in`). */
 export const APIKeySecurityScheme = wireObject({
   description: z.optional(Description),
-  location: z.string().check((payload) => {
+  location: protoString().check((payload) => {
     if (!API_KEY_LOCATIONS.has(payload.value)) {
       violate(payload, 'api-key-location');
     }

@@ -1,5 +1,5 @@
-import * as z from 'zod/mini';
-import { violate } from './scalars.js';
+import type * as z from 'zod/mini';
+import { protoString, violate } from './scalars.js';
 
 // A2A spec §5.6.1: UTC, ending in `Z`, no other offset; the spec's own examples use 0, 3 and 6 fraction digits, so any number is read.
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
@@ -42,7 +42,7 @@ export function isTimestamp(text: string): boolean {
 }
 
 /** A `google.protobuf.Timestamp` in its ProtoJSON form, kept as received (see {@link isTimestamp}). */
-export const Timestamp = z.string().check((payload) => {
+export const Timestamp = protoString().check((payload) => {
   if (!isTimestamp(payload.value)) {
     violate(payload, 'timestamp');
   }
