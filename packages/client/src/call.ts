@@ -192,7 +192,10 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     options: CallOptions | undefined,
   ): Promise<PreparedCall> {
     const { request: schema } = await schemasOf(call.method);
-    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill, schema });
+    const id = options?.skill;
+    const skill =
+      id === undefined ? undefined : { id, scopesOf: (await loadDeferred(false)).skillCallScopes };
+    return prepareCall({ card, security, operation: call.method, params, skill, schema });
   }
 
   /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */

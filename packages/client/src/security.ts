@@ -164,27 +164,3 @@ export function checkSecurityShape(security: SecurityOptions): void {
     throw new OptionsError('security.kind', 'malformed');
   }
 }
-
-/**
-The scopes a call made for `skillId` needs (docs/protocol-checks.md#security-selection, skill-level security): the skill's own requirements when it declares some, otherwise the card-level scopes already selected. An empty list counts as none, because ProtoJSON cannot tell an empty repeated field from a missing one. Throws `OptionsError` on `skills.<index>.securityRequirements` when the client's security cannot satisfy the skill, and `undefined` is returned for a skill the card does not list.
-
-@example
-```ts
-skillScopes(card, security, 'summarise'); // ['skill.invoke'] where the skill asks for it
-```
-*/
-export function skillScopes(
-  card: AgentCard,
-  security: ResolvedSecurity,
-  skillId: string,
-): readonly string[] | undefined {
-  const index = card.skills.findIndex((skill) => skill.id === skillId);
-  const requirements = card.skills[index]?.securityRequirements;
-  if (index === -1) {
-    return undefined;
-  }
-  if (requirements === undefined || requirements.length === 0) {
-    return security.scopes;
-  }
-  return selectScopes(requirements, card.securitySchemes, security, `skills.${index}.securityRequirements`);
-}
