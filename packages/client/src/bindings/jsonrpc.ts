@@ -15,7 +15,7 @@ import { methods } from '../protocol/methods.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { interfaceUrl } from './request.js';
-import { decodeResult, failureInit, parseBody, schemasOf } from './result.js';
+import { decodeAnswer, failureInit, parseBody, schemasOf } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
@@ -119,6 +119,9 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
         throw (await loadDeferred(true)).jsonRpcRemoteError(envelope.error, httpStatus);
       }
       const source = tenant === undefined ? { httpStatus } : { httpStatus, tenant };
+      // Every operation but SendMessage loaded the deferred module with its schemas, so this is no new load.
+      const decodeResult =
+        operation === 'sendMessage' ? decodeAnswer : (await loadDeferred(true)).decodeResult;
       return {
         value: decodeResult(operation, envelope.result, source, schema),
         raw: envelope.result,
