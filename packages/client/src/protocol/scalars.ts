@@ -72,7 +72,7 @@ export function wireObject<const T extends z.core.$ZodLooseShape>(
   return z.object(shape);
 }
 
-//// Numbers, lists ////
+//// Scalars, lists, maps ////
 
 /**
 A JSON value of one type, as `z.string()`, `z.number()` or `z.boolean()` reads it, refused with their own issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one check, the type named in its `params` (`json`), which every `.check()` clone keeps and which tells `decode` the field's ProtoJSON default (`""`, 0, `false`; protocol/protojson.ts): the page then loads no zod type per scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
@@ -163,7 +163,7 @@ export function protoMap<const V extends z.core.$ZodType>(
   return struct(z.transform<Record<string, z.input<V>>, Record<string, z.output<V>>>(read));
 }
 
-// As in `oneof`: a failure is read again with its input, so that a missing member reads `required` (protocol/decode.ts).
+/** `schema`'s verdict on a value read inside a transform (`oneof`, `protoMap`, `boundedMessage`): a failure is read again with its input, as `decode` reads a whole value, so that a missing member reads `required` (protocol/decode.ts). */
 export function verdict(schema: z.core.$ZodType, member: unknown): z.core.util.SafeParseResult<unknown> {
   const parsed = z.safeParse(schema, member);
   return parsed.success ? parsed : z.safeParse(schema, member, { reportInput: true });
@@ -278,8 +278,7 @@ export function oneof<const M extends Shape, const C extends Shape>(
       return z.NEVER;
     }
     // Parsed again with its inputs kept only when it fails, so a missing required field reads `required`: keeping inputs on every parse costs about half the decode time of a page of parts.
-    const parsed = z.safeParse(variant, value);
-    const result = parsed.success ? parsed : z.safeParse(variant, value, { reportInput: true });
+    const result = verdict(variant, value);
     if (!result.success) {
       // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
       for (const issue of result.error.issues) {
