@@ -4,7 +4,7 @@ The IndexedDB ledger, the browser's default store, and the only module that impo
 */
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { LedgerError } from '../core/errors.js';
-import { type LedgerStore, openLedgerEngine } from './engine.js';
+import { type LedgerStore, openLedgerEngine, type StoreCommit } from './engine.js';
 import { deepFreeze, isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
@@ -133,6 +133,57 @@ function idbStore(
   retentionMs: number,
 ): LedgerStore {
   let writes = 0;
+
+  /** Consecutive revisions of one record (one, or a `create` and its `start`) in one transaction, which commits all of them or none. */
+  function appendAll(commits: readonly Pick<StoreCommit, 'record' | 'revision'>[]): Promise<void> {
+    return io(async () => {
+      const first = (commits[0] as (typeof commits)[number]).revision;
+      const { record } = commits.at(-1) as (typeof commits)[number];
+      const tx = db.transaction(['records', 'revisions'], 'readwrite');
+      const records = tx.objectStore('records');
+      const stored = await records.get(record.id);
+      // The compare-and-set, inside the same transaction as the write, so no other writer can slip in between.
+      const head = stored === undefined ? undefined : decodeLedger(LedgerRecord, stored);
+      const stale =
+        first.revision === 0
+          ? stored !== undefined
+          : head === undefined || !head.ok || head.value.digest !== first.previousDigest;
+      if (stale) {
+        tx.abort();
+        await tx.done.catch(() => undefined);
+        if (head !== undefined && !head.ok) {
+          throw new LedgerError('corrupt', { rule: head.error.rule });
+        }
+        throw new LedgerError('stale-revision', first.revision === 0 ? { rule: 'exists' } : {});
+      }
+      const revisions = tx.objectStore('revisions');
+      try {
+        await Promise.all([
+          records.put(record),
+          ...commits.map((commit) => revisions.add(commit.revision)),
+          tx.done,
+        ]);
+      } catch (error) {
+        // The revision's key already exists: another writer committed this very revision first.
+        if (error instanceof DOMException && error.name === 'ConstraintError') {
+          throw new LedgerError('stale-revision', { cause: error });
+        }
+        throw error;
+      }
+      for (const { revision } of commits) {
+        channel?.postMessage({
+          type: 'surecall-ledger-change',
+          id: record.id,
+          revision: revision.revision,
+        } satisfies Announcement);
+      }
+      if (++writes % PRUNE_EVERY === 0) {
+        // The write is durable already; a failed pruning is retried at the next one.
+        await prune(db, Date.now() - retentionMs).catch(() => undefined);
+      }
+    });
+  }
+
   return {
     writable: lease.held,
     get: (id) =>
@@ -158,44 +209,8 @@ function idbStore(
         );
         return values.map(decodeRevision);
       }),
-    append: (record, revision) =>
-      io(async () => {
-        const tx = db.transaction(['records', 'revisions'], 'readwrite');
-        const records = tx.objectStore('records');
-        const stored = await records.get(record.id);
-        // The compare-and-set, inside the same transaction as the write, so no other writer can slip in between.
-        const head = stored === undefined ? undefined : decodeLedger(LedgerRecord, stored);
-        const stale =
-          revision.revision === 0
-            ? stored !== undefined
-            : head === undefined || !head.ok || head.value.digest !== revision.previousDigest;
-        if (stale) {
-          tx.abort();
-          await tx.done.catch(() => undefined);
-          if (head !== undefined && !head.ok) {
-            throw new LedgerError('corrupt', { rule: head.error.rule });
-          }
-          throw new LedgerError('stale-revision', revision.revision === 0 ? { rule: 'exists' } : {});
-        }
-        try {
-          await Promise.all([records.put(record), tx.objectStore('revisions').add(revision), tx.done]);
-        } catch (error) {
-          // The revision's key already exists: another writer committed this very revision first.
-          if (error instanceof DOMException && error.name === 'ConstraintError') {
-            throw new LedgerError('stale-revision', { cause: error });
-          }
-          throw error;
-        }
-        channel?.postMessage({
-          type: 'surecall-ledger-change',
-          id: record.id,
-          revision: revision.revision,
-        } satisfies Announcement);
-        if (++writes % PRUNE_EVERY === 0) {
-          // The write is durable already; a failed pruning is retried at the next one.
-          await prune(db, Date.now() - retentionMs).catch(() => undefined);
-        }
-      }),
+    append: (record, revision) => appendAll([{ record, revision }]),
+    appendAll,
     watch(onRemote) {
       if (channel !== undefined) {
         channel.onmessage = (event: MessageEvent<unknown>) => {

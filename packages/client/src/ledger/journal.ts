@@ -252,7 +252,7 @@ const APPEND_FLAGS: number | string =
 const MAX_IOVECS = 512;
 
 /**
-Appends that start a batch at once instead of after a turn of the event loop. Writers woken together run their next commits in one long run of microtasks; starting the write once this many have queued lets the disk sync those while the rest are still computing theirs, so a sync no longer waits for every writer's CPU work, nor the CPU work for the sync.
+Appends that start a batch at once instead of after a turn of the event loop. Writers woken together run their next commits in one long run of microtasks; starting the write once this many have queued (from `enqueue`, in the middle of that run) lets the disk sync those while the rest are still computing theirs, so the sync and the CPU work overlap instead of taking turns. It only applies when no write is in flight: while one syncs, appends queue for the next batch as before, so a slow disk still gets the largest batches.
 */
 const EARLY_BATCH = 64;
 
@@ -308,7 +308,7 @@ async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void
 }
 
 /**
-Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check). Concurrent writers therefore share syncs without any timer. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
+Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends have queued. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
 */
 export async function openAppender(
   path: string,
@@ -318,7 +318,7 @@ export async function openAppender(
     readonly size: number;
     readonly last: string | null;
     readonly fence: () => number;
-    readonly beforeBatch: () => Promise<void>;
+    readonly beforeBatch: () => void;
   },
 ): Promise<Appender> {
   let size = options.size;
@@ -344,8 +344,8 @@ export async function openAppender(
   let closing = false;
   // How many appends the last batch held.
   let lastBatch = 0;
-  // Ends the wait before the next batch early, once `EARLY_BATCH` appends have queued.
-  let gate: (() => void) | undefined;
+  // While the drain waits to take a batch: starts it at once (see `EARLY_BATCH`).
+  let early: (() => void) | undefined;
 
   function fail(error: unknown): LedgerError {
     failure = error instanceof LedgerError ? error : new LedgerError('io', { rule: 'write', cause: error });
@@ -378,7 +378,7 @@ export async function openAppender(
       } finally {
         await target.close();
       }
-      await options.beforeBatch();
+      options.beforeBatch();
     } catch (error) {
       // Nothing replaced the journal yet: it stays whole and appends go on.
       await unlink(temporary).catch(() => undefined);
@@ -408,6 +408,66 @@ export async function openAppender(
     }
   }
 
+  /**
+  Takes the appends at the head of the queue and starts their synchronized write, all in this call (the fence check is synchronous, and `writev` is handed to the thread pool before its first await), so that `enqueue` can start a batch in the middle of a run of microtasks. Resolves `true` once every waiter was told, `false` after a fatal failure.
+  */
+  function writeBatch(): Promise<boolean> {
+    try {
+      options.beforeBatch();
+    } catch (error) {
+      fail(error);
+      return Promise.resolve(false);
+    }
+    let count = 0;
+    while (queue[count]?.kind === 'append') {
+      count++;
+    }
+    const batch = queue.splice(0, count) as Waiter[];
+    const fence = options.fence();
+    const offsets: number[][] = [];
+    let position = size;
+    let chain = last;
+    // Each line encoded once, its length read off its bytes; the batch goes out as one `writev` of them.
+    let buffers: Uint8Array[] = [];
+    for (const waiter of batch) {
+      const mine: number[] = [];
+      for (const line of waiter.lines) {
+        const bytes = Buffer.from(formatLine(fence, chain, line.digest, line.text));
+        mine.push(position);
+        position += bytes.byteLength;
+        buffers.push(bytes);
+        chain = line.digest;
+      }
+      offsets.push(mine);
+    }
+    if (buffers.length > MAX_IOVECS) {
+      buffers = [Buffer.concat(buffers)];
+    }
+    const written =
+      DSYNC === undefined
+        ? writeAll(handle, buffers).then(() => handle.datasync())
+        : writeAll(handle, buffers);
+    return written.then(
+      () => {
+        size = position;
+        last = chain;
+        lastBatch = batch.length;
+        for (const [index, waiter] of batch.entries()) {
+          waiter.onDurable(offsets[index] as number[]);
+          waiter.resolve();
+        }
+        return true;
+      },
+      (error: unknown) => {
+        const fatal = fail(error);
+        for (const waiter of batch) {
+          waiter.reject(fatal);
+        }
+        return false;
+      },
+    );
+  }
+
   async function drainQueue(): Promise<void> {
     while (queue.length > 0 && failure === undefined) {
       const head = queue[0] as Waiter | Job;
@@ -424,71 +484,26 @@ export async function openAppender(
         });
         continue;
       }
-      // One turn of the event loop before the batch is taken: the writers the last batch woke (and those just arriving) queue their lines meanwhile, so they share this sync instead of the first of them taking one alone. A lone writer (the last batch held one append, and one waits now) has nobody to wait for, and `EARLY_BATCH` queued appends are worth a sync of their own.
+      // One turn of the event loop before the batch is taken: the writers the last batch woke (and those just arriving) queue their lines meanwhile, so they share this sync instead of the first of them taking one alone. A lone writer (the last batch held one append, and one waits now) has nobody to wait for. Meanwhile `enqueue` may start the batch itself, once `EARLY_BATCH` appends have queued.
+      let written: boolean | undefined;
       if (!(queue.length === 1 && lastBatch === 1) && queue.length < EARLY_BATCH) {
-        await new Promise<void>((resolve) => {
-          gate = resolve;
-          setImmediate(resolve);
+        written = await new Promise<boolean | undefined>((resolve) => {
+          early = () => resolve(writeBatch());
+          setImmediate(() => resolve(undefined));
         });
-        gate = undefined;
+        early = undefined;
       }
-      try {
-        await options.beforeBatch();
-      } catch (error) {
-        fail(error);
+      if (!(written ?? (await writeBatch()))) {
         return;
-      }
-      let count = 0;
-      while (queue[count]?.kind === 'append') {
-        count++;
-      }
-      const batch = queue.splice(0, count) as Waiter[];
-      const fence = options.fence();
-      const offsets: number[][] = [];
-      let position = size;
-      let chain = last;
-      // Each line encoded once, its length read off its bytes; the batch goes out as one `writev` of them.
-      let buffers: Uint8Array[] = [];
-      for (const waiter of batch) {
-        const mine: number[] = [];
-        for (const line of waiter.lines) {
-          const bytes = Buffer.from(formatLine(fence, chain, line.digest, line.text));
-          mine.push(position);
-          position += bytes.byteLength;
-          buffers.push(bytes);
-          chain = line.digest;
-        }
-        offsets.push(mine);
-      }
-      if (buffers.length > MAX_IOVECS) {
-        buffers = [Buffer.concat(buffers)];
-      }
-      try {
-        await writeAll(handle, buffers);
-        if (DSYNC === undefined) {
-          await handle.datasync();
-        }
-      } catch (error) {
-        const fatal = fail(error);
-        for (const waiter of batch) {
-          waiter.reject(fatal);
-        }
-        return;
-      }
-      size = position;
-      last = chain;
-      lastBatch = batch.length;
-      for (const [index, waiter] of batch.entries()) {
-        waiter.onDurable(offsets[index] as number[]);
-        waiter.resolve();
       }
     }
   }
 
   function enqueue(entry: Waiter | Job): void {
     queue.push(entry);
-    if (gate !== undefined && queue.length >= EARLY_BATCH) {
-      gate();
+    if (early !== undefined && queue.length >= EARLY_BATCH) {
+      early();
+      early = undefined;
     }
     if (!running) {
       running = true;

@@ -63,8 +63,8 @@ function thisInstance(): Promise<Instance> {
 export type FileLock = {
   /** The fencing counter: greater than that of every earlier holder of this lock file. */
   readonly fence: number;
-  /** Throws `LedgerError('fenced')` when the lock file is no longer this holder's. */
-  check(): Promise<void>;
+  /** Throws `LedgerError('fenced')` when the lock file is no longer this holder's. Synchronous: the journal checks it as it starts each batch's write (`journal.ts`). */
+  check(): void;
   /** Raises the fencing counter to at least `minimum` (the journal may hold a higher one than a fresh lock file). */
   raise(minimum: number): Promise<void>;
   /** Removes the lock file if it is still this holder's. */
@@ -214,7 +214,7 @@ Takes the lock at `path`: creates it with fence 1, or takes over a lock whose ho
 @example
 ```ts
 const lock = await acquireLock('/var/lib/app/sends.jsonl.lock');
-await lock.check(); // before each write
+lock.check(); // before each write
 await lock.release();
 ```
 */
@@ -274,7 +274,7 @@ async function hold(path: string, initial: FileHandle, initialContent: LockConte
     }
   }
 
-  async function check(): Promise<void> {
+  function check(): void {
     if (!ours()) {
       throw new LedgerError('fenced');
     }
@@ -289,7 +289,7 @@ async function hold(path: string, initial: FileHandle, initialContent: LockConte
       if (minimum <= content.fence) {
         return;
       }
-      await check();
+      check();
       const next = { ...content, fence: minimum };
       const temporary = privatePath(path);
       try {

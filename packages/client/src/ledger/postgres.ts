@@ -5,7 +5,7 @@ The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-se
 import { hostname } from 'node:os';
 import type { Pool, PoolClient } from 'pg';
 import { LedgerError } from '../core/errors.js';
-import { type LedgerStore, openLedgerEngine, type StoreLeases } from './engine.js';
+import { type LedgerStore, openLedgerEngine, type StoreCommit, type StoreLeases } from './engine.js';
 import {
   type AgentIdentity,
   deepFreeze,
@@ -402,15 +402,6 @@ function postgresStore(input: StoreInput): PostgresStore {
     }
   }
 
-  function row(record: LedgerRecord, revision: LedgerRevision) {
-    return {
-      keep: keepsLease(record),
-      due: dueAt(record),
-      body: JSON.stringify(record),
-      revisionBody: JSON.stringify(revision),
-    };
-  }
-
   /** Why a write found no row to move: the record is gone, moved on, or leased to another live writer. */
   async function refusal(id: string, expected: number): Promise<LedgerError> {
     const found = await pool.query<{ revision: number; held: boolean }>(
@@ -424,54 +415,75 @@ function postgresStore(input: StoreInput): PostgresStore {
     return new LedgerError('fenced', { rule: 'lease' });
   }
 
-  async function appendOne(record: LedgerRecord, revision: LedgerRevision): Promise<void> {
-    const { keep, due, body, revisionBody } = row(record, revision);
-    if (revision.revision === 0) {
+  /**
+  Appends consecutive revisions of one record (one, or a `create` and its `start`) in ONE statement: the record's row moves to the last revision's state, and every revision gets its row. The first revision decides the check: revision 0 inserts the record (refused as `exists` when the id is taken); any later one needs the expected revision, its digest and the lease (docs/durable-send.md#leases).
+  */
+  async function appendRevisions(
+    commits: readonly Pick<StoreCommit, 'record' | 'revision'>[],
+  ): Promise<void> {
+    const first = (commits[0] as (typeof commits)[number]).revision;
+    const { record } = commits.at(-1) as (typeof commits)[number];
+    const keep = keepsLease(record);
+    const due = dueAt(record);
+    const body = JSON.stringify(record);
+    const numbers = commits.map((commit) => commit.revision.revision);
+    const bodies = commits.map((commit) => JSON.stringify(commit.revision));
+    // Each revision's row, beside the record's row the statement wrote.
+    const revisionRows = `INSERT INTO ${revisions} (id, revision, body, worker, session)
+       SELECT head.id, written.revision, written.body, $W, $S FROM head, unnest($NUMBERS::integer[], $BODIES::text[]) AS written (revision, body)`;
+    if (first.revision === 0) {
       // Revision 0: the record is new, leased to its creator, which is about to start it.
       const inserted = await pool.query(
         sql(
           `WITH head AS (
              INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
-             VALUES ($ID, $STATUS, 0, $DIGEST, $CREATED, $CREATED, $AGENT, $DELIVERY, false, $DUE,
+             VALUES ($ID, $STATUS, $REVISION, $DIGEST, $CREATED, $UPDATED, $AGENT, $DELIVERY, $CONTEXTUAL, $DUE,
                      CASE WHEN $KEEP THEN $W END, CASE WHEN $KEEP THEN $S END, CASE WHEN $KEEP THEN ${leaseUntil} END, $BODY)
              ON CONFLICT (id) DO NOTHING
              RETURNING id
            )
-           INSERT INTO ${revisions} (id, revision, body, worker, session)
-           SELECT id, 0, $REV, $W, $S FROM head`,
+           ${revisionRows}`,
           {
             ID: 1,
             STATUS: 2,
-            DIGEST: 3,
-            CREATED: 4,
-            AGENT: 5,
-            DUE: 6,
-            KEEP: 7,
-            W: 8,
-            S: 9,
-            LEASE: 10,
-            BODY: 11,
-            REV: 12,
-            DELIVERY: 13,
+            REVISION: 3,
+            DIGEST: 4,
+            CREATED: 5,
+            UPDATED: 6,
+            AGENT: 7,
+            DELIVERY: 8,
+            CONTEXTUAL: 9,
+            DUE: 10,
+            KEEP: 11,
+            W: 12,
+            S: 13,
+            LEASE: 14,
+            BODY: 15,
+            NUMBERS: 16,
+            BODIES: 17,
           },
         ),
         [
           record.id,
           record.state.status,
+          record.revision,
           record.digest,
           record.createdAt,
+          record.updatedAt,
           agentKey(record.agent),
+          record.delivery,
+          contextual(record),
           due,
           keep,
           worker,
           session,
           leaseMs,
           body,
-          revisionBody,
-          record.delivery,
+          numbers,
+          bodies,
         ],
       );
-      if (inserted.rowCount !== 1) {
+      if (inserted.rowCount !== commits.length) {
         throw new LedgerError('stale-revision', { rule: 'exists' });
       }
       return;
@@ -488,8 +500,7 @@ function postgresStore(input: StoreInput): PostgresStore {
            WHERE id = $ID AND revision = $EXPECTED AND digest = $PREVIOUS AND ${mayWrite}
            RETURNING id
          )
-         INSERT INTO ${revisions} (id, revision, body, worker, session)
-         SELECT id, $REVISION, $REV, $W, $S FROM head`,
+         ${revisionRows}`,
         {
           ID: 1,
           STATUS: 2,
@@ -503,15 +514,16 @@ function postgresStore(input: StoreInput): PostgresStore {
           LEASE: 10,
           EXPECTED: 11,
           PREVIOUS: 12,
-          REV: 13,
-          CONTEXTUAL: 14,
-          UPDATED: 15,
+          CONTEXTUAL: 13,
+          UPDATED: 14,
+          NUMBERS: 15,
+          BODIES: 16,
         },
       ),
       [
         record.id,
         record.state.status,
-        revision.revision,
+        record.revision,
         record.digest,
         due,
         body,
@@ -519,15 +531,16 @@ function postgresStore(input: StoreInput): PostgresStore {
         worker,
         session,
         leaseMs,
-        revision.revision - 1,
-        revision.previousDigest ?? '',
-        revisionBody,
+        first.revision - 1,
+        first.previousDigest ?? '',
         contextual(record),
         record.updatedAt,
+        numbers,
+        bodies,
       ],
     );
-    if (moved.rowCount !== 1) {
-      throw await refusal(record.id, revision.revision - 1);
+    if (moved.rowCount !== commits.length) {
+      throw await refusal(record.id, first.revision - 1);
     }
   }
 
@@ -555,6 +568,30 @@ function postgresStore(input: StoreInput): PostgresStore {
       heads.set(record.id, record);
     }
     return leased;
+  }
+
+  /** A store write: its revisions in one statement, then this writer's cached head, then the announcement to followers. */
+  function appendAll(commits: readonly Pick<StoreCommit, 'record' | 'revision'>[]): Promise<void> {
+    return io(async () => {
+      if (++writes % pruneEvery === 0) {
+        await prune();
+      }
+      const { record } = commits.at(-1) as (typeof commits)[number];
+      try {
+        await appendRevisions(commits);
+      } catch (error) {
+        heads.delete(record.id);
+        throw error;
+      }
+      if (keepsLease(record)) {
+        heads.set(record.id, record);
+      } else {
+        heads.delete(record.id);
+      }
+      for (const { revision } of commits) {
+        announce(record.id, revision.revision);
+      }
+    });
   }
 
   const leases: StoreLeases = {
@@ -665,24 +702,8 @@ function postgresStore(input: StoreInput): PostgresStore {
       const head = heads.get(id);
       return head?.revision === revision ? head : undefined;
     },
-    append: (record, revision) =>
-      io(async () => {
-        if (++writes % pruneEvery === 0) {
-          await prune();
-        }
-        try {
-          await appendOne(record, revision);
-        } catch (error) {
-          heads.delete(record.id);
-          throw error;
-        }
-        if (keepsLease(record)) {
-          heads.set(record.id, record);
-        } else {
-          heads.delete(record.id);
-        }
-        announce(record.id, revision.revision);
-      }),
+    append: (record, revision) => appendAll([{ record, revision }]),
+    appendAll,
     watch(callback) {
       onRemote = callback;
     },

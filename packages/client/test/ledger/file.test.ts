@@ -425,6 +425,29 @@ describe('group commit', () => {
     await ledger.close();
   });
 
+  it('starts a batch as soon as 64 appends have queued, so the disk syncs them while later writers still compute', async () => {
+    const ledger = await openLedger({ name: freshPath() });
+    const ids = Array.from({ length: 96 }, (_, index) => `early-${index}`);
+    await Promise.all(ids.map((id) => ledger.create(intent(id))));
+    const original = fileHandlePrototype.writev;
+    const lines: number[] = [];
+    vi.spyOn(fileHandlePrototype, 'writev').mockImplementation(async function (
+      this: FileHandle,
+      ...args: Parameters<FileHandle['writev']>
+    ) {
+      lines.push(args[0].length);
+      return original.apply(this, args);
+    });
+    // All 96 commits are computed in one run of microtasks: the first 64 are written as the 64th queues, the rest next.
+    await Promise.all(
+      ids.map((id) =>
+        ledger.transition(id, 0, { type: 'start', attemptId: `a-${id}`, messageId: `m-${id}` }),
+      ),
+    );
+    expect(lines).toEqual([64, 32]);
+    await ledger.close();
+  });
+
   it('fails every waiting and later write when a synchronized write fails, since what reached the disk is unknown', async () => {
     const path = freshPath();
     const ledger = await openLedger({ name: path });

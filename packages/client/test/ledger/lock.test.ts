@@ -31,6 +31,17 @@ function refusal(promise: Promise<unknown>): Promise<LedgerError> {
   return rejectionOf(promise, LedgerError);
 }
 
+/** The `LedgerError` a synchronous check throws, failing the test when it throws nothing or something else. */
+function thrownBy(check: () => void): LedgerError {
+  try {
+    check();
+  } catch (error) {
+    expect(error).toBeInstanceOf(LedgerError);
+    return error as LedgerError;
+  }
+  throw new Error('expected the check to throw');
+}
+
 describe('acquireLock', () => {
   it('creates the lock with fence 1 and this pid, and removes it on release', async () => {
     const path = freshPath();
@@ -38,7 +49,7 @@ describe('acquireLock', () => {
     const lock = await acquireLock(path);
     expect(lock.fence).toBe(1);
     expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 1 });
-    await lock.check();
+    lock.check();
     await lock.release();
     expect(await readLock(path)).toBeUndefined();
     // Nothing is left beside it: the private files used to place the lock are gone.
@@ -80,7 +91,7 @@ describe('acquireLock', () => {
     // 8 for a contender that judged the stale lock; 1 for one that arrived after it was gone (the file ledger then raises it above the journal's fences).
     expect([1, 8]).toContain(winner?.fence);
     expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: winner?.fence });
-    await winner?.check();
+    winner?.check();
     await winner?.release();
   });
 
@@ -94,7 +105,7 @@ describe('acquireLock', () => {
     const live = await acquireLock(path);
     await removeStale(path, ino, dev);
     await judged.close();
-    await live.check();
+    live.check();
     expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 1 });
     await live.release();
     // And a stale lock that is still the one judged does go.
@@ -121,14 +132,14 @@ describe('a held lock', () => {
     const lock = await acquireLock(path);
     rmSync(path);
     writeFileSync(path, JSON.stringify({ pid: process.pid, fence: 2, token: 'successor' }));
-    expect(await refusal(lock.check())).toMatchObject({ reason: 'fenced' });
+    expect(thrownBy(() => lock.check())).toMatchObject({ reason: 'fenced' });
     await lock.release();
     expect(await readLock(path)).toMatchObject({ token: 'successor' });
 
     const moved = freshPath();
     const second = await acquireLock(moved);
     renameSync(moved, `${moved}.aside`);
-    expect(await refusal(second.check())).toMatchObject({ reason: 'fenced' });
+    expect(thrownBy(() => second.check())).toMatchObject({ reason: 'fenced' });
     await second.release();
   });
 
@@ -140,7 +151,7 @@ describe('a held lock', () => {
     await lock.raise(3);
     expect(lock.fence).toBe(9);
     expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 9 });
-    await lock.check();
+    lock.check();
     await lock.release();
     expect(await readLock(path)).toBeUndefined();
   });
