@@ -18,7 +18,7 @@ vi.mock('./bindings/jsonrpc.js', () => ({
     protocolBinding: 'JSONRPC',
     async unary(_operation: string, request: { readonly id?: string }, context: CallContext) {
       options.nextId();
-      context.onDispatch?.();
+      context.onDispatch?.('POST');
       await Promise.resolve();
       return {
         value: { id: request.id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [] },
@@ -28,7 +28,7 @@ vi.mock('./bindings/jsonrpc.js', () => ({
     },
     async stream(_operation: string, _request: unknown, context: CallContext) {
       options.nextId();
-      context.onDispatch?.();
+      context.onDispatch?.('POST');
       let index = 0;
       const iterator: AsyncIterableIterator<StreamFrame> = {
         async next() {

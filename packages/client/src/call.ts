@@ -16,7 +16,7 @@ import type {
   OperationResponse,
   StreamResponse,
 } from './protocol/index.js';
-import { operations } from './protocol/index.js';
+import { methods } from './protocol/methods.js';
 import type { ResumeOptions } from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 import type { StreamRun } from './streaming.js';
@@ -165,7 +165,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
 
   function begin(method: ClientMethod): Call {
     calls += 1;
-    return { id: calls, method, operation: operations[method].name, started: performance.now() };
+    return { id: calls, method, operation: methods[method].name, started: performance.now() };
   }
 
   /** Ends a failed call; `answered`: a stream already delivered a valid first event, so its send's outcome is known. */
@@ -192,7 +192,10 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     options: CallOptions | undefined,
   ): Promise<PreparedCall> {
     const { request: schema } = await schemasOf(call.method);
-    return prepareCall({ card, security, operation: call.method, params, skill: options?.skill, schema });
+    const id = options?.skill;
+    const skill =
+      id === undefined ? undefined : { id, scopesOf: (await loadDeferred(false)).skillCallScopes };
+    return prepareCall({ card, security, operation: call.method, params, skill, schema });
   }
 
   /** Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it. */
@@ -235,16 +238,9 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     options: CallOptions | undefined,
     send: (request: object, context: CallContext) => T,
   ): T {
-    const { method, operation } = call;
+    const { operation } = call;
     const { request, taskId, scopes } = prepared;
     call.providerError = undefined;
-    const { http } = operations[method];
-    const httpMethod =
-      pin.binding === 'JSONRPC'
-        ? 'POST'
-        : method === 'subscribeToTask'
-          ? resolved.subscribeMethod
-          : http.method;
     const tokenContext: Omit<TokenContext, 'signal'> = {
       operation,
       cardDigest,
@@ -289,7 +285,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
               }
             },
           }),
-      onDispatch: () =>
+      onDispatch: (httpMethod) =>
         hub.emit(() => ({
           ...base(call),
           type: 'request',

@@ -129,7 +129,8 @@ export const defaultClientOptions = Object.freeze({
   subscribeMethod: 'POST' as 'POST' | 'GET',
 });
 
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
+/** A card digest as `cardDigest` writes it: `sha256:` and 64 lowercase hex digits (docs/protocol-checks.md#card-trust). */
+export const CARD_DIGEST = /^sha256:[0-9a-f]{64}$/;
 // An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (docs/protocol-checks.md#extensions).
 const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
 const EXTENSION_HEADER_BYTES = 8 * 1024;
@@ -198,14 +199,29 @@ function resolvePin(card: AgentCard, pin: InterfacePin): ResolvedClientOptions['
   return Object.freeze({ binding: pin.binding, url: url.href, tenant: pin.tenant });
 }
 
-function resolveExtensions(card: AgentCard, extensions: readonly string[]): readonly string[] {
-  if (!Array.isArray(extensions)) {
-    throw new OptionsError('extensions', 'malformed');
-  }
+/**
+What breaks an extension list (docs/protocol-checks.md#extensions; docs/protocol-checks.md#discovery-steps, steps 2 and 13): the `problem`, and the `index` of the entry at fault where there is one. `createClient` and `discover()` each name it in their own error.
+*/
+export type ExtensionProblem = {
+  readonly problem:
+    | 'malformed'
+    | 'too-many'
+    | 'duplicate'
+    | 'header-too-large'
+    | 'undeclared'
+    | 'required-missing';
+  readonly index?: number;
+};
+
+/** The first problem of a list of extension URIs: the list alone, then, given the `card`, what it declares and requires. */
+export function extensionProblem(
+  extensions: readonly unknown[],
+  card?: AgentCard,
+): ExtensionProblem | undefined {
   if (extensions.length > contractBounds.extensions) {
-    throw new OptionsError('extensions', 'above-ceiling', contractBounds.extensions);
+    return { problem: 'too-many' };
   }
-  const seen = new Set<string>();
+  const seen = new Set<unknown>();
   for (const [index, uri] of extensions.entries()) {
     if (
       typeof uri !== 'string' ||
@@ -213,25 +229,56 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
       !HEADER_ITEM.test(uri) ||
       !isAbsoluteUri(uri)
     ) {
-      throw new OptionsError(`extensions.${index}`, 'malformed');
+      return { problem: 'malformed', index };
     }
     if (seen.has(uri)) {
-      throw new OptionsError(`extensions.${index}`, 'inconsistent');
+      return { problem: 'duplicate', index };
     }
     seen.add(uri);
   }
+  // The header value is `uri1,uri2` with no spaces, and every character is one byte.
   if (extensions.join(',').length > EXTENSION_HEADER_BYTES) {
-    throw new OptionsError('extensions', 'above-ceiling', EXTENSION_HEADER_BYTES);
+    return { problem: 'header-too-large' };
+  }
+  if (card === undefined) {
+    return undefined;
   }
   // docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it requires.
   const declared = card.capabilities.extensions;
   const declaredUris = new Set(declared.map((entry) => entry.uri));
-  const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri));
+  const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri as string));
   if (undeclared !== -1) {
-    throw new OptionsError(`extensions.${undeclared}`, 'not-in-card');
+    return { problem: 'undeclared', index: undeclared };
   }
-  if (declared.some((entry) => entry.required && !seen.has(entry.uri))) {
-    throw new OptionsError('extensions', 'not-satisfied');
+  return declared.some((entry) => entry.required && !seen.has(entry.uri))
+    ? { problem: 'required-missing' }
+    : undefined;
+}
+
+// How `createClient` names each problem: the option's reason, and the bound it broke.
+const extensionReasons: Readonly<
+  Record<ExtensionProblem['problem'], readonly [OptionsError['reason'], number?]>
+> = {
+  malformed: ['malformed'],
+  'too-many': ['above-ceiling', contractBounds.extensions],
+  duplicate: ['inconsistent'],
+  'header-too-large': ['above-ceiling', EXTENSION_HEADER_BYTES],
+  undeclared: ['not-in-card'],
+  'required-missing': ['not-satisfied'],
+};
+
+function resolveExtensions(card: AgentCard, extensions: readonly string[]): readonly string[] {
+  if (!Array.isArray(extensions)) {
+    throw new OptionsError('extensions', 'malformed');
+  }
+  const found = extensionProblem(extensions, card);
+  if (found !== undefined) {
+    const [reason, bound] = extensionReasons[found.problem];
+    throw new OptionsError(
+      found.index === undefined ? 'extensions' : `extensions.${found.index}`,
+      reason,
+      bound,
+    );
   }
   return Object.freeze([...extensions]);
 }
@@ -254,7 +301,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   ) {
     throw new OptionsError('card', 'malformed');
   }
-  if (typeof options.cardDigest !== 'string' || !DIGEST.test(options.cardDigest)) {
+  if (typeof options.cardDigest !== 'string' || !CARD_DIGEST.test(options.cardDigest)) {
     throw new OptionsError('cardDigest', 'malformed');
   }
   // A private frozen copy: the caller's object can change afterwards, the client's card cannot (ARCHITECTURE.md#layers-of-the-client: immutable once discovered).

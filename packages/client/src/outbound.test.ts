@@ -4,6 +4,7 @@ import { type PrepareInput, prepareCall as prepareWith } from './outbound.js';
 import { type AgentCard, type ClientMethod, parseAgentCard } from './protocol/index.js';
 import { operationSchemas } from './protocol/operation-schemas.js';
 import { type ResolvedSecurity, resolveSecurity } from './security.js';
+import { skillCallScopes } from './skill-scopes.js';
 
 // The call runner hands prepareCall the operation's request schema (`schemasOf`); the tests take it from the table.
 function prepareCall(input: Omit<PrepareInput, 'schema'>) {
@@ -65,7 +66,7 @@ function attempt(
       security: options.security ?? bearer,
       operation,
       params,
-      skill: options.skill,
+      skill: options.skill === undefined ? undefined : { id: options.skill, scopesOf: skillCallScopes },
     });
     return JSON.stringify({ taskId: prepared.taskId, scopes: prepared.scopes });
   } catch (error) {

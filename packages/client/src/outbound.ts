@@ -1,8 +1,10 @@
 import type { OperationSchemas } from './bindings/result.js';
-import { AuthorizationError, CapabilityError, OptionsError, RequestError } from './core/errors.js';
+import { AuthorizationError, CapabilityError, RequestError } from './core/errors.js';
 import type { AgentCard, ClientMethod, OperationRequest } from './protocol/index.js';
-import { decode, operations } from './protocol/index.js';
-import { type ResolvedSecurity, skillScopes } from './security.js';
+import { decode } from './protocol/index.js';
+import { methods } from './protocol/methods.js';
+import type { ResolvedSecurity } from './security.js';
+import type { skillCallScopes } from './skill-scopes.js';
 
 /**
 The parameters of an operation as a caller writes them: its request without `tenant`, which only the pinned interface sets (docs/protocol-checks.md#requests: contract types refuse an inbound tenant override).
@@ -20,7 +22,8 @@ export type PrepareInput = {
   readonly security: ResolvedSecurity;
   readonly operation: ClientMethod;
   readonly params: unknown;
-  readonly skill: string | undefined;
+  /** The `skill` the call names (`CallOptions.skill`), with the rule that picks its scopes (`skill-scopes.ts`), which the caller loads with the first such call; `undefined` for the card's scopes. */
+  readonly skill: { readonly id: unknown; readonly scopesOf: typeof skillCallScopes } | undefined;
   /** The operation's request schema, from `schemasOf(operation)` (`bindings/result.ts`): SendMessage's is on the path, the others load with their first call. */
   readonly schema: OperationSchemas[ClientMethod]['request'];
 };
@@ -56,7 +59,7 @@ function stringMember(value: unknown, key: string): string | undefined {
 
 // docs/protocol-checks.md#requests: capabilities before anything else, so a card that cannot serve the call never sees it.
 function gate(card: AgentCard, security: ResolvedSecurity, operation: ClientMethod, params: unknown): void {
-  const { capability } = operations[operation] as { readonly capability?: keyof typeof capabilityReasons };
+  const { capability } = methods[operation] as { readonly capability?: keyof typeof capabilityReasons };
   if (capability !== undefined && !card.capabilities[capability]) {
     throw new CapabilityError(capabilityReasons[capability]);
   }
@@ -95,30 +98,6 @@ function targetTask(operation: ClientMethod, request: object): string | undefine
   }
 }
 
-function scopesFor(
-  card: AgentCard,
-  security: ResolvedSecurity,
-  skill: string | undefined,
-): readonly string[] {
-  if (skill === undefined) {
-    return security.scopes;
-  }
-  let scopes: readonly string[] | undefined;
-  try {
-    scopes = typeof skill === 'string' ? skillScopes(card, security, skill) : undefined;
-  } catch (error) {
-    if (error instanceof OptionsError) {
-      // The skill asks for security this client was not configured with.
-      throw invalid('skill-security');
-    }
-    throw error;
-  }
-  if (scopes === undefined) {
-    throw invalid('unknown-skill');
-  }
-  return scopes;
-}
-
 /**
 Everything decided before a request may leave (docs/protocol-checks.md#requests), in order: the capability gates (`CapabilityError`), credentials for the extended card (`AuthorizationError('unauthenticated')`), then the outbound contract (`RequestError('invalid-params')` with the violation): no caller `tenant`; the operation's request schema (role `ROLE_USER`, no `taskId` in a send's push config, `historyLength` ≤ 256, ListTasks `pageSize` 1..100, push-config `pageSize` 1..256, ids ≤ 512 B, page tokens ≤ 2048 B); a `taskId` for a new push config; a known `skill` whose requirements the client can satisfy. Nothing here sends anything.
 
@@ -146,6 +125,7 @@ export function prepareCall(input: PrepareInput): PreparedCall {
   return {
     request,
     taskId: targetTask(operation, request),
-    scopes: scopesFor(card, security, input.skill),
+    scopes:
+      input.skill === undefined ? security.scopes : input.skill.scopesOf(card, security, input.skill.id),
   };
 }

@@ -2,13 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OptionsError } from './core/errors.js';
 import { parseAgentCard, type SecurityRequirement, type SecurityScheme } from './protocol/index.js';
-import {
-  type ResolvedSecurity,
-  resolveSecurity,
-  type SecurityOptions,
-  selectScopes,
-  skillScopes,
-} from './security.js';
+import { type ResolvedSecurity, resolveSecurity, type SecurityOptions, selectScopes } from './security.js';
+import { skillScopes } from './skill-scopes.js';
 
 const token = async (): Promise<string> => 'token';
 const bearer = (scheme: string): SecurityOptions => ({ kind: 'bearer', scheme, token });

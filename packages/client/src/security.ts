@@ -143,6 +143,17 @@ security.scopes; // e.g. ['agent.invoke']
 ```
 */
 export function resolveSecurity(card: AgentCard, security: SecurityOptions): ResolvedSecurity {
+  checkSecurityShape(security);
+  const scopes = selectScopes(card.securityRequirements, card.securitySchemes, security, 'security');
+  return Object.freeze(
+    security.kind === 'anonymous'
+      ? { kind: 'anonymous', scopes }
+      : { kind: 'bearer', scheme: security.scheme, token: security.token, scopes },
+  );
+}
+
+/** The shape of a security choice, before any card is read: an object, of a known `kind`, a bearer one with a `token` function; `OptionsError` (`malformed`) naming the member otherwise. */
+export function checkSecurityShape(security: SecurityOptions): void {
   if (security === null || typeof security !== 'object') {
     throw new OptionsError('security', 'malformed');
   }
@@ -152,34 +163,4 @@ export function resolveSecurity(card: AgentCard, security: SecurityOptions): Res
   if (security.kind !== 'anonymous' && security.kind !== 'bearer') {
     throw new OptionsError('security.kind', 'malformed');
   }
-  const scopes = selectScopes(card.securityRequirements, card.securitySchemes, security, 'security');
-  return Object.freeze(
-    security.kind === 'anonymous'
-      ? { kind: 'anonymous', scopes }
-      : { kind: 'bearer', scheme: security.scheme, token: security.token, scopes },
-  );
-}
-
-/**
-The scopes a call made for `skillId` needs (docs/protocol-checks.md#security-selection, skill-level security): the skill's own requirements when it declares some, otherwise the card-level scopes already selected. An empty list counts as none, because ProtoJSON cannot tell an empty repeated field from a missing one. Throws `OptionsError` on `skills.<index>.securityRequirements` when the client's security cannot satisfy the skill, and `undefined` is returned for a skill the card does not list.
-
-@example
-```ts
-skillScopes(card, security, 'summarise'); // ['skill.invoke'] where the skill asks for it
-```
-*/
-export function skillScopes(
-  card: AgentCard,
-  security: ResolvedSecurity,
-  skillId: string,
-): readonly string[] | undefined {
-  const index = card.skills.findIndex((skill) => skill.id === skillId);
-  const requirements = card.skills[index]?.securityRequirements;
-  if (index === -1) {
-    return undefined;
-  }
-  if (requirements === undefined || requirements.length === 0) {
-    return security.scopes;
-  }
-  return selectScopes(requirements, card.securitySchemes, security, `skills.${index}.securityRequirements`);
 }

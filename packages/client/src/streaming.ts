@@ -11,7 +11,8 @@ import { pause } from './core/pause.js';
 import { errorJson, type StreamBreakReason, streamEventKind } from './events.js';
 import { carriesIdempotencyKey } from './idempotency/retry.js';
 import type { OperationRequest, StreamResponse, Task } from './protocol/index.js';
-import { isInterrupted, isTerminal, operations } from './protocol/index.js';
+import { isInterrupted, isTerminal } from './protocol/index.js';
+import { methods } from './protocol/methods.js';
 import {
   breakOf,
   isTransientResumeFailure,
@@ -62,7 +63,7 @@ export function streamRunner(kit: CallKit): StreamRun {
 
   /** A resumption's own exchange (SubscribeToTask or GetTask) under the stream's `callId`: its `request` event names the operation it really is. */
   function exchange(call: Call, method: 'subscribeToTask' | 'getTask'): Call {
-    return { id: call.id, method, operation: operations[method].name, started: call.started };
+    return { id: call.id, method, operation: methods[method].name, started: call.started };
   }
 
   /**

@@ -12,11 +12,11 @@ import {
   type ClientMethod,
   type JsonObject,
   type Message,
-  operations,
   parseAgentCard,
   type StreamResponse,
   type Task,
 } from '../src/protocol/index.js';
+import { operations } from '../src/protocol/operations.js';
 import type { ProtocolBinding } from '../src/security.js';
 import { servedCard } from './support/card.js';
 

@@ -26,8 +26,8 @@ export type CallContext = {
   readonly signal?: AbortSignal;
   /** Bearer token for exactly this HTTP request, called inside its deadline (wire/http `authorize`). */
   readonly authorize?: (signal: AbortSignal) => Promise<string>;
-  /** Called immediately before fetch. */
-  readonly onDispatch?: () => void;
+  /** Called immediately before fetch, with the request's HTTP method. */
+  readonly onDispatch?: (method: 'GET' | 'POST' | 'DELETE') => void;
   /** Extra request headers, e.g. A2A-Extensions. */
   readonly headers?: Readonly<Record<string, string>>;
   /** The caller's extra headers for this request (`ClientOptions.headers`), asked with its URL and method. */

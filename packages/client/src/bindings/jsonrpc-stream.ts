@@ -4,7 +4,8 @@ A JSON-RPC stream once its request is built (A2A spec §9.4.2; docs/protocol-che
 */
 import type { Limits } from '../core/limits.js';
 import { operationSchemas } from '../protocol/operation-schemas.js';
-import { type HttpExchangeRequest, openStream } from '../wire/http.js';
+import type { HttpExchangeRequest } from '../wire/http.js';
+import { openStream } from '../wire/http-stream.js';
 import type { StreamFrame, StreamMethod } from './binding.js';
 import { decodeStreamEvent, frameType, streamFrames } from './frames.js';
 import { envelopeError, isEnvelope, readEnvelope } from './jsonrpc.js';

@@ -10,12 +10,12 @@ import {
   type JsonObject,
   type JsonValue,
   type OperationRequest,
-  operations,
 } from '../protocol/index.js';
+import { methods } from '../protocol/methods.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { interfaceUrl } from './request.js';
-import { decodeResult, failureInit, parseBody, schemasOf } from './result.js';
+import { decodeAnswer, failureInit, parseBody, schemasOf } from './result.js';
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
@@ -81,7 +81,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     // A2A spec, §8.3.2: the interface's tenant, never the caller's; without one the request is sent as it is.
     const params = tenant === undefined ? request : { ...(request as JsonObject), tenant };
     const id = nextId();
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: operations[operation].name, params });
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: methods[operation].name, params });
     // A2A spec, §9.1: JSON-RPC requests are application/json.
     return {
       id,
@@ -119,6 +119,9 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
         throw (await loadDeferred(true)).jsonRpcRemoteError(envelope.error, httpStatus);
       }
       const source = tenant === undefined ? { httpStatus } : { httpStatus, tenant };
+      // Every operation but SendMessage loaded the deferred module with its schemas, so this is no new load.
+      const decodeResult =
+        operation === 'sendMessage' ? decodeAnswer : (await loadDeferred(true)).decodeResult;
       return {
         value: decodeResult(operation, envelope.result, source, schema),
         raw: envelope.result,

@@ -12,8 +12,9 @@ import {
   RestErrorEnvelope,
 } from '../protocol/error-envelope.js';
 import { type A2aErrorEntry, type DecodeResult, decode, type JsonValue } from '../protocol/index.js';
-import { type HttpUnaryResponse, parseRetryAfter } from '../wire/http.js';
+import type { HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
+import { parseRetryAfter } from '../wire/retry-after.js';
 
 /** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (docs/protocol-checks.md#unary-answers). `retryAfterMs` is the answer's `Retry-After`, if it had one. */
 export type JsonRpcAuthority = {

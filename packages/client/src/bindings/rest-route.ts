@@ -2,8 +2,9 @@
 @module
 Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules; docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
 */
-import { type ClientMethod, type HttpMethod, operations } from '../protocol/index.js';
+import type { ClientMethod } from '../protocol/index.js';
 import { expandPath } from '../protocol/path-template.js';
+import { type HttpMethod, routes } from '../protocol/routes.js';
 
 /** A request's route below the interface URL: method, path with its query, and the JSON body of a POST. */
 export type RestRoute = { readonly method: HttpMethod; readonly path: string; readonly body?: string };
@@ -73,7 +74,7 @@ export function restRoute(
   fields: Readonly<Record<string, unknown>>,
   tenant: string | undefined,
 ): RestRoute {
-  const { method, path: template, fields: placement } = operations[operation].http;
+  const { method, path: template, fields: placement } = routes[operation];
   const variables = pathVariables(template);
   const values = Object.fromEntries(variables.map((name) => [name, stringField(fields, name)]));
   const path = expandPath(template, values, tenant);

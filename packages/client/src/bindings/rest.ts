@@ -5,13 +5,15 @@ The HTTP+JSON binding (A2A spec, §11): one route per operation below the interf
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
 import { loadDeferred } from '../core/lazy.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
-import { exchange, type HttpExchangeRequest, type MediaKind, openStream } from '../wire/http.js';
+import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
+import { openStream } from '../wire/http-stream.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
 import { decodeStreamEvent, streamResponseMembers } from './frames.js';
+import { decodeResult } from './push-config-answer.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
-import { decodeResult, parseBody, schemasOf, unionViolation } from './result.js';
+import { parseBody, schemasOf, unionViolation } from './result.js';
 
 // A2A spec, §11.1 (v1.0.1): HTTP+JSON requests are application/a2a+json.
 const contentType = 'application/a2a+json';

@@ -5,7 +5,8 @@ import { resolveLimits } from '../core/limits.js';
 import type { ClientMethod, JsonValue } from '../protocol/index.js';
 import { operationSchemas } from '../protocol/operation-schemas.js';
 import { decodeStreamEvent as decodeEventWith, streamResponseMembers } from './frames.js';
-import { decodeResult as decodeWith, parseBody, sendResponseMembers, unionViolation } from './result.js';
+import { decodeResult as decodeWith } from './push-config-answer.js';
+import { parseBody, sendResponseMembers, unionViolation } from './result.js';
 
 // The bindings hand the decoders the operation's schema (`schemasOf`); the tests take it from the table.
 function decodeResult<N extends Exclude<ClientMethod, 'sendStreamingMessage' | 'subscribeToTask'>>(

@@ -1,6 +1,6 @@
 /**
 @module
-The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact one-key union on the raw value, the operation's response schema, and the two rules only a binding can apply because only it knows the request's shape: the empty delete answer and the push config's tenant.
+The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact one-key union on the raw value, and the operation's response schema. The two rules only a binding can apply because only it knows the request's shape, the empty delete answer and the push config's tenant, are in `push-config-answer.ts`, which loads with those operations.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import { loadDeferred } from '../core/lazy.js';
@@ -14,7 +14,6 @@ import {
   type OperationResponse,
   SendMessageRequest,
   SendMessageResponse,
-  type TaskPushNotificationConfig,
 } from '../protocol/index.js';
 import type { operationSchemas } from '../protocol/operation-schemas.js';
 import { isKnownField } from '../protocol/scalars.js';
@@ -108,47 +107,21 @@ export function schemaError(source: ResultSource, violation: Violation): Invalid
   return new InvalidResponseError('schema', { ...failureInit(source.httpStatus), violation });
 }
 
-function isEmptyAnswer(raw: JsonValue): boolean {
-  return raw === null || (isJsonObject(raw) && Object.keys(raw).length === 0);
-}
-
-/** A push config's `tenant` may only repeat the interface's; it is then dropped, since callers never see tenants (docs/protocol-checks.md#requests). */
-function withoutTenant(
-  config: TaskPushNotificationConfig,
-  source: ResultSource,
-  path: string,
-): TaskPushNotificationConfig {
-  const { tenant, ...rest } = config;
-  if (tenant !== undefined && tenant !== source.tenant) {
-    throw new InvalidResponseError('identity', {
-      ...failureInit(source.httpStatus),
-      violation: { rule: 'tenant', path },
-    });
-  }
-  return rest;
-}
-
 /**
-Decodes the result of a unary operation: the exact union for SendMessage, `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; docs/protocol-checks.md#unary-answers, delete), the operation's response schema (`schema`, from {@link schemasOf}) for the rest, then the push config's tenant.
+Decodes the answer of a unary operation that has one (docs/protocol-checks.md#unary-answers): the exact union for SendMessage, then the operation's response schema (`schema`, from {@link schemasOf}). SendMessage's answer needs nothing else; the other operations' go through `decodeResult` (`push-config-answer.ts`), which adds the empty delete answer and the push config's tenant and loads with their schemas.
 
-@throws InvalidResponseError `schema` or `identity` (dispatched).
+@throws InvalidResponseError `schema` (dispatched).
 @example
 ```ts
-const task = decodeResult('getTask', raw, { httpStatus: 200 }, (await schemasOf('getTask')).response);
+const result = decodeAnswer('sendMessage', raw, { httpStatus: 200 }, SendMessageResponse);
 ```
 */
-export function decodeResult<N extends ClientMethod>(
+export function decodeAnswer<N extends ClientMethod>(
   operation: N,
   raw: JsonValue,
   source: ResultSource,
   schema: OperationSchemas[N]['response'],
 ): OperationResponse<N> {
-  if (operation === 'deleteTaskPushNotificationConfig') {
-    if (!isEmptyAnswer(raw)) {
-      throw schemaError(source, { rule: 'empty', path: '$' });
-    }
-    return {} as OperationResponse<N>;
-  }
   if (operation === 'sendMessage') {
     const violation = unionViolation(raw, sendResponseMembers);
     if (violation !== undefined) {
@@ -159,19 +132,5 @@ export function decodeResult<N extends ClientMethod>(
   if (!result.ok) {
     throw schemaError(source, result.error.violation);
   }
-  const value: unknown = result.value;
-  switch (operation) {
-    case 'createTaskPushNotificationConfig':
-    case 'getTaskPushNotificationConfig':
-      return withoutTenant(value as TaskPushNotificationConfig, source, '$.tenant') as OperationResponse<N>;
-    case 'listTaskPushNotificationConfigs': {
-      const page = value as OperationResponse<'listTaskPushNotificationConfigs'>;
-      const configs = page.configs.map((config, index) =>
-        withoutTenant(config, source, `$.configs[${index}].tenant`),
-      );
-      return { ...page, configs } as OperationResponse<N>;
-    }
-    default:
-      return value as OperationResponse<N>;
-  }
+  return result.value as OperationResponse<N>;
 }

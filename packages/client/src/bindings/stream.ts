@@ -20,13 +20,13 @@ Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` m
 
 import { InvalidResponseError } from '../core/errors.js';
 import {
-  compareTimestamps,
   isInterrupted,
   isTerminal,
   type SendMessageRequest,
   type StreamResponse,
   type TaskState,
 } from '../protocol/index.js';
+import { compareTimestamps } from '../protocol/timestamp-order.js';
 import { checkDirectMessageAt, checkStatusMessage, checkTaskAt, fail, sendExpectation } from './checks.js';
 
 /** Where a stream comes from: a streaming send (checked against its request) or a subscription to one task. */

@@ -15,11 +15,11 @@ import {
   type TransportReason,
 } from '../core/errors.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
-import type { ClientOptions, InterfacePin } from '../options.js';
-import { AgentCard, type AgentInterface, contractBounds, decode, isAbsoluteUri } from '../protocol/index.js';
+import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../options.js';
+import { AgentCard, type AgentInterface, contractBounds, decode } from '../protocol/index.js';
 import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
-import { resolveSecurity, type SecurityOptions } from '../security.js';
+import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../security.js';
 import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, type JsonValue, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { cardDigest } from './digest.js';
@@ -99,10 +99,6 @@ export type FetchedAgentCard = {
 
 // ARCHITECTURE.md#bounds: at most 16 interface pins.
 const MAX_PINS = 16;
-// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (docs/protocol-checks.md#extensions).
-const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
-const EXTENSION_HEADER_BYTES = 8 * 1024;
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 const transportDetails: Readonly<Record<TransportReason, DiscoveryDetail>> = {
   network: 'network',
@@ -172,57 +168,31 @@ function samePin(pin: InterfacePin, other: InterfacePin): boolean {
   return pin.binding === other.binding && pin.tenant === other.tenant && sameEndpoint(pin.url, other.url);
 }
 
-// docs/protocol-checks.md#extensions (docs/protocol-checks.md#discovery-steps, step 2): the list alone, before the card is known.
-function checkExtensions(extensions: unknown): readonly string[] {
+// docs/protocol-checks.md#extensions: the list alone before the card is known (docs/protocol-checks.md#discovery-steps, step 2), then against the card (step 13), by the one rule `createClient` applies.
+function checkExtensions(extensions: unknown, card?: AgentCard): readonly string[] {
   if (extensions === undefined) {
     return [];
   }
   if (!Array.isArray(extensions)) {
     throw new OptionsError('extensions', 'malformed');
   }
-  if (extensions.length > contractBounds.extensions) {
-    throw new DiscoveryError('InvalidExtensions', { detail: 'too-many', option: 'extensions' });
-  }
-  const seen = new Set<unknown>();
-  extensions.forEach((uri: unknown, index) => {
-    const option = `extensions.${index}`;
-    if (
-      typeof uri !== 'string' ||
-      uri.length > contractBounds.urlBytes ||
-      !HEADER_ITEM.test(uri) ||
-      !isAbsoluteUri(uri)
-    ) {
-      throw new DiscoveryError('InvalidExtensions', { detail: 'malformed', option });
-    }
-    if (seen.has(uri)) {
-      throw new DiscoveryError('InvalidExtensions', { detail: 'duplicate', option });
-    }
-    seen.add(uri);
-  });
-  // The header value is `uri1,uri2` with no spaces, and every character is one byte.
-  if (extensions.join(',').length > EXTENSION_HEADER_BYTES) {
-    throw new DiscoveryError('InvalidExtensions', { detail: 'header-too-large', option: 'extensions' });
+  const found = extensionProblem(extensions, card);
+  if (found !== undefined) {
+    throw new DiscoveryError(card === undefined ? 'InvalidExtensions' : 'ExtensionMismatch', {
+      detail: found.problem,
+      option: found.index === undefined ? 'extensions' : `extensions.${found.index}`,
+    });
   }
   return extensions as readonly string[];
 }
 
 // The shape of the security choice, and the scheme name rule that the security selection checks at construction (docs/protocol-checks.md#security-selection).
-function checkSecurityShape(security: SecurityOptions): void {
-  if (security === null || typeof security !== 'object') {
-    throw new OptionsError('security', 'malformed');
-  }
-  if (security.kind === 'anonymous') {
-    return;
-  }
-  if (security.kind !== 'bearer') {
-    throw new OptionsError('security.kind', 'malformed');
-  }
-  if (typeof security.token !== 'function') {
-    throw new OptionsError('security.token', 'malformed');
-  }
+function checkSecurity(security: SecurityOptions): void {
+  checkSecurityShape(security);
   if (
-    typeof security.scheme !== 'string' ||
-    labelRule(security.scheme, contractBounds.labelBytes) !== undefined
+    security.kind === 'bearer' &&
+    (typeof security.scheme !== 'string' ||
+      labelRule(security.scheme, contractBounds.labelBytes) !== undefined)
   ) {
     throw new DiscoveryError('Security', { detail: 'invalid-scheme-name', option: 'security.scheme' });
   }
@@ -238,7 +208,7 @@ function checkTrust(trust: CardTrust, cardUrl: string, loopback: boolean): void 
   if (trust.kind === 'first-fetch' && !(loopback && isLiteralLoopback(new URL(cardUrl)))) {
     throw new DiscoveryError('FirstFetchTrustRequiresLoopback', { option: 'trust' });
   }
-  if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !DIGEST.test(trust.digest))) {
+  if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !CARD_DIGEST.test(trust.digest))) {
     throw new OptionsError('trust.digest', 'malformed');
   }
   // docs/protocol-checks.md#card-trust, docs/protocol-checks.md#discovery-steps step 3: over plain HTTP only a separately provisioned digest says the card is the one reviewed.
@@ -377,23 +347,6 @@ function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boo
   return pin;
 }
 
-// docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it requires.
-function matchExtensions(card: AgentCard, extensions: readonly string[]): void {
-  const declared = card.capabilities.extensions;
-  const declaredUris = new Set(declared.map((entry) => entry.uri));
-  const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri));
-  if (undeclared !== -1) {
-    throw new DiscoveryError('ExtensionMismatch', {
-      detail: 'undeclared',
-      option: `extensions.${undeclared}`,
-    });
-  }
-  const configured = new Set(extensions);
-  if (declared.some((entry) => entry.required && !configured.has(entry.uri))) {
-    throw new DiscoveryError('ExtensionMismatch', { detail: 'required-missing', option: 'extensions' });
-  }
-}
-
 // docs/protocol-checks.md#discovery-steps, step 14: the one selection of security.ts, its refusals named as ARCHITECTURE.md#errors names them.
 function selectSecurity(card: AgentCard, security: SecurityOptions): void {
   try {
@@ -437,8 +390,8 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   const limits = resolveLimits(clientOptions.limits);
   checkCardUrl(cardUrl, loopback);
   checkPins(pins, loopback);
-  const extensions = checkExtensions(clientOptions.extensions);
-  checkSecurityShape(clientOptions.security);
+  checkExtensions(clientOptions.extensions);
+  checkSecurity(clientOptions.security);
   checkTrust(trust, cardUrl, loopback);
 
   const raw = await fetchCardJson(cardUrl, limits, signal, checkFetch(clientOptions.fetch));
@@ -449,7 +402,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   }
   const card = decodeCard(raw);
   const pin = selectPin(card, pins, loopback);
-  matchExtensions(card, extensions);
+  checkExtensions(clientOptions.extensions, card);
   selectSecurity(card, clientOptions.security);
   return createClient({
     ...clientOptions,

@@ -15,8 +15,9 @@ import {
 } from '../core/errors.js';
 import { type ClientOptions, resolveClientOptions } from '../options.js';
 import { a2aErrors } from '../protocol/error-codes.js';
-import { type ClientMethod, operations, parseAgentCard } from '../protocol/index.js';
-import { parseRetryAfter } from '../wire/http.js';
+import { type ClientMethod, parseAgentCard } from '../protocol/index.js';
+import { operations } from '../protocol/operations.js';
+import { parseRetryAfter } from '../wire/retry-after.js';
 import { idempotencyMetadataKey } from './key.js';
 import {
   carriesIdempotencyKey,

@@ -1,7 +1,16 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
-import { boundedStruct, compactJsonRule } from './json-value.js';
-import { type CheckPayload, checkUnique, items, violate, wireObject } from './scalars.js';
+import { boundedMessage, boundedStruct } from './json-value.js';
+import {
+  Bool,
+  type CheckPayload,
+  checkUnique,
+  items,
+  protoMap,
+  protoString,
+  violate,
+  wireObject,
+} from './scalars.js';
 import { SecurityRequirements, SecurityScheme } from './security-scheme.js';
 import {
   Description,
@@ -59,7 +68,7 @@ const idempotency: AgentExtension = { uri: 'https://a2a-rust.com/extensions/idem
 export const AgentExtension = wireObject({
   uri: Uri,
   description: z.optional(Description),
-  required: z._default(z.boolean(), false),
+  required: z._default(Bool, false),
   params: z.optional(boundedStruct(contractBounds.metadataEntries, contractBounds.metadataBytes)),
 });
 /** A protocol extension the agent supports. */
@@ -77,15 +86,15 @@ if (!card.capabilities.streaming) {
 */
 export const AgentCapabilities = wireObject(
   {
-    streaming: z._default(z.boolean(), false),
-    pushNotifications: z._default(z.boolean(), false),
+    streaming: z._default(Bool, false),
+    pushNotifications: z._default(Bool, false),
     extensions: z._default(
       items(AgentExtension, 0, contractBounds.extensions).check((payload) => {
         checkUnique(payload, (extension) => extension.uri, 'uri');
       }),
       () => [],
     ),
-    extendedAgentCard: z._default(z.boolean(), false),
+    extendedAgentCard: z._default(Bool, false),
   },
   ['streaming', 'pushNotifications', 'extendedAgentCard'],
 );
@@ -121,7 +130,7 @@ export type AgentSkill = z.infer<typeof AgentSkill>;
 // JWS compact parts are base64url without padding (RFC 7515 §2).
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-const JwsPart = z.string().check((payload) => {
+const JwsPart = protoString().check((payload) => {
   if (payload.value.length > contractBounds.signatureBytes) {
     violate(payload, 'max-bytes');
   } else if (!BASE64URL.test(payload.value)) {
@@ -155,11 +164,7 @@ const Interfaces = items(AgentInterface, 1, contractBounds.interfaces).check((pa
   );
 });
 
-const SecuritySchemes = z.record(Label, SecurityScheme).check((payload) => {
-  if (Object.keys(payload.value).length > contractBounds.securityEntries) {
-    violate(payload, 'max-entries');
-  }
-});
+const SecuritySchemes = protoMap(Label, SecurityScheme, contractBounds.securityEntries);
 
 const CardObject = wireObject(
   {
@@ -220,15 +225,6 @@ const card = parseAgentCard(json);
 const first = card.supportedInterfaces[0];
 ```
 */
-export const AgentCard = z.pipe(
-  z.custom<unknown>().check((payload) => {
-    // Bound the whole card before walking it, as received, unknown members included.
-    const rule = compactJsonRule(payload.value, contractBounds.agentCardBytes);
-    if (rule === 'max-bytes') {
-      violate(payload, rule);
-    }
-  }),
-  CardObject,
-);
+export const AgentCard = boundedMessage(CardObject, contractBounds.agentCardBytes);
 /** An agent's self-description. */
 export type AgentCard = z.infer<typeof AgentCard>;

@@ -16,8 +16,8 @@ import {
 import { JsonRpcError, RestErrorEnvelope } from './error-envelope.js';
 import { Message, Part } from './message.js';
 import { operationSchemas } from './operation-schemas.js';
-import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
-import { ListTasksResponse } from './requests.js';
+import { TaskPushNotificationConfig } from './push.js';
+import { ListTaskPushNotificationConfigsResponse, ListTasksResponse } from './requests.js';
 import { isKnownField } from './scalars.js';
 import { SecurityScheme } from './security-scheme.js';
 import { SendMessageConfiguration, SendMessageResponse } from './send-message.js';

@@ -39,7 +39,7 @@ export { operationNames, operations } from './operations.js';
 export type { ContractBounds } from './bounds.js';
 export { contractBounds } from './bounds.js';
 export { interruptedStates, terminalStates } from './task.js';
-export { compareTimestamps } from './timestamp.js';
+export { compareTimestamps } from './timestamp-order.js';
 
 /* The wire types, inferred from the schemas */
 

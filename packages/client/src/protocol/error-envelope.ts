@@ -105,7 +105,8 @@ const error = decodeOrThrow(JsonRpcError, envelope.error, true);
 export const JsonRpcError = wireObject({
   code: int32(),
   message: RemoteMessage,
-  data: z.optional(z.unknown()),
+  // Any JSON value: `z.custom()` admits all, as `z.unknown()` would, without another zod type in the chunk the page shares with this module.
+  data: z.optional(z.custom<unknown>()),
 });
 /** The `error` member of a JSON-RPC response. */
 export type JsonRpcError = z.infer<typeof JsonRpcError>;
@@ -124,7 +125,7 @@ export const RestErrorEnvelope = wireObject({
     code: int32(100, 599),
     status: label(256),
     message: RemoteMessage,
-    details: z._default(z.array(z.unknown()), () => []),
+    details: z._default(z.array(z.custom<unknown>()), () => []),
   }),
 });
 /** The HTTP+JSON error body. */

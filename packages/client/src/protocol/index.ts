@@ -38,13 +38,9 @@ export type {
   OperationRequest,
   OperationResponse,
 } from './operations.js';
-export { operationNames, operations } from './operations.js';
+// The operation table joins the routes, which only the HTTP+JSON binding reads (`routes.ts`): the client reads `methods.ts` and `routes.ts` by file.
 export { canonical, jsonName } from './protojson.js';
-export {
-  AuthenticationInfo,
-  ListTaskPushNotificationConfigsResponse,
-  TaskPushNotificationConfig,
-} from './push.js';
+export { AuthenticationInfo, TaskPushNotificationConfig } from './push.js';
 // The other operations' schemas load with their first call (`operation-schemas.ts`): their values are imported by file, only their types pass through here.
 export type {
   CancelTaskRequest,
@@ -54,6 +50,7 @@ export type {
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
   ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
   SubscribeToTaskRequest,
@@ -73,4 +70,4 @@ export {
   terminalStates,
 } from './task.js';
 export { isAbsoluteUri, isAbsoluteUrl, isMediaType, utf8Length, withinBytes } from './text.js';
-export { compareTimestamps, isTimestamp, Timestamp } from './timestamp.js';
+export { isTimestamp, Timestamp } from './timestamp.js';

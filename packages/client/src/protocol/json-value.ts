@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { JsonValue } from '../wire/json.js';
 import { contractBounds } from './bounds.js';
-import { struct } from './protojson.js';
-import { violate } from './scalars.js';
+import { registerRead, struct } from './protojson.js';
+import { verdict, violate } from './scalars.js';
 import { labelRule, withinBytes } from './text.js';
 
 // Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON parser yields.
@@ -60,3 +60,28 @@ export function boundedStruct(maxEntries: number, maxBytes: number): z.ZodMiniCu
 
 /** `metadata` on messages, parts, artifacts, tasks, events and requests. */
 export const Metadata = boundedStruct(contractBounds.metadataEntries, contractBounds.metadataBytes);
+
+/**
+A message bounded as received: at most `maxBytes` of compact JSON, unknown members included, counted before `schema` walks it (`max-bytes`); then read by `schema`. A value `JSON.stringify` cannot write is left for `schema` to refuse.
+*/
+export function boundedMessage<const T extends z.core.$ZodType>(
+  schema: T,
+  maxBytes: number,
+): z.ZodMiniTransform<z.output<T>, unknown> {
+  const read = (input: unknown, payload: z.core.ParsePayload): z.output<T> => {
+    if (compactJsonRule(input, maxBytes) === 'max-bytes') {
+      violate(payload, 'max-bytes');
+      return z.NEVER;
+    }
+    const result = verdict(schema, input);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        payload.issues.push(issue as z.core.$ZodRawIssue);
+      }
+      return z.NEVER;
+    }
+    return result.data as z.output<T>;
+  };
+  registerRead(read, schema, false);
+  return z.transform(read);
+}

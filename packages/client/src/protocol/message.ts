@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { compactJsonRule, type JsonValue, Metadata } from './json-value.js';
 import { protoValue } from './protojson.js';
-import { items, oneof, protoEnum, violate, wireObject } from './scalars.js';
+import { items, oneof, protoEnum, protoString, violate, wireObject } from './scalars.js';
 import { Id, Label, MediaType, Uri, Url, withinBytes } from './text.js';
 
 /**
@@ -18,7 +18,7 @@ export const Role = protoEnum(['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT']);
 export type Role = z.infer<typeof Role>;
 
 /** Text content: any string, ≤ 1 MiB of UTF-8 (ARCHITECTURE.md#bounds). Empty text is content too: a oneof member is present even at its default. */
-const PartText = z.string().check((payload) => {
+const PartText = protoString().check((payload) => {
   if (!withinBytes(payload.value, contractBounds.partBytes)) {
     violate(payload, 'max-bytes');
   }
@@ -43,7 +43,7 @@ export function base64DecodedLength(text: string): number | undefined {
 }
 
 /** Inline file bytes, base64 on the wire (`bytes`, ProtoJSON), ≤ 1 MiB decoded. */
-const PartRaw = z.string().check((payload) => {
+const PartRaw = protoString().check((payload) => {
   const length = base64DecodedLength(payload.value);
   if (length === undefined) {
     violate(payload, 'base64');

@@ -5,7 +5,7 @@ The request schema and the answer schema of every operation (A2A spec §3.1), ke
 import type * as z from 'zod/mini';
 import { AgentCard } from './agent-card.js';
 import type { ClientMethod } from './operations.js';
-import { ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from './push.js';
+import { TaskPushNotificationConfig } from './push.js';
 import {
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
@@ -14,6 +14,7 @@ import {
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
   ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
   SubscribeToTaskRequest,

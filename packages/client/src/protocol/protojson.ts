@@ -2,7 +2,7 @@
 @module
 ProtoJSON as the proto's own parsers read it (the proto3 JSON mapping; docs/protocol-checks.md#protojson). A printer may omit a field that holds its default or print it, write `null` for any field, use the original proto field name (`context_id`) or the JSON name (`contextId`), and write an enum as its name or its number. A parser reads all of them as one message. {@link canonical} turns a peer's JSON value into that one shape, once, before any schema or check sees it: proto names become JSON names and members that mean "absent" are dropped. Enum numbers are named by the enum schemas themselves (`protoEnum`).
 
-The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields, `oneof` registers its members, and `protoEnum`, `struct` and `protoValue` mark the field types whose default is no zod type's.
+The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields, `oneof` registers its members, and `protoEnum`, `struct` (with `protoMap`) and `protoValue` mark the field types whose default no zod type tells; the scalars read by a `z.custom` (`protoString`, `Bool`, `int32`) name their JSON type.
 */
 import type * as z from 'zod/mini';
 
@@ -123,7 +123,9 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
   if (structs.has(inner)) {
     return (value) => value === null || isEmptyObject(value);
   }
-  switch (inner._zod.def.type) {
+  // A scalar read by a `z.custom` (`protoString`, `Bool`, `int32` in scalars.ts) names its JSON type in `params`.
+  const def = inner._zod.def as { readonly type: string; readonly params?: { readonly json?: string } };
+  switch (def.type === 'custom' ? def.params?.json : def.type) {
     case 'string':
       return (value) => value === null || value === '';
     case 'number':
@@ -132,8 +134,6 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
       return (value) => value === null || value === false;
     case 'array':
       return (value) => value === null || (Array.isArray(value) && value.length === 0);
-    case 'record':
-      return (value) => value === null || isEmptyObject(value);
     default:
       // A message.
       return isNull;
@@ -211,18 +211,14 @@ function compile(schema: z.core.$ZodType): Walk {
   if (def.type === 'array') {
     return listWalk(walkOf((schema as z.core.$ZodArray)._zod.def.element));
   }
-  if (def.type === 'record') {
-    return mapWalk(walkOf((schema as z.core.$ZodRecord)._zod.def.valueType));
-  }
-  if (def.type === 'pipe') {
-    const pipe = (schema as z.core.$ZodPipe)._zod.def;
-    const first = walkOf(pipe.in);
-    const second = walkOf(pipe.out);
-    return first === identity ? second : (value, path) => second(first(value, path), path);
-  }
   if (def.type === 'transform') {
-    const oneof = oneofs.get((schema as z.core.$ZodTransform)._zod.def.transform);
-    return oneof === undefined ? identity : objectWalk(oneof.form, oneof.shape);
+    const transform = (schema as z.core.$ZodTransform)._zod.def.transform;
+    const oneof = oneofs.get(transform);
+    if (oneof !== undefined) {
+      return objectWalk(oneof.form, oneof.shape);
+    }
+    const read = reads.get(transform);
+    return read === undefined ? identity : read.map ? mapWalk(walkOf(read.schema)) : walkOf(read.schema);
   }
   // Scalars, Structs, Values, enums: nothing inside them is the protocol's to rename.
   return identity;
@@ -238,6 +234,14 @@ export function registerOneof(transform: object, members: Shape, common: Shape):
     shape,
     form: formOf(shape, (name, field) => Object.hasOwn(members, name) || withPresence.has(field)),
   });
+}
+
+// A transform that reads its input with another schema, by its transform function: a proto map's (`protoMap`) reads each value with `schema`, a bounded message's (`boundedMessage`) the whole input.
+const reads = new WeakMap<object, { readonly schema: z.core.SomeType; readonly map: boolean }>();
+
+/** Registers what a transform reads its input with, keyed by its transform function, so that `canonical` walks the input as that schema's (each value of a map, or the whole input). */
+export function registerRead(transform: object, schema: z.core.SomeType, map: boolean): void {
+  reads.set(transform, { schema, map });
 }
 
 function objectWalk(form: Form, shape: Shape): Walk {

@@ -1,10 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decode } from './decode.js';
-import {
-  type AuthenticationInfo,
-  ListTaskPushNotificationConfigsResponse,
-  TaskPushNotificationConfig,
-} from './push.js';
+import { type AuthenticationInfo, TaskPushNotificationConfig } from './push.js';
+import { ListTaskPushNotificationConfigsResponse } from './requests.js';
 
 function rule(schema: Parameters<typeof decode>[0], value: unknown): string | undefined {
   const result = decode(schema, value);

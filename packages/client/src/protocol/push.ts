@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { contractBounds } from './bounds.js';
-import { items, violate, wireObject } from './scalars.js';
-import { Id, Label, labelRule, Secret, Url } from './text.js';
+import { wireObject } from './scalars.js';
+import { Id, Label, Secret, Url } from './text.js';
 
 /**
 How the agent authenticates to a webhook (A2A spec §4.3.1, §4.3.2): an IANA HTTP auth `scheme` (e.g. `Bearer`, compared case-insensitively) and its `credentials`.
@@ -36,26 +35,3 @@ export const TaskPushNotificationConfig = wireObject({
 });
 /** A webhook registered for a task. */
 export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfig>;
-
-/**
-A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (A2A spec §3.1.4; docs/protocol-checks.md#protojson).
-*/
-export const NextPageToken = z._default(
-  z.string().check((payload) => {
-    const rule = payload.value === '' ? undefined : labelRule(payload.value, contractBounds.pageTokenBytes);
-    if (rule !== undefined) {
-      violate(payload, rule);
-    }
-  }),
-  '',
-);
-
-/**
-One page of a task's webhooks (A2A spec §3.1.9). ProtoJSON drops an empty list, so a missing `configs` reads `[]`. The page's relation to the request (count ≤ requested size, every entry on the requested task with an id, ids unique) is checked by the bindings.
-*/
-export const ListTaskPushNotificationConfigsResponse = wireObject({
-  configs: z._default(items(TaskPushNotificationConfig, 0, contractBounds.pushConfigPageSize), () => []),
-  nextPageToken: NextPageToken,
-});
-/** One page of a task's webhooks. */
-export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponse>;

@@ -1,12 +1,25 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { Metadata } from './json-value.js';
-import { NextPageToken } from './push.js';
-import { int32, items, wireObject } from './scalars.js';
+import { TaskPushNotificationConfig } from './push.js';
+import { Bool, int32, items, protoString, violate, wireObject } from './scalars.js';
 import { HistoryLength } from './send-message.js';
 import { Task, TaskState } from './task.js';
-import { Id, PageToken } from './text.js';
+import { Id, labelRule, PageToken } from './text.js';
 import { Timestamp } from './timestamp.js';
+
+/**
+A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (A2A spec §3.1.4; docs/protocol-checks.md#protojson).
+*/
+export const NextPageToken = z._default(
+  protoString().check((payload) => {
+    const rule = payload.value === '' ? undefined : labelRule(payload.value, contractBounds.pageTokenBytes);
+    if (rule !== undefined) {
+      violate(payload, rule);
+    }
+  }),
+  '',
+);
 
 // Every request carries an optional `tenant` (A2A spec §8.3.2). The bindings fill it from the selected interface, never from the caller.
 
@@ -46,7 +59,7 @@ export const ListTasksRequest = wireObject(
     pageToken: z.optional(PageToken),
     historyLength: z.optional(HistoryLength),
     statusTimestampAfter: z.optional(Timestamp),
-    includeArtifacts: z.optional(z.boolean()),
+    includeArtifacts: z.optional(Bool),
   },
   ['pageSize', 'historyLength', 'includeArtifacts'],
 );
@@ -169,3 +182,13 @@ export type GetExtendedAgentCardRequest = z.infer<typeof GetExtendedAgentCardReq
 export const Empty = wireObject({});
 /** An empty answer. */
 export type Empty = z.infer<typeof Empty>;
+
+/**
+One page of a task's webhooks (A2A spec §3.1.9). ProtoJSON drops an empty list, so a missing `configs` reads `[]`. The page's relation to the request (count ≤ requested size, every entry on the requested task with an id, ids unique) is checked by the bindings.
+*/
+export const ListTaskPushNotificationConfigsResponse = wireObject({
+  configs: z._default(items(TaskPushNotificationConfig, 0, contractBounds.pushConfigPageSize), () => []),
+  nextPageToken: NextPageToken,
+});
+/** One page of a task's webhooks. */
+export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponse>;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { markPresence, protoEnumDefault, registerOneof } from './protojson.js';
+import { markPresence, protoEnumDefault, registerOneof, registerRead, struct } from './protojson.js';
 
 /**
 The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
@@ -72,11 +72,33 @@ export function wireObject<const T extends z.core.$ZodLooseShape>(
   return z.object(shape);
 }
 
-//// Numbers, lists ////
+//// Scalars, lists, maps ////
 
-/** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32). */
-export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniNumber<number> {
-  return z.number().check((payload) => {
+/**
+A JSON value of one type, as `z.string()`, `z.number()` or `z.boolean()` reads it, refused with their own issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one check, the type named in its `params` (`json`), which every `.check()` clone keeps and which tells `decode` the field's ProtoJSON default (`""`, 0, `false`; protocol/protojson.ts): the page then loads no zod type per scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
+*/
+function jsonScalar<T extends string | number | boolean>(
+  json: 'string' | 'number' | 'boolean',
+): z.ZodMiniCustom<T, T> {
+  return z.custom<T>(undefined, { params: { json } }).check((payload) => {
+    const value = payload.value;
+    if (typeof value !== json || (json === 'number' && !Number.isFinite(value))) {
+      payload.issues.push({ code: 'invalid_type', expected: json, input: value });
+    }
+  });
+}
+
+/** A ProtoJSON string: a JSON string; `""` is its default (docs/protocol-checks.md#protojson). */
+export function protoString(): z.ZodMiniCustom<string, string> {
+  return jsonScalar<string>('string');
+}
+
+/** A ProtoJSON bool: JSON `true` or `false`; `false` is its default. */
+export const Bool = jsonScalar<boolean>('boolean');
+
+/** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32); 0 is its default. */
+export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniCustom<number, number> {
+  return jsonScalar<number>('number').check((payload) => {
     if (!Number.isInteger(payload.value)) {
       violate(payload, 'integer');
     } else if (payload.value < min || payload.value > max) {
@@ -99,6 +121,61 @@ export function items<const T extends z.core.SomeType>(
       violate(payload, 'max-items');
     }
   });
+}
+
+/**
+A proto `map<string, V>` (ProtoJSON: a JSON object) of at most `maxEntries` entries, each key a `key` and each value a `value`. Read by one transform rather than `z.record`, with the same verdicts: anything but a plain object is `invalid_type`, the first key or value that breaks its schema is the violation (at that entry, `[*]` in its path), and only a map whose entries all hold is counted against `maxEntries`. A `__proto__` entry is skipped, as `z.record` skips it. Marked as a map for `decode` (protocol/protojson.ts): `{}` is its default and its values are read as ProtoJSON too.
+*/
+export function protoMap<const V extends z.core.$ZodType>(
+  key: z.ZodMiniType<string, string>,
+  value: V,
+  maxEntries: number,
+): z.ZodMiniTransform<Record<string, z.output<V>>, Record<string, z.input<V>>> {
+  const read = (input: unknown, payload: z.core.ParsePayload): Record<string, z.output<V>> => {
+    if (!isPlainObject(input)) {
+      payload.issues.push({ code: 'invalid_type', expected: 'record', input });
+      return z.NEVER;
+    }
+    const output: Record<string, z.output<V>> = {};
+    let entries = 0;
+    for (const name of Object.keys(input)) {
+      if (name === '__proto__') {
+        continue;
+      }
+      const named = verdict(key, name);
+      const entry = named.success ? verdict(value, input[name]) : named;
+      if (!entry.success) {
+        for (const issue of entry.error.issues) {
+          payload.issues.push({ ...(issue as z.core.$ZodRawIssue), path: [name, ...issue.path] });
+        }
+        return z.NEVER;
+      }
+      output[name] = entry.data as z.output<V>;
+      entries++;
+    }
+    if (entries > maxEntries) {
+      violate(payload, 'max-entries');
+      return z.NEVER;
+    }
+    return output;
+  };
+  registerRead(read, value, true);
+  return struct(z.transform<Record<string, z.input<V>>, Record<string, z.output<V>>>(read));
+}
+
+/** `schema`'s verdict on a value read inside a transform (`oneof`, `protoMap`, `boundedMessage`): a failure is read again with its input, as `decode` reads a whole value, so that a missing member reads `required` (protocol/decode.ts). */
+export function verdict(schema: z.core.$ZodType, member: unknown): z.core.util.SafeParseResult<unknown> {
+  const parsed = z.safeParse(schema, member);
+  return parsed.success ? parsed : z.safeParse(schema, member, { reportInput: true });
+}
+
+// A plain object as `z.record` admits it: from this realm or another, never an array, a Map or a class instance.
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** Flags the first element whose `key` repeats an earlier one; the path points at that element's member. */
@@ -201,8 +278,7 @@ export function oneof<const M extends Shape, const C extends Shape>(
       return z.NEVER;
     }
     // Parsed again with its inputs kept only when it fails, so a missing required field reads `required`: keeping inputs on every parse costs about half the decode time of a page of parts.
-    const parsed = z.safeParse(variant, value);
-    const result = parsed.success ? parsed : z.safeParse(variant, value, { reportInput: true });
+    const result = verdict(variant, value);
     if (!result.success) {
       // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
       for (const issue of result.error.issues) {

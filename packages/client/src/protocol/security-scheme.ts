@@ -1,17 +1,10 @@
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
-import { items, oneof, violate, wireObject } from './scalars.js';
+import { Bool, items, oneof, protoMap, protoString, violate, wireObject } from './scalars.js';
 import { Description, Label, Url } from './text.js';
 
 /** OAuth scopes: scope name to its description, ≤ 128 entries. A REQUIRED map ProtoJSON drops when empty, so a missing one reads `{}`. */
-const Scopes = z._default(
-  z.record(Label, Description).check((payload) => {
-    if (Object.keys(payload.value).length > contractBounds.scopes) {
-      violate(payload, 'max-entries');
-    }
-  }),
-  () => ({}),
-);
+const Scopes = z._default(protoMap(Label, Description, contractBounds.scopes), () => ({}));
 
 /** OAuth 2.0 authorization code flow; `pkceRequired` is a plain bool, so a missing one reads `false`. */
 export const AuthorizationCodeOAuthFlow = wireObject({
@@ -19,7 +12,7 @@ export const AuthorizationCodeOAuthFlow = wireObject({
   tokenUrl: Url,
   refreshUrl: z.optional(Url),
   scopes: Scopes,
-  pkceRequired: z._default(z.boolean(), false),
+  pkceRequired: z._default(Bool, false),
 });
 
 /** OAuth 2.0 client credentials flow. */
@@ -77,7 +70,7 @@ const API_KEY_LOCATIONS: ReadonlySet<string> = new Set(['query', 'header', 'cook
 /** An API key sent in a query parameter, a header or a cookie (v0.3 called `location` `in`). */
 export const APIKeySecurityScheme = wireObject({
   description: z.optional(Description),
-  location: z.string().check((payload) => {
+  location: protoString().check((payload) => {
     if (!API_KEY_LOCATIONS.has(payload.value)) {
       violate(payload, 'api-key-location');
     }
@@ -146,14 +139,7 @@ const requirement: SecurityRequirement = { schemes: { oidc: { list: ['openid', '
 ```
 */
 export const SecurityRequirement = wireObject({
-  schemes: z._default(
-    z.record(Label, StringList).check((payload) => {
-      if (Object.keys(payload.value).length > contractBounds.securityEntries) {
-        violate(payload, 'max-entries');
-      }
-    }),
-    () => ({}),
-  ),
+  schemes: z._default(protoMap(Label, StringList, contractBounds.securityEntries), () => ({})),
 });
 /** One alternative of a requirement list. */
 export type SecurityRequirement = z.infer<typeof SecurityRequirement>;

@@ -7,7 +7,7 @@ import { contractBounds } from './bounds.js';
 import { Metadata } from './json-value.js';
 import { Message } from './message.js';
 import { TaskPushNotificationConfig } from './push.js';
-import { int32, items, oneof, violate, wireObject } from './scalars.js';
+import { Bool, int32, items, oneof, violate, wireObject } from './scalars.js';
 import { Task } from './task.js';
 import { Id, MediaType } from './text.js';
 
@@ -29,7 +29,7 @@ export const SendMessageConfiguration = wireObject(
     acceptedOutputModes: z.optional(items(MediaType, 0, contractBounds.modes)),
     taskPushNotificationConfig: z.optional(TaskPushNotificationConfig),
     historyLength: z.optional(HistoryLength),
-    returnImmediately: z.optional(z.boolean()),
+    returnImmediately: z.optional(Bool),
   },
   ['historyLength'],
 ).check((payload) => {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { Metadata } from './json-value.js';
 import { Message } from './message.js';
-import { oneof, wireObject } from './scalars.js';
+import { Bool, oneof, wireObject } from './scalars.js';
 import { Artifact, Task, TaskStatus } from './task.js';
 import { Id } from './text.js';
 
@@ -36,8 +36,8 @@ export const TaskArtifactUpdateEvent = wireObject({
   taskId: Id,
   contextId: Id,
   artifact: Artifact,
-  append: z._default(z.boolean(), false),
-  lastChunk: z._default(z.boolean(), false),
+  append: z._default(Bool, false),
+  lastChunk: z._default(Bool, false),
   metadata: z.optional(Metadata),
 });
 /** An artifact was produced or extended. */

@@ -1,6 +1,6 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
-import { type ContractRule, violate } from './scalars.js';
+import { type ContractRule, protoString, violate } from './scalars.js';
 
 /** UTF-8 length of a string, as `TextEncoder` would encode it (a lone surrogate becomes 3 bytes of U+FFFD). */
 export function utf8Length(text: string): number {
@@ -88,8 +88,8 @@ function proseRule(text: string, maxBytes: number, required: boolean): ContractR
 }
 
 /** A label of at most `maxBytes` UTF-8 bytes (see {@link labelRule}). */
-export function label(maxBytes: number): z.ZodMiniString<string> {
-  return z.string().check((payload) => {
+export function label(maxBytes: number): z.ZodMiniCustom<string, string> {
+  return protoString().check((payload) => {
     const rule = labelRule(payload.value, maxBytes);
     if (rule !== undefined) {
       violate(payload, rule);
@@ -100,8 +100,11 @@ export function label(maxBytes: number): z.ZodMiniString<string> {
 /**
 Prose (descriptions, examples). The text rule of docs/protocol-checks.md#agent-card forbids every control character and surrounding whitespace; for prose that would refuse any multi-line description, which cards written in YAML or Markdown routinely carry, so prose keeps the byte bound and refuses only the control characters that are never text.
 */
-export function prose(maxBytes: number, options: { readonly required: boolean }): z.ZodMiniString<string> {
-  return z.string().check((payload) => {
+export function prose(
+  maxBytes: number,
+  options: { readonly required: boolean },
+): z.ZodMiniCustom<string, string> {
+  return protoString().check((payload) => {
     const rule = proseRule(payload.value, maxBytes, options.required);
     if (rule !== undefined) {
       violate(payload, rule);
@@ -125,7 +128,7 @@ export const RequiredDescription = prose(contractBounds.descriptionBytes, { requ
 export const PageToken = label(contractBounds.pageTokenBytes);
 
 /** A push token or credential: non-empty, ≤ 16 KiB, no control character at all (it ends up in a header value, where a line break would split it). */
-export const Secret = z.string().check((payload) => {
+export const Secret = protoString().check((payload) => {
   const text = payload.value;
   if (text.length === 0) {
     violate(payload, 'empty');
@@ -168,7 +171,7 @@ export function isAbsoluteUrl(text: string): boolean {
 }
 
 /** An absolute URL with a host and no userinfo, ≤ 4096 B. */
-export const Url = z.string().check((payload) => {
+export const Url = protoString().check((payload) => {
   const rule = labelRule(payload.value, contractBounds.urlBytes);
   if (rule !== undefined) {
     violate(payload, rule);
@@ -188,7 +191,7 @@ export function isAbsoluteUri(text: string): boolean {
 /**
 An identifier the spec only calls a URI (`AgentExtension.uri`, a message's or an artifact's `extensions`): any absolute RFC 3986 URI, `urn:example:ext:v1` as much as `https://…`, ≤ 4096 B. Nothing connects to it, so the URL rules ({@link Url}) do not apply.
 */
-export const Uri = z.string().check((payload) => {
+export const Uri = protoString().check((payload) => {
   const rule = labelRule(payload.value, contractBounds.urlBytes);
   if (rule !== undefined) {
     violate(payload, rule);
@@ -208,7 +211,7 @@ export function isMediaType(text: string): boolean {
 }
 
 /** A media type (`mediaType`, input and output modes), ≤ 256 B. */
-export const MediaType = z.string().check((payload) => {
+export const MediaType = protoString().check((payload) => {
   const rule = labelRule(payload.value, contractBounds.mediaTypeBytes);
   if (rule !== undefined) {
     violate(payload, rule);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decode } from './decode.js';
-import { compareTimestamps, isTimestamp, Timestamp } from './timestamp.js';
+import { isTimestamp, Timestamp } from './timestamp.js';
+import { compareTimestamps } from './timestamp-order.js';
 
 describe('Timestamp', () => {
   it.each([

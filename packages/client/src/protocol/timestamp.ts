@@ -1,5 +1,5 @@
-import * as z from 'zod/mini';
-import { violate } from './scalars.js';
+import type * as z from 'zod/mini';
+import { protoString, violate } from './scalars.js';
 
 // A2A spec §5.6.1: UTC, ending in `Z`, no other offset; the spec's own examples use 0, 3 and 6 fraction digits, so any number is read.
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
@@ -42,7 +42,7 @@ export function isTimestamp(text: string): boolean {
 }
 
 /** A `google.protobuf.Timestamp` in its ProtoJSON form, kept as received (see {@link isTimestamp}). */
-export const Timestamp = z.string().check((payload) => {
+export const Timestamp = protoString().check((payload) => {
   if (!isTimestamp(payload.value)) {
     violate(payload, 'timestamp');
   }
@@ -50,31 +50,3 @@ export const Timestamp = z.string().check((payload) => {
 
 /** A decoded timestamp: an RFC 3339 UTC string. */
 export type Timestamp = z.infer<typeof Timestamp>;
-
-/**
-Orders two valid timestamps by instant: negative, zero or positive. Plain string order is wrong once fraction lengths differ (`…:00Z` sorts after `…:00.5Z`), so the fractions are compared digit by digit, the shorter padded with zeros.
-
-@example
-```ts
-compareTimestamps('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z'); // 0
-compareTimestamps('2026-01-01T00:00:00.5Z', '2026-01-01T00:00:00.45Z') > 0; // true
-```
-*/
-export function compareTimestamps(left: Timestamp, right: Timestamp): number {
-  // The first 19 characters are fixed-width digits, so string order is time order there.
-  const leftWhole = left.slice(0, 19);
-  const rightWhole = right.slice(0, 19);
-  if (leftWhole !== rightWhole) {
-    return leftWhole < rightWhole ? -1 : 1;
-  }
-  const leftFraction = fraction(left);
-  const rightFraction = fraction(right);
-  const width = Math.max(leftFraction.length, rightFraction.length);
-  const a = leftFraction.padEnd(width, '0');
-  const b = rightFraction.padEnd(width, '0');
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function fraction(timestamp: string): string {
-  return timestamp.charAt(19) === '.' ? timestamp.slice(20, -1) : '';
-}

@@ -1,10 +1,11 @@
 import ky from 'ky';
 import { AuthorizationError, HttpProtocolError, RequestError } from '../core/errors.js';
+import { loadDeferred } from '../core/lazy.js';
 import type { Limits } from '../core/limits.js';
 import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
 import { classifyMediaType } from './media-type.js';
 import { type ExtraHeaders, type MediaKind, requestHeaders } from './request-headers.js';
-import { cancelBody, liveBody, readAll } from './response-body.js';
+import { cancelBody, readAll } from './response-body.js';
 
 export type { ExtraHeaders, HeaderTarget, MediaKind } from './request-headers.js';
 
@@ -37,8 +38,8 @@ export type HttpExchangeRequest = {
   readonly signal?: AbortSignal;
   /** The bounds of this exchange, from `resolveLimits()`. */
   readonly limits: Pick<Limits, 'requestBodyBytes' | 'responseBodyBytes' | 'requestTimeoutMs'>;
-  /** Called immediately before `fetch`, once the request may reach the peer. */
-  readonly onDispatch?: () => void;
+  /** Called immediately before `fetch`, once the request may reach the peer, with its method. */
+  readonly onDispatch?: (method: HttpExchangeRequest['method']) => void;
   /** `false` leaves out `A2A-Version`: the agent card is a plain public document, and a custom header would force a CORS preflight that a static card host may not answer. @default true */
   readonly a2aVersion?: false;
 };
@@ -51,51 +52,9 @@ export type HttpUnaryResponse = {
   readonly body: Uint8Array;
 };
 
-/** An answer to a stream request: a live body for a 2xx event stream, otherwise the whole (bounded) body. */
-export type HttpStreamResponse = {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly mediaType: MediaType;
-  /** Read errors surface as `TransportError` (`read`, or `aborted` when the caller's signal fired). */
-  readonly body: ReadableStream<Uint8Array> | Uint8Array;
-  /** Stops listening to the caller's signal and cancels the live body if it has not ended. Idempotent. */
-  release(): void;
-};
-
 // RFC 6750, §2.1: b64token. It also keeps a provider's token from injecting header lines.
 const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
 const encoder = new TextEncoder();
-
-function ignore(): void {}
-
-// RFC 9110, §5.6.7: the IMF-fixdate form of an HTTP-date, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
-const imfFixdate =
-  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-3][0-9] (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-2][0-9]:[0-5][0-9]:[0-6][0-9] GMT$/;
-
-/**
-Reads a `Retry-After` header (RFC 9110, §10.2.3) as milliseconds from `now`: delay-seconds (`120`), or an IMF-fixdate, where a date in the past means 0. Anything else, an absent header, several values (joined with commas by `Headers`) or an obsolete date form, is `undefined`: a retry then uses its own backoff.
-
-@example
-```ts
-parseRetryAfter('2', Date.now()); // 2000
-parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.parse('Wed, 21 Oct 2015 07:27:00 GMT')); // 60000
-```
-*/
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) {
-    return undefined;
-  }
-  const text = value.trim();
-  if (/^[0-9]+$/.test(text)) {
-    const ms = Number(text) * 1000;
-    return Number.isSafeInteger(ms) ? ms : undefined;
-  }
-  if (!imfFixdate.test(text)) {
-    return undefined;
-  }
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
 
 function invalidRequest(): RequestError {
   return new RequestError('invalid-params', { violation: { rule: 'request' } });
@@ -156,9 +115,16 @@ const http = ky.create({
 });
 
 /** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
-async function dispatch(request: HttpExchangeRequest): Promise<{ response: Response; deadline: Deadline }> {
+export async function dispatch(
+  request: HttpExchangeRequest,
+): Promise<{ response: Response; deadline: Deadline }> {
   const body = boundedBody(request);
-  const headers = requestHeaders(request, body !== undefined);
+  // docs/protocol-checks.md#extra-headers: asked before the token; their checks load with the first request of a client given them.
+  const extra =
+    request.extraHeaders === undefined
+      ? undefined
+      : (await loadDeferred(false)).extraHeadersOf(request.extraHeaders, request);
+  const headers = requestHeaders(request, body !== undefined, extra);
   if (request.signal?.aborted === true) {
     throw new RequestError('aborted');
   }
@@ -189,7 +155,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
           }
           dispatched = true;
           try {
-            request.onDispatch?.();
+            request.onDispatch?.(request.method);
           } catch {
             // An observer never changes the outcome of an exchange.
           }
@@ -231,7 +197,7 @@ async function dispatch(request: HttpExchangeRequest): Promise<{ response: Respo
   }
 }
 
-function wrongMedia(response: Response): HttpProtocolError {
+export function wrongMedia(response: Response): HttpProtocolError {
   cancelBody(response);
   return new HttpProtocolError('media-type', { dispatched: true, httpStatus: response.status });
 }
@@ -267,45 +233,5 @@ export async function exchange(request: HttpExchangeRequest): Promise<HttpUnaryR
     return { status: response.status, headers: response.headers, mediaType, body };
   } finally {
     deadline.release();
-  }
-}
-
-/**
-Opens a stream: the deadline covers the token and the response headers only; after that the caller's signal still ends the body. A 2xx `text/event-stream` answer returns the live body; a 2xx JSON answer (a JSON-RPC error envelope, docs/protocol-checks.md#stream-establishment) and any non-2xx answer are read whole under the deadline and bounded; any other 2xx media type fails.
-
-@throws as {@link exchange}; reading the live body throws `TransportError` (`read` or `aborted`).
-@example
-```ts
-const stream = await openStream({ method: 'POST', url, body, accept: 'sse', signal, limits });
-try {
-  if (stream.body instanceof ReadableStream) for await (const event of decodeSse(stream.body, { limits, signal })) handle(event);
-} finally {
-  stream.release();
-}
-```
-*/
-export async function openStream(request: HttpExchangeRequest): Promise<HttpStreamResponse> {
-  const { response, deadline } = await dispatch(request);
-  const { status, headers } = response;
-  try {
-    const mediaType = classifyMediaType(headers.get('content-type'));
-    if (response.ok && mediaType === 'sse') {
-      // docs/protocol-checks.md#dispatch-and-timing: the deadline ends at establishment; the consumer's idle bound takes over.
-      deadline.stopTimer();
-      const live = liveBody(
-        response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
-        deadline,
-      );
-      return { status, headers, mediaType, body: live.body, release: live.release };
-    }
-    if (response.ok && mediaType !== 'json') {
-      throw wrongMedia(response);
-    }
-    const body = await readAll(response, request.limits.responseBodyBytes, deadline);
-    deadline.release();
-    return { status, headers, mediaType, body, release: ignore };
-  } catch (error) {
-    deadline.release();
-    throw error;
   }
 }

@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestError } from '../core/errors.js';
-import { type ExtraHeaders, requestHeaders, reservedHeaderNames } from './request-headers.js';
+import { extraHeadersOf, reservedHeaderNames } from './extra-headers.js';
+import { type ExtraHeaders, requestHeaders } from './request-headers.js';
 
 const target = { url: 'https://agent.example/a2a', method: 'POST' } as const;
 
 function build(extra: ExtraHeaders, a2aVersion?: false): Record<string, string> {
   return requestHeaders(
-    { ...target, accept: 'json', extraHeaders: extra, ...(a2aVersion === false ? { a2aVersion } : {}) },
+    { ...target, accept: 'json', ...(a2aVersion === false ? { a2aVersion } : {}) },
     true,
+    extraHeadersOf(extra, target),
   );
 }
 

@@ -3,14 +3,15 @@ import { type Deadline, dispatchedFailure } from './deadline.js';
 
 const digitsOnly = /^[0-9]+$/;
 
-function ignore(): void {}
+export function ignore(): void {}
 
 /** Cancels a response body, never awaited: a tee'd body (MSW, instrumentation) only settles its cancel once every branch is cancelled. */
 export function cancelBody(response: Response): void {
   response.body?.cancel().catch(ignore);
 }
 
-async function readChunk(
+/** One read of a body's reader under the deadline: a failed read, or one the deadline or the caller stopped, is a dispatched `TransportError`. */
+export async function readChunk(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   deadline: Deadline,
 ): Promise<Uint8Array | undefined> {
@@ -71,50 +72,4 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
     offset += chunk.byteLength;
   }
   return body;
-}
-
-/** Wraps a live body so that the deadline's signal still ends it, and frees the deadline's timer and listener once the body ends, fails or is released. */
-export function liveBody(
-  source: ReadableStream<Uint8Array>,
-  deadline: Deadline,
-): { body: ReadableStream<Uint8Array>; release: () => void } {
-  const reader = source.getReader();
-  deadline.watch(reader);
-  let ended = false;
-  const end = (): void => {
-    if (!ended) {
-      ended = true;
-      deadline.release();
-    }
-  };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await readChunk(reader, deadline);
-        if (chunk === undefined) {
-          end();
-          controller.close();
-        } else {
-          controller.enqueue(chunk);
-        }
-      } catch (error) {
-        // The source is already errored, or cancelled by the deadline's watch.
-        end();
-        controller.error(error);
-      }
-    },
-    cancel() {
-      end();
-      reader.cancel().catch(ignore);
-    },
-  });
-  return {
-    body,
-    release: () => {
-      if (!ended) {
-        end();
-        reader.cancel().catch(ignore);
-      }
-    },
-  };
 }

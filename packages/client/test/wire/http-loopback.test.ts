@@ -5,12 +5,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ExchangeError, isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import {
-  exchange,
-  type HttpExchangeRequest,
-  type HttpStreamResponse,
-  openStream,
-} from '../../src/wire/http.js';
+import { exchange, type HttpExchangeRequest } from '../../src/wire/http.js';
+import { type HttpStreamResponse, openStream } from '../../src/wire/http-stream.js';
 
 // Real sockets on 127.0.0.1: what MSW cannot show (a genuine redirect, a refused connection, a torn-down body).
 const pathMarker = 'path-marker-c41d';

@@ -4,12 +4,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ExchangeError, isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import {
-  exchange,
-  type HttpExchangeRequest,
-  type HttpStreamResponse,
-  openStream,
-} from '../../src/wire/http.js';
+import { exchange, type HttpExchangeRequest } from '../../src/wire/http.js';
+import { type HttpStreamResponse, openStream } from '../../src/wire/http-stream.js';
 
 // Markers that must never appear in an error: the URL path, a header value and the bearer token.
 const pathMarker = 'path-marker-5e1b';
