@@ -86,10 +86,22 @@ describe('schema builders', () => {
     expect(decode(schema, { a: 10, b: 'x' }).error?.violation).toEqual({ rule: 'range', path: '$[*]' });
     expect(decode(schema, { a: 1, b: 2, c: 3 }).error?.violation).toEqual({ rule: 'max-entries', path: '$' });
     expect(decode(schema, { a: 1, b: 2, c: 30 }).error?.violation).toEqual({ rule: 'range', path: '$[*]' });
-    // `__proto__` is skipped, never assigned (which would set the output's prototype).
+    // A `__proto__` entry is kept as an own entry, checked and counted, and never sets the output's prototype.
     const parsed = decode(schema, JSON.parse('{"__proto__": 1, "a": 2}'));
-    expect(parsed).toEqual({ ok: true, value: { a: 2 } });
+    expect(parsed.ok).toBe(true);
     expect(Object.getPrototypeOf(parsed.value)).toBe(Object.prototype);
+    expect(Object.entries(parsed.value ?? {})).toEqual([
+      ['__proto__', 1],
+      ['a', 2],
+    ]);
+    expect(decode(schema, JSON.parse('{"__proto__": 10}')).error?.violation).toEqual({
+      rule: 'range',
+      path: '$[*]',
+    });
+    expect(decode(schema, JSON.parse('{"__proto__": 1, "a": 2, "b": 3}')).error?.violation).toEqual({
+      rule: 'max-entries',
+      path: '$',
+    });
     // A map field is absent at `{}` and its values are read as ProtoJSON (their proto names, their defaults).
     const holder = wireObject({
       entries: z._default(protoMap(Label, wireObject({ pageSize: int32() }), 4), () => ({})),

@@ -124,7 +124,7 @@ export function items<const T extends z.core.SomeType>(
 }
 
 /**
-A proto `map<string, V>` (ProtoJSON: a JSON object) of at most `maxEntries` entries, each key a `key` and each value a `value`. Read by one transform rather than `z.record`, with the same verdicts: anything but a plain object is `invalid_type`, the first key or value that breaks its schema is the violation (at that entry, `[*]` in its path), and only a map whose entries all hold is counted against `maxEntries`. A `__proto__` entry is skipped, as `z.record` skips it. Marked as a map for `decode` (protocol/protojson.ts): `{}` is its default and its values are read as ProtoJSON too.
+A proto `map<string, V>` (ProtoJSON: a JSON object) of at most `maxEntries` entries, each key a `key` and each value a `value`. Read by one transform rather than `z.record`, with the same verdicts: anything but a plain object is `invalid_type`, the first key or value that breaks its schema is the violation (at that entry, `[*]` in its path), and only a map whose entries all hold is counted against `maxEntries`. A `__proto__` entry (which `JSON.parse` makes an own member) is an entry like any other: checked, counted and kept, never dropped as `z.record` drops it. Marked as a map for `decode` (protocol/protojson.ts): `{}` is its default and its values are read as ProtoJSON too.
 */
 export function protoMap<const V extends z.core.$ZodType>(
   key: z.ZodMiniType<string, string>,
@@ -139,9 +139,6 @@ export function protoMap<const V extends z.core.$ZodType>(
     const output: Record<string, z.output<V>> = {};
     let entries = 0;
     for (const name of Object.keys(input)) {
-      if (name === '__proto__') {
-        continue;
-      }
       const named = verdict(key, name);
       const entry = named.success ? verdict(value, input[name]) : named;
       if (!entry.success) {
@@ -150,7 +147,13 @@ export function protoMap<const V extends z.core.$ZodType>(
         }
         return z.NEVER;
       }
-      output[name] = entry.data as z.output<V>;
+      // Defined, not assigned: assigning `__proto__` would set the output's prototype and lose the entry.
+      Object.defineProperty(output, name, {
+        value: entry.data,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       entries++;
     }
     if (entries > maxEntries) {
