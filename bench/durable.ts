@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { type A2aClient, cardDigest, createClient, type JsonValue } from '@surecall/client';
-import { parseAgentCard } from '@surecall/client/protocol';
+import type { A2aClient } from '@surecall/client';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openLedger } from '../packages/client/src/ledger/file.js';
 import { openLedger as openMemoryLedger } from '../packages/client/src/ledger/memory.js';
 import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
+import { loopbackClient } from './loopback.js';
 
 const runs = 5;
 const sendsPerRun = 200;
@@ -32,18 +32,6 @@ const heapGoalBytes = 512;
 
 function echo() {
   return { role: 'ROLE_USER' as const, parts: [{ text: 'echo hi' }] };
-}
-
-async function loopbackClient(cardUrl: string): Promise<A2aClient> {
-  const raw = (await (await fetch(cardUrl)).json()) as JsonValue;
-  const card = parseAgentCard(raw);
-  const url = card.supportedInterfaces.find((entry) => entry.protocolBinding === 'JSONRPC')?.url ?? '';
-  return createClient({
-    card,
-    cardDigest: await cardDigest(raw),
-    pin: { binding: 'JSONRPC', url },
-    security: { kind: 'anonymous' },
-  });
 }
 
 /** The median ms of one call over `sendsPerRun` sequential calls. */

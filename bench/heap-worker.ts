@@ -3,9 +3,9 @@ The process `durable-heap-per-send` (bench/durable.ts) measures in: nothing but 
 
 Arguments: `<card url> <ledger path> <warm-up sends> <measured sends>`. Prints one line of JSON: `{ "plain": bytes, "durable": bytes }`, the heap each send leaves behind after a full GC, plain sends first, then durable ones.
 */
-import { discover } from '@surecall/client';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openLedger } from '../packages/client/src/ledger/file.js';
+import { loopbackClient } from './loopback.js';
 
 const [cardUrl = '', path = '', warmUp = '500', sends = '5000'] = process.argv.slice(2);
 
@@ -40,14 +40,7 @@ async function heapGrowth(count: number, call: () => Promise<unknown>): Promise<
   return ((await settledHeap()) - before) / count;
 }
 
-// The mock agent on loopback, taken as first fetched (README.md#local-development), over its JSON-RPC interface.
-const client = await discover({
-  cardUrl,
-  pins: [{ binding: 'JSONRPC', url: new URL('/a2a/jsonrpc', cardUrl).href }],
-  loopback: true,
-  trust: { kind: 'first-fetch' },
-  security: { kind: 'anonymous' },
-});
+const client = await loopbackClient(cardUrl);
 const ledger = await openLedger({ name: path });
 const agent = durableAgent({ client, ledger, delivery: 'at-most-once' });
 const echo = () => ({ role: 'ROLE_USER' as const, parts: [{ text: 'echo hi' }] });

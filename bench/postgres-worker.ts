@@ -4,20 +4,13 @@ One worker process of `durable-throughput-postgres-64` (bench/postgres.ts): a cl
 Arguments: `<postgres url> <schema> <card url> <worker id> <senders>`.
 */
 import { createInterface } from 'node:readline';
-import { discover } from '@surecall/client';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openPostgresLedger } from '../packages/client/src/ledger/postgres.js';
+import { loopbackClient } from './loopback.js';
 
 const [url = '', schema = '', cardUrl = '', worker = '', senders = '16'] = process.argv.slice(2);
 
-// The mock agent on loopback, taken as first fetched (README.md#local-development), over its JSON-RPC interface.
-const client = await discover({
-  cardUrl,
-  pins: [{ binding: 'JSONRPC', url: new URL('/a2a/jsonrpc', cardUrl).href }],
-  loopback: true,
-  trust: { kind: 'first-fetch' },
-  security: { kind: 'anonymous' },
-});
+const client = await loopbackClient(cardUrl);
 const ledger = await openPostgresLedger(
   { connectionString: url },
   { schema, worker, poolSize: Number(senders) },

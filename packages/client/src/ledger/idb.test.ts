@@ -1,20 +1,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { intent } from '../../test/support/intent.js';
 import { rejectionOf } from '../../test/support/rejection.js';
 import { LedgerError } from '../core/errors.js';
 import { openLedger } from './idb.js';
-import type { SendIntent } from './ledger.js';
-
-function intent(id: string): SendIntent {
-  return {
-    id,
-    tenant: 'acme',
-    run: 'idb',
-    agent: { cardDigest: `sha256:${'d'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book it' }] },
-    delivery: 'at-most-once',
-  };
-}
 
 /** Puts a stray revision where a record's next one would go, through a second connection to the ledger's database. */
 function strayRevision(database: string, id: string, revision: number): Promise<void> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { intent } from '../../test/support/intent.js';
 import { type Backend, ledgerStores } from '../../test/support/ledger-stores.js';
 import { rejectionOf } from '../../test/support/rejection.js';
 import { InvalidResponseError, LedgerError, RemoteError, TransportError } from '../core/errors.js';
@@ -12,7 +13,6 @@ import * as idb from './idb.js';
 import {
   applyTransition,
   attemptMessage,
-  type DeliveryMode,
   errorSummary,
   type Ledger,
   type LedgerChange,
@@ -47,21 +47,8 @@ function freshName(backend: Backend): string {
     : `ledger-${counter}-${Math.random()}`;
 }
 
-const cardDigest = `sha256:${'c'.repeat(64)}`;
 const cause = errorSummary(new TransportError('network', { dispatched: true }));
 const notStartedCause = errorSummary(new TransportError('network', { dispatched: false }));
-
-function intent(id: string, delivery: DeliveryMode = 'at-most-once'): SendIntent {
-  return {
-    id,
-    tenant: 'acme',
-    run: 'run-1',
-    agent: { cardDigest, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book the flight' }] },
-    delivery,
-    ...(delivery === 'keyed' ? { idempotencyKey: `key-${id}-0123456789` } : {}),
-  };
-}
 
 const task = { kind: 'task', taskId: 'task-1', contextId: 'ctx-1' } as const;
 

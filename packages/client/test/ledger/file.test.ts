@@ -7,10 +7,11 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { compactLedger, openLedger } from '../../src/ledger/file.js';
-import { type Ledger, type LedgerRecord, type SendIntent, verifyHistory } from '../../src/ledger/ledger.js';
+import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 import * as memory from '../../src/ledger/memory.js';
 import { compileForChild } from '../support/child-build.js';
+import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 
 let directory = '';
@@ -33,17 +34,6 @@ afterEach(() => {
 function freshPath(): string {
   counter++;
   return join(directory, `journal-${counter}.jsonl`);
-}
-
-function intent(id: string): SendIntent {
-  return {
-    id,
-    tenant: 'acme',
-    run: 'run-1',
-    agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'HTTP+JSON', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book it' }] },
-    delivery: 'at-most-once',
-  };
 }
 
 async function committed(ledger: Ledger, id: string): Promise<LedgerRecord> {

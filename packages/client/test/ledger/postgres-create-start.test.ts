@@ -4,24 +4,14 @@
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
-import { type SendIntent, verifyHistory } from '../../src/ledger/ledger.js';
+import { verifyHistory } from '../../src/ledger/ledger.js';
 import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 
 const url = inject('postgresUrl');
 const schema = `create_start_${crypto.randomUUID().slice(0, 8)}`;
 const admin = new pg.Pool({ connectionString: url, max: 1 });
-
-function intent(id: string): SendIntent {
-  return {
-    id,
-    tenant: 'acme',
-    run: 'create-start',
-    agent: { cardDigest: `sha256:${'b'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book it' }] },
-    delivery: 'at-most-once',
-  };
-}
 
 afterAll(async () => {
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -4,8 +4,8 @@ A `readOnly` PostgreSQL ledger opened by a role that may only read (docs/durable
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
-import type { SendIntent } from '../../src/ledger/ledger.js';
 import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres.js';
+import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 
 const url = inject('postgresUrl');
@@ -20,17 +20,6 @@ function readerUrl(): string {
   address.username = role;
   address.password = '';
   return address.toString();
-}
-
-function intent(id: string): SendIntent {
-  return {
-    id,
-    tenant: 'acme',
-    run: 'read-only',
-    agent: { cardDigest: `sha256:${'a'.repeat(64)}`, binding: 'JSONRPC', url: 'https://agent.example/a2a' },
-    message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'book it' }] },
-    delivery: 'at-most-once',
-  };
 }
 
 function refusal(promise: Promise<unknown>): Promise<LedgerError> {
