@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { JsonValue } from '../wire/json.js';
 import { contractBounds } from './bounds.js';
 import { registerRead, struct } from './protojson.js';
-import { verdict, violate } from './scalars.js';
+import { readInto, violate } from './scalars.js';
 import { labelRule, withinBytes } from './text.js';
 
 // Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON parser yields.
@@ -73,14 +73,7 @@ export function boundedMessage<const T extends z.core.$ZodType>(
       violate(payload, 'max-bytes');
       return z.NEVER;
     }
-    const result = verdict(schema, input);
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        payload.issues.push(issue as z.core.$ZodRawIssue);
-      }
-      return z.NEVER;
-    }
-    return result.data as z.output<T>;
+    return readInto(schema, input, payload) as z.output<T>;
   };
   registerRead(read, schema, false);
   return z.transform(read);

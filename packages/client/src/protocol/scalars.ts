@@ -139,17 +139,16 @@ export function protoMap<const V extends z.core.$ZodType>(
     const output: Record<string, z.output<V>> = {};
     let entries = 0;
     for (const name of Object.keys(input)) {
-      const named = verdict(key, name);
-      const entry = named.success ? verdict(value, input[name]) : named;
-      if (!entry.success) {
-        for (const issue of entry.error.issues) {
-          payload.issues.push({ ...(issue as z.core.$ZodRawIssue), path: [name, ...issue.path] });
-        }
+      const entry =
+        readInto(key, name, payload, [name]) === z.NEVER
+          ? z.NEVER
+          : readInto(value, input[name], payload, [name]);
+      if (entry === z.NEVER) {
         return z.NEVER;
       }
       // Defined, not assigned: assigning `__proto__` would set the output's prototype and lose the entry.
       Object.defineProperty(output, name, {
-        value: entry.data,
+        value: entry,
         enumerable: true,
         writable: true,
         configurable: true,
@@ -166,10 +165,23 @@ export function protoMap<const V extends z.core.$ZodType>(
   return struct(z.transform<Record<string, z.input<V>>, Record<string, z.output<V>>>(read));
 }
 
-/** `schema`'s verdict on a value read inside a transform (`oneof`, `protoMap`, `boundedMessage`): a failure is read again with its input, as `decode` reads a whole value, so that a missing member reads `required` (protocol/decode.ts). */
-export function verdict(schema: z.core.$ZodType, member: unknown): z.core.util.SafeParseResult<unknown> {
+/**
+Reads `member` by `schema` inside a transform (`oneof`, `protoMap`, `boundedMessage`): its value, or `z.NEVER` once its issues are on `payload`, each under `path`. A failure is read again with its input, as `decode` reads a whole value, so that a missing member reads `required` (protocol/decode.ts); keeping inputs on every read would cost about half the decode time of a page of parts.
+*/
+export function readInto(
+  schema: z.core.$ZodType,
+  member: unknown,
+  payload: z.core.ParsePayload,
+  path: readonly PropertyKey[] = [],
+): unknown {
   const parsed = z.safeParse(schema, member);
-  return parsed.success ? parsed : z.safeParse(schema, member, { reportInput: true });
+  if (parsed.success) {
+    return parsed.data;
+  }
+  for (const issue of z.safeParse(schema, member, { reportInput: true }).error?.issues ?? []) {
+    payload.issues.push({ ...(issue as z.core.$ZodRawIssue), path: [...path, ...issue.path] });
+  }
+  return z.NEVER;
 }
 
 // A plain object as `z.record` admits it: from this realm or another, never an array, a Map or a class instance.
@@ -280,16 +292,8 @@ export function oneof<const M extends Shape, const C extends Shape>(
       violate(payload, count === 0 ? 'oneof-none' : 'oneof-many');
       return z.NEVER;
     }
-    // Parsed again with its inputs kept only when it fails, so a missing required field reads `required`: keeping inputs on every parse costs about half the decode time of a page of parts.
-    const result = verdict(variant, value);
-    if (!result.success) {
-      // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
-      for (const issue of result.error.issues) {
-        payload.issues.push(issue as z.core.$ZodRawIssue);
-      }
-      return z.NEVER;
-    }
-    return result.data;
+    // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
+    return readInto(variant, value, payload);
   };
   // Oneof members have presence: `null` is the only absent member (`{"message":{…},"task":null}` is one member, `"task":{}` a second).
   registerOneof(dispatch, members, common);
