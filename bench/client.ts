@@ -13,6 +13,7 @@ import { parseAgentCard } from '@surecall/client/protocol';
 import { build } from 'esbuild';
 import ky from 'ky';
 import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk/agent.js';
+import { kyOptions } from '../packages/client/src/wire/http.js';
 import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
 
 const runs = 5;
@@ -72,10 +73,10 @@ function memoryFetch(): Promise<Response> {
 }
 
 /**
-What ky itself costs per call, in ms: a POST through ky, configured as `wire/http.ts` configures it (no retry, no timeout, no thrown HTTP errors, manual redirects) and handed an in-memory `fetch`, minus that `fetch` called directly; medians of alternating runs. ky builds a `Request` of its own and clones it before it calls `fetch`, work the SDK's client does not do.
+What ky itself costs per call, in ms: a POST through ky, created with the options of `wire/http.ts` (`kyOptions`) and handed an in-memory `fetch`, minus that `fetch` called directly; medians of alternating runs. ky builds a `Request` of its own and clones it before it calls `fetch`, work the SDK's client does not do.
 */
 async function kyCost(): Promise<number> {
-  const http = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
+  const http = ky.create(kyOptions);
   const calls = 2000;
   const perCall = (call: () => Promise<Response>) => async () => {
     const start = performance.now();

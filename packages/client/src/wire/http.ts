@@ -104,15 +104,17 @@ async function resolveToken(
 }
 
 /**
-The one ky instance, with the options that never change: ky 1.x retries GETs on network errors and its timeout ends at the headers, both ours to decide. A call adds its method, from which ky builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it with the body and the deadline's signal. Given to ky, the body would be teed when ky clones the `Request` for retries it never makes, then piped through an identity stream when `fetch` wraps that `Request` again; the signal would be combined with ky's own controller; and the headers, already checked and lowercase, would be copied through four `Headers` (ky's defaults, its call options, its `content-type` probe, the `Request`): all per call, and all unused here.
+The options of the one ky instance (`http` below), which never change: ky 1.x retries GETs on network errors and its timeout ends at the headers, both ours to decide. A call adds its method, from which ky builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it with the body and the deadline's signal. Given to ky, the body would be teed when ky clones the `Request` for retries it never makes, then piped through an identity stream when `fetch` wraps that `Request` again; the signal would be combined with ky's own controller; and the headers, already checked and lowercase, would be copied through four `Headers` (ky's defaults, its call options, its `content-type` probe, the `Request`): all per call, and all unused here.
 */
-const http = ky.create({
+export const kyOptions = Object.freeze({
   retry: 0,
   timeout: false,
   throwHttpErrors: false,
   // ARCHITECTURE.md#decisions: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
   redirect: 'manual',
-});
+} as const);
+
+const http = ky.create(kyOptions);
 
 /** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
 export async function dispatch(
