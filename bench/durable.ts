@@ -5,17 +5,16 @@
 - `durable-throughput-64`: durable sends per second with 64 concurrent senders on the file ledger, over the plain client's sends per second with 64 concurrent senders to the same loopback agent, alternating runs in the same process; goal ≥ 0.8 (group commit makes durability nearly free at scale).
 - `durable-heap-per-send`: the heap a settled durable send leaves behind (file ledger, 5,000 sends after a warm-up of 500, 16 at a time, heap measured after a full GC), measured in a process of its own (`bench/heap-worker.ts`, so that nothing an earlier suite left is freed meanwhile) against a mock agent in another child process (what it keeps of each task stays out of this heap); a plain send's growth is shown beside it; goal ≤ 512 bytes. The ledger keeps settled records on disk and only an index entry in the heap.
 */
-import { spawn } from 'node:child_process';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { A2aClient } from '@surecall/client';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openLedger } from '../packages/client/src/ledger/file.js';
 import { openLedger as openMemoryLedger } from '../packages/client/src/ledger/memory.js';
+import { sourceChild } from './child.js';
 import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
 import { loopbackClient } from './loopback.js';
 
@@ -94,20 +93,7 @@ async function throughput(client: A2aClient, directory: string): Promise<BenchRo
 
 /** Starts the mock agent in a child process (`npm run mock-agent`), so that what it keeps of each task stays out of this process's heap; resolves with its card URL and a stop function. */
 async function childMockAgent(): Promise<{ cardUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@surecall/source',
-      '--import',
-      'tsx',
-      'mocks/src/mounts/cli.ts',
-      '--port',
-      '0',
-      '--step-ms',
-      '0',
-    ],
-    { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = sourceChild('mocks/src/mounts/cli.ts', ['--port', '0', '--step-ms', '0']);
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench/durable: the mock agent exited with ${code}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
@@ -132,23 +118,13 @@ async function childMockAgent(): Promise<{ cardUrl: string; stop: () => Promise<
 async function heapPerSend(directory: string): Promise<BenchRow> {
   const mock = await childMockAgent();
   try {
-    const worker = spawn(
-      process.execPath,
-      [
-        '--expose-gc',
-        '--conditions=@surecall/source',
-        '--import',
-        'tsx',
-        'bench/heap-worker.ts',
-        mock.cardUrl,
-        join(directory, 'heap.jsonl'),
-        String(heapWarmUp),
-        String(heapSends),
-      ],
-      { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
+    const worker = sourceChild(
+      'bench/heap-worker.ts',
+      [mock.cardUrl, join(directory, 'heap.jsonl'), String(heapWarmUp), String(heapSends)],
+      { nodeFlags: ['--expose-gc'] },
     );
     let output = '';
-    worker.stdout.on('data', (chunk: Buffer) => {
+    worker.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
     });
     const code = await new Promise<number | null>((resolve) => worker.once('exit', resolve));

@@ -4,7 +4,7 @@
 - `ledger-postgres-commit-64`: ledger commits per second with 64 concurrent writers (one ledger, 64 connections; each writer creates, starts and commits sends, three commits each, every one a statement that checks the revision and the lease), beside a bare `INSERT` loop (each its own transaction, so an `INSERT … ; COMMIT`) with 64 connections writing rows of the same size to the same server in the same run. Goal: ratio ≥ 0.5.
 - `durable-throughput-postgres-64`: durable sends per second, 64 concurrent senders across 4 worker processes each with its own PostgreSQL ledger on one schema, beside plain `sendMessage` calls from the same 4 processes at the same concurrency, to the mock agent on loopback in this process. Reported; the goal only says the ratio is measured (> 0).
 */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import pg from 'pg';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
 import type { Ledger } from '../packages/client/src/ledger/ledger.js';
 import { openPostgresLedger } from '../packages/client/src/ledger/postgres.js';
+import { sourceChild } from './child.js';
 import { intent } from './fixtures.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
 
@@ -19,7 +20,6 @@ const runs = 3;
 const writers = 64;
 const sampleMs = 2000;
 const script = fileURLToPath(new URL('../scripts/postgres.sh', import.meta.url));
-const worker = fileURLToPath(new URL('./postgres-worker.ts', import.meta.url));
 const shell = promisify(execFile);
 
 let sample = 0;
@@ -68,13 +68,7 @@ async function bareRun(pool: pg.Pool, bytes: number): Promise<number> {
 type Worker = { readonly child: ChildProcess; readonly lines: string[]; next(): Promise<string> };
 
 function startWorker(args: readonly string[]): Worker {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@surecall/source', '--import', 'tsx', worker, ...args],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  const child = sourceChild('bench/postgres-worker.ts', args, { stdin: 'pipe' });
   const lines: string[] = [];
   const waiters: ((line: string) => void)[] = [];
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
