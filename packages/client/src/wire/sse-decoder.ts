@@ -136,7 +136,7 @@ class Decoder implements SseDecoder {
     const text =
       this.wellFormed === undefined
         ? this.utf8.decode(own, { stream: true })
-        : this.decodeWellFormed(own, heldIn);
+        : this.decodeWellFormed(this.wellFormed, own, heldIn);
     this.held = heldTail(heldIn, b, from);
     const length = text.length;
     // (mapByte, mapChar): the byte at mapByte starts no earlier than the character at mapChar, less `slack` characters
@@ -200,9 +200,9 @@ class Decoder implements SseDecoder {
 
   // The chunk's text from the fatal decoder, or, at the first ill-formed byte, from the replacing one, which is first
   // given the bytes the fatal one held back from the previous chunk (a well-formed start of a sequence).
-  private decodeWellFormed(own: Uint8Array, heldIn: Uint8Array): string {
+  private decodeWellFormed(fatal: TextDecoder, own: Uint8Array, heldIn: Uint8Array): string {
     try {
-      return (this.wellFormed as TextDecoder).decode(own, { stream: true });
+      return fatal.decode(own, { stream: true });
     } catch {
       this.wellFormed = undefined;
       if (heldIn.length > 0) {
