@@ -23,6 +23,7 @@ import {
   type LedgerRevision,
   type LedgerStatus,
   LedgerTransition,
+  plainIntent,
   SendIntent,
 } from './record.js';
 
@@ -201,6 +202,10 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   }
 
   function validIntent(input: SendIntent): SendIntent {
+    const plain = plainIntent(input);
+    if (plain !== undefined) {
+      return plain;
+    }
     // Only the message can hold values the schemas do not copy (a data part's JSON), so only it is copied as JSON; decoding copies the rest.
     const given = typeof input === 'object' && input !== null ? input.message : undefined;
     const message = given === undefined ? undefined : asJson(given, 'message-json');
