@@ -25,7 +25,7 @@ function viaSchema(input: Record<string, unknown>) {
 }
 
 class Intent {
-  constructor(readonly fields: Record<string, unknown>) {
+  constructor(fields: Record<string, unknown>) {
     Object.assign(this, fields);
   }
 }
