@@ -2,6 +2,7 @@
 @module
 The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that imports `pg` (an optional peer dependency: nothing else in the package loads it). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned.
 */
+import { hash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool, PoolClient } from 'pg';
 import { LedgerError } from '../core/errors.js';
@@ -344,6 +345,8 @@ function postgresStore(input: StoreInput): PostgresStore {
     });
 
   const claimSet = `lease_worker = $W, lease_session = $S, lease_expires = ${leaseUntil}`;
+  // The statements every commit runs are named prepared statements: the server parses and plans each once per connection instead of on every commit, which was a large part of its work per commit. The name comes from the text, which holds the schema, so ledgers of two schemas sharing one pool never take each other's, and it stays within PostgreSQL's 63-byte names.
+  const prepared = (text: string) => ({ name: `surecall_${hash('sha256', text, 'hex').slice(0, 32)}`, text });
 
   // The heads of the records this writer holds (prepared or executing under its lease, or claimed for a probe): a transition of one needs no read first. Bounded by what is in flight.
   const heads = new Map<string, LedgerRecord>();
@@ -415,6 +418,75 @@ function postgresStore(input: StoreInput): PostgresStore {
     return new LedgerError('fenced', { rule: 'lease' });
   }
 
+  // Each revision's row, beside the record's row the statement wrote.
+  const revisionRows = `INSERT INTO ${revisions} (id, revision, body, worker, session)
+     SELECT head.id, written.revision, written.body, $W, $S FROM head, unnest($NUMBERS::integer[], $BODIES::text[]) AS written (revision, body)`;
+  // Revision 0: the record is new, leased to its creator, which is about to start it.
+  const insertRecord = prepared(
+    sql(
+      `WITH head AS (
+         INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
+         VALUES ($ID, $STATUS, $REVISION, $DIGEST, $CREATED, $UPDATED, $AGENT, $DELIVERY, $CONTEXTUAL, $DUE,
+                 CASE WHEN $KEEP THEN $W END, CASE WHEN $KEEP THEN $S END, CASE WHEN $KEEP THEN ${leaseUntil} END, $BODY)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id
+       )
+       ${revisionRows}`,
+      {
+        ID: 1,
+        STATUS: 2,
+        REVISION: 3,
+        DIGEST: 4,
+        CREATED: 5,
+        UPDATED: 6,
+        AGENT: 7,
+        DELIVERY: 8,
+        CONTEXTUAL: 9,
+        DUE: 10,
+        KEEP: 11,
+        W: 12,
+        S: 13,
+        LEASE: 14,
+        BODY: 15,
+        NUMBERS: 16,
+        BODIES: 17,
+      },
+    ),
+  );
+  // docs/durable-send.md#leases: the expected revision, its digest and the lease, checked and moved in one statement.
+  const moveRecord = prepared(
+    sql(
+      `WITH head AS (
+         UPDATE ${records} SET status = $STATUS, revision = $REVISION, digest = $DIGEST, due_at = $DUE, body = $BODY,
+           contextual = $CONTEXTUAL, updated_at = $UPDATED,
+           lease_worker = CASE WHEN $KEEP THEN $W END,
+           lease_session = CASE WHEN $KEEP THEN $S END,
+           lease_expires = CASE WHEN $KEEP THEN ${leaseUntil} END
+         WHERE id = $ID AND revision = $EXPECTED AND digest = $PREVIOUS AND ${mayWrite}
+         RETURNING id
+       )
+       ${revisionRows}`,
+      {
+        ID: 1,
+        STATUS: 2,
+        REVISION: 3,
+        DIGEST: 4,
+        DUE: 5,
+        BODY: 6,
+        KEEP: 7,
+        W: 8,
+        S: 9,
+        LEASE: 10,
+        EXPECTED: 11,
+        PREVIOUS: 12,
+        CONTEXTUAL: 13,
+        UPDATED: 14,
+        NUMBERS: 15,
+        BODIES: 16,
+      },
+    ),
+  );
+
   /**
   Appends consecutive revisions of one record (one, or a `create` and its `start`) in ONE statement: the record's row moves to the last revision's state, and every revision gets its row. The first revision decides the check: revision 0 inserts the record (refused as `exists` when the id is taken); any later one needs the expected revision, its digest and the lease (docs/durable-send.md#leases).
   */
@@ -428,42 +500,10 @@ function postgresStore(input: StoreInput): PostgresStore {
     const body = JSON.stringify(record);
     const numbers = commits.map((commit) => commit.revision.revision);
     const bodies = commits.map((commit) => JSON.stringify(commit.revision));
-    // Each revision's row, beside the record's row the statement wrote.
-    const revisionRows = `INSERT INTO ${revisions} (id, revision, body, worker, session)
-       SELECT head.id, written.revision, written.body, $W, $S FROM head, unnest($NUMBERS::integer[], $BODIES::text[]) AS written (revision, body)`;
     if (first.revision === 0) {
-      // Revision 0: the record is new, leased to its creator, which is about to start it.
-      const inserted = await pool.query(
-        sql(
-          `WITH head AS (
-             INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
-             VALUES ($ID, $STATUS, $REVISION, $DIGEST, $CREATED, $UPDATED, $AGENT, $DELIVERY, $CONTEXTUAL, $DUE,
-                     CASE WHEN $KEEP THEN $W END, CASE WHEN $KEEP THEN $S END, CASE WHEN $KEEP THEN ${leaseUntil} END, $BODY)
-             ON CONFLICT (id) DO NOTHING
-             RETURNING id
-           )
-           ${revisionRows}`,
-          {
-            ID: 1,
-            STATUS: 2,
-            REVISION: 3,
-            DIGEST: 4,
-            CREATED: 5,
-            UPDATED: 6,
-            AGENT: 7,
-            DELIVERY: 8,
-            CONTEXTUAL: 9,
-            DUE: 10,
-            KEEP: 11,
-            W: 12,
-            S: 13,
-            LEASE: 14,
-            BODY: 15,
-            NUMBERS: 16,
-            BODIES: 17,
-          },
-        ),
-        [
+      const inserted = await pool.query({
+        ...insertRecord,
+        values: [
           record.id,
           record.state.status,
           record.revision,
@@ -482,45 +522,15 @@ function postgresStore(input: StoreInput): PostgresStore {
           numbers,
           bodies,
         ],
-      );
+      });
       if (inserted.rowCount !== commits.length) {
         throw new LedgerError('stale-revision', { rule: 'exists' });
       }
       return;
     }
-    // docs/durable-send.md#leases: the expected revision, its digest and the lease, checked and moved in one statement.
-    const moved = await pool.query(
-      sql(
-        `WITH head AS (
-           UPDATE ${records} SET status = $STATUS, revision = $REVISION, digest = $DIGEST, due_at = $DUE, body = $BODY,
-             contextual = $CONTEXTUAL, updated_at = $UPDATED,
-             lease_worker = CASE WHEN $KEEP THEN $W END,
-             lease_session = CASE WHEN $KEEP THEN $S END,
-             lease_expires = CASE WHEN $KEEP THEN ${leaseUntil} END
-           WHERE id = $ID AND revision = $EXPECTED AND digest = $PREVIOUS AND ${mayWrite}
-           RETURNING id
-         )
-         ${revisionRows}`,
-        {
-          ID: 1,
-          STATUS: 2,
-          REVISION: 3,
-          DIGEST: 4,
-          DUE: 5,
-          BODY: 6,
-          KEEP: 7,
-          W: 8,
-          S: 9,
-          LEASE: 10,
-          EXPECTED: 11,
-          PREVIOUS: 12,
-          CONTEXTUAL: 13,
-          UPDATED: 14,
-          NUMBERS: 15,
-          BODIES: 16,
-        },
-      ),
-      [
+    const moved = await pool.query({
+      ...moveRecord,
+      values: [
         record.id,
         record.state.status,
         record.revision,
@@ -538,7 +548,7 @@ function postgresStore(input: StoreInput): PostgresStore {
         numbers,
         bodies,
       ],
-    );
+    });
     if (moved.rowCount !== commits.length) {
       throw await refusal(record.id, first.revision - 1);
     }

@@ -1,0 +1,58 @@
+/**
+The writes of every commit run as named prepared statements (ledger/postgres.ts), named after their text: ledgers of two schemas that share one pool, and so one connection, each keep their own.
+*/
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { intent } from '../support/intent.js';
+
+const url = inject('postgresUrl');
+const suffix = crypto.randomUUID().slice(0, 8);
+const schemas = [`prepared_a_${suffix}`, `prepared_b_${suffix}`] as const;
+// One connection: both ledgers prepare their statements on it.
+const shared = new pg.Pool({ connectionString: url, max: 1 });
+
+afterAll(async () => {
+  for (const schema of schemas) {
+    await shared.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }
+  await shared.end();
+});
+
+describe('prepared statements on PostgreSQL', () => {
+  it('prepares the commit statements once per connection, apart for each schema', async () => {
+    const ledgers = await Promise.all(
+      schemas.map((schema) => openPostgresLedger({ pool: shared }, { schema, worker: `w-${schema}` })),
+    );
+    for (const [index, ledger] of ledgers.entries()) {
+      for (const id of [`first-${index}`, `second-${index}`]) {
+        const started = await ledger.create(intent(id), { attemptId: `a-${id}`, messageId: `m-${id}` });
+        await ledger.transition(id, started.revision, {
+          type: 'commit',
+          attemptId: `a-${id}`,
+          result: { kind: 'message' },
+        });
+      }
+    }
+    for (const [index, schema] of schemas.entries()) {
+      const stored = await shared.query<{ id: string; status: string }>(
+        `SELECT id, status FROM ${schema}.records ORDER BY id`,
+      );
+      expect(stored.rows).toEqual([
+        { id: `first-${index}`, status: 'committed' },
+        { id: `second-${index}`, status: 'committed' },
+      ]);
+    }
+    // The insert and the move of each schema, prepared once each on the one connection, and used by the second send.
+    const prepared = await shared.query<{ name: string; statement: string }>(
+      `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'surecall\\_%' ORDER BY name`,
+    );
+    expect(prepared.rows).toHaveLength(4);
+    for (const schema of schemas) {
+      expect(prepared.rows.filter((row) => row.statement.includes(`"${schema}"."records"`))).toHaveLength(2);
+    }
+    for (const ledger of ledgers) {
+      await ledger.close();
+    }
+  });
+});
