@@ -214,7 +214,7 @@ function plainMessage(value: unknown): Message | undefined {
 }
 
 /**
-The intent most callers write, checked by the very rules of {@link SendIntent} without running the schemas, and copied: plain objects, every member defined, an agent identity, and a user message whose parts are all text. It returns `undefined` for anything else (metadata, other parts, an explicit `undefined`, a class instance, any rule broken), which the schema then decides, with its error. An intent it accepts is one the schema accepts and decodes to an equal value (`record.test.ts` checks both ways on generated intents); it exists because the schema path costs a file ledger a fifth of its commits per second with 256 writers.
+The intent most callers write, checked by the very rules of {@link SendIntent} without running the schemas, and copied: plain objects, every member defined, an agent identity, and a user message whose parts are all text. It returns `undefined` for anything else (metadata, other parts, an explicit `undefined`, a class instance, any rule broken), which the schema then decides, with its error. An intent it accepts is one the schema accepts and decodes to an equal value (`record.test.ts` checks both ways on generated intents); it exists because the schema path cost a file ledger about a seventh of its commits per second with 256 writers.
 */
 export function plainIntent(input: unknown): SendIntent | undefined {
   if (!plainWith(input, intentNames)) {
