@@ -402,21 +402,22 @@ export async function openAppender(
   async function drain(): Promise<void> {
     try {
       await drainQueue();
-    } finally {
-      // Cleared in the same turn as the last look at the queue, so an append queued after it starts a new drain.
+    } catch (error) {
+      // Nothing in the loop throws; were it to, the next append would start a new drain.
       running = false;
+      throw error;
     }
   }
 
   /**
-  Takes the appends at the head of the queue and starts their synchronized write, all in this call (the fence check is synchronous, and `writev` is handed to the thread pool before its first await), so that `enqueue` can start a batch in the middle of a run of microtasks. Resolves `true` once every waiter was told, `false` after a fatal failure.
+  Takes the appends at the head of the queue and starts their synchronized write, all in this call (the fence check is synchronous, and `writev` is handed to the thread pool before its first await), so that `enqueue` can start a batch in the middle of a run of microtasks. Resolves once every waiter was told, or was failed with the write's fatal error (then `failure` is set).
   */
-  function writeBatch(): Promise<boolean> {
+  function writeBatch(): Promise<void> {
     try {
       options.beforeBatch();
     } catch (error) {
       fail(error);
-      return Promise.resolve(false);
+      return Promise.resolve();
     }
     let count = 0;
     while (queue[count]?.kind === 'append') {
@@ -456,20 +457,23 @@ export async function openAppender(
           waiter.onDurable(offsets[index] as number[]);
           waiter.resolve();
         }
-        return true;
       },
       (error: unknown) => {
         const fatal = fail(error);
         for (const waiter of batch) {
           waiter.reject(fatal);
         }
-        return false;
       },
     );
   }
 
   async function drainQueue(): Promise<void> {
-    while (queue.length > 0 && failure === undefined) {
+    for (;;) {
+      if (queue.length === 0 || failure !== undefined) {
+        // Cleared in the same turn as this last look at the queue, so that an append queued after it starts a new drain. Cleared by the caller instead, a turn later, it left an append queued in that turn unwritten until another came.
+        running = false;
+        return;
+      }
       const head = queue[0] as Waiter | Job;
       if (head.kind === 'job') {
         queue.shift();
@@ -485,16 +489,17 @@ export async function openAppender(
         continue;
       }
       // One turn of the event loop before the batch is taken: the writers the last batch woke (and those just arriving) queue their lines meanwhile, so they share this sync instead of the first of them taking one alone. A lone writer (the last batch held one append, and one waits now) has nobody to wait for. Meanwhile `enqueue` may start the batch itself, once `EARLY_BATCH` appends have queued.
-      let written: boolean | undefined;
+      let started = false;
       if (!(queue.length === 1 && lastBatch === 1) && queue.length < EARLY_BATCH) {
-        written = await new Promise<boolean | undefined>((resolve) => {
-          early = () => resolve(writeBatch());
-          setImmediate(() => resolve(undefined));
+        started = await new Promise<boolean>((resolve) => {
+          early = () => resolve(writeBatch().then(() => true));
+          setImmediate(() => resolve(false));
         });
         early = undefined;
       }
-      if (!(written ?? (await writeBatch()))) {
-        return;
+      // A failed batch set `failure`: the look at the top of the loop ends the drain.
+      if (!started) {
+        await writeBatch();
       }
     }
   }

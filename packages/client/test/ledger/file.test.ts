@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { compactLedger, openLedger } from '../../src/ledger/file.js';
+import { nodeSha256, openAppender } from '../../src/ledger/journal.js';
 import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 import * as memory from '../../src/ledger/memory.js';
@@ -436,6 +437,25 @@ describe('group commit', () => {
     );
     expect(lines).toEqual([64, 32]);
     await ledger.close();
+  });
+
+  it('writes an append queued in the very turn the drain of the last batch stops', async () => {
+    const path = freshPath();
+    const appender = await openAppender(path, {
+      created: true,
+      size: 0,
+      last: null,
+      fence: () => 1,
+      beforeBatch: () => undefined,
+    });
+    const line = (text: string) => ({ digest: nodeSha256(text), text });
+    // The second append comes two turns after the first batch is durable: after the drain's last look at the queue, before it used to clear its running flag. It was left queued, unwritten, until another append came; here none does.
+    await appender
+      .append([line('{"n":1}')], () => undefined)
+      .then(() => undefined)
+      .then(() => appender.append([line('{"n":2}')], () => undefined));
+    await appender.close();
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
   });
 
   it('fails every waiting and later write when a synchronized write fails, since what reached the disk is unknown', async () => {
