@@ -308,7 +308,7 @@ async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void
 }
 
 /**
-Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends have queued. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
+Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends have queued, and when a sync ends with that many queued behind it, their batch starts before the ended batch's writers are woken. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
 */
 export async function openAppender(
   path: string,
@@ -453,10 +453,13 @@ export async function openAppender(
         size = position;
         last = chain;
         lastBatch = batch.length;
+        // The appends that queued while this batch synced go out before its writers wake, so the disk does not sit idle while each of them runs its next commit. Fewer wait a turn in the drain, as ever, to gather more.
+        const next = queue.length >= EARLY_BATCH && queue[0]?.kind === 'append' ? writeBatch() : undefined;
         for (const [index, waiter] of batch.entries()) {
           waiter.onDurable(offsets[index] as number[]);
           waiter.resolve();
         }
+        return next;
       },
       (error: unknown) => {
         const fatal = fail(error);

@@ -439,6 +439,45 @@ describe('group commit', () => {
     await ledger.close();
   });
 
+  it('writes the appends that queued during a sync before it wakes the writers of that sync', async () => {
+    const path = freshPath();
+    const appender = await openAppender(path, {
+      created: true,
+      size: 0,
+      last: null,
+      fence: () => 1,
+      beforeBatch: () => undefined,
+    });
+    const line = (n: number) => ({ digest: nodeSha256(`{"n":${n}}`), text: `{"n":${n}}` });
+    const original = fileHandlePrototype.writev;
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vi.spyOn(fileHandlePrototype, 'writev').mockImplementation(async function (
+      this: FileHandle,
+      ...args: Parameters<FileHandle['writev']>
+    ) {
+      events.push(`writev ${args[0].length}`);
+      if (events.length === 1) {
+        await held;
+      }
+      return original.apply(this, args);
+    });
+    // 64 appends start the first batch at once; 64 more queue while it syncs.
+    const first = Array.from({ length: 64 }, (_, n) => appender.append([line(n)], () => undefined));
+    const woken = (first[0] as Promise<void>).then(() => {
+      events.push('woken');
+    });
+    const second = Array.from({ length: 64 }, (_, n) => appender.append([line(64 + n)], () => undefined));
+    release();
+    await Promise.all([...first, ...second, woken]);
+    expect(events).toEqual(['writev 64', 'writev 64', 'woken']);
+    await appender.close();
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(128);
+  });
+
   it('writes an append queued in the very turn the drain of the last batch stops', async () => {
     const path = freshPath();
     const appender = await openAppender(path, {
