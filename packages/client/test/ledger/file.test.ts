@@ -37,6 +37,22 @@ function freshPath(): string {
   return join(directory, `journal-${counter}.jsonl`);
 }
 
+/** The group-commit appender on a new journal file, as the file ledger opens it, without the ledger around it. */
+function freshAppender(path: string) {
+  return openAppender(path, {
+    created: true,
+    size: 0,
+    last: null,
+    fence: () => 1,
+    beforeBatch: () => undefined,
+  });
+}
+
+/** One journal line to append: the text and its digest. */
+function lineToAppend(text: string) {
+  return { digest: nodeSha256(text), text };
+}
+
 async function committed(ledger: Ledger, id: string): Promise<LedgerRecord> {
   await ledger.create(intent(id));
   await ledger.transition(id, 0, { type: 'start', attemptId: `a-${id}`, messageId: `m-${id}` });
@@ -441,14 +457,8 @@ describe('group commit', () => {
 
   it('writes the appends that queued during a sync before it wakes the writers of that sync', async () => {
     const path = freshPath();
-    const appender = await openAppender(path, {
-      created: true,
-      size: 0,
-      last: null,
-      fence: () => 1,
-      beforeBatch: () => undefined,
-    });
-    const line = (n: number) => ({ digest: nodeSha256(`{"n":${n}}`), text: `{"n":${n}}` });
+    const appender = await freshAppender(path);
+    const line = (n: number) => lineToAppend(`{"n":${n}}`);
     const original = fileHandlePrototype.writev;
     const events: string[] = [];
     let release: () => void = () => undefined;
@@ -475,26 +485,19 @@ describe('group commit', () => {
     await Promise.all([...first, ...second, woken]);
     expect(events).toEqual(['writev 64', 'writev 64', 'woken']);
     await appender.close();
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(128);
+    expect(journalLines(path)).toHaveLength(128);
   });
 
   it('writes an append queued in the very turn the drain of the last batch stops', async () => {
     const path = freshPath();
-    const appender = await openAppender(path, {
-      created: true,
-      size: 0,
-      last: null,
-      fence: () => 1,
-      beforeBatch: () => undefined,
-    });
-    const line = (text: string) => ({ digest: nodeSha256(text), text });
+    const appender = await freshAppender(path);
     // The second append comes two turns after the first batch is durable: after the drain's last look at the queue, before it used to clear its running flag. It was left queued, unwritten, until another append came; here none does.
     await appender
-      .append([line('{"n":1}')], () => undefined)
+      .append([lineToAppend('{"n":1}')], () => undefined)
       .then(() => undefined)
-      .then(() => appender.append([line('{"n":2}')], () => undefined));
+      .then(() => appender.append([lineToAppend('{"n":2}')], () => undefined));
     await appender.close();
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+    expect(journalLines(path)).toHaveLength(2);
   });
 
   it('fails every waiting and later write when a synchronized write fails, since what reached the disk is unknown', async () => {
