@@ -208,33 +208,26 @@ export async function run(): Promise<BenchRow[]> {
         result: { kind: 'message' },
       });
     };
+    // One append of a ledger-sized line and its fdatasync, from the thread pool as the ledger makes it.
+    const sync = async () => {
+      await bare.write(line);
+      await bare.datasync();
+    };
+    // The same on the event-loop thread, which the ledger never does: it would stall the caller's event loop for a whole sync.
+    const syncOnLoop = () => {
+      writeSync(bare.fd, line);
+      fdatasyncSync(bare.fd);
+    };
     const syncs = async () => {
-      for (let write = 0; write < 2; write++) {
-        await bare.write(line);
-        await bare.datasync();
-      }
+      await sync();
+      await sync();
     };
-    // The same two syncs placed as a durable send places them, each right after an exchange with the agent; only the syncs are timed. On some disks a sync that follows network traffic costs more than one that follows another sync, and this shows how much.
-    const placedSyncs = async () => {
+    // Two syncs placed as a durable send places them, each right after an exchange with the agent; only the syncs are timed. On some disks a sync that follows network traffic costs more than one that follows another sync, and this shows how much; made on the event-loop thread too, it shows how much of that is waking a file-system thread that went idle during the exchange (slow on a virtual machine) rather than the disk.
+    const placedSyncs = (made: () => unknown) => async () => {
       let total = 0;
       for (let write = 0; write < 2; write++) {
         await plain();
-        total += await timeMs(async () => {
-          await bare.write(line);
-          await bare.datasync();
-        });
-      }
-      return total;
-    };
-    // The same again, each sync made on the event-loop thread (which the ledger never does: it would stall the caller's event loop for a whole sync). A file-system thread that went idle during the exchange can take long to wake on a virtual machine; the difference shows how much of the placement cost is that wake-up rather than the disk.
-    const placedSyncsOnLoop = async () => {
-      let total = 0;
-      for (let write = 0; write < 2; write++) {
-        await plain();
-        total += await timeMs(() => {
-          writeSync(bare.fd, line);
-          fdatasyncSync(bare.fd);
-        });
+        total += await timeMs(made);
       }
       return total;
     };
@@ -263,8 +256,8 @@ export async function run(): Promise<BenchRow[]> {
         ['syncs', () => sample(syncs)],
         ['commits', () => sample(commits)],
         ['memory', () => sample(memory)],
-        ['placed', samplePlaced(placedSyncs)],
-        ['placedOnLoop', samplePlaced(placedSyncsOnLoop)],
+        ['placed', samplePlaced(placedSyncs(sync))],
+        ['placedOnLoop', samplePlaced(placedSyncs(syncOnLoop))],
       ] as const;
       for (let step = 0; step < order.length; step++) {
         const [name, measure] = order[(index + step) % order.length] as (typeof order)[number];
