@@ -71,7 +71,8 @@ export async function openWritable(spec: string, schema?: string): Promise<Ledge
     return openPostgres(spec, schema, false);
   }
   const { openLedger } = await import('@surecall/client/ledger/file');
-  return openLedger({ name: spec });
+  // A command sends and settles its records one at a time, and nothing else in the process waits meanwhile: each sync is made on the event-loop thread, without waking a file-system thread for it (docs/durable-send.md#what-a-durable-send-costs).
+  return openLedger({ name: spec, loneSync: 'event-loop' });
 }
 
 /** A read-only view of a ledger. */

@@ -5,7 +5,7 @@ The file ledger's journal: an append-only file of lines chained as a whole, appe
 A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is a JSON text whose SHA-256 is `D` (the file store writes the revision's canonical digest input there, so the bytes it hashes are the bytes it writes), `A` is the digest of the line before it in the file (`null` for the first line), and `F` the fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered line breaks the chain at the line after it, whichever record it belonged to (docs/durable-send.md#file-journal).
 */
 import { hash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, fdatasyncSync, writeSync, writevSync } from 'node:fs';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LedgerError } from '../core/errors.js';
@@ -290,15 +290,19 @@ type Job = {
   readonly reject: (error: unknown) => void;
 };
 
-async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void> {
+/** Writes all of `buffers` with one `writev`, then with `write` whatever a short write (a full disk, a signal) left, failing if nothing more goes in. Both calls are the thread pool's (`writeAll`) or the calling thread's (`writeHere`). */
+async function writeFully(
+  buffers: Uint8Array[],
+  writev: (buffers: Uint8Array[]) => number | Promise<number>,
+  write: (rest: Buffer, offset: number) => number | Promise<number>,
+): Promise<void> {
   const total = buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0);
-  const { bytesWritten } = await handle.writev(buffers);
-  if (bytesWritten < total) {
-    // A short write (a full disk, a signal): finish the rest, or fail if nothing more goes in.
-    const rest = Buffer.concat(buffers).subarray(bytesWritten);
+  const written = await writev(buffers);
+  if (written < total) {
+    const rest = Buffer.concat(buffers).subarray(written);
     let offset = 0;
     while (offset < rest.byteLength) {
-      const { bytesWritten: more } = await handle.write(rest, offset);
+      const more = await write(rest, offset);
       if (more === 0) {
         throw new LedgerError('io', { rule: 'short-write' });
       }
@@ -306,6 +310,31 @@ async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void
     }
   }
 }
+
+function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void> {
+  return writeFully(
+    buffers,
+    async (all) => (await handle.writev(all)).bytesWritten,
+    async (rest, offset) => (await handle.write(rest, offset)).bytesWritten,
+  );
+}
+
+/** A batch's synchronized write as the thread pool makes it (`writeAll`, and the `fdatasync` where the journal has no `O_DSYNC`), made on the calling thread instead, its `writev` before this returns (see `LoneSync`). */
+async function writeHere(fd: number, buffers: Uint8Array[]): Promise<void> {
+  await writeFully(
+    buffers,
+    (all) => writevSync(fd, all),
+    (rest, offset) => writeSync(fd, rest, offset),
+  );
+  if (DSYNC === undefined) {
+    fdatasyncSync(fd);
+  }
+}
+
+/**
+Where the synchronized write of a batch that holds one append is made (a writer alone: nobody else queued for that sync): `thread-pool`, as every other batch, or `event-loop`, on the calling thread. On the event-loop thread the sync costs what the disk takes; from the thread pool it also costs waking a file-system thread that went idle meanwhile, which on a virtual machine can double a short sync (docs/durable-send.md#what-a-durable-send-costs). But while it lasts, no other callback of the process runs.
+*/
+export type LoneSync = 'thread-pool' | 'event-loop';
 
 /**
 Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS`), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends have queued, and when a sync ends with that many queued behind it, their batch starts before the ended batch's writers are woken. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
@@ -319,6 +348,7 @@ export async function openAppender(
     readonly last: string | null;
     readonly fence: () => number;
     readonly beforeBatch: () => void;
+    readonly loneSync: LoneSync;
   },
 ): Promise<Appender> {
   let size = options.size;
@@ -445,9 +475,11 @@ export async function openAppender(
       buffers = [Buffer.concat(buffers)];
     }
     const written =
-      DSYNC === undefined
-        ? writeAll(handle, buffers).then(() => handle.datasync())
-        : writeAll(handle, buffers);
+      batch.length === 1 && options.loneSync === 'event-loop'
+        ? writeHere(handle.fd, buffers)
+        : DSYNC === undefined
+          ? writeAll(handle, buffers).then(() => handle.datasync())
+          : writeAll(handle, buffers);
     return written.then(
       () => {
         size = position;

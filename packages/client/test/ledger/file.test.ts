@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, constants, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  constants,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,13 +15,19 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { compactLedger, openLedger } from '../../src/ledger/file.js';
-import { nodeSha256, openAppender } from '../../src/ledger/journal.js';
+import { type LoneSync, nodeSha256, openAppender } from '../../src/ledger/journal.js';
 import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 import * as memory from '../../src/ledger/memory.js';
 import { compileForChild } from '../support/child-build.js';
 import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
+
+// The journal's writes on the event-loop thread (`loneSync: 'event-loop'`) go through these; they do what `node:fs` does unless a test says otherwise.
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  return { ...actual, writevSync: vi.fn(actual.writevSync), writeSync: vi.fn(actual.writeSync) };
+});
 
 let directory = '';
 let counter = 0;
@@ -38,13 +52,14 @@ function freshPath(): string {
 }
 
 /** The group-commit appender on a new journal file, as the file ledger opens it, without the ledger around it. */
-function freshAppender(path: string) {
+function freshAppender(path: string, loneSync: LoneSync = 'thread-pool') {
   return openAppender(path, {
     created: true,
     size: 0,
     last: null,
     fence: () => 1,
     beforeBatch: () => undefined,
+    loneSync,
   });
 }
 
@@ -500,6 +515,83 @@ describe('group commit', () => {
     expect(journalLines(path)).toHaveLength(2);
   });
 
+  it('makes a lone append sync on the event-loop thread with loneSync event-loop, and from the thread pool by default', async () => {
+    const writev = vi.spyOn(fileHandlePrototype, 'writev');
+    const here = await freshAppender(freshPath(), 'event-loop');
+    await here.append([lineToAppend('{"n":1}')], () => undefined);
+    await here.append([lineToAppend('{"n":2}')], () => undefined);
+    await here.close();
+    expect(vi.mocked(writevSync)).toHaveBeenCalledTimes(2);
+    expect(writev).not.toHaveBeenCalled();
+    vi.mocked(writevSync).mockClear();
+    const path = freshPath();
+    const pooled = await freshAppender(path);
+    await pooled.append([lineToAppend('{"n":1}')], () => undefined);
+    await pooled.close();
+    expect(writev).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(writevSync)).not.toHaveBeenCalled();
+    expect(journalLines(path)).toHaveLength(1);
+  });
+
+  it('still shares one sync from the thread pool among appends that queued together, with loneSync event-loop', async () => {
+    const path = freshPath();
+    const appender = await freshAppender(path, 'event-loop');
+    const writev = vi.spyOn(fileHandlePrototype, 'writev');
+    vi.mocked(writevSync).mockClear();
+    await Promise.all([1, 2, 3].map((n) => appender.append([lineToAppend(`{"n":${n}}`)], () => undefined)));
+    await appender.close();
+    expect(writev).toHaveBeenCalledTimes(1);
+    expect(writev.mock.calls[0]?.[0]).toHaveLength(3);
+    expect(vi.mocked(writevSync)).not.toHaveBeenCalled();
+    expect(journalLines(path)).toHaveLength(3);
+  });
+
+  it('finishes a short write on the event-loop thread, and fails when nothing more goes in', async () => {
+    const path = freshPath();
+    const appender = await freshAppender(path, 'event-loop');
+    const text = '{"n":"a line written in pieces"}';
+    // The first write takes five bytes, the next the rest.
+    vi.mocked(writevSync).mockImplementationOnce((fd, buffers) =>
+      writeSync(fd, buffers[0] as Uint8Array, 0, 5),
+    );
+    await appender.append([lineToAppend(text)], () => undefined);
+    expect(journalLines(path).map((line) => (JSON.parse(line) as { body: unknown }).body)).toEqual([
+      JSON.parse(text),
+    ]);
+    vi.mocked(writevSync).mockImplementationOnce(() => 0);
+    vi.mocked(writeSync).mockImplementationOnce(() => 0);
+    expect(await refusal(appender.append([lineToAppend('{"n":2}')], () => undefined))).toMatchObject({
+      reason: 'io',
+      rule: 'short-write',
+    });
+    expect(await refusal(appender.append([lineToAppend('{"n":3}')], () => undefined))).toMatchObject({
+      reason: 'io',
+      rule: 'short-write',
+    });
+    await appender.close();
+    expect(journalLines(path)).toHaveLength(1);
+  });
+
+  it('fails every later write when a sync on the event-loop thread fails, as it does from the thread pool', async () => {
+    const path = freshPath();
+    const ledger = await openLedger({ name: path, loneSync: 'event-loop' });
+    await ledger.create(intent('loop-0'));
+    vi.mocked(writevSync).mockImplementationOnce(() => {
+      throw Object.assign(new Error('EIO'), { code: 'EIO' });
+    });
+    expect(await refusal(ledger.create(intent('loop-1')))).toMatchObject({ reason: 'io', rule: 'write' });
+    expect(await refusal(ledger.create(intent('loop-2')))).toMatchObject({ reason: 'io', rule: 'write' });
+    expect((await ledger.list()).map((record) => record.id)).toEqual(['loop-0']);
+    await ledger.close();
+  });
+
+  it('refuses a loneSync that is neither thread-pool nor event-loop', async () => {
+    const options = { name: freshPath(), loneSync: 'eventually' } as unknown as Parameters<
+      typeof openLedger
+    >[0];
+    expect(await refusal(openLedger(options))).toMatchObject({ reason: 'invalid-input', rule: 'lone-sync' });
+  });
+
   it('fails every waiting and later write when a synchronized write fails, since what reached the disk is unknown', async () => {
     const path = freshPath();
     const ledger = await openLedger({ name: path });
@@ -638,48 +730,57 @@ function seeded(seed: number): () => number {
 }
 
 describe('a ledger process killed with SIGKILL', () => {
-  it('always reopens with every acknowledged write, and never with a record still executing', async () => {
-    const path = freshPath();
-    const random = seeded(20_260_601);
-    const iterations = 30;
-    const acknowledged = new Map<string, number>();
-    let next = child(['stream', path, 'k0', '4']);
-    for (let iteration = 0; iteration < iterations; iteration++) {
-      const current = next;
-      // A seeded kill point: after 1 to 60 acknowledged writes, with more in flight from the other writers.
-      const killAfter = 1 + Math.floor(random() * 60);
-      let acks = 0;
-      const enough = new Promise<void>((resolve) => {
-        current.listen((event) => {
-          if (event.event === 'ack') {
-            acknowledged.set(String(event.id), Number(event.revision));
-            acks++;
-            if (acks === killAfter) {
-              resolve();
+  // Four writers mostly share syncs from the thread pool; one writer alone, with `loneSync: 'event-loop'`, makes every sync on its event-loop thread.
+  it.each([
+    { writers: '4', loneSync: 'thread-pool' },
+    { writers: '1', loneSync: 'event-loop' },
+  ])(
+    'always reopens with every acknowledged write, and never with a record still executing ($writers writers, loneSync $loneSync)',
+    async ({ writers, loneSync }) => {
+      const path = freshPath();
+      const random = seeded(20_260_601);
+      const iterations = 30;
+      const acknowledged = new Map<string, number>();
+      const streaming = (iteration: number) => child(['stream', path, `k${iteration}`, writers, loneSync]);
+      let next = streaming(0);
+      for (let iteration = 0; iteration < iterations; iteration++) {
+        const current = next;
+        // A seeded kill point: after 1 to 60 acknowledged writes, with more in flight from the other writers.
+        const killAfter = 1 + Math.floor(random() * 60);
+        let acks = 0;
+        const enough = new Promise<void>((resolve) => {
+          current.listen((event) => {
+            if (event.event === 'ack') {
+              acknowledged.set(String(event.id), Number(event.revision));
+              acks++;
+              if (acks === killAfter) {
+                resolve();
+              }
             }
-          }
+          });
         });
-      });
-      current.go();
-      // Load the next process while this one runs: starting Node costs more than the run itself.
-      if (iteration + 1 < iterations) {
-        next = child(['stream', path, `k${iteration + 1}`, '4']);
+        current.go();
+        // Load the next process while this one runs: starting Node costs more than the run itself.
+        if (iteration + 1 < iterations) {
+          next = streaming(iteration + 1);
+        }
+        await enough;
+        await killed(current.process);
+        const ledger = await openLedger({ name: path });
+        const records = new Map((await ledger.list()).map((record) => [record.id, record]));
+        for (const [id, revision] of acknowledged) {
+          expect(records.get(id)?.revision, id).toBeGreaterThanOrEqual(revision);
+        }
+        expect([...records.values()].filter((record) => record.state.status === 'executing')).toEqual([]);
+        await ledger.close();
       }
-      await enough;
-      await killed(current.process);
       const ledger = await openLedger({ name: path });
-      const records = new Map((await ledger.list()).map((record) => [record.id, record]));
-      for (const [id, revision] of acknowledged) {
-        expect(records.get(id)?.revision, id).toBeGreaterThanOrEqual(revision);
+      for (const record of await ledger.list()) {
+        expect(await verifyHistory(await ledger.history(record.id))).toEqual({ ok: true, record });
       }
-      expect([...records.values()].filter((record) => record.state.status === 'executing')).toEqual([]);
+      expect(await ledger.list()).not.toHaveLength(0);
       await ledger.close();
-    }
-    const ledger = await openLedger({ name: path });
-    for (const record of await ledger.list()) {
-      expect(await verifyHistory(await ledger.history(record.id))).toEqual({ ok: true, record });
-    }
-    expect(await ledger.list()).not.toHaveLength(0);
-    await ledger.close();
-  }, 60_000);
+    },
+    60_000,
+  );
 });

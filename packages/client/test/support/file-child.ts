@@ -2,11 +2,11 @@
 @module
 A child process for `test/ledger/file.test.ts`: it opens a file ledger the way another process on the same machine would, so the lock and the crash tests can kill it for real. It reports on stdout, one JSON object per line, and waits for `go` on stdin before it touches the ledger, so the test can start it (and pay for loading it) ahead of time.
 
-Modes: `hold <path>` opens and idles; `try <path>` opens and reports whether it could; `stream <path> <prefix> <writers>` runs `writers` concurrent loops of create → start → commit | unknown | fail, reporting every acknowledged write.
+Modes: `hold <path>` opens and idles; `try <path>` opens and reports whether it could; `stream <path> <prefix> <writers> [<loneSync>]` runs `writers` concurrent loops of create → start → commit | unknown | fail on a ledger opened with that `loneSync`, reporting every acknowledged write.
 */
 import { createInterface } from 'node:readline';
 import { LedgerError } from '../../src/core/errors.js';
-import { openLedger } from '../../src/ledger/file.js';
+import { type LoneSync, openLedger } from '../../src/ledger/file.js';
 import type { Ledger, LedgerRecord, LedgerTransition } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 
@@ -14,7 +14,7 @@ function report(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 
-const [mode, path = '', prefix = 'child', writers = '4'] = process.argv.slice(2);
+const [mode, path = '', prefix = 'child', writers = '4', loneSync = 'thread-pool'] = process.argv.slice(2);
 
 async function stream(ledger: Ledger): Promise<never> {
   const cause = { name: 'TransportError', kind: 'transport', reason: 'network', dispatched: true };
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   }
   let ledger: Ledger;
   try {
-    ledger = await openLedger({ name: path });
+    ledger = await openLedger({ name: path, loneSync: loneSync as LoneSync });
   } catch (error) {
     report({ event: 'refused', reason: error instanceof LedgerError ? error.reason : 'unexpected' });
     process.exit(0);
