@@ -331,9 +331,7 @@ async function writeHere(fd: number, buffers: Uint8Array[]): Promise<void> {
   }
 }
 
-/**
-Where the synchronized write of a batch that holds one append is made (a writer alone: nobody else queued for that sync): `thread-pool`, as every other batch, or `event-loop`, on the calling thread. On the event-loop thread the sync costs what the disk takes; from the thread pool it also costs waking a file-system thread that went idle meanwhile, which on a virtual machine can double a short sync (docs/durable-send.md#what-a-durable-send-costs). But while it lasts, no other callback of the process runs.
-*/
+/** Where the synchronized write of a batch that holds one append is made (a writer alone: nobody else queued for that sync): `thread-pool`, as every other batch, or `event-loop`, on the calling thread. `FileLedgerOptions.loneSync` (file.ts) says when each suits. */
 export type LoneSync = 'thread-pool' | 'event-loop';
 
 /**

@@ -517,6 +517,7 @@ describe('group commit', () => {
 
   it('makes a lone append sync on the event-loop thread with loneSync event-loop, and from the thread pool by default', async () => {
     const writev = vi.spyOn(fileHandlePrototype, 'writev');
+    vi.mocked(writevSync).mockClear();
     const here = await freshAppender(freshPath(), 'event-loop');
     await here.append([lineToAppend('{"n":1}')], () => undefined);
     await here.append([lineToAppend('{"n":2}')], () => undefined);
