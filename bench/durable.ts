@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { A2aClient } from '@surecall/client';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
-import { durableAgent } from '../packages/client/src/durable/agent.js';
+import { type DurableAgent, durableAgent } from '../packages/client/src/durable/agent.js';
 import { openLedger } from '../packages/client/src/ledger/file.js';
+import type { Ledger } from '../packages/client/src/ledger/ledger.js';
 import { openLedger as openMemoryLedger } from '../packages/client/src/ledger/memory.js';
 import { sourceChild } from './child.js';
 import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
@@ -31,6 +32,14 @@ const heapGoalBytes = 512;
 
 function echo() {
   return { role: 'ROLE_USER' as const, parts: [{ text: 'echo hi' }] };
+}
+
+/** One durable echo send, which must commit: a send that did not measured something else. */
+async function committedSend(agent: DurableAgent): Promise<void> {
+  const outcome = await agent.send(echo());
+  if (outcome.status !== 'committed') {
+    throw new Error('bench/durable: a durable send did not commit');
+  }
 }
 
 /** The median ms of one call over `sendsPerRun` sequential calls. */
@@ -72,12 +81,7 @@ async function throughput(client: A2aClient, directory: string): Promise<BenchRo
     try {
       // At-most-once, as these rows have always measured: a keyed send would add the key's bytes and checks.
       const agent = durableAgent({ client, ledger, delivery: 'at-most-once' });
-      return await concurrently(throughputSends, async () => {
-        const outcome = await agent.send(echo());
-        if (outcome.status !== 'committed') {
-          throw new Error('bench/durable: a durable send did not commit');
-        }
-      });
+      return await concurrently(throughputSends, () => committedSend(agent));
     } finally {
       await ledger.close();
     }
@@ -158,25 +162,18 @@ export async function run(): Promise<BenchRow[]> {
   const bare = await open(join(directory, 'bare.log'), 'a');
   try {
     const client = await loopbackClient(mock.cardUrl);
-    const agent = durableAgent({
-      client,
-      ledger,
-      delivery: 'at-most-once',
-      recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 },
-    });
+    // The agent every latency side sends with, on the ledger the side measures.
+    const agentOn = (on: Ledger) =>
+      durableAgent({
+        client,
+        ledger: on,
+        delivery: 'at-most-once',
+        recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 },
+      });
+    const agent = agentOn(ledger);
     // The same agent on a file ledger whose lone syncs are made on the event-loop thread.
-    const lone = durableAgent({
-      client,
-      ledger: loneLedger,
-      delivery: 'at-most-once',
-      recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 },
-    });
-    const inMemory = durableAgent({
-      client,
-      ledger: await openMemoryLedger({ name: 'bench' }),
-      delivery: 'at-most-once',
-      recovery: { kind: 'context-history', maxPages: 4, historyLength: 64, retryAfterMs: 1000 },
-    });
+    const lone = agentOn(loneLedger);
+    const inMemory = agentOn(await openMemoryLedger({ name: 'bench' }));
     // One journal line of a durable echo send, about the size the ledger writes.
     const first = await agent.send(echo());
     if (first.status !== 'committed') {
@@ -190,18 +187,8 @@ export async function run(): Promise<BenchRow[]> {
         message: { ...echo(), messageId: crypto.randomUUID() },
         configuration: { returnImmediately: true },
       });
-    const durable = async () => {
-      const outcome = await agent.send(echo());
-      if (outcome.status !== 'committed') {
-        throw new Error('bench/durable: a durable send did not commit');
-      }
-    };
-    const onLoop = async () => {
-      const outcome = await lone.send(echo());
-      if (outcome.status !== 'committed') {
-        throw new Error('bench/durable: a durable send did not commit');
-      }
-    };
+    const durable = () => committedSend(agent);
+    const onLoop = () => committedSend(lone);
     const memory = async () => {
       await inMemory.send(echo());
     };
