@@ -127,10 +127,9 @@ export async function openJournalView(path: string): Promise<LedgerView> {
     snapshot = await readSnapshot(file);
     return snapshot;
   };
-  const byCreation = (records: Iterable<LedgerRecord>) =>
-    [...records].sort((left, right) => left.createdAt - right.createdAt || (left.id < right.id ? -1 : 1));
   return {
-    list: async () => byCreation((await fresh()).records.values()),
+    // In the journal's order of first lines, which is the ledger's own sequence (a record's map entry is made at its first line).
+    list: async () => [...(await fresh()).records.values()],
     get: async (id) => (await fresh()).records.get(id),
     history: async (id) => ((await fresh()).revisions.get(id) ?? []) as LedgerRevision[],
     watch(listener) {
@@ -147,7 +146,7 @@ export async function openJournalView(path: string): Promise<LedgerView> {
           const mark = `${info.size}:${info.mtimeMs}`;
           if (mark !== last) {
             last = mark;
-            for (const record of byCreation((await fresh()).records.values())) {
+            for (const record of (await fresh()).records.values()) {
               if (seen.get(record.id) !== record.digest) {
                 seen.set(record.id, record.digest);
                 listener(record);

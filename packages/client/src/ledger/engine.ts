@@ -34,7 +34,7 @@ export interface LedgerStore {
   /** False for a store that only follows another writer (an idb tab without the Web Lock): every write is refused as `locked`. */
   readonly writable: boolean;
   get(id: string): Promise<LedgerRecord | undefined>;
-  /** All records, or those whose status is in `states`, in any order. */
+  /** All records, or those whose status is in `states`, in the ledger's own sequence: the order they were created in it (the journal's lines, IndexedDB's sequence store, PostgreSQL's `seq` column, a map's insertion order). */
   list(states: ReadonlySet<LedgerStatus> | undefined): Promise<LedgerRecord[]>;
   history(id: string): Promise<LedgerRevision[]>;
   /** `text` is the exact text `revision.digest` is the SHA-256 of (`revisionDigestInput`), so a store that writes text writes those bytes and never serializes the revision again. */
@@ -98,10 +98,6 @@ function dropUndefined<T extends object>(value: T): T {
     }
   }
   return value;
-}
-
-function byCreation(left: LedgerRecord, right: LedgerRecord): number {
-  return left.createdAt - right.createdAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0);
 }
 
 /**
@@ -337,7 +333,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
     );
     const at = (record: LedgerRecord) =>
       record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? record.updatedAt) : 0;
-    due.sort((left, right) => at(left) - at(right) || byCreation(left, right));
+    // A stable sort: records due at the same time stay in the ledger's own sequence.
+    due.sort((left, right) => at(left) - at(right));
     const taken = due.slice(0, limit);
     for (const record of taken) {
       claimed.add(record.id);
@@ -366,7 +363,7 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
 
   async function list(filter?: LedgerFilter): Promise<LedgerRecord[]> {
     const states = filter?.states === undefined ? undefined : new Set(filter.states);
-    return (await store.list(states)).sort(byCreation);
+    return store.list(states);
   }
 
   const ledger: Ledger = {

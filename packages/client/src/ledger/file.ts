@@ -47,7 +47,7 @@ export type FileLedgerOptions = LedgerOptions & {
 
 /** An open record: kept whole in the heap. */
 type OpenEntry = { record: LedgerRecord; revisions: LedgerRevision[]; offsets: number[] };
-/** A settled record: only what `list` filters and sorts on, and where its lines are. */
+/** A settled record: what `list` and retention filter on, where its lines are (their order is the journal's), and its creation time, which the snapshot's format carries. */
 type SettledEntry = { status: LedgerStatus; createdAt: number; updatedAt: number; offsets: number[] };
 
 const REVISION_DOMAIN = 'surecall.ledger.revision.v1';
@@ -235,8 +235,9 @@ async function openReader(path: string): Promise<Reader> {
   return { handle: await open(path, 'r'), users: 0, retired: false };
 }
 
-function byCreation(left: { createdAt: number; id: string }, right: { createdAt: number; id: string }) {
-  return left.createdAt - right.createdAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0);
+/** The journal's own order of records: where each record's first line is (compaction keeps that order). */
+function byFirstLine(left: { offsets: readonly number[] }, right: { offsets: readonly number[] }): number {
+  return (left.offsets[0] ?? 0) - (right.offsets[0] ?? 0);
 }
 
 /** The file store over a replayed state: reads, group-committed appends, checkpoints and compaction. */
@@ -412,12 +413,12 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
       settled.delete(id);
     }
     const kept = [
-      ...[...opened].map(([id, entry]) => ({ id, createdAt: entry.record.createdAt })),
-      ...[...settled].map(([id, entry]) => ({ id, createdAt: entry.createdAt })),
-    ].sort(byCreation);
+      ...[...opened].map(([id, entry]) => ({ id, offsets: entry.offsets })),
+      ...[...settled].map(([id, entry]) => ({ id, offsets: entry.offsets })),
+    ].sort(byFirstLine);
     const lines: { digest: string; text: string }[] = [];
     const owners: { id: string; count: number }[] = [];
-    const groups = kept.map(({ id }) => (opened.get(id) ?? (settled.get(id) as SettledEntry)).offsets);
+    const groups = kept.map(({ offsets }) => offsets);
     const texts = await withReader((handle) => readLinesAt(handle, groups));
     for (const [index, { id }] of kept.entries()) {
       let revisions: LedgerRevision[];
@@ -480,10 +481,10 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
       return record?.revision === revision ? record : undefined;
     },
     async list(states) {
-      const records: LedgerRecord[] = [];
+      const found: { offsets: readonly number[]; record: LedgerRecord }[] = [];
       for (const entry of opened.values()) {
         if (states === undefined || states.has(entry.record.state.status)) {
-          records.push(entry.record);
+          found.push(entry);
         }
       }
       const wanted: [string, SettledEntry][] = [];
@@ -498,14 +499,14 @@ function fileStore(state: State, appender: Appender, lock: FileLock, initialRead
           wanted.map(([, entry]) => entry.offsets),
         ),
       );
-      for (const [index, [id]] of wanted.entries()) {
+      for (const [index, [id, entry]] of wanted.entries()) {
         try {
-          records.push(replayRecord(id, texts[index] as string[]).record);
+          found.push({ offsets: entry.offsets, record: replayRecord(id, texts[index] as string[]).record });
         } catch (error) {
           throw corruptAt(error);
         }
       }
-      return records;
+      return found.sort(byFirstLine).map((entry) => entry.record);
     },
     history: async (id) => [...((await read(id))?.revisions ?? [])],
     append: (record, revision, text) => appendAll([{ record, revision, text }]),

@@ -41,3 +41,47 @@ describe('create with a first attempt on IndexedDB', () => {
     await ledger.close();
   });
 });
+
+/** A database as version 2 of the store left it (no sequence store), holding `records` as given. */
+function versionTwo(database: string, records: readonly unknown[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open(database, 2);
+    opening.onerror = () => reject(opening.error);
+    opening.onupgradeneeded = () => {
+      const db = opening.result;
+      const store = db.createObjectStore('records', { keyPath: 'id' });
+      store.createIndex('status', 'state.status');
+      store.createIndex('updatedAt', 'updatedAt');
+      db.createObjectStore('revisions', { keyPath: ['id', 'revision'] });
+      for (const record of records) {
+        store.put(record);
+      }
+    };
+    opening.onsuccess = () => {
+      opening.result.close();
+      resolve();
+    };
+  });
+}
+
+describe('the creation sequence on IndexedDB', () => {
+  it('upgrades a version 2 database in the order version 2 listed (time, then id), then appends in creation order', async () => {
+    const source = `idb-sequence-source-${crypto.randomUUID()}`;
+    const writer = await openLedger({ name: source });
+    // Made in this order; version 2 listed them by time, then id: b (earlier), then a, c (same time).
+    const made = [];
+    for (const id of ['c', 'a', 'b']) {
+      made.push(await writer.create(intent(id)));
+    }
+    await writer.close();
+    const times: Record<string, number> = { a: 2000, b: 1000, c: 2000 };
+    const name = `idb-sequence-${crypto.randomUUID()}`;
+    await versionTwo(
+      name,
+      made.map((record) => ({ ...record, createdAt: times[record.id] })),
+    );
+    const upgraded = await openLedger({ name });
+    expect((await upgraded.list()).map((record) => record.id)).toEqual(['b', 'a', 'c']);
+    await upgraded.close();
+  });
+});

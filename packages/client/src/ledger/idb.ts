@@ -15,10 +15,12 @@ interface LedgerDatabase extends DBSchema {
   // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.
   records: { key: string; value: unknown; indexes: { status: string; updatedAt: number } };
   revisions: { key: [string, number]; value: unknown };
+  // The ledger's own sequence: one entry per record, keyed by the order the records were created in, which `list` follows.
+  sequence: { key: number; value: { readonly id: string }; indexes: { id: string } };
 }
 
-// Version 2 adds the `updatedAt` index that retention prunes by.
-const VERSION = 2;
+// Version 2 adds the `updatedAt` index that retention prunes by; version 3 the creation sequence.
+const VERSION = 3;
 /** Writes between two prunings. */
 const PRUNE_EVERY = 256;
 
@@ -96,8 +98,9 @@ async function takeLease(name: string): Promise<Lease> {
 Deletes the settled records whose `updatedAt` is older than `cutoff`, and their revisions, in one transaction: the `updatedAt` index bounds the walk to the records past the window, and an open record among them is kept (docs/durable-send.md#retention). A record that does not decode is `corrupt`, and the transaction deletes nothing.
 */
 async function prune(db: IDBPDatabase<LedgerDatabase>, cutoff: number): Promise<number> {
-  const tx = db.transaction(['records', 'revisions'], 'readwrite');
+  const tx = db.transaction(['records', 'revisions', 'sequence'], 'readwrite');
   const revisions = tx.objectStore('revisions');
+  const sequence = tx.objectStore('sequence').index('id');
   let pruned = 0;
   try {
     let cursor = await tx
@@ -112,6 +115,10 @@ async function prune(db: IDBPDatabase<LedgerDatabase>, cutoff: number): Promise<
       if (isSettled(decoded.value)) {
         const id = decoded.value.id;
         await revisions.delete(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
+        const place = await sequence.getKey(id);
+        if (place !== undefined) {
+          await tx.objectStore('sequence').delete(place);
+        }
         await cursor.delete();
         pruned++;
       }
@@ -139,7 +146,7 @@ function idbStore(
     return io(async () => {
       const first = (commits[0] as (typeof commits)[number]).revision;
       const { record } = commits.at(-1) as (typeof commits)[number];
-      const tx = db.transaction(['records', 'revisions'], 'readwrite');
+      const tx = db.transaction(['records', 'revisions', 'sequence'], 'readwrite');
       const records = tx.objectStore('records');
       const stored = await records.get(record.id);
       // The compare-and-set, inside the same transaction as the write, so no other writer can slip in between.
@@ -161,6 +168,7 @@ function idbStore(
         await Promise.all([
           records.put(record),
           ...commits.map((commit) => revisions.add(commit.revision)),
+          ...(first.revision === 0 ? [tx.objectStore('sequence').add({ id: record.id })] : []),
           tx.done,
         ]);
       } catch (error) {
@@ -193,13 +201,33 @@ function idbStore(
       }),
     list: (states) =>
       io(async () => {
-        if (states === undefined) {
-          return (await db.getAll('records')).map(decodeRecord);
+        const tx = db.transaction(['records', 'sequence']);
+        const [order, lists] = await Promise.all([
+          tx.objectStore('sequence').getAll(),
+          states === undefined
+            ? tx.objectStore('records').getAll()
+            : Promise.all(
+                [...states].map((status) => tx.objectStore('records').index('status').getAll(status)),
+              ),
+        ]);
+        const found = new Map<string, LedgerRecord>();
+        for (const value of lists.flat()) {
+          const record = decodeRecord(value);
+          found.set(record.id, record);
         }
-        const lists = await Promise.all(
-          [...states].map((status) => db.getAllFromIndex('records', 'status', status)),
-        );
-        return lists.flat().map(decodeRecord);
+        // In the ledger's own sequence; a record the sequence does not name is damage, not a record to leave out.
+        const records: LedgerRecord[] = [];
+        for (const { id } of order) {
+          const record = found.get(id);
+          if (record !== undefined) {
+            records.push(record);
+            found.delete(id);
+          }
+        }
+        if (found.size > 0) {
+          throw new LedgerError('corrupt', { rule: 'sequence' });
+        }
+        return records;
       }),
     history: (id) =>
       io(async () => {
@@ -257,6 +285,26 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
         }
         if (oldVersion < 2) {
           transaction.objectStore('records').createIndex('updatedAt', 'updatedAt');
+        }
+        if (oldVersion < 3) {
+          const sequence = database.createObjectStore('sequence', { autoIncrement: true });
+          sequence.createIndex('id', 'id', { unique: true });
+          // Records a version 2 database holds take the order version 2 listed them in: creation time, then id. A
+          // request that fails aborts the upgrade, which fails the open as `io`.
+          transaction
+            .objectStore('records')
+            .getAll()
+            .then((values) => {
+              const known = values as { id?: unknown; createdAt?: unknown }[];
+              const ids = known
+                .map((value) => ({ id: String(value.id), at: Number(value.createdAt) || 0 }))
+                .sort(
+                  (left, right) =>
+                    left.at - right.at || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0),
+                );
+              return Promise.all(ids.map(({ id }) => sequence.add({ id })));
+            })
+            .catch(() => undefined);
         }
       },
       // A newer version elsewhere wants the database: give it up; later calls fail as `io`.

@@ -528,6 +528,41 @@ describe.each(backends)('the $name ledger, list and subscribe', (backend) => {
     await ledger.close();
   });
 
+  it('lists in the order records were created, whatever their clocks say, and again after a reopen', async () => {
+    const name = freshName(backend);
+    const ledger = await backend.openLedger({ name });
+    // Twelve records in one millisecond (`h-10` sorts before `h-9` as text), then two whose clock went back.
+    const ids = [...Array.from({ length: 12 }, (_, index) => `h-${index}`), 'late-b', 'late-a'];
+    // Times near now: a reopen prunes settled records past the retention window.
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(now);
+      for (const id of ids.slice(0, 12)) {
+        await recordIn(ledger, id.endsWith('1') ? 'unknown' : 'committed', id);
+      }
+      vi.setSystemTime(now - 1000);
+      await recordIn(ledger, 'committed', 'late-b');
+      vi.setSystemTime(now - 2000);
+      await recordIn(ledger, 'prepared', 'late-a');
+    } finally {
+      vi.useRealTimers();
+    }
+    const listed = async (from: Ledger, states?: LedgerStatus[]) =>
+      (await from.list(states === undefined ? undefined : { states })).map((record) => record.id);
+    expect(await listed(ledger)).toEqual(ids);
+    expect(await listed(ledger, ['unknown'])).toEqual(['h-1', 'h-11']);
+    expect(await listed(ledger, ['committed', 'prepared'])).toEqual(
+      ids.filter((id) => id !== 'h-1' && id !== 'h-11'),
+    );
+    await ledger.close();
+    if (backend.name !== 'memory') {
+      const reopened = await backend.openLedger({ name });
+      expect(await listed(reopened)).toEqual(ids);
+      await reopened.close();
+    }
+  });
+
   it('tells every subscriber of each committed change, in order, and nothing of refused ones', async () => {
     const ledger = await backend.openLedger({ name: freshName(backend) });
     const seen: LedgerChange[] = [];
@@ -962,7 +997,7 @@ describe('the idb ledger, between tabs', () => {
     const ledger = await idb.openLedger({ name });
     await ledger.create(intent('upgrade-1'));
     await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.open(name, 3);
+      const request = indexedDB.open(name, 4);
       request.onsuccess = () => {
         request.result.close();
         resolve();

@@ -171,7 +171,7 @@ export interface Ledger {
   transition(id: string, expectedRevision: number, transition: LedgerTransition): Promise<LedgerRecord>;
   /** The record's head, or `undefined` (also once a settled record was pruned past the retention window). */
   get(id: string): Promise<LedgerRecord | undefined>;
-  /** Records in creation order (time, then id), optionally only those in the given states. */
+  /** Records in the order they were created in this ledger (its own sequence, not their clocks' times), optionally only those in the given states. */
   list(filter?: LedgerFilter): Promise<LedgerRecord[]>;
   /** Every revision of a record, oldest first; empty for an unknown id. */
   history(id: string): Promise<LedgerRevision[]>;
