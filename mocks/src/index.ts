@@ -33,6 +33,7 @@ export type { Serializer, SerializerStyle, WireType } from './agent/serializer.j
 export { createSerializer, parseSerializerStyles, serializerStyles } from './agent/serializer.js';
 export type {
   ActiveFault,
+  AlteredDataFault,
   AlteredHistoryFault,
   Binding,
   BlockingSubmittedFault,

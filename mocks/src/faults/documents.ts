@@ -22,6 +22,9 @@ export type JsonObject = {
   tasks?: unknown;
   statusUpdate?: unknown;
   artifactUpdate?: unknown;
+  artifacts?: unknown;
+  artifact?: unknown;
+  data?: unknown;
   result?: unknown;
   error?: unknown;
   method?: unknown;
@@ -45,7 +48,8 @@ export type DocumentFault = Extract<
       | 'two-union-members'
       | 'blocking-submitted'
       | 'different-task-id'
-      | 'altered-history';
+      | 'altered-history'
+      | 'altered-data';
   }
 >;
 
@@ -59,6 +63,7 @@ export function rewritesDocuments(spec: FaultSpec): spec is DocumentFault {
     case 'blocking-submitted':
     case 'different-task-id':
     case 'altered-history':
+    case 'altered-data':
       return true;
     default:
       return false;
@@ -219,6 +224,8 @@ function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
       return substituteTaskId(result, spec.taskId);
     case 'altered-history':
       return alterHistory(result, spec.text);
+    case 'altered-data':
+      return alterData(result, spec.data ?? defaultAlteredData);
     default:
       return false;
   }
@@ -297,4 +304,30 @@ function alterHistory(result: JsonObject, replacement: string | undefined): bool
     }
   }
   return false;
+}
+
+const defaultAlteredData = { 'fault-lab': 'altered' };
+
+/** The parts of what the agent produced in a result: a reply message, each task's artifacts, an artifact update's artifact; never the history, whose messages are the caller's or earlier ones. */
+function outputParts(result: JsonObject): unknown[] {
+  const holders: unknown[] = [result.message];
+  for (const task of tasksIn(result)) {
+    holders.push(...(Array.isArray(task.artifacts) ? task.artifacts : []));
+  }
+  const update = result.artifactUpdate;
+  if (isRecord(update)) {
+    holders.push(update.artifact);
+  }
+  return holders.flatMap((holder) => (isRecord(holder) && Array.isArray(holder.parts) ? holder.parts : []));
+}
+
+function alterData(result: JsonObject, replacement: unknown): boolean {
+  let changed = false;
+  for (const part of outputParts(result)) {
+    if (isRecord(part) && 'data' in part) {
+      part.data = replacement;
+      changed = true;
+    }
+  }
+  return changed;
 }

@@ -1,3 +1,4 @@
+import type { JsonValue } from '@surecall/client/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFaultLab, type FaultSpec, type Handle } from './faults.js';
@@ -119,6 +120,24 @@ function setUp(spec: FaultSpec, chunking?: (text: string) => readonly string[]) 
   const faults = createFaultLab();
   faults.set(spec);
   return { ...agent, faults, handle: faults.wrap(agent.handle) };
+}
+
+/** A lab around an agent that answers each JSON-RPC method with the given result (a list is a stream of results). */
+function withAnswers(results: Readonly<Record<string, unknown>>, spec: FaultSpec) {
+  const handle: Handle = async (request) => {
+    const { id, method } = (await request.json()) as { id: number; method: string };
+    const result = results[method];
+    if (Array.isArray(result)) {
+      const body = result.map(
+        (event) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result: event })}\n\n`,
+      );
+      return new Response(body.join(''), { headers: { 'content-type': 'text/event-stream' } });
+    }
+    return Response.json({ jsonrpc: '2.0', id, result });
+  };
+  const faults = createFaultLab();
+  faults.set(spec);
+  return { faults, handle: faults.wrap(handle) };
 }
 
 afterEach(() => {
@@ -591,6 +610,86 @@ describe('malformed answers (the work happens)', () => {
     const first = frames(await (await handle(rest('POST', '/message:stream'))).text())[0];
     const event = (first === undefined ? undefined : dataOf(first)) as { task: typeof task } | undefined;
     expect(event?.task.history[0]).toEqual({ ...task.history[0], parts: [{ text: 'task z' }] });
+  });
+
+  it("altered-data: replaces a reply's data parts, and only them, by default", async () => {
+    const reply = {
+      messageId: 'm-3',
+      role: 'ROLE_AGENT',
+      parts: [{ data: { sum: 3 }, mediaType: 'application/json' }, { text: 'sum' }],
+    };
+    const { handle } = withAnswers(
+      { SendMessage: { message: reply } },
+      { kind: 'altered-data', operation: '*' },
+    );
+    expect(await (await handle(rpc('SendMessage'))).json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: {
+        message: {
+          ...reply,
+          parts: [{ data: { 'fault-lab': 'altered' }, mediaType: 'application/json' }, { text: 'sum' }],
+        },
+      },
+    });
+  });
+
+  it("altered-data: replaces a task's artifacts, never its history, with any JSON value, any key included", async () => {
+    const data = JSON.parse('{"__proto__":"x","a.b":[0],"\\n":null}') as JsonValue;
+    const { handle } = withAnswers(
+      {
+        GetTask: {
+          ...task,
+          history: [{ ...task.history[0], parts: [{ data: { a: 1 } }] }],
+          artifacts: [{ artifactId: 'r', parts: [{ data: 1 }, { data: 2 }] }],
+        },
+      },
+      { kind: 'altered-data', operation: 'GetTask', data },
+    );
+    const text = await (await handle(rpc('GetTask'))).text();
+    const body = JSON.parse(text) as {
+      result: { artifacts: { parts: unknown[] }[]; history: { parts: unknown[] }[] };
+    };
+    expect(body.result.artifacts[0]?.parts).toEqual([{ data }, { data }]);
+    expect(body.result.history[0]?.parts).toEqual([{ data: { a: 1 } }]);
+    expect(text).toContain('{"__proto__":"x","a.b":[0],"\\n":null}');
+  });
+
+  it('altered-data: rewrites the artifact update of the chosen stream frame', async () => {
+    const update = {
+      taskId: 't-1',
+      contextId: 'c-1',
+      artifact: { artifactId: 'r', parts: [{ data: { sum: 3 } }] },
+    };
+    const { handle } = withAnswers(
+      { SendStreamingMessage: [streamEvents[0], { artifactUpdate: update }] },
+      { kind: 'altered-data', operation: 'SendStreamingMessage', frame: 1, data: [] },
+    );
+    const [first, second] = frames(await (await handle(rpc('SendStreamingMessage'))).text()).map(dataOf);
+    expect(first).toEqual({ jsonrpc: '2.0', id: 7, result: streamEvents[0] });
+    expect(second).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { artifactUpdate: { ...update, artifact: { artifactId: 'r', parts: [{ data: [] }] } } },
+    });
+  });
+
+  it('altered-data: leaves an answer without data parts alone, and is spent', async () => {
+    const { handle, faults } = setUp({ kind: 'altered-data', operation: 'GetTask' });
+    expect(await (await handle(rest('GET', '/tasks/t-1'))).json()).toEqual(task);
+    expect(faults.list()).toEqual([]);
+  });
+
+  it('altered-data: keeps its own copy of the data', async () => {
+    const data = { sum: 'three' };
+    const { handle } = withAnswers(
+      { SendMessage: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ data: { sum: 3 } }] } } },
+      { kind: 'altered-data', operation: 'SendMessage', data },
+    );
+    data.sum = 'four';
+    expect(await (await handle(rpc('SendMessage'))).json()).toMatchObject({
+      result: { message: { parts: [{ data: { sum: 'three' } }] } },
+    });
   });
 
   it('leaves an HTTP+JSON error answer alone', async () => {

@@ -23,6 +23,7 @@ What each kind does, and to which answers it applies (a fault whose answer has a
 | `blocking-submitted` | yes | a `{task}` result set to SUBMITTED | unchanged |
 | `different-task-id` | yes | the task's id replaced | same, in frame `frame` |
 | `altered-history` | yes | the user's history text changed | same, in frame `frame` |
+| `altered-data` | yes | the agent's data parts hold `data` | same, in frame `frame` |
 
 @example
 ```ts
@@ -32,7 +33,7 @@ faults.set({ kind: 'drop-after', operation: 'SendMessage' }); // the next send i
 ```
 */
 
-import { type OperationName, operationNames } from '@surecall/client/protocol';
+import { type JsonValue, type OperationName, operationNames } from '@surecall/client/protocol';
 import { jsonRpcPath, restPath } from '../agent/card.js';
 import { matchRestRoute } from '../http/rest.js';
 import { isRecord } from './documents.js';
@@ -137,6 +138,13 @@ export type AlteredHistoryFault = FaultTarget &
     /** @default the original text with ` (altered)` appended */
     readonly text?: string;
   };
+/** The agent's output says something else: every data part of a reply message, of a task's artifacts or of an artifact update holds `data` instead (the history is left alone). A protocol-valid answer whose content the caller's own schema must judge, such as a remote skill's output. */
+export type AlteredDataFault = FaultTarget &
+  FrameTarget & {
+    readonly kind: 'altered-data';
+    /** Any JSON value of at most 1 MiB once serialized. @default { "fault-lab": "altered" } */
+    readonly data?: JsonValue;
+  };
 
 /** One fault to arm, discriminated by `kind`. */
 export type FaultSpec =
@@ -156,7 +164,8 @@ export type FaultSpec =
   | OversizedSseLineFault
   | BlockingSubmittedFault
   | DifferentTaskIdFault
-  | AlteredHistoryFault;
+  | AlteredHistoryFault
+  | AlteredDataFault;
 
 /** The kind of a fault. */
 export type FaultKind = FaultSpec['kind'];
@@ -257,8 +266,13 @@ export function createFaultLab(): FaultLab {
 
   return {
     set(fault) {
-      // A copy, so that a caller changing its object later cannot change an armed fault.
-      const spec = Object.freeze({ ...parseFaultSpec(fault) });
+      // A copy, so that a caller changing its object later cannot change an armed fault; `data` is JSON, so its JSON copy is exact.
+      const parsed = parseFaultSpec(fault);
+      const spec = Object.freeze(
+        parsed.kind === 'altered-data' && parsed.data !== undefined
+          ? { ...parsed, data: JSON.parse(JSON.stringify(parsed.data)) as JsonValue }
+          : { ...parsed },
+      );
       const id = `fault-${next}` as FaultId;
       next += 1;
       armed.push({ id, spec, remaining: spec.count ?? 1 });

@@ -22,6 +22,8 @@ describe('safeParseFaultSpec', () => {
     ['oversized line', { kind: 'oversized-sse-line', operation: 'SendStreamingMessage', bytes: 2 }],
     ['different task id', { kind: 'different-task-id', operation: 'GetTask', taskId: 'other' }],
     ['altered history', { kind: 'altered-history', operation: 'ListTasks', text: 'changed' }],
+    ['altered data', { kind: 'altered-data', operation: 'GetTask', frame: 1, data: { a: [1, null, 'x'] } }],
+    ['altered data that is null', { kind: 'altered-data', operation: 'SendMessage', data: null }],
   ])('accepts %s', (_name, input) => {
     expect(safeParseFaultSpec(input)).toEqual({ ok: true, value: input });
   });
@@ -51,6 +53,12 @@ describe('safeParseFaultSpec', () => {
     ],
     ['a one-byte line', { kind: 'oversized-sse-line', operation: '*', bytes: 1 }, 'bytes'],
     ['an empty task id', { kind: 'different-task-id', operation: '*', taskId: '' }, 'taskId'],
+    ['altered data that is no JSON', { kind: 'altered-data', operation: '*', data: 1n }, 'data'],
+    [
+      'altered data over 1 MiB',
+      { kind: 'altered-data', operation: '*', data: 'x'.repeat(1024 * 1024) },
+      'data',
+    ],
   ])('refuses %s, naming the field', (_name, input, field) => {
     const result = safeParseFaultSpec(input);
     expect(result.ok).toBe(false);

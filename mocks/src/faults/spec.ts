@@ -25,6 +25,7 @@ const kinds = [
   'blocking-submitted',
   'different-task-id',
   'altered-history',
+  'altered-data',
 ] as const satisfies readonly FaultKind[];
 
 const maxCount = 1_000_000;
@@ -50,6 +51,19 @@ const text =
     typeof value === 'string' && value.length > 0 && value.length <= maxLength
       ? undefined
       : `must be a non-empty string of at most ${maxLength} characters`;
+const jsonValue =
+  (maxBytes: number): Check =>
+  (value) => {
+    let serialized: string | undefined;
+    try {
+      serialized = JSON.stringify(value);
+    } catch {
+      // A cycle or a BigInt: no JSON value.
+    }
+    return serialized !== undefined && new TextEncoder().encode(serialized).length <= maxBytes
+      ? undefined
+      : `must be a JSON value of at most ${maxBytes} bytes`;
+  };
 const location: Check = (value) => {
   const problem = text(2048)(value);
   if (problem !== undefined || typeof value !== 'string') {
@@ -84,6 +98,7 @@ const paramRules: { readonly [K in FaultKind]: Readonly<Record<string, ParamRule
   'blocking-submitted': {},
   'different-task-id': { ...frameRule, taskId: optional(text(256)) },
   'altered-history': { ...frameRule, text: optional(text(4096)) },
+  'altered-data': { ...frameRule, data: optional(jsonValue(1024 * 1024)) },
 };
 
 const targetRules: Readonly<Record<string, ParamRule>> = {

@@ -102,7 +102,7 @@ export type SkillOutcome<TOutput> =
       readonly id?: string;
       /** Absent only for a reused id whose failure an earlier call received: the record's `state.cause` summarises it. */
       readonly error: ClientError | undefined;
-      /** Where the validator found the input or the answer wrong. */
+      /** Where the validator found the input or the answer wrong; in an answer every member reads `[*]` (see {@link SkillIssue}). */
       readonly issues?: readonly SkillIssue[];
     }
   | {
@@ -236,7 +236,7 @@ export function remoteSkill<TInput extends StandardSchemaV1, TOutput extends Sta
       const issues = [{ path: '$.parts' }];
       return { status: 'failed', id, error: outputError(issues, 'skill-output-part'), issues };
     }
-    const checked = await check(outputSchema, raw.raw);
+    const checked = await check(outputSchema, raw.raw, 'peer');
     if (!checked.ok) {
       return { status: 'failed', id, error: outputError(checked.issues), issues: checked.issues };
     }
@@ -244,7 +244,7 @@ export function remoteSkill<TInput extends StandardSchemaV1, TOutput extends Sta
   }
 
   async function call(value: StandardSchemaV1.InferInput<TInput>, callOptions: SkillCallOptions = {}) {
-    const checked = await check(input, value);
+    const checked = await check(input, value, 'caller');
     if (!checked.ok) {
       return { status: 'failed', error: inputError(checked.issues), issues: checked.issues } as const;
     }

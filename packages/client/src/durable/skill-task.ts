@@ -117,7 +117,7 @@ export function skillTask<TOutput>(input: SkillTaskInput<TOutput>) {
       const issues = [{ path: '$.artifacts' }];
       return { status: 'invalid', error: outputError(issues, 'skill-output-part'), issues, task };
     }
-    const checked = await check(output, raw.raw);
+    const checked = await check(output, raw.raw, 'peer');
     if (!checked.ok) {
       return { status: 'invalid', error: outputError(checked.issues), issues: checked.issues, task };
     }

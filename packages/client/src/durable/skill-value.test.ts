@@ -1,5 +1,7 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
 import type { AgentCard, Part } from '../protocol/index.js';
@@ -43,23 +45,93 @@ describe('skillMedia', () => {
 });
 
 describe('check', () => {
-  it.each<[string, unknown, { ok: boolean; paths?: string[] }]>([
+  it.each<[string, unknown, { ok: boolean; caller?: string[]; peer?: string[] }]>([
     ['a valid value', { a: 1, list: [1] }, { ok: true }],
-    ['a wrong member', { a: 'x', list: [1] }, { ok: false, paths: ['$.a'] }],
-    ['a wrong element', { a: 1, list: [1, 'x'] }, { ok: false, paths: ['$.list[1]'] }],
-    ['no object at all', 'x', { ok: false, paths: ['$'] }],
+    ['a wrong member', { a: 'x', list: [1] }, { ok: false, caller: ['$.a'], peer: ['$[*]'] }],
+    ['a wrong element', { a: 1, list: [1, 'x'] }, { ok: false, caller: ['$.list[1]'], peer: ['$[*][1]'] }],
+    ['no object at all', 'x', { ok: false, caller: ['$'], peer: ['$'] }],
   ])('%s', async (_, value, expected) => {
-    const result = await check(v.object({ a: v.number(), list: v.array(v.number()) }), value);
-    expect(result.ok).toBe(expected.ok);
-    if (!result.ok) {
-      expect(result.issues.map((issue) => issue.path)).toEqual(expected.paths);
-      // Only paths: a validator's message may quote the value.
-      expect(JSON.stringify(result.issues)).not.toContain('"x"');
+    const schema = v.object({ a: v.number(), list: v.array(v.number()) });
+    for (const origin of ['caller', 'peer'] as const) {
+      const result = await check(schema, value, origin);
+      expect(result.ok).toBe(expected.ok);
+      if (!result.ok) {
+        expect(result.issues.map((issue) => issue.path)).toEqual(expected[origin]);
+        // Only paths: a validator's message may quote the value.
+        expect(JSON.stringify(result.issues)).not.toContain('"x"');
+      }
     }
   });
 
   it('keeps the value the schema outputs (a transform), not the one given', async () => {
-    expect(await check(v.pipe(v.string(), v.transform(Number)), '42')).toEqual({ ok: true, value: 42 });
+    expect(await check(v.pipe(v.string(), v.transform(Number)), '42', 'peer')).toEqual({
+      ok: true,
+      value: 42,
+    });
+  });
+});
+
+/** A validator that reports one issue at each of the given paths, with a message that must never be kept. */
+function issuesAt(...paths: (readonly (PropertyKey | StandardSchemaV1.PathSegment)[])[]): StandardSchemaV1 {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'test',
+      validate: () => ({ issues: paths.map((path) => ({ message: 'quotes the value', path })) }),
+    },
+  };
+}
+
+const token = 'sk_live_abc123';
+
+describe('the path of an issue', () => {
+  it.each<[string, readonly (PropertyKey | StandardSchemaV1.PathSegment)[], string, string]>([
+    ['the value itself', [], '$', '$'],
+    ['a member and an index', ['items', 2, 'price'], '$.items[2].price', '$[*][2][*]'],
+    ['segments as objects (valibot)', [{ key: 'items' }, { key: 0 }], '$.items[0]', '$[*][0]'],
+    ['a token that looks like a member name', [token], `$.${token}`, '$[*]'],
+    ['a line break', ['a\nb'], '$[*]', '$[*]'],
+    ['a carriage return', ['a\rb'], '$[*]', '$[*]'],
+    ['an escape sequence', ['\u001b[31mred'], '$[*]', '$[*]'],
+    ['a bidi override', ['a\u202eb'], '$[*]', '$[*]'],
+    ['a dot', ['a.b'], '$[*]', '$[*]'],
+    ['an index as a key', ['[0]'], '$[*]', '$[*]'],
+    ['a digit string', ['0'], '$[*]', '$[*]'],
+    ['the empty key', [''], '$[*]', '$[*]'],
+    ['__proto__', ['__proto__'], '$.__proto__', '$[*]'],
+    ['a key of 64 characters', ['k'.repeat(64)], `$.${'k'.repeat(64)}`, '$[*]'],
+    ['a key of 65 characters', ['k'.repeat(65)], '$[*]', '$[*]'],
+    ['a key of 10 kB', ['k'.repeat(10_000)], '$[*]', '$[*]'],
+    ['a symbol', [Symbol('key')], '$[*]', '$[*]'],
+    ['a negative index', [-1], '$[*]', '$[*]'],
+    ['a fractional index', [1.5], '$[*]', '$[*]'],
+    ['an index beyond 2^53', [2 ** 60], '$[*]', '$[*]'],
+  ])('%s', async (_, path, caller, peer) => {
+    for (const [origin, expected] of [
+      ['caller', caller],
+      ['peer', peer],
+    ] as const) {
+      const result = await check(issuesAt(path), undefined, origin);
+      expect(result.issues).toEqual([{ path: expected }]);
+    }
+  });
+
+  it.each([
+    ['zod', z.record(z.string(), z.number())],
+    ['valibot', v.record(v.string(), v.number())],
+  ])(
+    'a %s record keeps no key of an answer, and names none of the caller’s that is not plain',
+    async (_, schema) => {
+      const value = { [token]: 'x', 'a.b': 'x', '\n': 'x' };
+      const peer = await check(schema, value, 'peer');
+      expect(peer.issues).toEqual([{ path: '$[*]' }, { path: '$[*]' }, { path: '$[*]' }]);
+      const caller = await check(schema, value, 'caller');
+      expect(caller.issues).toEqual([{ path: `$.${token}` }, { path: '$[*]' }, { path: '$[*]' }]);
+    },
+  );
+
+  it('keeps one path at the root when a validator reports no issue at all', async () => {
+    expect((await check(issuesAt(), undefined, 'peer')).issues).toEqual([{ path: '$' }]);
   });
 });
 

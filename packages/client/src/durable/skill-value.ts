@@ -1,10 +1,11 @@
 /**
 @module
-What a remote skill sends and accepts (README.md#remote-skills-as-typed-functions): the media its card entry declares, decided once when the function is built; the one part a message carries; and the value read back from an answer's one part, checked by the caller's Standard Schema validator. A validator's issue messages are never kept: they may quote the peer's value, and no remote text leaves the client (ARCHITECTURE.md#errors); only the issue paths are.
+What a remote skill sends and accepts (README.md#remote-skills-as-typed-functions): the media its card entry declares, decided once when the function is built; the one part a message carries; and the value read back from an answer's one part, checked by the caller's Standard Schema validator. A validator's issue messages are never kept: they may quote the peer's value, and no remote text leaves the client (ARCHITECTURE.md#errors); only the issue paths are, built by the rule of core/violation-path.ts.
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client.js';
 import { InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
+import { indexSegment, isPlainKey, maskedKey } from '../core/violation-path.js';
 import type { AgentSkill, JsonValue, Part } from '../protocol/index.js';
 
 /**
@@ -18,11 +19,12 @@ const media: SkillMedia = 'data';
 export type SkillMedia = 'data' | 'text';
 
 /**
-One issue a validator found, by where it is: the path of member names and indices into the value, `$` for the value itself.
+One issue a validator found, by where it is: a path into the value, `$` for the value itself, `[n]` for an array index. In the caller's own input a member reads `.name` when its name is a plain identifier of at most 64 characters, else `[*]`; in an answer every member reads `[*]`, since its keys are the peer's text (ARCHITECTURE.md#errors).
 
 @example
 ```ts
-const issue: SkillIssue = { path: '$.items[2].price' };
+const input: SkillIssue = { path: '$.items[2].price' }; // the caller's input refused
+const output: SkillIssue = { path: '$[*][2][*]' }; // the same place in an answer refused
 ```
 */
 export type SkillIssue = { readonly path: string };
@@ -70,11 +72,28 @@ export function skillMedia(
   };
 }
 
-function pathOf(issue: StandardSchemaV1.Issue): string {
+/**
+Whose value a validator checked: the caller's own input, or an answer from the peer. It decides what a path may name (ARCHITECTURE.md#errors, `redact.violation-path`).
+
+@example
+```ts
+await check(Sum, input, 'caller');
+```
+*/
+export type ValueOrigin = 'caller' | 'peer';
+
+/**
+The path of one issue. A validator's path cannot tell a key the caller's schema names from one the peer chose (a `record<string, number>` key is the peer's, and a token such as `abc123` looks like any member name), so in an answer every key reads `[*]`, the wire layer's rule for a key it does not know (docs/protocol-checks.md#bounded-json). The caller's own input is never remote, so its keys may be named, but only plain identifiers of at most 64 characters: a path then never holds a line break, an escape sequence, or a `.` or `[0]` that would make it ambiguous. Only a number is an index; a symbol, or an index that is no whole number, reads `[*]` too.
+*/
+function pathOf(issue: StandardSchemaV1.Issue, origin: ValueOrigin): string {
   let path = '$';
   for (const segment of issue.path ?? []) {
     const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-    path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+    if (typeof key === 'number') {
+      path += indexSegment(key);
+    } else {
+      path += origin === 'caller' && typeof key === 'string' && isPlainKey(key) ? `.${key}` : maskedKey;
+    }
   }
   return path;
 }
@@ -85,19 +104,24 @@ export type Checked<T> =
   | { readonly ok: false; readonly issues: readonly SkillIssue[]; readonly value?: never };
 
 /**
-Runs a Standard Schema validator (synchronous or not) and keeps the value or the issue paths, never the issue messages.
+Runs a Standard Schema validator (synchronous or not) and keeps the value or the issue paths, never the issue messages; `origin` says whose value it is, which decides what the paths may name.
 
 @example
 ```ts
-await check(v.object({ a: v.number() }), { a: 'x' }); // { ok: false, issues: [{ path: '$.a' }] }
+await check(v.object({ a: v.number() }), { a: 'x' }, 'caller'); // { ok: false, issues: [{ path: '$.a' }] }
+await check(v.object({ a: v.number() }), { a: 'x' }, 'peer'); // { ok: false, issues: [{ path: '$[*]' }] }
 ```
 */
-export async function check<T>(schema: StandardSchemaV1<unknown, T>, value: unknown): Promise<Checked<T>> {
+export async function check<T>(
+  schema: StandardSchemaV1<unknown, T>,
+  value: unknown,
+  origin: ValueOrigin,
+): Promise<Checked<T>> {
   const result = await schema['~standard'].validate(value);
   if (result.issues === undefined) {
     return { ok: true, value: result.value };
   }
-  const issues = result.issues.map((issue) => ({ path: pathOf(issue) }));
+  const issues = result.issues.map((issue) => ({ path: pathOf(issue, origin) }));
   return { ok: false, issues: issues.length > 0 ? issues : [{ path: '$' }] };
 }
 

@@ -1,3 +1,4 @@
+import { isPlainKey, maskedKey, maxNamedKeyLength } from '../core/violation-path.js';
 import type { JsonLimits } from './json.js';
 import { JsonError, type JsonRule } from './json-error.js';
 import { asciiText, cachedKey } from './utf8.js';
@@ -9,8 +10,6 @@ const noKnownKeys: KnownKey = () => false;
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const maxShownKey = 64;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -461,8 +460,8 @@ export class Scanner {
         const keyEnd = this.keyEnds[level] ?? keyStart;
         // An identifier is ASCII, so at most six escaped bytes per character: a longer key is never decoded.
         const key =
-          keyEnd - keyStart - 2 <= maxShownKey * 6 ? decodeString(this.bytes, keyStart, keyEnd) : '';
-        path += key.length <= maxShownKey && identifier.test(key) && this.knownKey(key) ? `.${key}` : '[*]';
+          keyEnd - keyStart - 2 <= maxNamedKeyLength * 6 ? decodeString(this.bytes, keyStart, keyEnd) : '';
+        path += isPlainKey(key) && this.knownKey(key) ? `.${key}` : maskedKey;
       }
     }
     return path;

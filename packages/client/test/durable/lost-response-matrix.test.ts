@@ -25,7 +25,7 @@ const unknownRan: SendExpectation = { outcome: 'unknown', ran: true };
 const committed: SendExpectation = { outcome: 'committed', ran: true };
 
 /**
-What each fault does to a durable send (mocks/src/faults/faults.ts, module table). Every kind of the lab is here; the stream-only ones pass a unary answer through and so commit. `delay` is armed to answer after the work, and the send is cancelled once the agent has run it: a late answer nobody waited for. `blocking-submitted` commits because a durable send asks for `returnImmediately`, where SUBMITTED is a valid answer. `altered-history` is unknown because the answer's history contradicts the message sent. `different-task-id` commits the id the peer claims: a task handle is the peer's word, checked when the task is followed (GetTask), not by the send.
+What each fault does to a durable send (mocks/src/faults/faults.ts, module table). Every kind of the lab is here; the stream-only ones pass a unary answer through and so commit. `delay` is armed to answer after the work, and the send is cancelled once the agent has run it: a late answer nobody waited for. `blocking-submitted` commits because a durable send asks for `returnImmediately`, where SUBMITTED is a valid answer. `altered-history` is unknown because the answer's history contradicts the message sent. `different-task-id` commits the id the peer claims: a task handle is the peer's word, checked when the task is followed (GetTask), not by the send. `altered-data` commits: a data part's content is the peer's to choose, and only a caller's own schema judges it (a remote skill's output).
 */
 const faults: Readonly<
   Record<
@@ -50,6 +50,7 @@ const faults: Readonly<
   'blocking-submitted': { spec: {}, send: () => committed },
   'different-task-id': { spec: {}, send: () => committed },
   'altered-history': { spec: {}, send: () => unknownRan },
+  'altered-data': { spec: {}, send: () => committed },
 };
 
 type Row = {

@@ -154,6 +154,13 @@ const switches = {
     group: 'malformed',
     params: [frame],
   },
+  'altered-data': {
+    label: 'Altered data',
+    description:
+      'The agent’s data parts (a reply, a task’s artifacts) hold another value: valid A2A, wrong content.',
+    group: 'malformed',
+    params: [frame],
+  },
 } satisfies Record<FaultKind, Omit<FaultSwitch, 'kind'>>;
 
 /** Every switch, grouped: lost responses, then timing, then malformed answers. */
