@@ -1,10 +1,10 @@
 /**
 @module
-The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that imports `pg` (an optional peer dependency: nothing else in the package loads it). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned.
+The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that imports `pg` (an optional peer dependency: nothing else in the package loads it). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned. A connection the database drops ends its statement with `LedgerError('io')`, never the process (`postgres-connection.ts`, docs/durable-send.md#when-the-database-drops-a-connection).
 */
 import { hash } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine, type StoreCommit, type StoreLeases } from './engine.js';
 import {
@@ -16,12 +16,13 @@ import {
   type LedgerOptions,
   retentionOf,
 } from './ledger.js';
+import { type Checkout, checkout, guardPool } from './postgres-connection.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
 export * from './entry.js';
 
-/** Where the ledger's database is: a connection string (the ledger makes and ends its own pool), or a `pg` pool the caller owns. */
+/** Where the ledger's database is: a connection string (the ledger makes and ends its own pool, whose connections `pg_stat_activity` names `surecall-ledger` unless the string or `PGAPPNAME` names them), or a `pg` pool the caller owns, which has the ledger's `'error'` listeners, on the pool and on every connection it makes, from the open to `close` (docs/durable-send.md#when-the-database-drops-a-connection). */
 export type PostgresConnection =
   | { readonly connectionString: string; readonly pool?: never }
   | { readonly pool: Pool; readonly connectionString?: never };
@@ -68,6 +69,10 @@ const orphanBatch = 64;
 const notifyBytes = 7000;
 // Announcements of one writer are gathered this long, then sent in one notification.
 const notifyDelayMs = 5;
+// Tries of one notification: one whose connection was dropped goes again on another, then its news is given up (the changes it names are durable already).
+const notifyTries = 3;
+// What `pg_stat_activity` calls the connections of a pool the ledger makes, unless the connection string or PGAPPNAME names them.
+const applicationName = 'surecall-ledger';
 
 function invalid(rule: string): never {
   throw new LedgerError('invalid-input', { rule });
@@ -244,7 +249,8 @@ function storedVersion(rows: readonly { value: string }[]): number {
 
 /** Creates the schema or brings it to {@link postgresSchemaVersion}; a later version is refused. */
 async function migrate(pool: Pool, schema: string, q: (name: string) => string): Promise<number> {
-  const client = await pool.connect();
+  const held = await checkout(pool);
+  const { client } = held;
   try {
     await client.query('BEGIN');
     // One migration at a time per schema, whatever the number of workers opening it.
@@ -265,12 +271,12 @@ async function migrate(pool: Pool, schema: string, q: (name: string) => string):
       [String(postgresSchemaVersion)],
     );
     await client.query('COMMIT');
+    held.release(false);
     return postgresSchemaVersion;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // Ending the connection rolls the transaction back on the server, without a ROLLBACK awaited on a connection that may be dying.
+    held.release(true);
     throw error;
-  } finally {
-    client.release();
   }
 }
 
@@ -303,6 +309,8 @@ type StoreInput = {
   readonly q: (name: string) => string;
   readonly channel: string;
   readonly ownsPool: boolean;
+  /** Takes the ledger's listeners off a pool the caller owns (`guardPool`). */
+  readonly unguard: () => void;
 };
 
 type PostgresStore = LedgerStore & {
@@ -311,7 +319,7 @@ type PostgresStore = LedgerStore & {
 };
 
 function postgresStore(input: StoreInput): PostgresStore {
-  const { pool, settings, session, q, channel, ownsPool } = input;
+  const { pool, settings, session, q, channel, ownsPool, unguard } = input;
   let writes = 0;
 
   // docs/durable-send.md#retention: a settled record past the window goes with its revisions, in one statement; open records never do.
@@ -352,16 +360,19 @@ function postgresStore(input: StoreInput): PostgresStore {
   const heads = new Map<string, LedgerRecord>();
   let onRemote: ((id: string, revision: number) => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let listener: PoolClient | undefined;
+  let listener: Checkout | undefined;
   let listening: Promise<void> | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   // Announcements gathered for the next notification: [id, revision] pairs.
   const queued: [string, number][] = [];
   let flushing: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Sends the gathered announcements: one notification, in a transaction of its own that need not wait for a disk flush (the changes it names are already durable; an announcement lost to a crash loses no change, only its early news). */
+  /**
+  Sends the gathered announcements, one notification per batch, each in a transaction of its own that need not wait for a disk flush: the changes it names are already durable, so an announcement lost to a crash or to a dropped connection loses no change, only its early news. Through `pool.query`, which holds the connection only for the statement and ends one that failed. Never rejects: `announce` starts it in the background, and `close` waits for it.
+  */
   async function flush(): Promise<void> {
     timer = undefined;
     while (queued.length > 0) {
@@ -378,15 +389,17 @@ function postgresStore(input: StoreInput): PostgresStore {
         queued.shift();
       }
       const payload = JSON.stringify({ s: session, c: batch });
-      const client = await pool.connect();
-      try {
-        await client.query(
-          `BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_notify(${client.escapeLiteral(channel)}, ${client.escapeLiteral(payload)}); COMMIT;`,
-        );
-      } catch {
-        await client.query('ROLLBACK').catch(() => undefined);
-      } finally {
-        client.release();
+      for (let tries = 1; tries <= notifyTries; tries++) {
+        try {
+          // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not wait for a disk flush.
+          await pool.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", [
+            channel,
+            payload,
+          ]);
+          break;
+        } catch {
+          // The pool ended that connection; the next try takes another.
+        }
       }
     }
   }
@@ -719,8 +732,8 @@ function postgresStore(input: StoreInput): PostgresStore {
     },
     listen() {
       listening ??= io(async () => {
-        const client = await pool.connect();
-        client.on('notification', (message) => {
+        const held = await checkout(pool);
+        held.client.on('notification', (message) => {
           if (message.channel !== channel || message.payload === undefined) {
             return;
           }
@@ -742,42 +755,56 @@ function postgresStore(input: StoreInput): PostgresStore {
           }
         });
         // A lost connection ends the following; a panel reopens the ledger.
-        client.on('error', () => undefined);
-        await client.query(`LISTEN "${channel}"`);
-        listener = client;
+        try {
+          await held.client.query(`LISTEN "${channel}"`);
+        } catch (error) {
+          held.release(true);
+          throw error;
+        }
+        listener = held;
       });
       return listening;
     },
-    async close() {
-      closed = true;
-      heads.clear();
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-      await flushing;
-      await flush().catch(() => undefined);
-      if (heartbeat !== undefined) {
-        clearInterval(heartbeat);
-      }
-      try {
-        if (!settings.readOnly) {
-          // Ends this session's leases now rather than at their expiry: a record it left executing is an orphan at once.
-          await pool
-            .query(`UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $1`, [
-              session,
-            ])
-            .catch(() => undefined);
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        heads.clear();
+        if (timer !== undefined) {
+          clearTimeout(timer);
+          timer = undefined;
         }
-        if (listener !== undefined) {
-          await listener.query(`UNLISTEN "${channel}"`).catch(() => undefined);
-          listener.release();
+        // Neither rejects: a notification that could not be sent is only lost news.
+        await flushing;
+        await flush();
+        if (heartbeat !== undefined) {
+          clearInterval(heartbeat);
         }
-      } finally {
-        if (ownsPool) {
-          await pool.end();
+        try {
+          if (!settings.readOnly) {
+            // Ends this session's leases now rather than at their expiry: a record it left executing is an orphan at once.
+            await pool
+              .query(`UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $1`, [
+                session,
+              ])
+              .catch(() => undefined);
+          }
+          const held = listener;
+          if (held !== undefined) {
+            await held.client.query(`UNLISTEN "${channel}"`).then(
+              () => held.release(false),
+              () => held.release(true),
+            );
+          }
+        } finally {
+          if (ownsPool) {
+            // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their error.
+            await pool.end().catch(() => undefined);
+          } else {
+            unguard();
+          }
         }
-      }
+      })();
+      return closing;
     },
   };
 }
@@ -810,16 +837,18 @@ async function poolOf(
   } catch (error) {
     throw new LedgerError('unsupported', { rule: 'pg', cause: error });
   }
-  const pool = new pg.Pool({ connectionString: connection.connectionString, max: poolSize });
-  // An idle connection that breaks is the pool's to replace; without a listener it would crash the process.
-  pool.on('error', () => undefined);
+  const pool = new pg.Pool({
+    connectionString: connection.connectionString,
+    max: poolSize,
+    fallback_application_name: applicationName,
+  });
   return { pool, owns: true };
 }
 
 /**
 Opens the shared PostgreSQL ledger for one writer (docs/durable-send.md#postgresql): creates or migrates its schema (a `readOnly` follower only checks its version, so a role that may only read can open it), ends the leases a previous process of the same `worker` held, turns the records left executing by writers whose lease lapsed into unknown, and starts renewing this writer's leases. `subscribe` also hears the changes of every other writer, through `LISTEN`/`NOTIFY`, once a first listener subscribes.
 
-@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached.
+@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached or drops a connection while the ledger opens (a migration cut off leaves the schema as it was). Once open, a statement on a dropped connection fails with `io` too (docs/durable-send.md#when-the-database-drops-a-connection).
 
 @example
 ```ts
@@ -835,6 +864,8 @@ export async function openPostgresLedger(
 ): Promise<PostgresLedger> {
   const settings = resolve(options);
   const { pool, owns } = await poolOf(connection, settings.poolSize);
+  // docs/durable-send.md#when-the-database-drops-a-connection: from here on, a connection the database drops ends a statement with `LedgerError('io')`, never the process.
+  const unguard = guardPool(pool);
   const { schema, worker } = settings;
   const q = (name: string) => `"${schema}"."${name}"`;
   const session = crypto.randomUUID();
@@ -854,7 +885,15 @@ export async function openPostgresLedger(
         ),
       );
     }
-    store = postgresStore({ pool, settings, session, q, channel: `${schema}.changes`, ownsPool: owns });
+    store = postgresStore({
+      pool,
+      settings,
+      session,
+      q,
+      channel: `${schema}.changes`,
+      ownsPool: owns,
+      unguard,
+    });
     const following = store;
     const ledger = await openLedgerEngine(store);
     return Object.freeze({
@@ -873,6 +912,8 @@ export async function openPostgresLedger(
       await store.close().catch(() => undefined);
     } else if (owns) {
       await pool.end().catch(() => undefined);
+    } else {
+      unguard();
     }
     throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'open', cause: error });
   }

@@ -1,6 +1,6 @@
 /**
 @module
-What the fleet tests on PostgreSQL share (`test/durable/fleet.test.ts`): the loopback mock agent that counts the SendMessage requests of each messageId, worker processes (`test/support/fleet-worker.ts`) whose reports are read line by line and waited on, and a seeded random generator.
+What the fleet tests on PostgreSQL share (`test/durable/fleet.test.ts`, `test/durable/fleet-failover.test.ts`): the loopback mock agent that counts the SendMessage requests of each messageId, worker processes (`test/support/fleet-worker.ts`) whose reports are read line by line and waited on, and a seeded random generator.
 */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
