@@ -1,6 +1,6 @@
 /**
 @module
-The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that imports `pg` (an optional peer dependency: nothing else in the package loads it). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned. A connection the database drops ends its statement with `LedgerError('io')`, never the process (`postgres-connection.ts`, docs/durable-send.md#when-the-database-drops-a-connection).
+The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that loads `pg` (an optional peer dependency: nothing else in the package loads it; `postgres-connection.ts` only names its types). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned. A connection the database drops ends its statement with `LedgerError('io')`, never the process, and a follower reconnects and re-reads what it missed (`postgres-connection.ts`, docs/durable-send.md#when-the-database-drops-a-connection).
 */
 import { hash } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -16,7 +16,7 @@ import {
   type LedgerOptions,
   retentionOf,
 } from './ledger.js';
-import { type Checkout, checkout, guardPool } from './postgres-connection.js';
+import { checkout, createFollower, guardPool } from './postgres-connection.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
@@ -360,10 +360,16 @@ function postgresStore(input: StoreInput): PostgresStore {
   const heads = new Map<string, LedgerRecord>();
   let onRemote: ((id: string, revision: number) => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let listener: Checkout | undefined;
-  let listening: Promise<void> | undefined;
   let closed = false;
   let closing: Promise<void> | undefined;
+  // Other writers' changes, heard on a connection of its own once a first subscriber is there.
+  const follower = createFollower({
+    pool,
+    channel,
+    session,
+    revisions,
+    onChange: (id, revision) => onRemote?.(id, revision),
+  });
 
   // Announcements gathered for the next notification: [id, revision] pairs.
   const queued: [string, number][] = [];
@@ -371,7 +377,7 @@ function postgresStore(input: StoreInput): PostgresStore {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   /**
-  Sends the gathered announcements, one notification per batch, each in a transaction of its own that need not wait for a disk flush: the changes it names are already durable, so an announcement lost to a crash or to a dropped connection loses no change, only its early news. Through `pool.query`, which holds the connection only for the statement and ends one that failed. Never rejects: `announce` starts it in the background, and `close` waits for it.
+  Sends the gathered announcements, one notification per batch, each in a transaction of its own that need not wait for a disk flush: the changes it names are already durable, so an announcement lost to a crash or to a dropped connection loses no change, only its early news (a follower re-reads what it missed when it reconnects, docs/durable-send.md#when-the-database-drops-a-connection). Through `pool.query`, which holds the connection only for the statement and ends one that failed. Never rejects: `announce` starts it in the background, and `close` waits for it.
   */
   async function flush(): Promise<void> {
     timer = undefined;
@@ -398,7 +404,7 @@ function postgresStore(input: StoreInput): PostgresStore {
           ]);
           break;
         } catch {
-          // The pool ended that connection; the next try takes another.
+          // The pool ended that connection; the next try takes another, and a follower hears a repeated batch once.
         }
       }
     }
@@ -730,41 +736,7 @@ function postgresStore(input: StoreInput): PostgresStore {
     watch(callback) {
       onRemote = callback;
     },
-    listen() {
-      listening ??= io(async () => {
-        const held = await checkout(pool);
-        held.client.on('notification', (message) => {
-          if (message.channel !== channel || message.payload === undefined) {
-            return;
-          }
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(message.payload);
-          } catch {
-            return;
-          }
-          const { s, c } = (parsed ?? {}) as { s?: unknown; c?: unknown };
-          // This writer's own changes reach its subscribers directly, in commit order.
-          if (s === session || !Array.isArray(c)) {
-            return;
-          }
-          for (const entry of c) {
-            if (Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1])) {
-              onRemote?.(entry[0], entry[1] as number);
-            }
-          }
-        });
-        // A lost connection ends the following; a panel reopens the ledger.
-        try {
-          await held.client.query(`LISTEN "${channel}"`);
-        } catch (error) {
-          held.release(true);
-          throw error;
-        }
-        listener = held;
-      });
-      return listening;
-    },
+    listen: () => follower.start(),
     close() {
       closing ??= (async () => {
         closed = true;
@@ -788,13 +760,7 @@ function postgresStore(input: StoreInput): PostgresStore {
               ])
               .catch(() => undefined);
           }
-          const held = listener;
-          if (held !== undefined) {
-            await held.client.query(`UNLISTEN "${channel}"`).then(
-              () => held.release(false),
-              () => held.release(true),
-            );
-          }
+          await follower.close();
         } finally {
           if (ownsPool) {
             // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their error.
@@ -848,7 +814,7 @@ async function poolOf(
 /**
 Opens the shared PostgreSQL ledger for one writer (docs/durable-send.md#postgresql): creates or migrates its schema (a `readOnly` follower only checks its version, so a role that may only read can open it), ends the leases a previous process of the same `worker` held, turns the records left executing by writers whose lease lapsed into unknown, and starts renewing this writer's leases. `subscribe` also hears the changes of every other writer, through `LISTEN`/`NOTIFY`, once a first listener subscribes.
 
-@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached or drops a connection while the ledger opens (a migration cut off leaves the schema as it was). Once open, a statement on a dropped connection fails with `io` too (docs/durable-send.md#when-the-database-drops-a-connection).
+@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached or drops a connection while the ledger opens (a migration cut off leaves the schema as it was). Once open, a statement on a dropped connection fails with `io` too, and a `subscribe`r's connection is re-established (docs/durable-send.md#when-the-database-drops-a-connection).
 
 @example
 ```ts
