@@ -54,7 +54,7 @@ export type PostgresLedger = Ledger & {
 };
 
 /** The version of the tables this module writes; a database at a later version is refused as `unsupported`. */
-export const postgresSchemaVersion = 2;
+export const postgresSchemaVersion = 3;
 
 const defaultSchema = 'surecall_ledger';
 const defaultLeaseMs = 30_000;
@@ -232,6 +232,17 @@ function migrations(q: (name: string) => string): readonly string[] {
      UPDATE ${q('records')} SET updated_at = (body::jsonb ->> 'updatedAt')::bigint;
      ALTER TABLE ${q('records')} ALTER COLUMN updated_at SET NOT NULL;
      CREATE INDEX "records_settled" ON ${q('records')} (updated_at) WHERE status NOT IN ('prepared', 'executing', 'unknown');`,
+    // Version 3: the ledger's own sequence, the order records were created in, which `list` returns (a creation time in milliseconds and the id do not tell apart two records of one millisecond). Existing records are numbered in the order `list` gave them until now; the database numbers every later one, past them. And an index on when each revision was written, which a follower re-reads from after it reconnects (docs/durable-send.md#when-the-database-drops-a-connection).
+    `ALTER TABLE ${q('records')} ADD COLUMN seq bigint;
+     UPDATE ${q('records')} r SET seq = numbered.n
+       FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM ${q('records')}) numbered
+       WHERE r.id = numbered.id;
+     ALTER TABLE ${q('records')} ALTER COLUMN seq SET NOT NULL;
+     ALTER TABLE ${q('records')} ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY;
+     SELECT setval(pg_get_serial_sequence('${q('records')}', 'seq'), coalesce(max(seq), 0) + 1, false) FROM ${q('records')};
+     DROP INDEX ${q('records_status')};
+     CREATE INDEX "records_status" ON ${q('records')} (status, seq);
+     CREATE INDEX "revisions_written" ON ${q('revisions')} (written_at);`,
   ];
 }
 
@@ -712,9 +723,9 @@ function postgresStore(input: StoreInput): PostgresStore {
       io(async () => {
         const result =
           states === undefined
-            ? await pool.query<{ body: string }>(`SELECT body FROM ${records} ORDER BY created_at, id`)
+            ? await pool.query<{ body: string }>(`SELECT body FROM ${records} ORDER BY seq`)
             : await pool.query<{ body: string }>(
-                `SELECT body FROM ${records} WHERE status = ANY($1::text[]) ORDER BY created_at, id`,
+                `SELECT body FROM ${records} WHERE status = ANY($1::text[]) ORDER BY seq`,
                 [[...states]],
               );
         return result.rows.map((found) => decodeRecord(found.body));
