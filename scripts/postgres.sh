@@ -4,6 +4,9 @@
 #   scripts/postgres.sh start      initdb in a fresh temporary folder, start on a free port of 127.0.0.1 only,
 #                                  print the connection URL on stdout (the only line it prints there)
 #   scripts/postgres.sh stop URL   stop the cluster that URL names and delete its folder
+#   scripts/postgres.sh restart URL
+#                                  restart the cluster that URL names (`pg_ctl restart -m fast`: every connection is
+#                                  terminated, as in a failover), on the same port, and wait until it accepts again
 #   scripts/postgres.sh ensure     only install PostgreSQL when the machine has none (CI runs it up front)
 #
 # It uses the machine's PostgreSQL (initdb and pg_ctl on PATH, else the newest /usr/lib/postgresql/*/bin) and installs
@@ -93,13 +96,34 @@ start() {
   exit 1
 }
 
-stop() {
+# The port of the URL `start` printed, or exit 2 naming the verb that needs it.
+port_of() {
   local port
-  port="$(printf '%s' "${1:-}" | sed -n 's|^postgres://[^@/]*@127\.0\.0\.1:\([0-9]*\)/.*$|\1|p')"
+  port="$(printf '%s' "${2:-}" | sed -n 's|^postgres://[^@/]*@127\.0\.0\.1:\([0-9]*\)/.*$|\1|p')"
   if [ -z "$port" ]; then
-    echo "postgres.sh: stop needs the URL 'start' printed" >&2
+    echo "postgres.sh: $1 needs the URL 'start' printed" >&2
     exit 2
   fi
+  echo "$port"
+}
+
+restart() {
+  local port bin dir
+  port="$(port_of restart "${1:-}")"
+  bin="$(find_bin)"
+  for dir in "${TMPDIR:-/tmp}/surecall-pg-$port-"*; do
+    [ -d "$dir/data" ] || continue
+    # The options it was started with stay in postmaster.opts, which restart reuses.
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+    return 0
+  done
+  echo "postgres.sh: no cluster of this script listens on port $port" >&2
+  exit 1
+}
+
+stop() {
+  local port
+  port="$(port_of stop "${1:-}")"
   local bin dir
   bin="$(find_bin)"
   for dir in "${TMPDIR:-/tmp}/surecall-pg-$port-"*; do
@@ -115,8 +139,9 @@ case "${1:-}" in
 start) start ;;
 ensure) find_bin >/dev/null || install_postgres ;;
 stop) stop "${2:-}" ;;
+restart) restart "${2:-}" ;;
 *)
-  echo "usage: scripts/postgres.sh start | stop URL | ensure" >&2
+  echo "usage: scripts/postgres.sh start | stop URL | restart URL | ensure" >&2
   exit 2
   ;;
 esac

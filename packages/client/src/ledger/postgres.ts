@@ -1,10 +1,10 @@
 /**
 @module
-The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that imports `pg` (an optional peer dependency: nothing else in the package loads it). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned.
+The PostgreSQL ledger, the store a fleet of Node workers shares (docs/durable-send.md#postgresql), and the only module that loads `pg` (an optional peer dependency: nothing else in the package loads it; `postgres-connection.ts` only names its types). PostgreSQL is the dispatch authority: a record's head is one row, each revision one more row, and every write is ONE statement that checks the expected revision and the writer's lease and appends the revision, so a writer that lost its lease cannot write. A record being sent or probed is leased to one writer (its worker id and session, and an expiry on the database's clock, renewed while the writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then reconcile it. Due records carry their not-before time in a column, and writers claim them with `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema lives in its own schema name and is versioned. A connection the database drops ends its statement with `LedgerError('io')`, never the process, and a follower reconnects and re-reads what it missed (`postgres-connection.ts`, docs/durable-send.md#when-the-database-drops-a-connection).
 */
 import { hash } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine, type StoreCommit, type StoreLeases } from './engine.js';
 import {
@@ -16,12 +16,13 @@ import {
   type LedgerOptions,
   retentionOf,
 } from './ledger.js';
+import { checkout, createFollower, guardPool } from './postgres-connection.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
 export * from './entry.js';
 
-/** Where the ledger's database is: a connection string (the ledger makes and ends its own pool), or a `pg` pool the caller owns. */
+/** Where the ledger's database is: a connection string (the ledger makes and ends its own pool, whose connections `pg_stat_activity` names `surecall-ledger` unless the string or `PGAPPNAME` names them), or a `pg` pool the caller owns, which has the ledger's `'error'` listeners, on the pool and on every connection it makes, from the open to `close` (docs/durable-send.md#when-the-database-drops-a-connection). */
 export type PostgresConnection =
   | { readonly connectionString: string; readonly pool?: never }
   | { readonly pool: Pool; readonly connectionString?: never };
@@ -53,7 +54,7 @@ export type PostgresLedger = Ledger & {
 };
 
 /** The version of the tables this module writes; a database at a later version is refused as `unsupported`. */
-export const postgresSchemaVersion = 2;
+export const postgresSchemaVersion = 3;
 
 const defaultSchema = 'surecall_ledger';
 const defaultLeaseMs = 30_000;
@@ -68,6 +69,10 @@ const orphanBatch = 64;
 const notifyBytes = 7000;
 // Announcements of one writer are gathered this long, then sent in one notification.
 const notifyDelayMs = 5;
+// Tries of one notification: one whose connection was dropped goes again on another, then its news is given up (the changes it names are durable already).
+const notifyTries = 3;
+// What `pg_stat_activity` calls the connections of a pool the ledger makes, unless the connection string or PGAPPNAME names them.
+const applicationName = 'surecall-ledger';
 
 function invalid(rule: string): never {
   throw new LedgerError('invalid-input', { rule });
@@ -227,6 +232,17 @@ function migrations(q: (name: string) => string): readonly string[] {
      UPDATE ${q('records')} SET updated_at = (body::jsonb ->> 'updatedAt')::bigint;
      ALTER TABLE ${q('records')} ALTER COLUMN updated_at SET NOT NULL;
      CREATE INDEX "records_settled" ON ${q('records')} (updated_at) WHERE status NOT IN ('prepared', 'executing', 'unknown');`,
+    // Version 3: the ledger's own sequence, the order records were created in, which `list` returns (a creation time in milliseconds and the id do not tell apart two records of one millisecond). Existing records are numbered in the order `list` gave them until now; the database numbers every later one, past them. And an index on when each revision was written, which a follower re-reads from after it reconnects (docs/durable-send.md#when-the-database-drops-a-connection).
+    `ALTER TABLE ${q('records')} ADD COLUMN seq bigint;
+     UPDATE ${q('records')} r SET seq = numbered.n
+       FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM ${q('records')}) numbered
+       WHERE r.id = numbered.id;
+     ALTER TABLE ${q('records')} ALTER COLUMN seq SET NOT NULL;
+     ALTER TABLE ${q('records')} ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY;
+     SELECT setval(pg_get_serial_sequence('${q('records')}', 'seq'), coalesce(max(seq), 0) + 1, false) FROM ${q('records')};
+     DROP INDEX ${q('records_status')};
+     CREATE INDEX "records_status" ON ${q('records')} (status, seq);
+     CREATE INDEX "revisions_written" ON ${q('revisions')} (written_at);`,
   ];
 }
 
@@ -244,7 +260,8 @@ function storedVersion(rows: readonly { value: string }[]): number {
 
 /** Creates the schema or brings it to {@link postgresSchemaVersion}; a later version is refused. */
 async function migrate(pool: Pool, schema: string, q: (name: string) => string): Promise<number> {
-  const client = await pool.connect();
+  const held = await checkout(pool);
+  const { client } = held;
   try {
     await client.query('BEGIN');
     // One migration at a time per schema, whatever the number of workers opening it.
@@ -265,12 +282,12 @@ async function migrate(pool: Pool, schema: string, q: (name: string) => string):
       [String(postgresSchemaVersion)],
     );
     await client.query('COMMIT');
+    held.release(false);
     return postgresSchemaVersion;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // Ending the connection rolls the transaction back on the server, without a ROLLBACK awaited on a connection that may be dying.
+    held.release(true);
     throw error;
-  } finally {
-    client.release();
   }
 }
 
@@ -303,6 +320,8 @@ type StoreInput = {
   readonly q: (name: string) => string;
   readonly channel: string;
   readonly ownsPool: boolean;
+  /** Takes the ledger's listeners off a pool the caller owns (`guardPool`). */
+  readonly unguard: () => void;
 };
 
 type PostgresStore = LedgerStore & {
@@ -311,7 +330,7 @@ type PostgresStore = LedgerStore & {
 };
 
 function postgresStore(input: StoreInput): PostgresStore {
-  const { pool, settings, session, q, channel, ownsPool } = input;
+  const { pool, settings, session, q, channel, ownsPool, unguard } = input;
   let writes = 0;
 
   // docs/durable-send.md#retention: a settled record past the window goes with its revisions, in one statement; open records never do.
@@ -352,16 +371,25 @@ function postgresStore(input: StoreInput): PostgresStore {
   const heads = new Map<string, LedgerRecord>();
   let onRemote: ((id: string, revision: number) => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let listener: PoolClient | undefined;
-  let listening: Promise<void> | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
+  // Other writers' changes, heard on a connection of its own once a first subscriber is there.
+  const follower = createFollower({
+    pool,
+    channel,
+    session,
+    revisions,
+    onChange: (id, revision) => onRemote?.(id, revision),
+  });
 
   // Announcements gathered for the next notification: [id, revision] pairs.
   const queued: [string, number][] = [];
   let flushing: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Sends the gathered announcements: one notification, in a transaction of its own that need not wait for a disk flush (the changes it names are already durable; an announcement lost to a crash loses no change, only its early news). */
+  /**
+  Sends the gathered announcements, one notification per batch, each in a transaction of its own that need not wait for a disk flush: the changes it names are already durable, so an announcement lost to a crash or to a dropped connection loses no change, only its early news (a follower re-reads what it missed when it reconnects, docs/durable-send.md#when-the-database-drops-a-connection). Through `pool.query`, which holds the connection only for the statement and ends one that failed. Never rejects: `announce` starts it in the background, and `close` waits for it.
+  */
   async function flush(): Promise<void> {
     timer = undefined;
     while (queued.length > 0) {
@@ -378,15 +406,17 @@ function postgresStore(input: StoreInput): PostgresStore {
         queued.shift();
       }
       const payload = JSON.stringify({ s: session, c: batch });
-      const client = await pool.connect();
-      try {
-        await client.query(
-          `BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_notify(${client.escapeLiteral(channel)}, ${client.escapeLiteral(payload)}); COMMIT;`,
-        );
-      } catch {
-        await client.query('ROLLBACK').catch(() => undefined);
-      } finally {
-        client.release();
+      for (let tries = 1; tries <= notifyTries; tries++) {
+        try {
+          // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not wait for a disk flush.
+          await pool.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", [
+            channel,
+            payload,
+          ]);
+          break;
+        } catch {
+          // The pool ended that connection; the next try takes another, and a follower hears a repeated batch once.
+        }
       }
     }
   }
@@ -693,9 +723,9 @@ function postgresStore(input: StoreInput): PostgresStore {
       io(async () => {
         const result =
           states === undefined
-            ? await pool.query<{ body: string }>(`SELECT body FROM ${records} ORDER BY created_at, id`)
+            ? await pool.query<{ body: string }>(`SELECT body FROM ${records} ORDER BY seq`)
             : await pool.query<{ body: string }>(
-                `SELECT body FROM ${records} WHERE status = ANY($1::text[]) ORDER BY created_at, id`,
+                `SELECT body FROM ${records} WHERE status = ANY($1::text[]) ORDER BY seq`,
                 [[...states]],
               );
         return result.rows.map((found) => decodeRecord(found.body));
@@ -717,67 +747,41 @@ function postgresStore(input: StoreInput): PostgresStore {
     watch(callback) {
       onRemote = callback;
     },
-    listen() {
-      listening ??= io(async () => {
-        const client = await pool.connect();
-        client.on('notification', (message) => {
-          if (message.channel !== channel || message.payload === undefined) {
-            return;
-          }
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(message.payload);
-          } catch {
-            return;
-          }
-          const { s, c } = (parsed ?? {}) as { s?: unknown; c?: unknown };
-          // This writer's own changes reach its subscribers directly, in commit order.
-          if (s === session || !Array.isArray(c)) {
-            return;
-          }
-          for (const entry of c) {
-            if (Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1])) {
-              onRemote?.(entry[0], entry[1] as number);
-            }
-          }
-        });
-        // A lost connection ends the following; a panel reopens the ledger.
-        client.on('error', () => undefined);
-        await client.query(`LISTEN "${channel}"`);
-        listener = client;
-      });
-      return listening;
-    },
-    async close() {
-      closed = true;
-      heads.clear();
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-      await flushing;
-      await flush().catch(() => undefined);
-      if (heartbeat !== undefined) {
-        clearInterval(heartbeat);
-      }
-      try {
-        if (!settings.readOnly) {
-          // Ends this session's leases now rather than at their expiry: a record it left executing is an orphan at once.
-          await pool
-            .query(`UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $1`, [
-              session,
-            ])
-            .catch(() => undefined);
+    listen: () => follower.start(),
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        heads.clear();
+        if (timer !== undefined) {
+          clearTimeout(timer);
+          timer = undefined;
         }
-        if (listener !== undefined) {
-          await listener.query(`UNLISTEN "${channel}"`).catch(() => undefined);
-          listener.release();
+        // Neither rejects: a notification that could not be sent is only lost news.
+        await flushing;
+        await flush();
+        if (heartbeat !== undefined) {
+          clearInterval(heartbeat);
         }
-      } finally {
-        if (ownsPool) {
-          await pool.end();
+        try {
+          if (!settings.readOnly) {
+            // Ends this session's leases now rather than at their expiry: a record it left executing is an orphan at once.
+            await pool
+              .query(`UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $1`, [
+                session,
+              ])
+              .catch(() => undefined);
+          }
+          await follower.close();
+        } finally {
+          if (ownsPool) {
+            // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their error.
+            await pool.end().catch(() => undefined);
+          } else {
+            unguard();
+          }
         }
-      }
+      })();
+      return closing;
     },
   };
 }
@@ -810,16 +814,18 @@ async function poolOf(
   } catch (error) {
     throw new LedgerError('unsupported', { rule: 'pg', cause: error });
   }
-  const pool = new pg.Pool({ connectionString: connection.connectionString, max: poolSize });
-  // An idle connection that breaks is the pool's to replace; without a listener it would crash the process.
-  pool.on('error', () => undefined);
+  const pool = new pg.Pool({
+    connectionString: connection.connectionString,
+    max: poolSize,
+    fallback_application_name: applicationName,
+  });
   return { pool, owns: true };
 }
 
 /**
 Opens the shared PostgreSQL ledger for one writer (docs/durable-send.md#postgresql): creates or migrates its schema (a `readOnly` follower only checks its version, so a role that may only read can open it), ends the leases a previous process of the same `worker` held, turns the records left executing by writers whose lease lapsed into unknown, and starts renewing this writer's leases. `subscribe` also hears the changes of every other writer, through `LISTEN`/`NOTIFY`, once a first listener subscribes.
 
-@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached.
+@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached or drops a connection while the ledger opens (a migration cut off leaves the schema as it was). Once open, a statement on a dropped connection fails with `io` too, and a `subscribe`r's connection is re-established (docs/durable-send.md#when-the-database-drops-a-connection).
 
 @example
 ```ts
@@ -835,6 +841,8 @@ export async function openPostgresLedger(
 ): Promise<PostgresLedger> {
   const settings = resolve(options);
   const { pool, owns } = await poolOf(connection, settings.poolSize);
+  // docs/durable-send.md#when-the-database-drops-a-connection: from here on, a connection the database drops ends a statement with `LedgerError('io')`, never the process.
+  const unguard = guardPool(pool);
   const { schema, worker } = settings;
   const q = (name: string) => `"${schema}"."${name}"`;
   const session = crypto.randomUUID();
@@ -854,7 +862,15 @@ export async function openPostgresLedger(
         ),
       );
     }
-    store = postgresStore({ pool, settings, session, q, channel: `${schema}.changes`, ownsPool: owns });
+    store = postgresStore({
+      pool,
+      settings,
+      session,
+      q,
+      channel: `${schema}.changes`,
+      ownsPool: owns,
+      unguard,
+    });
     const following = store;
     const ledger = await openLedgerEngine(store);
     return Object.freeze({
@@ -873,6 +889,8 @@ export async function openPostgresLedger(
       await store.close().catch(() => undefined);
     } else if (owns) {
       await pool.end().catch(() => undefined);
+    } else {
+      unguard();
     }
     throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'open', cause: error });
   }

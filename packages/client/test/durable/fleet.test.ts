@@ -3,20 +3,11 @@ A fleet on the PostgreSQL ledger (docs/durable-send.md#running-a-fleet), on a re
 
 `SURECALL_SEED` changes the seed.
 */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import {
-  createAgent,
-  createFaultLab,
-  createMockHandle,
-  type FaultLab,
-  type FaultSpec,
-  type MockAgent,
-} from '@surecall/mocks';
-import { type LoopbackServer, listenLoopback } from '@surecall/mocks/node';
+import type { FaultLab, FaultSpec, MockAgent } from '@surecall/mocks';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type A2aClient, createClient } from '../../src/client.js';
@@ -26,6 +17,14 @@ import { type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { openPostgresLedger } from '../../src/ledger/postgres.js';
 import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 import { compileForChild } from '../support/child-build.js';
+import {
+  ended,
+  type FleetAgent,
+  seeded,
+  startFleetAgent,
+  startWorker,
+  type Worker,
+} from '../support/fleet-processes.js';
 
 const { SURECALL_SEED } = process.env;
 const seed = Number(SURECALL_SEED ?? 20_261_201);
@@ -33,60 +32,23 @@ const url = inject('postgresUrl');
 
 let directory = '';
 let worker = '';
+let fleetAgent: FleetAgent;
 let agent: MockAgent;
 let faults: FaultLab;
-let server: LoopbackServer;
 let cardUrl = '';
 // SendMessage requests the mock agent received, per messageId: an at-most-once attempt must never arrive twice.
-const requests = new Map<string, number>();
+let requests: Map<string, number>;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'surecall-fleet-'));
   worker = await compileForChild('test/support/fleet-worker.ts', join(directory, 'build'));
-  agent = createAgent({ stepMs: 0, mode: 'honouring' });
-  faults = createFaultLab();
-  const inner = createMockHandle({ agent, faults });
-  server = await listenLoopback({
-    handle: async (request) => {
-      if (request.method === 'POST') {
-        const body = (await request.clone().json()) as {
-          method?: string;
-          params?: { message?: { messageId?: string } };
-        };
-        const messageId = body.params?.message?.messageId;
-        if (body.method === 'SendMessage' && messageId !== undefined) {
-          requests.set(messageId, (requests.get(messageId) ?? 0) + 1);
-        }
-      }
-      return inner(request);
-    },
-  });
-  cardUrl = `${server.origin}/.well-known/agent-card.json`;
+  fleetAgent = await startFleetAgent();
+  ({ agent, faults, cardUrl, requests } = fleetAgent);
 }, 120_000);
 afterAll(async () => {
-  await server?.close();
-  agent?.close();
+  await fleetAgent?.close();
   await rm(directory, { recursive: true, force: true });
 });
-
-type Report = {
-  readonly event: string;
-  readonly id?: string;
-  readonly kind?: string;
-  readonly reason?: string;
-  readonly status?: string;
-  readonly t: number;
-};
-
-type Worker = {
-  readonly name: string;
-  readonly process: ChildProcess;
-  readonly reports: Report[];
-  /** Resolves once a report passes `test` (or the process ended). */
-  until(test: (report: Report) => boolean): Promise<void>;
-  /** When the process ended, by kill or exit. */
-  endedAt(): number | undefined;
-};
 
 const children = new Set<ChildProcess>();
 afterEach(async () => {
@@ -98,56 +60,7 @@ afterEach(async () => {
 });
 
 function start(args: readonly string[], name: string): Worker {
-  const child = spawn(process.execPath, [worker, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  children.add(child);
-  const reports: Report[] = [];
-  const waiters: (() => void)[] = [];
-  let endedAt: number | undefined;
-  child.once('exit', () => {
-    endedAt = Date.now();
-    for (const wake of waiters.splice(0)) {
-      wake();
-    }
-  });
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-    reports.push(JSON.parse(line) as Report);
-    for (const wake of waiters.splice(0)) {
-      wake();
-    }
-  });
-  return {
-    name,
-    process: child,
-    reports,
-    until: (test) =>
-      new Promise((resolve) => {
-        const check = () => (reports.some(test) || endedAt !== undefined ? resolve() : waiters.push(check));
-        check();
-      }),
-    endedAt: () => endedAt,
-  };
-}
-
-function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve();
-      return;
-    }
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
-
-/** mulberry32: a small seeded generator, so kill points and faults are the same on every run with one seed. */
-function seeded(value: number): () => number {
-  let state = value;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  return startWorker(worker, args, name, children);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

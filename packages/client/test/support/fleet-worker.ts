@@ -2,9 +2,9 @@
 @module
 One worker of the fleet tests (`test/durable/fleet.test.ts`): a Node process with a durable agent on the shared PostgreSQL ledger, making its share of the durable sends to a loopback mock agent while its reconciler loops run, until the test kills it (SIGKILL, SIGSTOP) or closes its stdin. Sends whose index is even are keyed (keyed recovery replays them); odd ones are at-most-once (a context-history scan reconciles them, never a re-send).
 
-It reports, one JSON object per line on stdout: `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome, `refused` for a write the ledger refused (its `reason`); `done` once its share is sent.
+It reports, one JSON object per line on stdout: `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome, `refused` for a write the ledger refused (its `reason`), `retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
 
-Arguments: `<postgres url> <schema> <card url> <worker id> <lease ms> <first index> <stride> <count> <senders> <id prefix>`; send n has the record id `<id prefix>-<n>`.
+Arguments: `<postgres url> <schema> <card url> <worker id> <lease ms> <first index> <stride> <count> <senders> <id prefix> <io retries>`; send n has the record id `<id prefix>-<n>`. A send the ledger refused as `io` (its database dropped the connection) goes again with the same id up to `<io retries>` times (default 0): a record that exists by then comes back as it stands, without sending.
 */
 import { setMaxListeners } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -28,6 +28,7 @@ const [
   count = '0',
   senders = '4',
   prefix = 'fleet',
+  retries = '0',
 ] = process.argv.slice(2);
 
 async function main(): Promise<void> {
@@ -104,15 +105,23 @@ async function main(): Promise<void> {
   const sender = async () => {
     for (let index = indexes.shift(); index !== undefined; index = indexes.shift()) {
       const id = `${prefix}-${index}`;
-      try {
-        // A restarted worker goes through its share again: a send whose record exists comes back as it stands, without sending.
-        const outcome = await agentOf(index).send(
-          { role: 'ROLE_USER', parts: [{ text: `task ${prefix} ${index}` }] },
-          { id },
-        );
-        report({ event: 'sent', id, status: outcome.status });
-      } catch (error) {
-        report({ event: 'refused', id, reason: error instanceof LedgerError ? error.reason : 'unexpected' });
+      for (let attempt = 0; ; attempt++) {
+        try {
+          // A restarted worker goes through its share again: a send whose record exists comes back as it stands, without sending.
+          const outcome = await agentOf(index).send(
+            { role: 'ROLE_USER', parts: [{ text: `task ${prefix} ${index}` }] },
+            { id },
+          );
+          report({ event: 'sent', id, status: outcome.status });
+        } catch (error) {
+          const reason = error instanceof LedgerError ? error.reason : 'unexpected';
+          if (reason === 'io' && attempt < Number(retries)) {
+            report({ event: 'retry', id, reason });
+            continue;
+          }
+          report({ event: 'refused', id, reason });
+        }
+        break;
       }
     }
   };

@@ -1,0 +1,122 @@
+/**
+The PostgreSQL ledger's schema migrations (ledger/postgres.ts): a ledger written at an earlier version is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation time, then id), every later one after them, by the database.
+*/
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres.js';
+import { intent } from '../support/intent.js';
+
+const url = inject('postgresUrl');
+const suffix = crypto.randomUUID().slice(0, 8);
+const admin = new pg.Pool({ connectionString: url, max: 2 });
+const schemas: string[] = [];
+
+afterAll(async () => {
+  for (const schema of schemas) {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }
+  await admin.end();
+});
+
+/** Takes a schema of this version back to how `version` (1 or 2) left it, as a database written by an older release holds it. */
+async function downgrade(schema: string, version: 1 | 2): Promise<void> {
+  await admin.query(`DROP INDEX ${schema}.records_status`);
+  await admin.query(`DROP INDEX ${schema}.revisions_written`);
+  await admin.query(`ALTER TABLE ${schema}.records DROP COLUMN seq`);
+  await admin.query(`CREATE INDEX records_status ON ${schema}.records (status, created_at, id)`);
+  if (version === 1) {
+    await admin.query(`DROP INDEX ${schema}.records_settled`);
+    await admin.query(`ALTER TABLE ${schema}.records DROP COLUMN updated_at`);
+  }
+  await admin.query(`UPDATE ${schema}.meta SET value = $1 WHERE key = 'version'`, [String(version)]);
+}
+
+async function sequence(schema: string): Promise<{ id: string; seq: string }[]> {
+  const found = await admin.query<{ id: string; seq: string }>(
+    `SELECT id, seq::text AS seq FROM ${schema}.records ORDER BY records.seq`,
+  );
+  return found.rows;
+}
+
+describe('PostgreSQL schema migrations', () => {
+  it('is at version 3', () => {
+    expect(postgresSchemaVersion).toBe(3);
+  });
+
+  it.each([
+    { from: 2, created: ['r-c', 'r-a', 'r-b'], ids: ['r-a', 'r-b', 'r-c'] },
+    { from: 1, created: ['r-c', 'r-a', 'r-b'], ids: ['r-a', 'r-b', 'r-c'] },
+    { from: 2, created: [], ids: [] },
+  ] as const)(
+    'brings a version $from ledger of $ids.length records to version 3, numbering them in the order list gave them and every later one after them',
+    async ({ from, created, ids }) => {
+      const schema = `migrated_${from}_${ids.length}_${suffix}`;
+      schemas.push(schema);
+      const first = await openPostgresLedger({ connectionString: url }, { schema, worker: 'first' });
+      for (const id of created) {
+        await first.create(intent(id));
+      }
+      await first.close();
+      await downgrade(schema, from);
+      // Records of one millisecond: until now `list` told them apart by id, so that is the order they are numbered in, whatever order they were created in.
+      await admin.query(`UPDATE ${schema}.records SET created_at = 1000`);
+
+      const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'second' });
+      try {
+        expect(second.schemaVersion).toBe(3);
+        expect(await sequence(schema)).toEqual(ids.map((id, index) => ({ id, seq: String(index + 1) })));
+        // The database numbers what is created from now on, past the numbered records.
+        await second.create(intent('later-z'));
+        await second.create(intent('later-a'));
+        expect(await sequence(schema)).toEqual([
+          ...ids.map((id, index) => ({ id, seq: String(index + 1) })),
+          { id: 'later-z', seq: String(ids.length + 1) },
+          { id: 'later-a', seq: String(ids.length + 2) },
+        ]);
+        // Every record is kept, whole, and moves on as before.
+        for (const id of ids) {
+          expect((await second.get(id))?.state.status).toBe('prepared');
+        }
+        const columns = await admin.query<{ is_identity: string; identity_generation: string }>(
+          `SELECT is_identity, identity_generation FROM information_schema.columns
+         WHERE table_schema = $1 AND table_name = 'records' AND column_name = 'seq'`,
+          [schema],
+        );
+        expect(columns.rows).toEqual([{ is_identity: 'YES', identity_generation: 'ALWAYS' }]);
+        const indexes = await admin.query<{ indexname: string; indexdef: string }>(
+          `SELECT indexname, indexdef FROM pg_indexes
+         WHERE schemaname = $1 AND indexname IN ('records_status', 'revisions_written') ORDER BY indexname`,
+          [schema],
+        );
+        expect(indexes.rows.map((row) => [row.indexname, row.indexdef.replace(/^.* USING /, '')])).toEqual([
+          ['records_status', 'btree (status, seq)'],
+          ['revisions_written', 'btree (written_at)'],
+        ]);
+      } finally {
+        await second.close();
+      }
+      // A migrated ledger opens as it stands.
+      const third = await openPostgresLedger({ connectionString: url }, { schema, worker: 'third' });
+      expect(third.schemaVersion).toBe(3);
+      expect((await sequence(schema)).map((row) => row.id)).toEqual([...ids, 'later-z', 'later-a']);
+      await third.close();
+    },
+  );
+
+  it('lists records in the order they were created in the ledger', async () => {
+    const schema = `listed_${suffix}`;
+    schemas.push(schema);
+    const ledger = await openPostgresLedger({ connectionString: url }, { schema, worker: 'lister' });
+    try {
+      const ids = Array.from({ length: 12 }, (_, index) => `h-${String(index).padStart(2, '0')}`);
+      for (const id of ids) {
+        await ledger.create(intent(id));
+      }
+      expect((await ledger.list()).map((record) => record.id)).toEqual(ids);
+      expect((await ledger.list({ states: ['prepared'] })).map((record) => record.id)).toEqual(ids);
+      expect((await sequence(schema)).map((row) => row.id)).toEqual(ids);
+    } finally {
+      await ledger.close();
+    }
+  });
+});
