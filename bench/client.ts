@@ -73,7 +73,7 @@ function memoryFetch(): Promise<Response> {
 }
 
 /**
-What ky itself costs per call, in ms: a POST through ky, created with the options of `wire/http.ts` (`kyOptions`) and handed an in-memory `fetch`, minus that `fetch` called directly; medians of alternating runs. ky builds a `Request` of its own and clones it before it calls `fetch`, work the SDK's client does not do.
+What ky itself costs per call, in ms: a POST through ky, created with the options of `wire/http.ts` (`kyOptions`) and handed an in-memory `fetch`, minus that `fetch` called directly; medians of alternating runs. ky builds a `Request` of its own and normalises its options before it calls `fetch`, work the SDK's client does not do (ky 2 no longer clones that `Request` when retries are off, as ky 1 did).
 */
 async function kyCost(): Promise<number> {
   const http = ky.create(kyOptions);

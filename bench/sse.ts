@@ -5,7 +5,7 @@ SSE decoding, ours (`decodeSse`, every bound enforced at the defaults) against e
 - `sse-decode-floor` (16 KiB chunks) and `sse-decode-floor-64k`: ours ÷ `TextDecoder.decode` alone (streaming, each chunk once) over the same bytes and chunking, summing the decoded length: the platform's UTF-8 decode is the floor no SSE decoder can pass, since every event's data must become a string.
 */
 import { createParser } from 'eventsource-parser';
-import { createParser as createParser4 } from 'eventsource-parser-4';
+import { createParser as createParser3 } from 'eventsource-parser-3';
 import { resolveLimits } from '../packages/client/src/core/limits.js';
 import { decodeSse } from '../packages/client/src/wire/sse.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
@@ -96,11 +96,11 @@ async function ours(stream: Uint8Array, chunkBytes: number, probe?: Probe): Prom
 }
 
 async function anchor(stream: Uint8Array, chunkBytes: number, probe?: Probe): Promise<number> {
-  return parserAnchor(createParser, stream, chunkBytes, probe);
+  return parserAnchor(createParser3, stream, chunkBytes, probe);
 }
 
 async function anchor4(stream: Uint8Array, chunkBytes: number): Promise<number> {
-  return parserAnchor(createParser4, stream, chunkBytes);
+  return parserAnchor(createParser, stream, chunkBytes);
 }
 
 type ParserFactory = (callbacks: { onEvent: (event: { data: string }) => void }) => {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The packages as users install them: `npm pack` every workspace (its `prepack` builds it), lint each tarball with
-# publint and @arethetypeswrong/cli, install the tarballs into scratch projects, and use them there the four ways the
-# README promises: plain Node ESM (client, file ledger, the mocks' Node mount), the mock-agent command (without msw), a
-# Vite web app with the panel and the client (no `node:` import may reach the bundle), and the Playwright fixture in
-# Debian's Chromium. A new workspace joins by being listed in package.json's `workspaces`.
+# publint and @arethetypeswrong/cli, install the tarballs into two scratch projects, every peer at its latest version in
+# one and at the oldest its range admits in the other (failing on ERESOLVE or any peer warning), and use them there the
+# ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the types of every entry with no
+# `types` setting, a Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may
+# reach the bundle), the Playwright fixture and that app in Debian's Chromium; and the mock-agent command without msw.
+# A new workspace joins by being listed in package.json's `workspaces`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 fixtures="$repo/scripts/tarballs"
@@ -16,6 +18,7 @@ cleanup() {
 trap cleanup EXIT
 step() { printf '\n== %s\n' "$*"; }
 install() { npm install --prefer-offline --no-audit --no-fund --loglevel=error "$@"; }
+attw_version=0.18.5
 
 mkdir -p "$work/tarballs"
 if [ -n "${SURECALL_TARBALLS:-}" ]; then
@@ -54,7 +57,9 @@ for tarball in "${tarballs[@]}"; do
   mapfile -t stylesheets < <(node -e "console.log(Object.keys(require(process.argv[1]).exports ?? {}).filter((key) => key.endsWith('.css')).join('\n'))" "$unpacked/package.json" | sed '/^$/d')
   exclude=()
   if [ "${#stylesheets[@]}" -gt 0 ]; then exclude=(--exclude-entrypoints "${stylesheets[@]}"); fi
-  (cd "$repo" && npx attw "$tarball" --profile esm-only --format ascii "${exclude[@]}" >"$work/attw.txt") || {
+  # attw runs on TypeScript 5's compiler API, which TypeScript 7 no longer has: it runs from npx's cache rather than
+  # the repository's devDependencies, which keep one TypeScript (ARCHITECTURE.md#runtimes).
+  (cd "$work" && npx --yes "@arethetypeswrong/cli@$attw_version" "$tarball" --profile esm-only --format ascii "${exclude[@]}" >"$work/attw.txt") || {
     cat "$work/attw.txt"
     exit 1
   }
@@ -76,29 +81,81 @@ agent_pid=""
 [[ "$first" =~ ^READY\ [0-9]+\ token=[A-Za-z0-9_-]{43}$ ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
 echo "${first% token=*} token=…"
 
-step "a user's project"
-mkdir -p "$work/app" && cd "$work/app" && npm init -y >/dev/null && npm pkg set type=module
-cp -R "$fixtures/." .
-versions="$(cd "$repo" && node -p "const l=require('./package-lock.json').packages; ['vite','@playwright/test','msw','react','react-dom','@types/node','@types/react','typescript'].map((n)=>n+'@'+l['node_modules/'+n].version).join(' ')")"
-# shellcheck disable=SC2086 # one word per package
-install "${tarballs[@]}" $versions
+# The peers and tools a user's project brings, by name: what our packages declare as peers, and what a user builds and
+# types with (TypeScript, Vite, the types of Node and React).
+peers="$(node -e '
+  const names = new Set(["typescript", "vite", "@types/node", "@types/react"]);
+  for (const file of process.argv.slice(1)) {
+    for (const name of Object.keys(require(file).peerDependencies ?? {})) names.add(name);
+  }
+  console.log([...names].sort().join(" "));
+' "$work"/unpacked/*/package/package.json)"
 
-step "plain Node ESM"
-node node.mjs
+# npm reports a peer it could not satisfy as ERESOLVE (an error) or as a warning naming the peer: either fails the step.
+install_clean() {
+  local log="$1"
+  shift
+  npm install --prefer-offline --no-audit --no-fund --loglevel=warn "$@" >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+  if grep -iE 'ERESOLVE|peer' "$log"; then
+    echo "npm warned about peers: $log" >&2
+    return 1
+  fi
+}
 
-step "types under NodeNext"
-npx --no-install tsc -p tsconfig.json
+# A user's project: the tarballs with `version_of NAME` for each peer, used the ways the README promises.
+user_project() {
+  local name="$1" version_of="$2" browser="$3"
+  step "a user's project, peers at their $name versions"
+  local dir="$work/app-$name"
+  mkdir -p "$dir" && cd "$dir" && npm init -y >/dev/null && npm pkg set type=module
+  cp -R "$fixtures/." .
+  local wanted=() peer
+  for peer in $peers; do wanted+=("$peer@$("$version_of" "$peer")"); done
+  echo "${wanted[*]}"
+  install_clean "$work/install-$name.txt" "${tarballs[@]}" "${wanted[@]}"
 
-step "a Vite web app with the panel and the client"
-npx --no-install vite build web --outDir ../web-dist --emptyOutDir --logLevel warn 2>&1 | tee "$work/vite.txt"
-# Vite never leaves a `node:` import in a browser bundle: it swaps the module for an empty one and only warns.
-if grep -q 'externalized for browser compatibility' "$work/vite.txt" || grep -rlE "(from|import)[ (]*[\"']node:" web-dist; then
-  echo "a node: module reached the browser bundle" >&2
-  exit 1
-fi
-grep -q '\.surecall-devtools' web-dist/assets/*.css
+  step "plain Node ESM ($name)"
+  node node.mjs
 
-step "the Playwright fixture in Debian's Chromium"
-npx --no-install playwright test -c e2e/playwright.config.ts
+  step "types under NodeNext, no types setting, TypeScript $(npx --no-install tsc --version | cut -d' ' -f2) ($name)"
+  npx --no-install tsc -p tsconfig.json
+
+  [ "$browser" = browser ] || return 0
+  step "a Vite web app with the mock agent's MSW worker, the panel and the client ($name)"
+  npx --no-install msw init web/public --no-save >/dev/null
+  npx --no-install vite build web --outDir ../web-dist --emptyOutDir --logLevel warn 2>&1 | tee "$work/vite.txt"
+  # Vite never leaves a `node:` import in a browser bundle: it swaps the module for an empty one and only warns.
+  if grep -q 'externalized for browser compatibility' "$work/vite.txt" || grep -rlE "(from|import)[ (]*[\"']node:" web-dist; then
+    echo "a node: module reached the browser bundle" >&2
+    exit 1
+  fi
+  grep -q '\.surecall-devtools' web-dist/assets/*.css
+
+  step "the Playwright fixture and the web app in Debian's Chromium ($name)"
+  SURECALL_WEB_PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")" \
+    npx --no-install playwright test -c e2e/playwright.config.ts
+}
+
+latest() { echo latest; }
+# The oldest release a peer's range admits (the lowest bound of each peer range our packages declare); for the tools,
+# the oldest lines we support: TypeScript 5.9, Node 22's types.
+oldest() {
+  case "$1" in
+  typescript) echo 5.9 ;;
+  @types/node) echo 22 ;;
+  vite | @types/react) echo latest ;;
+  *)
+    local range
+    range="$(node -e '
+      const [name, ...files] = process.argv.slice(1);
+      for (const file of files) { const range = require(file).peerDependencies?.[name]; if (range) { console.log(range); break; } }
+    ' "$1" "$work"/unpacked/*/package/package.json)"
+    npm view "$1@$range" version --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{const v=JSON.parse(s);console.log(Array.isArray(v)?v[0]:v)})'
+    ;;
+  esac
+}
+
+user_project latest latest browser
+user_project oldest oldest browser
 
 printf "\nevery tarball works as installed: %s\n" "${tarballs[*]##*/}"

@@ -1,5 +1,5 @@
 // Plain Node ESM, as a user's script: the installed client talks to the installed mock agent on a loopback port, keeps
-// a durable send in a file ledger, and the MSW mount of the mocks loads. Run by scripts/tarballs.sh in a scratch
+// a durable send in a file ledger, and the same agent behind the mocks' MSW mount streams a task. Run by scripts/tarballs.sh in a scratch
 // project; any failure exits non-zero.
 import { strict as assert } from 'node:assert';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,9 +34,28 @@ try {
   assert.equal((await compactLedger(ledger)).records, 1);
   await ledger.close();
 
-  const server = createMockAgentServer();
+  // The MSW mount: the same agent answered in this process by the installed msw, no socket opened.
+  const server = createMockAgentServer({ stepMs: 0 });
   assert.equal(server.cardUrl, 'https://agent.test/.well-known/agent-card.json');
-  server.close();
+  server.listen();
+  try {
+    const inProcess = await discover({
+      cardUrl: server.cardUrl,
+      pins: [{ binding: 'JSONRPC', url: `${server.origin}/a2a/jsonrpc` }],
+      trust: { kind: 'tls' },
+      security: { kind: 'anonymous' },
+    });
+    const streamed = [];
+    for await (const event of inProcess.sendStreamingMessage({
+      message: userMessage([textPart('task msw')]),
+    })) {
+      streamed.push(event);
+    }
+    assert.ok(streamed.length > 1, 'the MSW mount streamed the task');
+    assert.equal(server.executions.total(), 1);
+  } finally {
+    server.close();
+  }
   console.log('node: the installed client, ledger and mocks work');
 } finally {
   await mock.close();

@@ -68,7 +68,7 @@ let agent = fakeAgent();
 let faults = createFaultLab();
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   agent = fakeAgent();
   faults = createFaultLab();

@@ -23,7 +23,7 @@ import { setupServer } from 'msw/node';
 const agent = createAgent();
 const faults = createFaultLab();
 const server = setupServer(...createHandlers({ agent, faults, origin: 'https://agent.test' }));
-server.listen({ onUnhandledRequest: 'error' });
+server.listen({ onUnhandledFrame: 'error' });
 ```
 */
 export function createHandlers(options: MockHandlersOptions): HttpHandler[] {
@@ -36,8 +36,47 @@ export function createHandlers(options: MockHandlersOptions): HttpHandler[] {
       const ours =
         (origin === undefined || url.origin === origin) &&
         (isAgentPath(url.pathname) || controlPaths.test(url.pathname));
-      // Anything else falls through to the next handler, or to `onUnhandledRequest`.
-      return ours ? handle(request) : undefined;
+      // Anything else falls through to the next handler, or to `onUnhandledFrame`.
+      return ours ? handle(request).then(chunked) : undefined;
     }),
   ];
+}
+
+/**
+MSW 3 in Node answers through a simulated HTTP/1.1 socket, which sends the head only with the first body bytes and
+frames a body of unknown length by closing the connection: a stream the agent has not written to yet would hold back
+its head, and a stream the fault lab cuts would read as a clean end. A real server commits the head when it answers and
+streams such a body in chunks (RFC 9112 §7.1), so a cut is a broken chunked body, a read error: the answer says so (as
+the loopback server's does), and an empty first chunk sends its head at once. A network error (`Response.error()`) and
+a body of known length pass unchanged.
+*/
+function chunked(response: Response): Response {
+  if (response.type === 'error' || response.body === null || response.headers.has('content-length')) {
+    return response;
+  }
+  const headers = new Headers(response.headers);
+  headers.set('transfer-encoding', 'chunked');
+  const source = response.body.getReader();
+  let started = false;
+  // Pulled only when read (no queue ahead), so the empty chunk is written before anything of the agent's body is.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          controller.enqueue(new Uint8Array(0));
+          return;
+        }
+        const next = await source.read();
+        if (next.done) {
+          controller.close();
+        } else {
+          controller.enqueue(next.value);
+        }
+      },
+      cancel: (reason) => source.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

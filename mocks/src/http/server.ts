@@ -7,6 +7,9 @@ The server keeps websites the user happens to visit out (docs/interop.md#loopbac
 - a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
 - every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`, else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try without a preflight, which it fails.
 */
+// Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
+// (ARCHITECTURE.md#runtimes).
+/// <reference types="node" preserve="true" />
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';

@@ -23,7 +23,7 @@ export type MockAgentWorker = {
   readonly executions: Executions;
   /** The agent card's URL on `origin`. */
   readonly cardUrl: string;
-  /** Register the worker. A page loads its own assets too, so unmatched requests go to the network. @default { onUnhandledRequest: 'bypass' } */
+  /** Register the worker. A page loads its own assets too, so unmatched requests go to the network. @default { onUnhandledFrame: 'bypass' } */
   start(options?: Parameters<SetupWorker['start']>[0]): Promise<void>;
   /** Unregister the interception and stop the agent's timers. */
   stop(): void;
@@ -52,7 +52,7 @@ export function createMockAgentWorker(options: MockAgentWorkerOptions = {}): Moc
     faults,
     executions: agent.executions,
     cardUrl: `${origin}${agentCardPath}`,
-    start: async (startOptions = { onUnhandledRequest: 'bypass' }) => {
+    start: async (startOptions = { onUnhandledFrame: 'bypass' }) => {
       await worker.start(startOptions);
     },
     stop: () => {

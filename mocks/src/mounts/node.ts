@@ -1,6 +1,6 @@
 /**
 @module
-The mock agent for Node: in-process behind MSW's `setupServer` (no socket: for unit tests of code that calls `fetch`), or on a real loopback port (for anything that must see a wire: other processes, the official SDK, Playwright).
+The mock agent for Node: in-process behind MSW's `setupServer` (no real socket: MSW 3 answers over a simulated one, for unit tests of code that calls `fetch`), or on a real loopback port (for anything that must see a wire: other processes, the official SDK, Playwright).
 */
 import { type SetupServer, setupServer } from 'msw/node';
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
@@ -29,7 +29,7 @@ export type MockAgentServer = {
   readonly origin: string;
   /** `<origin>/.well-known/agent-card.json` */
   readonly cardUrl: string;
-  /** Start intercepting; unhandled requests fail the test unless told otherwise. @default { onUnhandledRequest: 'error' } */
+  /** Start intercepting; unhandled requests fail the test unless told otherwise. @default { onUnhandledFrame: 'error' } */
   listen(options?: Parameters<SetupServer['listen']>[0]): void;
   /** Stop intercepting and stop the agent's timers. */
   close(): void;
@@ -64,7 +64,7 @@ export function createMockAgentServer(options: MockAgentServerOptions = {}): Moc
     executions: agent.executions,
     origin,
     cardUrl: `${origin}${agentCardPath}`,
-    listen: (listenOptions = { onUnhandledRequest: 'error' }) => server.listen(listenOptions),
+    listen: (listenOptions = { onUnhandledFrame: 'error' }) => server.listen(listenOptions),
     close: () => {
       server.close();
       agent.close();

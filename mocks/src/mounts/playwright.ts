@@ -16,6 +16,9 @@ test('a lost answer is reconciled', async ({ page, mockAgent }) => {
 });
 ```
 */
+// Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
+// (ARCHITECTURE.md#runtimes).
+/// <reference types="node" preserve="true" />
 import { test as base } from '@playwright/test';
 import { type RunningMockAgent, type StartMockAgentOptions, startMockAgent } from './loopback.js';
 

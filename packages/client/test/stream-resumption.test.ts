@@ -11,7 +11,7 @@ import type { ProtocolBinding } from '../src/security.js';
 import { assemble } from './support/assembly.js';
 import { bindings, drive, mountAgent, record, server, userMessage } from './support/retry-agents.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 beforeEach(() => vi.useRealTimers());
 afterEach(() => {
   vi.useRealTimers();
@@ -397,7 +397,11 @@ function craft(
           }
         },
       });
-      return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+      // Chunked, as a server streams it: MSW 3 otherwise frames the body by closing the connection, and the reset
+      // above would read as a clean end (mocks/src/http/handlers.ts).
+      return new HttpResponse(body, {
+        headers: { 'content-type': 'text/event-stream', 'transfer-encoding': 'chunked' },
+      });
     }),
   );
 }

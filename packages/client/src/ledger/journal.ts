@@ -4,6 +4,9 @@ The file ledger's journal: an append-only file of lines chained as a whole, appe
 
 A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is a JSON text whose SHA-256 is `D` (the file store writes the revision's canonical digest input there, so the bytes it hashes are the bytes it writes), `A` is the digest of the line before it in the file (`null` for the first line), and `F` the fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered line breaks the chain at the line after it, whichever record it belonged to (docs/durable-send.md#file-journal).
 */
+// Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
+// (ARCHITECTURE.md#runtimes).
+/// <reference types="node" preserve="true" />
 import { hash } from 'node:crypto';
 import { constants, fdatasyncSync, writeSync, writevSync } from 'node:fs';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';

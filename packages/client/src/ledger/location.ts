@@ -15,7 +15,7 @@ export const ledgerDirectoryVariable = 'SURECALL_LEDGER_DIR';
 /** The absolute journal path of a ledger `name`, and the directory it needs (created here when missing). */
 export async function journalPath(
   name: string,
-  environment: NodeJS.ProcessEnv = process.env,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<string> {
   if (isAbsolute(name)) {
     return resolve(name);

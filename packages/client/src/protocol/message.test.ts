@@ -268,7 +268,11 @@ describe('Message', () => {
   it('types what callers write', () => {
     expectTypeOf<Message['role']>().toEqualTypeOf<Role>();
     expectTypeOf<Message['parts']>().toEqualTypeOf<Part[]>();
-    expectTypeOf<Message>().toMatchObjectType<{ messageId: string; contextId?: string; taskId?: string }>();
+    expectTypeOf<Message>().toMatchObjectType<{
+      messageId: string;
+      contextId?: string | undefined;
+      taskId?: string | undefined;
+    }>();
     const minimal: Message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
     expect(minimal.parts).toHaveLength(1);
   });

@@ -49,13 +49,15 @@ describe('TaskPushNotificationConfig', () => {
   });
 
   it('types the flat v1.0 shape', () => {
+    // zod's optional members read `T | undefined` (a member may be present as undefined), which TypeScript 7 tells
+    // apart from `?: T` under exactOptionalPropertyTypes.
     expectTypeOf<TaskPushNotificationConfig>().toEqualTypeOf<{
-      tenant?: string;
-      id?: string;
-      taskId?: string;
+      tenant?: string | undefined;
+      id?: string | undefined;
+      taskId?: string | undefined;
       url: string;
-      token?: string;
-      authentication?: AuthenticationInfo;
+      token?: string | undefined;
+      authentication?: AuthenticationInfo | undefined;
     }>();
   });
 });

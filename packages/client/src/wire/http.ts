@@ -104,7 +104,12 @@ async function resolveToken(
 }
 
 /**
-The options of the one ky instance (`http` below), which never change: ky 1.x retries GETs on network errors and its timeout ends at the headers, both ours to decide. A call adds its method, from which ky builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it with the body and the deadline's signal. Given to ky, the body would be teed when ky clones the `Request` for retries it never makes, then piped through an identity stream when `fetch` wraps that `Request` again; the signal would be combined with ky's own controller; and the headers, already checked and lowercase, would be copied through four `Headers` (ky's defaults, its call options, its `content-type` probe, the `Request`): all per call, and all unused here.
+The options of the one ky instance (`http` below), which never change: ky 2 retries GETs on network errors, ends its
+10 s timeout at the headers and throws on an error status, all ours to decide. A call adds its method, from which ky
+builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it with the body and the deadline's
+signal. Given to ky, the body would be piped through an identity stream when `fetch` wraps that `Request` again; the
+signal would be combined with ky's own controller; and the headers, already checked and lowercase, would be copied
+through ky's defaults, its call options, its `content-type` probe and the `Request`: all per call, and all unused here.
 */
 export const kyOptions = Object.freeze({
   retry: 0,
@@ -147,7 +152,7 @@ export async function dispatch(
             return Promise.reject(halted);
           }
           try {
-            // ky 1.x hands its fetch the Request it built.
+            // ky hands its fetch the Request it built.
             for (const [name, value] of Object.entries(headers)) {
               (input as Request).headers.set(name, value);
             }

@@ -13,7 +13,7 @@ const limits = resolveLimits();
 const secret = 'REMOTE-TEXT-0e9d';
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

@@ -14,7 +14,7 @@ const limits = resolveLimits({ responseBodyBytes: 64 * 1024 });
 const secret = 'REMOTE-TEXT-5b1e';
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

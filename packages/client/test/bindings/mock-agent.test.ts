@@ -14,7 +14,7 @@ const mock = createMockAgentServer({ stepMs: 0 });
 const limits = resolveLimits();
 const token = async (): Promise<string> => 'mock-token';
 
-beforeAll(() => mock.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => mock.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   mock.faults.clear();
   mock.executions.reset();

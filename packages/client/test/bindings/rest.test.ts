@@ -13,7 +13,7 @@ const limits = resolveLimits();
 const secret = 'REMOTE-TEXT-c41d';
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

@@ -26,7 +26,7 @@ import {
   server,
 } from '../support/durable-peers.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   vi.useRealTimers();
 });

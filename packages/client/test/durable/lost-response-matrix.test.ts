@@ -13,7 +13,7 @@ import { type DurableAgentOptions, durableAgent } from '../../src/durable/agent.
 import { verifyHistory } from '../../src/ledger/ledger.js';
 import { bindings, memoryLedger, mountPeer, type PeerOptions, server } from '../support/durable-peers.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 type Binding = (typeof bindings)[number];

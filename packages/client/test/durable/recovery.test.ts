@@ -24,7 +24,7 @@ import {
 } from '../../src/protocol/index.js';
 import { bindings, mountPeer, type Peer, respond, server } from '../support/durable-peers.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 const digest = `sha256:${'c'.repeat(64)}`;

@@ -53,7 +53,7 @@ beforeAll(async () => {
       return Response.error();
     }),
   );
-  server.listen({ onUnhandledRequest: 'bypass' });
+  server.listen({ onUnhandledFrame: 'bypass' });
 });
 
 afterAll(async () => {

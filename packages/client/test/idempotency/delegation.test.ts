@@ -14,7 +14,7 @@ import {
 import type { StreamResponse, Task } from '../../src/protocol/index.js';
 import { bindings, drive, mountAgent, rejection, server, userMessage } from '../support/retry-agents.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 beforeEach(() => vi.useRealTimers());
 afterEach(() => {
   vi.useRealTimers();

@@ -17,7 +17,7 @@ import {
   userMessage,
 } from '../support/retry-agents.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 beforeEach(() => vi.useRealTimers());
 afterEach(() => {
   vi.useRealTimers();

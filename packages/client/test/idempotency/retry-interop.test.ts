@@ -25,7 +25,7 @@ beforeAll(async () => {
   sdk = await startSdkAgent({ tickMs: 600_000 });
   // The retry loop and the other operations load with their first call (ARCHITECTURE.md#decisions, "Code loads with its first use"): loaded here once, so compiling them on a busy machine never eats a case's timeout.
   await import('../../src/deferred.js');
-  proxy.listen({ onUnhandledRequest: 'bypass' });
+  proxy.listen({ onUnhandledFrame: 'bypass' });
   const raw = (await (await fetch(sdk.cardUrl)).json()) as JsonValue;
   card = parseAgentCard(raw);
   digest = await cardDigest(raw);

@@ -278,7 +278,7 @@ it('reaches an MSW server installed after this module was imported and used', as
     response.writeHead(200, { 'content-type': 'application/json' }).end('{"via":"socket"}');
   expect((await exchange(request())).body).toEqual(encoder.encode('{"via":"socket"}'));
   const msw = setupServer(http.post('http://msw.test/rpc', () => HttpResponse.json({ via: 'msw' })));
-  msw.listen({ onUnhandledRequest: 'error' });
+  msw.listen({ onUnhandledFrame: 'error' });
   try {
     const response = await exchange(request({ url: 'http://msw.test/rpc' }));
     expect(response.body).toEqual(encoder.encode('{"via":"msw"}'));

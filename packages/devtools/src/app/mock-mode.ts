@@ -28,7 +28,7 @@ export async function startEmbeddedMock(): Promise<EmbeddedMock> {
   // Only the page's own origin: a worker without one answers the agent's paths on every origin, so an agent the devtools connect to elsewhere would be answered by this mock (the app also stops it then). Every other request, the app's own modules included, goes through.
   const mock = createMockAgentWorker({ stepMs: mockStepMs, origin: location.origin });
   await mock.start({
-    onUnhandledRequest: 'bypass',
+    onUnhandledFrame: 'bypass',
     quiet: true,
     serviceWorker: { url: new URL('mockServiceWorker.js', document.baseURI).pathname },
   });
