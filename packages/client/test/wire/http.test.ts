@@ -47,7 +47,15 @@ function bodiless(overrides: Partial<HttpExchangeRequest> = {}): HttpExchangeReq
 }
 
 function answer(body: BodyInit | null, init: ResponseInit = {}): () => Response {
-  return () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' }, ...init });
+  return () => {
+    const headers = new Headers(init.headers ?? { 'content-type': 'application/json' });
+    // A streamed body of unknown length goes chunked, as a server sends it: MSW 3 would end one by closing its
+    // simulated connection, and Node's fetch then fails an assertion of its own when the client aborted it first.
+    if (body instanceof ReadableStream && !headers.has('content-length')) {
+      headers.set('transfer-encoding', 'chunked');
+    }
+    return new Response(body, { status: 200, ...init, headers });
+  };
 }
 
 function onRpc(resolver: Parameters<typeof http.post>[1]): void {
