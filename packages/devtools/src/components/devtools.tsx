@@ -1,18 +1,21 @@
 import { type A2aClient, type DurableAgent, defaultLimits } from '@surecall/client';
 import type { Ledger } from '@surecall/client/ledger';
-import { useState } from 'react';
+import { useDurableSend } from '../hooks/use-durable-send.js';
 import { useEventCount } from '../hooks/use-event-count.js';
 import { useFeed } from '../hooks/use-feed.js';
+import { usePanelNavigation } from '../hooks/use-panel-navigation.js';
 import { useRecovery } from '../hooks/use-recovery.js';
 import { useSendBox } from '../hooks/use-send-box.js';
 import { useSends } from '../hooks/use-sends.js';
 import type { ConnectionFacts } from '../model/agent-view.js';
 import type { DevtoolsDelivery, LedgerRole } from '../model/durable-setup.js';
 import type { MeterLimits } from '../model/meters.js';
-import { devtoolsTabs } from '../model/tabs.js';
+import { latestTaskId } from '../model/send.js';
+import { isDuplicated } from '../model/sends.js';
 import { AgentPanel } from './agent-panel.js';
 import { AppShell } from './app-shell.js';
 import { FaultsPanel } from './faults-panel.js';
+import { FeedStatus } from './feed-status.js';
 import { RecoveryPanel } from './recovery-panel.js';
 import { SendBox } from './send-box.js';
 import { SendsPanel } from './sends-panel.js';
@@ -57,11 +60,6 @@ export type DeliveryControl = {
   readonly refusal?: string | undefined;
 };
 
-/** A durable event that says a send ran more than once (docs/durable-send.md#duplicated). */
-function isDuplicated(event: unknown): boolean {
-  return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'duplicated';
-}
-
 /**
 The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its public fields and events (CONTRIBUTING.md#devtools); mount it before the calls you want to see.
 
@@ -86,78 +84,46 @@ export function SurecallDevtools({
 }: SurecallDevtoolsProps) {
   const [feed, dispatch] = useFeed(client);
   const box = useSendBox(client);
-  const tabs = devtoolsTabs({
+  const navigation = usePanelNavigation({
     faultLab: faultLab !== undefined,
     ledger: ledger !== undefined,
     agent: agent !== undefined,
   });
-  const [tab, setTab] = useState('agent');
-  const [focusTask, setFocusTask] = useState<string | undefined>(undefined);
   const agentEvents = useEventCount(agent?.events);
   const duplicates = useEventCount(agent?.events, isDuplicated);
   const ledgerChanges = useEventCount(ledger);
   const sends = useSends(ledger);
   const spans = useRecovery(agent?.events);
-  const [durableProblem, setDurableProblem] = useState<string | undefined>(undefined);
-  const durableSend = async (text: string): Promise<void> => {
-    if (agent === undefined) {
-      return;
-    }
-    setDurableProblem(undefined);
-    setTab('sends');
-    try {
-      await agent.send({ role: 'ROLE_USER', parts: [{ text }] });
-    } catch (error) {
-      // A refusal before anything left (a follower tab's ledger, invalid input): public-safe names only.
-      setDurableProblem(
-        `The durable send was refused: ${error instanceof Error && 'reason' in error ? String(error.reason) : 'unexpectedly'}`,
-      );
-    }
-  };
-  const current = tabs.some((entry) => entry.id === tab) ? tab : 'agent';
-  const latestTask = box.sends.find((send) => send.taskId !== undefined)?.taskId;
-
-  const status = (
-    <span data-testid="feed-status">
-      client: {feed.events} events · {feed.calls} calls · {feed.failures} failed
-      {agentEvents === undefined ? '' : ` · durable agent: ${agentEvents} events`}
-      {duplicates === undefined || duplicates === 0 ? null : (
-        <span data-testid="duplicated-count"> · {duplicates} duplicated</span>
-      )}
-      {ledgerChanges === undefined ? '' : ` · ledger: ${ledgerChanges} changes`}
-      {ledgerRole === undefined ? null : (
-        <span data-testid="ledger-role">
-          {ledgerRole === 'writer'
-            ? ' · this tab writes the ledger'
-            : ' · this tab follows the ledger (another tab writes)'}
-        </span>
-      )}
-    </span>
-  );
+  const durable = useDurableSend(agent, () => navigation.select('sends'));
 
   return (
     <div className="surecall-devtools">
       <SendBox
         box={box}
         streaming={client.card.capabilities.streaming}
-        {...(agent === undefined && delivery === undefined
+        {...(durable.send === undefined && delivery === undefined
           ? {}
           : {
               durable: {
-                ...(agent === undefined ? {} : { send: (text: string) => void durableSend(text) }),
+                ...(durable.send === undefined ? {} : { send: durable.send }),
                 ...(delivery === undefined ? {} : { delivery }),
               },
             })}
-        onOpenTask={(taskId) => {
-          setFocusTask(taskId);
-          setTab('tasks');
-        }}
+        onOpenTask={navigation.openTask}
       />
       <AppShell
-        tabs={tabs}
-        current={current}
-        onSelect={setTab}
-        status={status}
+        tabs={navigation.tabs}
+        current={navigation.current}
+        onSelect={navigation.select}
+        status={
+          <FeedStatus
+            feed={feed}
+            agentEvents={agentEvents}
+            duplicates={duplicates}
+            ledgerChanges={ledgerChanges}
+            ledgerRole={ledgerRole}
+          />
+        }
         panels={{
           agent: <AgentPanel client={client} connection={connection} rawCard={rawCard ?? client.card} />,
           tasks: (
@@ -165,7 +131,7 @@ export function SurecallDevtools({
               client={client}
               tasks={feed.tasks}
               dispatch={dispatch}
-              focusTaskId={focusTask ?? latestTask}
+              focusTaskId={navigation.focusTask ?? latestTaskId(box.sends)}
             />
           ),
           streams: <StreamsPanel streams={feed.streams} limits={limits} />,
@@ -176,7 +142,7 @@ export function SurecallDevtools({
                   <SendsPanel
                     sends={sends}
                     {...(agent === undefined ? {} : { agent })}
-                    problem={durableProblem}
+                    problem={durable.problem}
                   />
                 ),
               }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  latestTaskId,
   maxSendsKept,
   type SendRecord,
   sendAnswered,
@@ -113,5 +114,23 @@ describe('withSend', () => {
     }
     expect(list).toHaveLength(maxSendsKept);
     expect(list[0]?.messageId).toBe(`m-${maxSendsKept + 4}`);
+  });
+});
+
+describe('latestTaskId', () => {
+  it('is the task of the newest send that named one, skipping sends that named none', () => {
+    const first = sendStreamed(
+      sendStarted(userMessage('task a', 'm-1'), 'stream', 1),
+      taskEvent('t-1', 'TASK_STATE_COMPLETED'),
+    );
+    const second = sendStreamed(
+      sendStarted(userMessage('task b', 'm-2'), 'stream', 2),
+      taskEvent('t-2', 'TASK_STATE_WORKING'),
+    );
+    const pending = sendStarted(userMessage('task c', 'm-3'), 'send', 3);
+    expect([first.taskId, second.taskId]).toEqual(['t-1', 't-2']);
+    expect(latestTaskId([])).toBeUndefined();
+    expect(latestTaskId([pending])).toBeUndefined();
+    expect(latestTaskId([pending, second, first])).toBe('t-2');
   });
 });

@@ -146,3 +146,15 @@ export function withSend(sends: readonly SendRecord[], record: SendRecord): Send
   }
   return [record, ...sends].slice(0, maxSendsKept);
 }
+
+/**
+The task of the newest send that named one, for the Tasks panel to show first.
+
+@example
+```ts
+latestTaskId(box.sends); // 'task-7'
+```
+*/
+export function latestTaskId(sends: readonly SendRecord[]): string | undefined {
+  return sends.find((send) => send.taskId !== undefined)?.taskId;
+}

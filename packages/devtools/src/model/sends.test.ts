@@ -1,7 +1,17 @@
+import { LedgerError } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger/memory';
 import { describe, expect, it } from 'vitest';
 import { lostSend, reconciledSend } from './ledger-fixtures.js';
-import { describeError, duplicatedSends, inbox, sendRow, timeline, withRecord } from './sends.js';
+import {
+  describeError,
+  describeRefusal,
+  duplicatedSends,
+  inbox,
+  isDuplicated,
+  sendRow,
+  timeline,
+  withRecord,
+} from './sends.js';
 
 describe('timeline: a send’s history as steps with their causes', () => {
   it('shows executing → unknown → committed for a lost answer found by reconciliation', async () => {
@@ -154,5 +164,27 @@ describe('describeError', () => {
     ],
   ])('%o → %s', (error, text) => {
     expect(describeError(error)).toBe(text);
+  });
+});
+
+describe('isDuplicated', () => {
+  it.each([
+    [{ type: 'duplicated', id: 's-1', taskIds: ['t-1', 't-2'] }, true],
+    [{ type: 'committed', id: 's-1' }, false],
+    [{ type: 'duplicated-ish' }, false],
+    [null, false],
+    ['duplicated', false],
+  ] as const)('%j → %s', (event, expected) => {
+    expect(isDuplicated(event)).toBe(expected);
+  });
+});
+
+describe('describeRefusal', () => {
+  it('names the refusal’s reason and nothing else of the error', () => {
+    expect(describeRefusal(new LedgerError('invalid-input'))).toBe(
+      'The durable send was refused: invalid-input',
+    );
+    expect(describeRefusal(new Error('secret text'))).toBe('The durable send was refused: unexpectedly');
+    expect(describeRefusal('thrown string')).toBe('The durable send was refused: unexpectedly');
   });
 });

@@ -253,3 +253,27 @@ export function inbox(records: readonly LedgerRecord[], now: number): InboxEntry
     }))
     .sort((left, right) => right.ageMs - left.ageMs);
 }
+
+/**
+Whether a durable event says that a send ran more than once (docs/durable-send.md#duplicated), for the status line's count.
+
+@example
+```ts
+useEventCount(agent?.events, isDuplicated);
+```
+*/
+export function isDuplicated(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'duplicated';
+}
+
+/**
+Why a durable send was refused before anything left (a follower tab's ledger, invalid input), naming only the error's public `reason`.
+
+@example
+```ts
+describeRefusal(new LedgerError('invalid-input')); // 'The durable send was refused: invalid-input'
+```
+*/
+export function describeRefusal(error: unknown): string {
+  return `The durable send was refused: ${error instanceof Error && 'reason' in error ? String(error.reason) : 'unexpectedly'}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devtoolsTabs, tabKey } from './tabs.js';
+import { devtoolsTabs, shownTab, tabKey } from './tabs.js';
 
 describe('devtoolsTabs', () => {
   it('shows the Faults tab only with a fault lab', () => {
@@ -48,5 +48,15 @@ describe('tabKey', () => {
   it('ignores other keys and empty lists', () => {
     expect(tabKey(tabs, 'agent', 'ArrowDown')).toBeUndefined();
     expect(tabKey([], 'agent', 'ArrowRight')).toBeUndefined();
+  });
+});
+
+describe('shownTab', () => {
+  it('keeps the chosen tab while it is there, and falls back to Agent once its source is gone', () => {
+    const all = devtoolsTabs({ faultLab: true, ledger: true, agent: true });
+    expect(shownTab(all, 'sends')).toBe('sends');
+    expect(shownTab(all, 'faults')).toBe('faults');
+    expect(shownTab(devtoolsTabs({ faultLab: false }), 'sends')).toBe('agent');
+    expect(shownTab(devtoolsTabs({ faultLab: false }), 'tasks')).toBe('tasks');
   });
 });

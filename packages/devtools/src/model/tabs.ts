@@ -64,3 +64,15 @@ export function devtoolsTabs(sources: Sources): Tab[] {
     ...(sources.faultLab ? [{ id: 'faults', label: 'Faults' }] : []),
   ];
 }
+
+/**
+The tab to show: the one chosen while it is among `tabs`, else the Agent tab (a source that went away takes its tab with it).
+
+@example
+```ts
+shownTab(devtoolsTabs({ faultLab: false }), 'faults'); // 'agent'
+```
+*/
+export function shownTab(tabs: readonly Tab[], chosen: string): string {
+  return tabs.some((entry) => entry.id === chosen) ? chosen : 'agent';
+}
