@@ -5,7 +5,7 @@ Arguments: `<postgres url> <schema> <card url> <worker id> <senders>`.
 */
 import { createInterface } from 'node:readline';
 import { durableAgent } from '../packages/client/src/durable/agent.js';
-import { openPostgresLedger } from '../packages/client/src/ledger/postgres.js';
+import { openPostgresLedger } from '../packages/client/src/ledger/postgres/entry.js';
 import { loopbackClient } from './loopback.js';
 
 const [url = '', schema = '', cardUrl = '', worker = '', senders = '16'] = process.argv.slice(2);

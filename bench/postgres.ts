@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { startMockAgent } from '../mocks/src/mounts/node.js';
 import type { Ledger } from '../packages/client/src/ledger/ledger.js';
-import { openPostgresLedger } from '../packages/client/src/ledger/postgres.js';
+import { openPostgresLedger } from '../packages/client/src/ledger/postgres/entry.js';
 import { sourceChild } from './child.js';
 import { intent } from './fixtures.js';
 import { type BenchRow, row, sideBySide } from './harness.js';

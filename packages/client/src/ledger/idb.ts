@@ -2,11 +2,11 @@
 @module
 The IndexedDB ledger, the browser's default store, and the only module that imports `idb` (CONTRIBUTING.md#library-boundaries: its errors never reach callers). Each write is one readwrite transaction that compares the stored head with the revision the writer expected and resolves only on the transaction's `complete` (docs/durable-send.md#execution-order: a completed IndexedDB transaction). One writer at a time holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
 */
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, type StoreNames } from 'idb';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine, type StoreCommit } from './engine.js';
 import { deepFreeze, isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
-import { decodeLedger, LedgerRecord, LedgerRevision } from './record.js';
+import { decodeLedger, LedgerRecord, LedgerRevision, type LedgerStatus } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
 export * from './entry.js';
@@ -133,65 +133,146 @@ async function prune(db: IDBPDatabase<LedgerDatabase>, cutoff: number): Promise<
   return pruned;
 }
 
-function idbStore(
-  db: IDBPDatabase<LedgerDatabase>,
-  lease: Lease,
-  channel: BroadcastChannel | undefined,
-  retentionMs: number,
-): LedgerStore {
-  let writes = 0;
+/** One open store: its database, the writer's Web Lock, the channel to other tabs, and its count of writes. */
+type IdbStore = {
+  readonly db: IDBPDatabase<LedgerDatabase>;
+  readonly lease: Lease;
+  readonly channel: BroadcastChannel | undefined;
+  readonly retentionMs: number;
+  /** Writes so far, which pace the pruning. */
+  writes: number;
+};
 
-  /** Consecutive revisions of one record (one, or a `create` and its `start`) in one transaction, which commits all of them or none. */
-  function appendAll(commits: readonly Pick<StoreCommit, 'record' | 'revision'>[]): Promise<void> {
-    return io(async () => {
-      const first = (commits[0] as (typeof commits)[number]).revision;
-      const { record } = commits.at(-1) as (typeof commits)[number];
-      const tx = db.transaction(['records', 'revisions', 'sequence'], 'readwrite');
-      const records = tx.objectStore('records');
-      const stored = await records.get(record.id);
-      // The compare-and-set, inside the same transaction as the write, so no other writer can slip in between.
-      const head = stored === undefined ? undefined : decodeLedger(LedgerRecord, stored);
-      const stale =
-        first.revision === 0
-          ? stored !== undefined
-          : head === undefined || !head.ok || head.value.digest !== first.previousDigest;
-      if (stale) {
-        tx.abort();
-        await tx.done.catch(() => undefined);
-        if (head !== undefined && !head.ok) {
-          throw new LedgerError('corrupt', { rule: head.error.rule });
-        }
-        throw new LedgerError('stale-revision', first.revision === 0 ? { rule: 'exists' } : {});
-      }
-      const revisions = tx.objectStore('revisions');
-      try {
-        await Promise.all([
-          records.put(record),
-          ...commits.map((commit) => revisions.add(commit.revision)),
-          ...(first.revision === 0 ? [tx.objectStore('sequence').add({ id: record.id })] : []),
-          tx.done,
-        ]);
-      } catch (error) {
-        // The revision's key already exists: another writer committed this very revision first.
-        if (error instanceof DOMException && error.name === 'ConstraintError') {
-          throw new LedgerError('stale-revision', { cause: error });
-        }
-        throw error;
-      }
-      for (const { revision } of commits) {
-        channel?.postMessage({
-          type: 'surecall-ledger-change',
-          id: record.id,
-          revision: revision.revision,
-        } satisfies Announcement);
-      }
-      if (++writes % PRUNE_EVERY === 0) {
-        // The write is durable already; a failed pruning is retried at the next one.
-        await prune(db, Date.now() - retentionMs).catch(() => undefined);
-      }
-    });
+/** What one write commits: one revision, or a `create` and its `start`. */
+type Commits = readonly Pick<StoreCommit, 'record' | 'revision'>[];
+
+/**
+Why a write whose first revision is `first` may not go on over the stored head (the compare-and-set), or `undefined`
+when it may: revision 0 needs a new id, any later one the head at the digest it names.
+*/
+function refusalOver(stored: unknown, first: LedgerRevision): LedgerError | undefined {
+  const head = stored === undefined ? undefined : decodeLedger(LedgerRecord, stored);
+  const stale =
+    first.revision === 0
+      ? stored !== undefined
+      : head === undefined || !head.ok || head.value.digest !== first.previousDigest;
+  if (!stale) {
+    return undefined;
   }
+  if (head !== undefined && !head.ok) {
+    return new LedgerError('corrupt', { rule: head.error.rule });
+  }
+  return new LedgerError('stale-revision', first.revision === 0 ? { rule: 'exists' } : {});
+}
 
+/** The record's head, every revision's row and, for a new record, its place in the sequence; settles with `tx`. */
+function putAll(
+  tx: IDBPTransaction<LedgerDatabase, ('records' | 'revisions' | 'sequence')[], 'readwrite'>,
+  commits: Commits,
+): Promise<unknown> {
+  const first = (commits[0] as Commits[number]).revision;
+  const { record } = commits.at(-1) as Commits[number];
+  const revisions = tx.objectStore('revisions');
+  return Promise.all([
+    tx.objectStore('records').put(record),
+    ...commits.map((commit) => revisions.add(commit.revision)),
+    ...(first.revision === 0 ? [tx.objectStore('sequence').add({ id: record.id })] : []),
+    tx.done,
+  ]);
+}
+
+/** Consecutive revisions of one record (one, or a `create` and its `start`) in one transaction, which commits all of them or none. */
+function appendAll(store: IdbStore, commits: Commits): Promise<void> {
+  return io(async () => {
+    const first = (commits[0] as Commits[number]).revision;
+    const { record } = commits.at(-1) as Commits[number];
+    const tx = store.db.transaction(['records', 'revisions', 'sequence'], 'readwrite');
+    // The compare-and-set, inside the same transaction as the write, so no other writer can slip in between.
+    const refused = refusalOver(await tx.objectStore('records').get(record.id), first);
+    if (refused !== undefined) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw refused;
+    }
+    try {
+      await putAll(tx, commits);
+    } catch (error) {
+      // The revision's key already exists: another writer committed this very revision first.
+      if (error instanceof DOMException && error.name === 'ConstraintError') {
+        throw new LedgerError('stale-revision', { cause: error });
+      }
+      throw error;
+    }
+    for (const { revision } of commits) {
+      store.channel?.postMessage({
+        type: 'surecall-ledger-change',
+        id: record.id,
+        revision: revision.revision,
+      } satisfies Announcement);
+    }
+    if (++store.writes % PRUNE_EVERY === 0) {
+      // The write is durable already; a failed pruning is retried at the next one.
+      await prune(store.db, Date.now() - store.retentionMs).catch(() => undefined);
+    }
+  });
+}
+
+/** The records `values` hold, in the ledger's own sequence `order`; a record the sequence does not name is damage, not a record to leave out. */
+function inSequence(order: readonly { readonly id: string }[], values: readonly unknown[]): LedgerRecord[] {
+  const found = new Map<string, LedgerRecord>();
+  for (const value of values) {
+    const record = decodeRecord(value);
+    found.set(record.id, record);
+  }
+  const records: LedgerRecord[] = [];
+  for (const { id } of order) {
+    const record = found.get(id);
+    if (record !== undefined) {
+      records.push(record);
+      found.delete(id);
+    }
+  }
+  if (found.size > 0) {
+    throw new LedgerError('corrupt', { rule: 'sequence' });
+  }
+  return records;
+}
+
+async function listRecords(
+  db: IDBPDatabase<LedgerDatabase>,
+  states: ReadonlySet<LedgerStatus> | undefined,
+): Promise<LedgerRecord[]> {
+  const tx = db.transaction(['records', 'sequence']);
+  const [order, lists] = await Promise.all([
+    tx.objectStore('sequence').getAll(),
+    states === undefined
+      ? tx.objectStore('records').getAll()
+      : Promise.all([...states].map((status) => tx.objectStore('records').index('status').getAll(status))),
+  ]);
+  return inSequence(order, lists.flat());
+}
+
+async function readHistory(db: IDBPDatabase<LedgerDatabase>, id: string): Promise<LedgerRevision[]> {
+  const values = await db.getAll('revisions', IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
+  return values.map(decodeRevision);
+}
+
+/** Hands the changes other tabs announce on `channel` to `onRemote`. */
+function watchChannel(
+  channel: BroadcastChannel | undefined,
+  onRemote: (id: string, revision: number) => void,
+): void {
+  if (channel !== undefined) {
+    channel.onmessage = (event: MessageEvent<unknown>) => {
+      if (isAnnouncement(event.data)) {
+        onRemote(event.data.id, event.data.revision);
+      }
+    };
+  }
+}
+
+function idbStore(store: IdbStore): LedgerStore {
+  const { db, lease, channel } = store;
   return {
     writable: lease.held,
     get: (id) =>
@@ -199,61 +280,53 @@ function idbStore(
         const value = await db.get('records', id);
         return value === undefined ? undefined : decodeRecord(value);
       }),
-    list: (states) =>
-      io(async () => {
-        const tx = db.transaction(['records', 'sequence']);
-        const [order, lists] = await Promise.all([
-          tx.objectStore('sequence').getAll(),
-          states === undefined
-            ? tx.objectStore('records').getAll()
-            : Promise.all(
-                [...states].map((status) => tx.objectStore('records').index('status').getAll(status)),
-              ),
-        ]);
-        const found = new Map<string, LedgerRecord>();
-        for (const value of lists.flat()) {
-          const record = decodeRecord(value);
-          found.set(record.id, record);
-        }
-        // In the ledger's own sequence; a record the sequence does not name is damage, not a record to leave out.
-        const records: LedgerRecord[] = [];
-        for (const { id } of order) {
-          const record = found.get(id);
-          if (record !== undefined) {
-            records.push(record);
-            found.delete(id);
-          }
-        }
-        if (found.size > 0) {
-          throw new LedgerError('corrupt', { rule: 'sequence' });
-        }
-        return records;
-      }),
-    history: (id) =>
-      io(async () => {
-        const values = await db.getAll(
-          'revisions',
-          IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]),
-        );
-        return values.map(decodeRevision);
-      }),
-    append: (record, revision) => appendAll([{ record, revision }]),
-    appendAll,
-    watch(onRemote) {
-      if (channel !== undefined) {
-        channel.onmessage = (event: MessageEvent<unknown>) => {
-          if (isAnnouncement(event.data)) {
-            onRemote(event.data.id, event.data.revision);
-          }
-        };
-      }
-    },
+    list: (states) => io(() => listRecords(db, states)),
+    history: (id) => io(() => readHistory(db, id)),
+    append: (record, revision) => appendAll(store, [{ record, revision }]),
+    appendAll: (commits) => appendAll(store, commits),
+    watch: (onRemote) => watchChannel(channel, onRemote),
     async close() {
       channel?.close();
       db.close();
       lease.release();
     },
   };
+}
+
+/** The ids of the records a version 2 database holds, in the order version 2 listed them: creation time, then id. */
+function creationOrder(values: readonly unknown[]): string[] {
+  const known = values as { id?: unknown; createdAt?: unknown }[];
+  return known
+    .map((value) => ({ id: String(value.id), at: Number(value.createdAt) || 0 }))
+    .sort((left, right) => left.at - right.at || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0))
+    .map(({ id }) => id);
+}
+
+/** Brings a database from `oldVersion` to {@link VERSION}, in the upgrade's own transaction. */
+function upgrade(
+  database: IDBPDatabase<LedgerDatabase>,
+  oldVersion: number,
+  transaction: IDBPTransaction<LedgerDatabase, StoreNames<LedgerDatabase>[], 'versionchange'>,
+): void {
+  if (oldVersion < 1) {
+    const records = database.createObjectStore('records', { keyPath: 'id' });
+    records.createIndex('status', 'state.status');
+    database.createObjectStore('revisions', { keyPath: ['id', 'revision'] });
+  }
+  if (oldVersion < 2) {
+    transaction.objectStore('records').createIndex('updatedAt', 'updatedAt');
+  }
+  if (oldVersion < 3) {
+    const sequence = database.createObjectStore('sequence', { autoIncrement: true });
+    sequence.createIndex('id', 'id', { unique: true });
+    // Records a version 2 database holds take the order version 2 listed them in. A request that fails aborts the
+    // upgrade, which fails the open as `io`.
+    transaction
+      .objectStore('records')
+      .getAll()
+      .then((values) => Promise.all(creationOrder(values).map((id) => sequence.add({ id }))))
+      .catch(() => undefined);
+  }
 }
 
 /**
@@ -277,36 +350,7 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   }
   const db = await io(() =>
     openDB<LedgerDatabase>(options.name, VERSION, {
-      upgrade(database, oldVersion, _newVersion, transaction) {
-        if (oldVersion < 1) {
-          const records = database.createObjectStore('records', { keyPath: 'id' });
-          records.createIndex('status', 'state.status');
-          database.createObjectStore('revisions', { keyPath: ['id', 'revision'] });
-        }
-        if (oldVersion < 2) {
-          transaction.objectStore('records').createIndex('updatedAt', 'updatedAt');
-        }
-        if (oldVersion < 3) {
-          const sequence = database.createObjectStore('sequence', { autoIncrement: true });
-          sequence.createIndex('id', 'id', { unique: true });
-          // Records a version 2 database holds take the order version 2 listed them in: creation time, then id. A
-          // request that fails aborts the upgrade, which fails the open as `io`.
-          transaction
-            .objectStore('records')
-            .getAll()
-            .then((values) => {
-              const known = values as { id?: unknown; createdAt?: unknown }[];
-              const ids = known
-                .map((value) => ({ id: String(value.id), at: Number(value.createdAt) || 0 }))
-                .sort(
-                  (left, right) =>
-                    left.at - right.at || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0),
-                );
-              return Promise.all(ids.map(({ id }) => sequence.add({ id })));
-            })
-            .catch(() => undefined);
-        }
-      },
+      upgrade: (database, oldVersion, _newVersion, transaction) => upgrade(database, oldVersion, transaction),
       // A newer version elsewhere wants the database: give it up; later calls fail as `io`.
       blocking() {
         db.close();
@@ -330,5 +374,5 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
       throw error;
     });
   }
-  return openLedgerEngine(idbStore(db, lease, channel, retentionMs));
+  return openLedgerEngine(idbStore({ db, lease, channel, retentionMs, writes: 0 }));
 }

@@ -16,7 +16,7 @@ import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { type Ledger, type LedgerChange, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
-import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
 import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 import { compileForChild } from '../support/child-build.js';
 import { ended, type FleetAgent, seeded, startFleetAgent, startWorker } from '../support/fleet-processes.js';

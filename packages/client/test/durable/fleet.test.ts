@@ -14,7 +14,7 @@ import { type A2aClient, createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
-import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
 import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
 import { compileForChild } from '../support/child-build.js';
 import {

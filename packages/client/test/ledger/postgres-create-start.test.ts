@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { verifyHistory } from '../../src/ledger/ledger.js';
-import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
 import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 

@@ -1,9 +1,9 @@
 /**
-The PostgreSQL ledger's schema migrations (ledger/postgres.ts): a ledger written at an earlier version is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation time, then id), every later one after them, by the database.
+The PostgreSQL ledger's schema migrations (ledger/postgres/schema.ts): a ledger written at an earlier version is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation time, then id), every later one after them, by the database.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres.js';
+import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres/entry.js';
 import { intent } from '../support/intent.js';
 
 const url = inject('postgresUrl');

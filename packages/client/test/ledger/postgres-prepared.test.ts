@@ -1,9 +1,9 @@
 /**
-The writes of every commit run as named prepared statements (ledger/postgres.ts), named after their text: ledgers of two schemas that share one pool, and so one connection, each keep their own.
+The writes of every commit run as named prepared statements (ledger/postgres/statements.ts), named after their text: ledgers of two schemas that share one pool, and so one connection, each keep their own.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
 import { intent } from '../support/intent.js';
 
 const url = inject('postgresUrl');

@@ -4,7 +4,7 @@ A `readOnly` PostgreSQL ledger opened by a role that may only read (docs/durable
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
-import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres.js';
+import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres/entry.js';
 import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { LedgerError } from '../../src/core/errors.js';
 import { discover } from '../../src/discovery/discovery.js';
 import { type DurableAgent, durableAgent } from '../../src/durable/agent.js';
-import { openPostgresLedger } from '../../src/ledger/postgres.js';
+import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
 
 function report(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ ...event, t: Date.now() })}\n`);

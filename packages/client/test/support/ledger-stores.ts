@@ -8,7 +8,7 @@ import * as file from '../../src/ledger/file.js';
 import * as idb from '../../src/ledger/idb.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import * as memory from '../../src/ledger/memory.js';
-import * as postgres from '../../src/ledger/postgres.js';
+import * as postgres from '../../src/ledger/postgres/entry.js';
 
 export type Backend = {
   readonly name: 'memory' | 'idb' | 'file' | 'postgres';

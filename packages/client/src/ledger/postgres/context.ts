@@ -1,0 +1,25 @@
+/**
+@module
+What the store's functions share (`store.ts`, `writes.ts`, `leases.ts`): one writer's pool, options, session and
+statements, the heads of the records it holds, its announcements and its count of appends, passed to each of them as
+one explicit object.
+*/
+import type { LedgerRecord } from '../record.js';
+import type { Pool } from './connection.js';
+import type { Announcer } from './notify.js';
+import type { ResolvedPostgresLedgerOptions } from './options.js';
+import type { Statements } from './statements.js';
+
+/** One writer's store, as its functions see it. */
+export type StoreContext = {
+  readonly pool: Pool;
+  readonly settings: ResolvedPostgresLedgerOptions;
+  /** This open's session id, written on its leases and revisions. */
+  readonly session: string;
+  readonly statements: Statements;
+  /** The heads of the records this writer holds (prepared or executing under its lease, or claimed for a probe): a transition of one needs no read first. Bounded by what is in flight. */
+  readonly heads: Map<string, LedgerRecord>;
+  readonly announcer: Announcer;
+  /** Appends so far, which pace the pruning past the retention window. */
+  writes: number;
+};

@@ -1,0 +1,232 @@
+/**
+@module
+Every statement the store runs on its tables, each with its parameters by name: a statement's `$NAME` placeholders
+are numbered in the order of its `params` once, when the store opens, and `bind` orders a call's values by the same
+list, so a value can never land in another's place. The schema's own statements are in `schema.ts`, the follower's
+in `follower.ts`. Plain SQL only (ARCHITECTURE.md#decisions, "PostgreSQL is a fleet's dispatch authority").
+*/
+import { hash } from 'node:crypto';
+import type { Qualify } from './schema.js';
+
+/** One statement: its text with numbered placeholders, the names they stand for in order, and for the statements every commit runs the name it is prepared under. */
+export type Statement<TParam extends string> = {
+  readonly text: string;
+  readonly params: readonly TParam[];
+  readonly name?: string;
+};
+
+/** What `pool.query` takes for one run of a statement. */
+export type BoundStatement = { readonly name?: string; readonly text: string; readonly values?: unknown[] };
+
+/** `text` with each `$NAME` replaced by `$n`, n being the name's place in `params` counted from 1. */
+function statement<const TParam extends string>(text: string, params: readonly TParam[]): Statement<TParam> {
+  const numbered = text.replace(/\$([A-Z]+)/g, (_, name: string) => {
+    const index = params.indexOf(name as TParam);
+    if (index < 0) {
+      throw new TypeError(`surecall: no parameter named ${name}`);
+    }
+    return `$${index + 1}`;
+  });
+  return { text: numbered, params };
+}
+
+/**
+A statement every commit runs, as a named prepared statement: the server parses and plans it once per connection
+instead of on every commit, which was a large part of its work per commit. The name comes from the text, which holds
+the schema, so ledgers of two schemas sharing one pool never take each other's, and it stays within PostgreSQL's
+63-byte names.
+*/
+function prepared<const TParam extends string>(text: string, params: readonly TParam[]): Statement<TParam> {
+  const numbered = statement(text, params);
+  return { ...numbered, name: `surecall_${hash('sha256', numbered.text, 'hex').slice(0, 32)}` };
+}
+
+/** One run of `statement` with `values`, in the order of its parameters. */
+export function bind<TParam extends string>(
+  statement: Statement<TParam>,
+  values: Readonly<Record<TParam, unknown>>,
+): BoundStatement {
+  const { name, text, params } = statement;
+  const ordered = params.length === 0 ? {} : { values: params.map((param) => values[param]) };
+  return name === undefined ? { text, ...ordered } : { name, text, ...ordered };
+}
+
+// A lease's expiry on the database's clock (docs/durable-send.md#leases).
+const leaseUntil = "clock_timestamp() + $LEASE::double precision * interval '1 millisecond'";
+// The lease condition every write states: the record is free, or this session holds a live lease, or another's
+// lease lapsed.
+const mayWrite = `(lease_session IS NULL
+      OR (lease_session = $S AND lease_expires > clock_timestamp())
+      OR (lease_session <> $S AND lease_expires <= clock_timestamp()))`;
+const claimSet = `lease_worker = $W, lease_session = $S, lease_expires = ${leaseUntil}`;
+// The parameters of the lease every claim takes, after the statement's own.
+const leaseParams = ['W', 'S', 'LEASE'] as const;
+
+/** The statements that write a record's revisions, each with the revision rows that follow its record's row. */
+function writeStatements(records: string, revisions: string) {
+  // Each revision's row, beside the record's row the statement wrote.
+  const revisionRows = `INSERT INTO ${revisions} (id, revision, body, worker, session)
+     SELECT head.id, written.revision, written.body, $W, $S FROM head, unnest($NUMBERS::integer[], $BODIES::text[]) AS written (revision, body)`;
+  return {
+    // Revision 0: the record is new, leased to its creator, which is about to start it.
+    insertRecord: prepared(
+      `WITH head AS (
+         INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
+         VALUES ($ID, $STATUS, $REVISION, $DIGEST, $CREATED, $UPDATED, $AGENT, $DELIVERY, $CONTEXTUAL, $DUE,
+                 CASE WHEN $KEEP THEN $W END, CASE WHEN $KEEP THEN $S END, CASE WHEN $KEEP THEN ${leaseUntil} END, $BODY)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id
+       )
+       ${revisionRows}`,
+      [
+        'ID',
+        'STATUS',
+        'REVISION',
+        'DIGEST',
+        'CREATED',
+        'UPDATED',
+        'AGENT',
+        'DELIVERY',
+        'CONTEXTUAL',
+        'DUE',
+        'KEEP',
+        ...leaseParams,
+        'BODY',
+        'NUMBERS',
+        'BODIES',
+      ],
+    ),
+    // docs/durable-send.md#leases: the expected revision, its digest and the lease, checked and moved in one
+    // statement.
+    moveRecord: prepared(
+      `WITH head AS (
+         UPDATE ${records} SET status = $STATUS, revision = $REVISION, digest = $DIGEST, due_at = $DUE, body = $BODY,
+           contextual = $CONTEXTUAL, updated_at = $UPDATED,
+           lease_worker = CASE WHEN $KEEP THEN $W END,
+           lease_session = CASE WHEN $KEEP THEN $S END,
+           lease_expires = CASE WHEN $KEEP THEN ${leaseUntil} END
+         WHERE id = $ID AND revision = $EXPECTED AND digest = $PREVIOUS AND ${mayWrite}
+         RETURNING id
+       )
+       ${revisionRows}`,
+      [
+        'ID',
+        'STATUS',
+        'REVISION',
+        'DIGEST',
+        'DUE',
+        'BODY',
+        'KEEP',
+        ...leaseParams,
+        'EXPECTED',
+        'PREVIOUS',
+        'CONTEXTUAL',
+        'UPDATED',
+        'NUMBERS',
+        'BODIES',
+      ],
+    ),
+    // Why a move found no row: the record's revision, and whether a live lease of another session holds it.
+    refusal: statement(`SELECT revision, NOT ${mayWrite} AS held FROM ${records} WHERE id = $ID`, [
+      'ID',
+      'S',
+    ]),
+    // docs/durable-send.md#retention: a settled record past the window goes with its revisions, in one statement;
+    // open records never do.
+    prune: statement(
+      `WITH gone AS (
+         DELETE FROM ${records}
+         WHERE status NOT IN ('prepared', 'executing', 'unknown') AND updated_at < $CUTOFF
+         RETURNING id
+       )
+       DELETE FROM ${revisions} WHERE id IN (SELECT id FROM gone)`,
+      ['CUTOFF'],
+    ),
+  };
+}
+
+/** Leases the rows `where` picks, in `order`, at most `$LIMIT`, skipping rows another transaction holds. */
+function pickLeased(records: string, where: string, order: string): string {
+  return `WITH picked AS (
+           SELECT id FROM ${records} WHERE ${where} ORDER BY ${order} LIMIT $LIMIT FOR UPDATE SKIP LOCKED
+         )
+         UPDATE ${records} r SET ${claimSet} FROM picked WHERE r.id = picked.id
+         RETURNING r.body`;
+}
+
+/** The statements of the leases: claims, orphans, the heartbeat, and the ends of a session's or a worker's leases. */
+function leaseStatements(records: string) {
+  return {
+    orphans: statement(
+      pickLeased(records, `status = 'executing' AND lease_expires <= clock_timestamp()`, 'lease_expires'),
+      ['LIMIT', ...leaseParams],
+    ),
+    claimDue: statement(
+      pickLeased(
+        records,
+        `due_at <= $NOW AND ($AGENT::text IS NULL OR agent = $AGENT) AND NOT (id = ANY($EXCLUDE::text[]))
+           AND ($DELIVERY::text[] IS NULL OR delivery = ANY($DELIVERY::text[])) AND (NOT $CONTEXTUAL OR contextual)
+           AND (lease_session IS NULL OR lease_expires <= clock_timestamp())`,
+        'due_at, id',
+      ),
+      ['NOW', 'AGENT', 'EXCLUDE', 'DELIVERY', 'CONTEXTUAL', 'LIMIT', ...leaseParams],
+    ),
+    claim: statement(
+      `UPDATE ${records} SET ${claimSet}
+             WHERE id = $ID AND due_at <= $NOW AND (lease_session IS NULL OR lease_expires <= clock_timestamp())
+             RETURNING body`,
+      ['ID', 'NOW', ...leaseParams],
+    ),
+    release: statement(
+      `UPDATE ${records} SET lease_worker = NULL, lease_session = NULL, lease_expires = NULL
+           WHERE id = $ID AND lease_session = $S AND status = 'unknown'`,
+      ['ID', 'S'],
+    ),
+    renew: statement(
+      `UPDATE ${records} SET lease_expires = ${leaseUntil}
+             WHERE lease_session = $S AND lease_expires > clock_timestamp()`,
+      ['S', 'LEASE'],
+    ),
+    endSession: statement(
+      `UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $S`,
+      ['S'],
+    ),
+    endWorker: statement(
+      `UPDATE ${records} SET lease_expires = clock_timestamp()
+           WHERE lease_worker = $W AND lease_session <> $S AND lease_expires > clock_timestamp()`,
+      ['W', 'S'],
+    ),
+  };
+}
+
+/** The reads of records and histories, and the announcement of changes. */
+function readStatements(records: string, revisions: string) {
+  return {
+    get: statement(`SELECT body FROM ${records} WHERE id = $ID`, ['ID']),
+    list: statement(`SELECT body FROM ${records} ORDER BY seq`, []),
+    listIn: statement(`SELECT body FROM ${records} WHERE status = ANY($STATES::text[]) ORDER BY seq`, [
+      'STATES',
+    ]),
+    history: statement(`SELECT body FROM ${revisions} WHERE id = $ID ORDER BY revision`, ['ID']),
+    // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not wait
+    // for a disk flush.
+    notify: statement("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [
+      'CHANNEL',
+      'PAYLOAD',
+    ]),
+  };
+}
+
+/** Every statement of the store over the tables `q` names, numbered once. */
+export function storeStatements(q: Qualify) {
+  const records = q('records');
+  const revisions = q('revisions');
+  return Object.freeze({
+    ...writeStatements(records, revisions),
+    ...leaseStatements(records),
+    ...readStatements(records, revisions),
+  });
+}
+
+/** The statements of one store. */
+export type Statements = ReturnType<typeof storeStatements>;

@@ -1,0 +1,146 @@
+/**
+@module
+The PostgreSQL store under the ledger engine (`engine.ts`): its reads, its one write (`writes.ts`), its leases
+(`leases.ts`), the follower that hears other writers (`follower.ts`) and the closing of them all. A record's head is
+one row and each revision one more row (docs/durable-send.md#postgresql).
+*/
+import type { LedgerStore } from '../engine.js';
+import type { LedgerRecord, LedgerRevision, LedgerStatus } from '../record.js';
+import { io, type Pool } from './connection.js';
+import type { StoreContext } from './context.js';
+import { createFollower, type Follower } from './follower.js';
+import { endSessionLeases, startHeartbeat, storeLeases } from './leases.js';
+import { createAnnouncer, endAnnouncements } from './notify.js';
+import type { ResolvedPostgresLedgerOptions } from './options.js';
+import { decodeRecord, decodeRevision } from './row.js';
+import { qualify } from './schema.js';
+import { bind, type Statements } from './statements.js';
+import { appendAll } from './writes.js';
+
+/** What the store is made of. */
+export type StoreInput = {
+  readonly pool: Pool;
+  readonly settings: ResolvedPostgresLedgerOptions;
+  readonly session: string;
+  readonly statements: Statements;
+  readonly ownsPool: boolean;
+  /** Takes the ledger's listeners off a pool the caller owns (`guardPool`). */
+  readonly unguard: () => void;
+};
+
+/** The store, with the start of its following. */
+export type PostgresStore = LedgerStore & {
+  /** Starts following other writers' changes (LISTEN), once. */
+  listen(): Promise<void>;
+};
+
+/** The store's parts that live from its open to its close. */
+type Lifetime = {
+  readonly context: StoreContext;
+  readonly input: StoreInput;
+  /** Other writers' changes, heard on a connection of its own once a first subscriber is there. */
+  readonly follower: Follower;
+  readonly heartbeat: ReturnType<typeof setInterval> | undefined;
+  onRemote: ((id: string, revision: number) => void) | undefined;
+  closing: Promise<void> | undefined;
+};
+
+async function readRecord(context: StoreContext, id: string): Promise<LedgerRecord | undefined> {
+  const result = await context.pool.query<{ body: string }>(bind(context.statements.get, { ID: id }));
+  const found = result.rows[0];
+  return found === undefined ? undefined : decodeRecord(found.body);
+}
+
+async function listRecords(
+  context: StoreContext,
+  states: ReadonlySet<LedgerStatus> | undefined,
+): Promise<LedgerRecord[]> {
+  const { list, listIn } = context.statements;
+  const result = await context.pool.query<{ body: string }>(
+    states === undefined ? bind(list, {}) : bind(listIn, { STATES: [...states] }),
+  );
+  return result.rows.map((found) => decodeRecord(found.body));
+}
+
+async function readHistory(context: StoreContext, id: string): Promise<LedgerRevision[]> {
+  const result = await context.pool.query<{ body: string }>(bind(context.statements.history, { ID: id }));
+  return result.rows.map((found, index) => decodeRevision(found.body, index));
+}
+
+/** Sends what is announced, stops the heartbeat, ends the session's leases and the following, then the pool or its guard. */
+async function closeStore(lifetime: Lifetime): Promise<void> {
+  const { context, input, follower, heartbeat } = lifetime;
+  context.heads.clear();
+  await endAnnouncements(context.announcer);
+  if (heartbeat !== undefined) {
+    clearInterval(heartbeat);
+  }
+  try {
+    if (!context.settings.readOnly) {
+      await endSessionLeases(context);
+    }
+    await follower.close();
+  } finally {
+    if (input.ownsPool) {
+      // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their error.
+      await context.pool.end().catch(() => undefined);
+    } else {
+      input.unguard();
+    }
+  }
+}
+
+/** The context of one writer's store over `input.pool`. */
+function storeContext(input: StoreInput): StoreContext {
+  const { pool, settings, session, statements } = input;
+  const channel = `${settings.schema}.changes`;
+  return {
+    pool,
+    settings,
+    session,
+    statements,
+    heads: new Map(),
+    announcer: createAnnouncer({ pool, notify: statements.notify, channel, session }),
+    writes: 0,
+  };
+}
+
+/** The store of one writer; a writer's (not a `readOnly` follower's) leases are renewed from now on. */
+export function createPostgresStore(input: StoreInput): PostgresStore {
+  const context = storeContext(input);
+  const lifetime: Lifetime = {
+    context,
+    input,
+    follower: createFollower({
+      pool: input.pool,
+      channel: context.announcer.channel,
+      session: input.session,
+      revisions: qualify(input.settings.schema)('revisions'),
+      onChange: (id, revision) => lifetime.onRemote?.(id, revision),
+    }),
+    heartbeat: input.settings.readOnly ? undefined : startHeartbeat(context),
+    onRemote: undefined,
+    closing: undefined,
+  };
+  return {
+    writable: !input.settings.readOnly,
+    leases: storeLeases(context),
+    get: (id) => io(() => readRecord(context, id)),
+    list: (states) => io(() => listRecords(context, states)),
+    history: (id) => io(() => readHistory(context, id)),
+    head(id, revision) {
+      const head = context.heads.get(id);
+      return head?.revision === revision ? head : undefined;
+    },
+    append: (record, revision) => appendAll(context, [{ record, revision }]),
+    appendAll: (commits) => appendAll(context, commits),
+    watch(callback) {
+      lifetime.onRemote = callback;
+    },
+    listen: () => lifetime.follower.start(),
+    close() {
+      lifetime.closing ??= closeStore(lifetime);
+      return lifetime.closing;
+    },
+  };
+}
