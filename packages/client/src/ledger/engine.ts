@@ -3,6 +3,8 @@
 The one implementation of the `Ledger` interface, over a small store contract that each backend (memory, idb, file) fulfils. Validation, the revision digest, the state machine, change notification and the recovery of crashed attempts live here once, so the three stores cannot drift apart.
 */
 import { LedgerError } from '../core/errors.js';
+import { decodeLedger } from './decoding.js';
+import { plainIntent, SendIntent } from './intent.js';
 import {
   type AttemptStart,
   applyTransition,
@@ -17,15 +19,7 @@ import {
   revisionDigestInput,
   type Sha256,
 } from './ledger.js';
-import {
-  decodeLedger,
-  type LedgerRecord,
-  type LedgerRevision,
-  type LedgerStatus,
-  LedgerTransition,
-  plainIntent,
-  SendIntent,
-} from './record.js';
+import { type LedgerRecord, type LedgerRevision, type LedgerStatus, LedgerTransition } from './record.js';
 
 /**
 What a backend provides. Reads return decoded, frozen values. `append` is the only write: it makes `record` the head and adds `revision` durably, as one compare-and-set: for revision 0 the id must be new, otherwise the stored head must still be revision − 1 with `previousDigest`; a lost race throws `LedgerError('stale-revision')`.
