@@ -1,6 +1,6 @@
 /**
 @module
-How the ledger's schemas report a broken rule, and how a stored value is decoded with them (storage is an edge too, CONTRIBUTING.md#schemas-and-types): the scalars every ledger schema shares (whole numbers, times, digests) and `decodeLedger`, whose failure names one rule of a closed list.
+How the ledger's schemas report a broken rule, and how a stored value is decoded with them (storage is an edge too, CONTRIBUTING.md#schemas-and-types): the scalars every ledger schema shares (whole numbers, times, digests) and `decodeLedger`, whose failure names one rule of a closed list, each listed in docs/protocol-checks.md#ledger.
 */
 import * as z from 'zod/mini';
 

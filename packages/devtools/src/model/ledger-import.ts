@@ -9,7 +9,7 @@ import { readJournal } from '@surecall/client/ledger/journal';
 /** One imported record with its verified history. */
 export type ImportedSend = { readonly record: LedgerRecord; readonly revisions: readonly LedgerRevision[] };
 
-/** Why a journal was refused: the 1-based line and the rule it broke. */
+/** Why a journal was refused: the 1-based line and the rule it broke (docs/protocol-checks.md#ledger). */
 export type ImportProblem = { readonly line: number; readonly rule: string };
 
 /** A whole journal, or the first problem in it. */

@@ -41,7 +41,7 @@ function linesOf(content: string | Uint8Array): readonly string[] {
 }
 
 /**
-Reads a whole journal, given its bytes (or its text): every complete line checked whole, chained, under a fence that never goes down, and replayed into its record, as the file store reads it when it opens without a snapshot. What follows the last newline is a write under way (or one a crash tore), never acknowledged, and is left unread. Nothing is changed to make it fit: any damage is `LedgerError('corrupt')` with its rule and its 1-based line as `position`, and nothing is returned. The digests are `sha256`'s, by default the platform's (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere).
+Reads a whole journal, given its bytes (or its text): every complete line checked whole, chained, under a fence that never goes down, and replayed into its record, as the file store reads it when it opens without a snapshot. What follows the last newline is a write under way (or one a crash tore), never acknowledged, and is left unread. Nothing is changed to make it fit: any damage is `LedgerError('corrupt')` with its rule (docs/protocol-checks.md#ledger) and its 1-based line as `position`, and nothing is returned. The digests are `sha256`'s, by default the platform's (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere).
 
 @example
 ```ts
