@@ -2,6 +2,9 @@
 @module
 The file store's reads (docs/durable-send.md#file-journal): an open record from the heap, a settled one read back from the journal by its lines' offsets and checked again line by line (`journal/line.ts`, its record's chain, the state machine), and `list` in the journal's own order.
 */
+// Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
+// (ARCHITECTURE.md#runtimes).
+/// <reference types="node" preserve="true" />
 import type { FileHandle } from 'node:fs/promises';
 import { LedgerError } from '../../core/errors.js';
 import { corruptAt, verifyLine } from '../journal/line.js';

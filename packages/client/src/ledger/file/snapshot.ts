@@ -2,6 +2,9 @@
 @module
 The file ledger's snapshot `<path>.snapshot` (docs/durable-send.md#file-journal): a checkpoint of the heap's index, written atomically every few thousand lines and on close, so an open reads it and replays only the lines after it. It is checked by its own SHA-256, then member by member, then against the journal: the checkpointed part must still end with the very line it names.
 */
+// Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
+// (ARCHITECTURE.md#runtimes).
+/// <reference types="node" preserve="true" />
 import type { FileHandle } from 'node:fs/promises';
 import { LedgerError } from '../../core/errors.js';
 import { corruptAt, parseEnvelope } from '../journal/line.js';

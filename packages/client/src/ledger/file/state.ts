@@ -2,6 +2,9 @@
 @module
 What an open file ledger holds in its heap (docs/durable-send.md#file-journal), shared by the writer and the read-only open: the open records whole, each settled record as an index entry (status, times, where its lines are), where the replay stands, and the read handle of the journal's current generation. The writer's own state adds the appender, the lock and the appends in flight.
 */
+// Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
+// (ARCHITECTURE.md#runtimes).
+/// <reference types="node" preserve="true" />
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { LedgerError } from '../../core/errors.js';
