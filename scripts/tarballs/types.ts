@@ -7,6 +7,7 @@ import { type A2aClient, type Message, textPart, userMessage } from '@surecall/c
 import type { KeyError } from '@surecall/client/idempotency';
 import { compactLedger, type Ledger, openLedger } from '@surecall/client/ledger';
 import type { FileLedgerOptions } from '@surecall/client/ledger/file';
+import type { JournalContents } from '@surecall/client/ledger/journal';
 import type { openLedger as openMemoryLedger } from '@surecall/client/ledger/memory';
 import type { PostgresLedgerOptions } from '@surecall/client/ledger/postgres';
 import type { Task } from '@surecall/client/protocol';
@@ -28,6 +29,7 @@ export type Fixture = MockAgentFixture['cardUrl'];
 export type Entries = [
   KeyError,
   FileLedgerOptions,
+  JournalContents,
   typeof openMemoryLedger,
   PostgresLedgerOptions,
   Task,

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { statusOf } from '@surecall/client/ledger';
-import type { LedgerView } from './ledger.js';
+import type { LedgerView } from './ledger-view.js';
 
 /** The running server. */
 export type DevtoolsServer = {

@@ -1,11 +1,12 @@
 /**
 @module
-The ledger a command names with `--ledger`: a file path (the Node journal store, docs/durable-send.md#ledger-stores) or a `postgres://` URL (the fleet store, `@surecall/client/ledger/postgres`, loaded only when asked for, so an installation without PostgreSQL never loads `pg`). Commands that write (a durable send, a reconciliation) open the store itself; commands that only read (`list`, `show`, `watch`, `devtools`) get a {@link LedgerView}: for a file, a read-only replay of the journal that takes no lock, so a running sender is never locked out.
+The ledger a command names with `--ledger`: a file path (the Node journal store, docs/durable-send.md#ledger-stores) or a `postgres://` URL (the fleet store, `@surecall/client/ledger/postgres`, loaded only when asked for, so an installation without PostgreSQL never loads `pg`). Commands that write (a durable send, a reconciliation) open the store itself; commands that only read (`list`, `show`, `watch`, `devtools`) get a `LedgerView` (`ledger-view.ts`) of the store opened read-only: for a file, the client's read-only open of the journal (`journal-view.ts`), which takes no lock, so a running sender is never locked out.
 */
 import { hostname } from 'node:os';
-import type { Ledger, LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
+import type { Ledger } from '@surecall/client/ledger';
 import { SetupError } from './connect.js';
 import { openJournalView } from './journal-view.js';
+import { type LedgerView, viewOf } from './ledger-view.js';
 
 /** Whether the spec names a PostgreSQL ledger. */
 export function isPostgres(spec: string): boolean {
@@ -75,16 +76,6 @@ export async function openWritable(spec: string, schema?: string): Promise<Ledge
   return openLedger({ name: spec, loneSync: 'event-loop' });
 }
 
-/** A read-only view of a ledger. */
-export type LedgerView = {
-  list(): Promise<LedgerRecord[]>;
-  get(id: string): Promise<LedgerRecord | undefined>;
-  history(id: string): Promise<LedgerRevision[]>;
-  /** Calls `listener` with each record that changed, until the returned function is called. */
-  watch(listener: (record: LedgerRecord) => void): () => void;
-  close(): Promise<void>;
-};
-
 /**
 Opens a read-only view of the ledger `spec` names.
 
@@ -98,12 +89,5 @@ export async function openView(spec: string, schema?: string): Promise<LedgerVie
   if (!isPostgres(spec)) {
     return openJournalView(spec);
   }
-  const ledger = await openPostgres(spec, schema, true);
-  return {
-    list: () => ledger.list(),
-    get: (id) => ledger.get(id),
-    history: (id) => ledger.history(id),
-    watch: (listener) => ledger.subscribe((change) => listener(change.record)),
-    close: () => ledger.close(),
-  };
+  return viewOf(await openPostgres(spec, schema, true));
 }

@@ -1,6 +1,7 @@
 /**
 The `surecall` command end to end: the bin (`packages/cli/bin/surecall.js`, which runs the TypeScript source in a clone of the repository) in a child process, against the mock agent on a loopback port in this process, so the agent's own execution counter proves what the command did.
 */
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -306,6 +307,34 @@ describe('surecall sends watch', () => {
       watcher.child.kill('SIGTERM');
     }
     expect((await watcher.done).code).toBe(0);
+  });
+});
+
+describe('surecall sends list over a journal it cannot read', () => {
+  it('says in words that the file is missing, or which line of it breaks which rule, and exits 2', async () => {
+    const missing = await surecall(['sends', 'list', '--ledger', join(directory, 'none.jsonl')]);
+    expect(missing).toMatchObject({ code: 2, stderr: 'surecall: no ledger file at the --ledger path\n' });
+    const path = join(directory, 'damaged.jsonl');
+    const ledger = await openLedger({ name: path });
+    for (const id of ['d-1', 'd-2', 'd-3']) {
+      await ledger.create({
+        id,
+        tenant: 'default',
+        run: 'default',
+        agent: { cardDigest: `sha256:${'c'.repeat(64)}`, binding: 'JSONRPC', url: 'http://127.0.0.1:1/a2a' },
+        message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'echo' }] },
+        delivery: 'at-most-once',
+      });
+    }
+    await ledger.close();
+    const [first, , ...rest] = readFileSync(path, 'utf8').split('\n');
+    writeFileSync(path, [first, ...rest].join('\n'));
+    unlinkSync(`${path}.snapshot`);
+    const damaged = await surecall(['sends', 'list', '--ledger', path]);
+    expect(damaged).toMatchObject({
+      code: 2,
+      stderr: 'surecall: the ledger file is corrupt: line 2 breaks the rule chain\n',
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import * as root from '@surecall/client';
 import * as idempotency from '@surecall/client/idempotency';
 import * as ledger from '@surecall/client/ledger';
 import * as fileLedger from '@surecall/client/ledger/file';
+import * as journal from '@surecall/client/ledger/journal';
 import * as memoryLedger from '@surecall/client/ledger/memory';
 import * as postgresLedger from '@surecall/client/ledger/postgres';
 import * as protocol from '@surecall/client/protocol';
@@ -128,5 +129,13 @@ describe('the package entries', () => {
     );
     // Under Node, '@surecall/client/ledger' is the file store.
     expect(ledger).toBe(fileLedger);
+  });
+
+  it('give the journal format its own browser-safe entry: the reader the file store replays with', () => {
+    expect(names(journal)).toMatchInlineSnapshot(`
+      [
+        "readJournal",
+      ]
+    `);
   });
 });

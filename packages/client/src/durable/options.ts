@@ -4,8 +4,9 @@ The options of a durable agent (docs/durable-send.md#the-promise; docs/durable-s
 */
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
+import type { DeliveryMode } from '../ledger/intent.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { type DeliveryMode, maxDelayMs } from '../ledger/record.js';
+import { maxDelayMs } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 

@@ -6,8 +6,12 @@ Where a durable send stands for its caller, and what a failed call means for a d
 import { isClientError } from '../core/errors.js';
 import { notAppliedCodes } from '../idempotency/retry.js';
 import { type ErrorSummary, errorSummary, type LedgerRecord } from '../ledger/ledger.js';
+import { type DurableStatus, statusOf } from '../ledger/status.js';
 import type { SendMessageResponse } from '../protocol/index.js';
 import type { ProbeResult, ProbeRule } from './events.js';
+
+export type { DurableStatus } from '../ledger/status.js';
+export { statusOf } from '../ledger/status.js';
 
 /**
 How a send that failed ended (docs/durable-send.md#classifying-a-failure):
@@ -95,26 +99,6 @@ export function classifyProbeFailure(error: unknown): ProbeFailure | undefined {
   }
 }
 
-/**
-Where a record stands, for its caller:
-
-- `committed`: the peer accepted the message and returned a durable handle (a task, or a direct message); not that the task finished (docs/durable-send.md#what-a-task-commits);
-- `failed`: known not applied: it failed before it left, or the peer refused it before applying it;
-- `unknown`: it may or may not have been applied: reconcile it before anything else;
-- `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;
-- `unresolved`: probing gave up (`no-evidence`) or found evidence that contradicts itself (`conflicting-evidence`): a person decides; it is never sent again on its own;
-- `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the ledger reopened);
-- `duplicated`: a scan (a reconciliation, or the audit after a commit) found the message in two or more tasks, named in `record.state.taskIds`: the send ran more than once. Terminal, and never `committed` (docs/durable-send.md#duplicated).
-*/
-export type DurableStatus =
-  | 'committed'
-  | 'failed'
-  | 'unknown'
-  | 'pending'
-  | 'unresolved'
-  | 'in-flight'
-  | 'duplicated';
-
 /** What a send or a reconciliation left. */
 export type DurableOutcome = {
   readonly status: DurableStatus;
@@ -127,32 +111,6 @@ export type DurableOutcome = {
   /** The error this call received, when the send failed or its outcome is unknown. */
   readonly error?: unknown;
 };
-
-/**
-Where a record stands (see {@link DurableStatus}).
-
-@example
-```ts
-statusOf(await ledger.get(id)); // 'pending'
-```
-*/
-export function statusOf(record: LedgerRecord): DurableStatus {
-  const { state } = record;
-  switch (state.status) {
-    case 'prepared':
-    case 'executing':
-      return 'in-flight';
-    case 'committed':
-    case 'failed':
-    case 'duplicated':
-      return state.status;
-    case 'unknown':
-      if (state.reason === 'no-evidence' || state.reason === 'conflicting-evidence') {
-        return 'unresolved';
-      }
-      return state.pending === undefined ? 'unknown' : 'pending';
-  }
-}
 
 /**
 The outcome a call reports for `record`, with what the call itself received.

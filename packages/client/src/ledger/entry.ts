@@ -3,8 +3,6 @@
 What every ledger store entry (`@surecall/client/ledger`, `/ledger/file`, `/ledger/memory`, and the IndexedDB store a browser bundle gets) exports besides its own `openLedger`: the record model, the history verifier and the caller's view of a record. Written once here and re-exported by `memory.ts`, `idb.ts` and `file.ts`, so the export conditions can pick any store and the names stay the same.
 */
 
-export type { DurableStatus } from '../durable/outcome.js';
-export { statusOf } from '../durable/outcome.js';
 export type {
   AgentIdentity,
   Attempt,
@@ -28,3 +26,5 @@ export type {
   UnknownReason,
 } from './ledger.js';
 export { verifyHistory } from './ledger.js';
+export type { DurableStatus } from './status.js';
+export { statusOf } from './status.js';

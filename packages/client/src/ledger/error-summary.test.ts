@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { ErrorSummary, fitErrorSummary } from './record.js';
+import { ErrorSummary, fitErrorSummary } from './error-summary.js';
 
 const base = {
   name: 'InvalidResponseError',

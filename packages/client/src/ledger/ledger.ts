@@ -13,26 +13,17 @@ import {
 import { sha256Hex } from '../core/sha256.js';
 import type { Message } from '../protocol/message.js';
 import type { JsonValue } from '../wire/json.js';
-import {
-  type AgentIdentity,
-  type DeliveryMode,
-  decodeLedger,
-  type ErrorSummary,
-  fitErrorSummary,
-  type LedgerRecord,
-  LedgerRevision,
-  type LedgerStatus,
-  type LedgerTransition,
-  type SendIntent,
-} from './record.js';
+import { decodeLedger } from './decoding.js';
+import { type ErrorSummary, fitErrorSummary } from './error-summary.js';
+import type { AgentIdentity, DeliveryMode, SendIntent } from './intent.js';
+import { type LedgerRecord, LedgerRevision, type LedgerStatus, type LedgerTransition } from './record.js';
 import { applyTransition } from './state-machine.js';
 
+export type { ErrorSummary } from './error-summary.js';
+export type { AgentIdentity, DeliveryMode, SendIntent } from './intent.js';
 export type {
-  AgentIdentity,
   Attempt,
   CreateTransition,
-  DeliveryMode,
-  ErrorSummary,
   FailureEffect,
   LedgerRecord,
   LedgerRevision,
@@ -40,7 +31,6 @@ export type {
   LedgerStatus,
   LedgerTransition,
   ResultSummary,
-  SendIntent,
   UnknownReason,
 } from './record.js';
 export { applyTransition } from './state-machine.js';

@@ -12,11 +12,11 @@ export const defaultLedgerDirectory = join('.surecall', 'ledgers');
 /** The environment variable that moves the ledger directory. */
 export const ledgerDirectoryVariable = 'SURECALL_LEDGER_DIR';
 
-/** The absolute journal path of a ledger `name`, and the directory it needs (created here when missing). */
-export async function journalPath(
+/** The absolute journal path of a ledger `name`, creating nothing: what a read-only open reads. */
+export function resolveJournalPath(
   name: string,
   environment: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<string> {
+): string {
   if (isAbsolute(name)) {
     return resolve(name);
   }
@@ -24,7 +24,18 @@ export async function journalPath(
   const directory = resolve(
     configured === undefined || configured === '' ? defaultLedgerDirectory : configured,
   );
-  const path = resolve(directory, name);
+  return resolve(directory, name);
+}
+
+/** The absolute journal path of a ledger `name`, and the directory it needs (created here when missing). */
+export async function journalPath(
+  name: string,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<string> {
+  const path = resolveJournalPath(name, environment);
+  if (isAbsolute(name)) {
+    return path;
+  }
   try {
     await mkdir(resolve(path, '..'), { recursive: true, mode: 0o700 });
   } catch (cause) {

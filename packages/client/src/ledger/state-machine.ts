@@ -3,6 +3,7 @@
 The ledger's pure state machine (docs/durable-send.md#transitions): which transition may follow which state, and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it knows.
 */
 import { LedgerError } from '../core/errors.js';
+import type { SendIntent } from './intent.js';
 import {
   type Attempt,
   type CreateTransition,
@@ -11,7 +12,6 @@ import {
   type LedgerState,
   type LedgerTransition,
   maxDelayMs,
-  type SendIntent,
 } from './record.js';
 
 function refuse(rule: string): never {

@@ -15,7 +15,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { compactLedger, openLedger } from '../../src/ledger/file.js';
-import { type LoneSync, nodeSha256, openAppender } from '../../src/ledger/journal.js';
+import { type LoneSync, openAppender } from '../../src/ledger/journal/appender.js';
+import { nodeSha256 } from '../../src/ledger/journal/writes.js';
 import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { readLock } from '../../src/ledger/lock.js';
 import * as memory from '../../src/ledger/memory.js';
@@ -119,7 +120,12 @@ describe('the journal on open', () => {
 
   it.each([
     ['a line that is not JSON', (lines: string[]) => lines.splice(4, 1, '{"fence":1,'), 5, 'json'],
-    ['a line that does not decode', (lines: string[]) => lines.splice(2, 1, '{"fence":1}'), 3, 'line'],
+    [
+      'a line that does not decode',
+      (lines: string[]) => lines.splice(2, 1, '{"fence":1}'),
+      3,
+      'journal-line',
+    ],
     [
       'a line whose content no longer matches its digest',
       (lines: string[]) =>

@@ -1,13 +1,15 @@
 /**
 @module
-Reads a Node file ledger for inspection: the file store's journal is JSON lines, each `{ "fence": n, "after": <the previous line's digest or null>, "digest": "sha256:…", "body": {…} }`, the body being the revision's digest input (`@surecall/client/ledger/file`, docs/durable-send.md#file-journal). The lines' chain is checked as the store checks it (a deleted, duplicated or reordered line breaks it), and every record's history with the ledger's own `verifyHistory` (each revision decoded, chained, a legal transition, its SHA-256 right), so a corrupt, reordered or tampered line is refused with its line number, and nothing is half-loaded.
+Reads a Node file ledger for inspection, with the client's own journal reader (`readJournal`, `@surecall/client/ledger/journal`, docs/durable-send.md#reading-a-file-ledger): every line checked as the file store checks it on open (its envelope, its body's digest, the one chain across lines, the fence, each record's history through the state machine), so a corrupt, reordered or tampered line is refused with its line number and rule, and nothing is half-loaded. The last line without a newline is the tail of a write under way, which the file store never acknowledged, and is left out as the store leaves it.
 */
-import { type LedgerRecord, type LedgerRevision, verifyHistory } from '@surecall/client/ledger';
+import { LedgerError } from '@surecall/client';
+import type { LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
+import { readJournal } from '@surecall/client/ledger/journal';
 
 /** One imported record with its verified history. */
 export type ImportedSend = { readonly record: LedgerRecord; readonly revisions: readonly LedgerRevision[] };
 
-/** Why a journal was refused: the 1-based line and the rule it broke. */
+/** Why a journal was refused: the 1-based line and the rule it broke (docs/protocol-checks.md#ledger). */
 export type ImportProblem = { readonly line: number; readonly rule: string };
 
 /** A whole journal, or the first problem in it. */
@@ -15,66 +17,8 @@ export type LedgerImport =
   | { readonly ok: true; readonly sends: readonly ImportedSend[]; readonly lines: number }
   | { readonly ok: false; readonly problem: ImportProblem };
 
-type Line = {
-  readonly line: number;
-  readonly fence: number;
-  readonly after: unknown;
-  readonly digest: unknown;
-  readonly revision: unknown;
-};
-
-/** A JSON object whose members are yet to be checked. */
-type Members = {
-  readonly fence?: unknown;
-  readonly after?: unknown;
-  readonly digest?: unknown;
-  readonly body?: unknown;
-  readonly id?: unknown;
-  readonly revision?: unknown;
-  readonly at?: unknown;
-  readonly previous?: unknown;
-  readonly transition?: unknown;
-};
-
-function isObject(value: unknown): value is Members {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const MEMBERS = 'fence,after,digest,body';
-
-/** The journal line's envelope: exactly a fence (a whole number ≥ 1), the chain link, the digest and a body with a string id; the body becomes the revision it digests. */
-function envelope(text: string, line: number): Line | ImportProblem {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { line, rule: 'json' };
-  }
-  if (!isObject(value) || Object.keys(value).join() !== MEMBERS) {
-    return { line, rule: 'journal-line' };
-  }
-  const { fence, after, digest, body } = value;
-  if (typeof fence !== 'number' || !Number.isSafeInteger(fence) || fence < 1) {
-    return { line, rule: 'fence' };
-  }
-  if (!isObject(body) || typeof body.id !== 'string') {
-    return { line, rule: 'revision' };
-  }
-  const number = body.revision;
-  const revision = {
-    id: body.id,
-    revision: number,
-    ...(number === 0 ? {} : { expectedRevision: typeof number === 'number' ? number - 1 : number }),
-    at: body.at,
-    ...(body.previous === null ? {} : { previousDigest: body.previous }),
-    transition: body.transition,
-    digest,
-  };
-  return { line, fence, after, digest, revision };
-}
-
 /**
-Decodes and verifies a journal's text. Lines end with a newline; a last line without one is the torn tail of an interrupted write, which the file store never acknowledged, and is ignored as it would be. A line from an older fence after a newer one is refused, as the file store refuses it.
+Decodes and verifies a journal's text, newest send first.
 
 @example
 ```ts
@@ -83,41 +27,14 @@ if (!read.ok) show(`line ${read.problem.line}: ${read.problem.rule}`);
 ```
 */
 export async function importLedger(text: string): Promise<LedgerImport> {
-  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
-  const texts = complete === '' ? [] : complete.slice(0, -1).split('\n');
-  const byId = new Map<string, Line[]>();
-  let fence = 0;
-  let last: unknown = null;
-  for (const [index, entry] of texts.entries()) {
-    const read = envelope(entry, index + 1);
-    if (!('revision' in read)) {
-      return { ok: false, problem: read };
+  try {
+    const { records, lines } = await readJournal(text);
+    const sends = [...records].sort((left, right) => right.record.createdAt - left.record.createdAt);
+    return { ok: true, sends, lines };
+  } catch (error) {
+    if (error instanceof LedgerError && error.reason === 'corrupt') {
+      return { ok: false, problem: { line: error.position ?? 0, rule: error.rule ?? error.reason } };
     }
-    // Each line names the digest of the line before it: a deleted, duplicated or reordered line breaks the chain here.
-    if (read.after !== last) {
-      return { ok: false, problem: { line: read.line, rule: 'chain' } };
-    }
-    last = read.digest;
-    if (read.fence < fence) {
-      return { ok: false, problem: { line: read.line, rule: 'fence' } };
-    }
-    fence = read.fence;
-    const id = (read.revision as { readonly id: string }).id;
-    byId.set(id, [...(byId.get(id) ?? []), read]);
+    throw error;
   }
-  const sends: ImportedSend[] = [];
-  for (const lines of byId.values()) {
-    const verified = await verifyHistory(lines.map((entry) => entry.revision));
-    if (!verified.ok) {
-      const at = lines[verified.error.revision] ?? lines[0];
-      return { ok: false, problem: { line: at?.line ?? 0, rule: verified.error.rule } };
-    }
-    // verifyHistory decoded every revision; these are the same values, now known to be well formed.
-    sends.push({
-      record: verified.record,
-      revisions: lines.map((entry) => entry.revision as LedgerRevision),
-    });
-  }
-  sends.sort((left, right) => right.record.createdAt - left.record.createdAt);
-  return { ok: true, sends, lines: texts.length };
 }

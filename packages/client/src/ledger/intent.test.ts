@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
-import { decodeLedger, plainIntent, SendIntent } from './record.js';
+import { decodeLedger } from './decoding.js';
+import { plainIntent, SendIntent } from './intent.js';
 
 const digest = `sha256:${'c'.repeat(64)}`;
 
