@@ -39,6 +39,8 @@ export type SourceFile = {
   readonly lines: number;
   readonly imports: readonly SourceImport[];
   readonly functions: readonly SourceFunction[];
+  /** The names the file exports (types and values alike; `*` for an `export *`), in source order. */
+  readonly exports: readonly string[];
 };
 
 type Node = { type: string; loc?: { start: { line: number }; end: { line: number } } } & Record<
@@ -98,6 +100,33 @@ const functionTypes = new Set([
   'ClassPrivateMethod',
 ]);
 
+/** The names one export statement gives: its specifiers' exported names, or its declaration's names. */
+function exportedNames(node: Node): string[] {
+  if (node.type === 'ExportAllDeclaration') {
+    return ['*'];
+  }
+  const specifiers = Array.isArray(node['specifiers']) ? (node['specifiers'] as Node[]) : [];
+  const named = specifiers.flatMap((entry) => {
+    const exported = entry['exported'];
+    return isNode(exported) && typeof exported['name'] === 'string' ? [exported['name']] : [];
+  });
+  const declaration = node['declaration'];
+  if (!isNode(declaration)) {
+    return named;
+  }
+  const declarators = Array.isArray(declaration['declarations'])
+    ? (declaration['declarations'] as Node[])
+    : [];
+  const targets = declarators.length > 0 ? declarators : [declaration];
+  return [
+    ...named,
+    ...targets.flatMap((target) => {
+      const id = target['id'];
+      return isNode(id) && typeof id['name'] === 'string' ? [id['name']] : [];
+    }),
+  ];
+}
+
 /** Reads one file of the repository. */
 export function readSource(path: string): SourceFile {
   return parseSource(path, readFileSync(join(repositoryRoot, path), 'utf8'));
@@ -111,6 +140,7 @@ export function parseSource(path: string, text: string): SourceFile {
   });
   const imports: SourceImport[] = [];
   const functions: SourceFunction[] = [];
+  const exports: string[] = [];
   const add = (specifier: unknown, node: Node, typeOnly: boolean, dynamic: boolean) => {
     if (typeof specifier === 'string') {
       imports.push({
@@ -137,6 +167,9 @@ export function parseSource(path: string, text: string): SourceFile {
         (specifiers.length > 0 &&
           specifiers.every((entry) => entry['importKind'] === 'type' || entry['exportKind'] === 'type'));
       add(source['value'], node, typeOnly, false);
+    }
+    if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') {
+      exports.push(...exportedNames(node));
     }
     if (node.type === 'ImportExpression' && isNode(node['source'])) {
       add(node['source']['value'], node, false, true);
@@ -179,7 +212,8 @@ export function parseSource(path: string, text: string): SourceFile {
     }
   };
   visit(ast.program as unknown as Node, undefined);
-  return { path, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), imports, functions };
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return { path, lines, imports, functions, exports };
 }
 
 /** Every non-test source file of `folders`, as git lists them (tracked, or new and not ignored). */

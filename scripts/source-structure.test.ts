@@ -57,11 +57,40 @@ describe('the readers', () => {
     ]);
   });
 
+  it('find the names a file exports, types and values, and an export *', () => {
+    const text = [
+      "export { a, b as c } from './a.js';",
+      "export type { D } from './d.js';",
+      "export * from './e.js';",
+      'export const f = 1, g = 2;',
+      'export function h() {}',
+      'export type I = string;',
+      'export interface J {}',
+      'export class K {}',
+      'const l = 1;',
+      'export { l };',
+    ].join('\n');
+    expect(parseSource('example.ts', text).exports).toEqual([
+      'a',
+      'c',
+      'D',
+      '*',
+      'f',
+      'g',
+      'h',
+      'I',
+      'J',
+      'K',
+      'l',
+    ]);
+  });
+
   it('find a cycle of imports, and none where the arrows only go one way', () => {
     const file = (path: string, targets: string[]) => ({
       path,
       lines: 1,
       functions: [],
+      exports: [],
       imports: targets.map((target) => ({
         specifier: target,
         target,
@@ -105,6 +134,11 @@ describe("every package's source", () => {
         .map((entry) => `${file.path}:${entry.line} ${entry.name}: ${entry.lines}`),
     );
     expect(long).toEqual([]);
+  });
+
+  // CONTRIBUTING.md#layout-and-naming: an entry lists what it exports, so its surface is read in one place.
+  it('has no export *', () => {
+    expect(files.filter((file) => file.exports.includes('*')).map((file) => file.path)).toEqual([]);
   });
 
   it('has no import cycle', () => {

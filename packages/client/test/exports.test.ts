@@ -7,6 +7,7 @@ import * as memoryLedger from '@surecall/client/ledger/memory';
 import * as postgresLedger from '@surecall/client/ledger/postgres';
 import * as protocol from '@surecall/client/protocol';
 import { describe, expect, it } from 'vitest';
+import { readSource } from '../../../scripts/source-facts.js';
 // The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by name.
 import * as idbLedger from '../src/ledger/idb.js';
 
@@ -129,6 +130,17 @@ describe('the package entries', () => {
     );
     // Under Node, '@surecall/client/ledger' is the file store.
     expect(ledger).toBe(fileLedger);
+  });
+
+  it('give every ledger store the same type names too, read from their sources', () => {
+    const exported = (path: string) => [...readSource(`packages/client/src/ledger/${path}`).exports].sort();
+    const shared = exported('memory.ts');
+    expect(shared).toContain('LedgerRecord');
+    expect(shared).toContain('DurableStatus');
+    expect(exported('idb.ts')).toEqual(shared);
+    for (const path of ['file.ts', 'postgres/entry.ts']) {
+      expect(exported(path)).toEqual(expect.arrayContaining(shared));
+    }
   });
 
   it('give the journal format its own browser-safe entry: the reader the file store replays with', () => {

@@ -8,8 +8,33 @@ import { type LedgerStore, openLedgerEngine, type StoreCommit } from './engine.j
 import { deepFreeze, isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision, type LedgerStatus } from './record.js';
 
-// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
-export * from './entry.js';
+// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status below
+// (packages/client/test/exports.test.ts holds the lists equal).
+export type {
+  AgentIdentity,
+  Attempt,
+  AttemptStart,
+  DeliveryMode,
+  DueQuery,
+  ErrorSummary,
+  FailureEffect,
+  HistoryVerification,
+  Ledger,
+  LedgerChange,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from './ledger.js';
+export { verifyHistory } from './ledger.js';
+export type { DurableStatus } from './status.js';
+export { statusOf } from './status.js';
 
 interface LedgerDatabase extends DBSchema {
   // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.

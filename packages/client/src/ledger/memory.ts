@@ -7,8 +7,33 @@ import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import type { LedgerRecord, LedgerRevision } from './record.js';
 
-// Every store entry exports the same names: its `openLedger`, and the shared part from `entry.ts` (written once there).
-export * from './entry.js';
+// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status below
+// (packages/client/test/exports.test.ts holds the lists equal).
+export type {
+  AgentIdentity,
+  Attempt,
+  AttemptStart,
+  DeliveryMode,
+  DueQuery,
+  ErrorSummary,
+  FailureEffect,
+  HistoryVerification,
+  Ledger,
+  LedgerChange,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from './ledger.js';
+export { verifyHistory } from './ledger.js';
+export type { DurableStatus } from './status.js';
+export { statusOf } from './status.js';
 
 type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 

@@ -1,6 +1,6 @@
 /**
 @module
-Where a record stands for its caller (`DurableStatus`): the ledger's states read as the durable agent reports them. It sits on the ledger's floor, since every store entry exports `statusOf` (`entry.ts`) and the durable layer above re-exports it (ARCHITECTURE.md#import-rules).
+Where a record stands for its caller (`DurableStatus`): the ledger's states read as the durable agent reports them. It sits on the ledger's floor, since every store entry exports `statusOf` and the durable layer above re-exports it (ARCHITECTURE.md#import-rules).
 */
 import type { LedgerRecord } from './record.js';
 

@@ -31,9 +31,33 @@ import { openSchema, qualify } from './schema.js';
 import { storeStatements } from './statements.js';
 import { createPostgresStore, type PostgresStore } from './store.js';
 
-// Every store entry exports the same names: its `openLedger`, and the shared part from `ledger/entry.ts` (written
-// once there).
-export * from '../entry.js';
+// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status below
+// (packages/client/test/exports.test.ts holds the lists equal).
+export type {
+  AgentIdentity,
+  Attempt,
+  AttemptStart,
+  DeliveryMode,
+  DueQuery,
+  ErrorSummary,
+  FailureEffect,
+  HistoryVerification,
+  Ledger,
+  LedgerChange,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerRecord,
+  LedgerRevision,
+  LedgerState,
+  LedgerStatus,
+  LedgerTransition,
+  ResultSummary,
+  SendIntent,
+  UnknownReason,
+} from '../ledger.js';
+export { verifyHistory } from '../ledger.js';
+export type { DurableStatus } from '../status.js';
+export { statusOf } from '../status.js';
 export type { PostgresConnection } from './connection.js';
 export type { PostgresLedgerOptions } from './options.js';
 export { postgresSchemaVersion } from './schema.js';
