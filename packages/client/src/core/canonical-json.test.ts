@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../wire/json.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
+import type { JsonValue } from './json-value.js';
 
 /** The double with these IEEE-754 bits (RFC 8785 Appendix B lists its samples by bits). */
 function fromBits(hex: string): number {

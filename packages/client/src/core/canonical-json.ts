@@ -3,8 +3,8 @@
 RFC 8785, the JSON Canonicalization Scheme (JCS): one exact text for one JSON value, whatever the member order, whitespace or number spelling of the document it came from. The card digest hashes it (docs/protocol-checks.md#card-trust), and A2A spec §8.4 signs over it.
 */
 
-import type { JsonValue } from '../wire/json.js';
-import { loneSurrogateIndex } from '../wire/utf8.js';
+import type { JsonValue } from './json-value.js';
+import { loneSurrogateIndex } from './utf8.js';
 
 /**
 Why a value has no canonical form.

@@ -12,7 +12,10 @@ try {
 }
 ```
 */
-import { violationText } from './violation-text.js';
+import { type Violation, violationText } from './violation-text.js';
+
+// The pointer lives with its wording (`violation-text.ts`) so that neither module imports the other; callers keep importing it from here.
+export type { Violation } from './violation-text.js';
 export type ErrorKind =
   | 'request'
   | 'authorization'
@@ -50,13 +53,6 @@ export type InvalidResponseReason =
   | 'lifecycle'
   | 'page'
   | 'stream';
-
-/** A public-safe pointer into a refused response: never its content. */
-export type Violation = {
-  readonly rule: string;
-  readonly offset?: number;
-  readonly path?: string;
-};
 
 type ErrorInit = {
   readonly dispatched: boolean;
@@ -309,210 +305,11 @@ export class OptionsError extends Error {
   }
 }
 
-/** The rule a card URL, a pin URL or a pin's tenant broke (docs/protocol-checks.md#endpoints). */
-export type EndpointRule =
-  | 'invalid-url'
-  | 'embedded-credentials'
-  | 'query-or-fragment'
-  | 'missing-host'
-  | 'https-required'
-  | 'literal-loopback-required'
-  | 'agent-card-path-required'
-  | 'invalid-tenant';
-
-/** Why `discover()` refused (docs/protocol-checks.md#discovery-steps): one closed union, spelled as ARCHITECTURE.md#errors spells it. */
-export type DiscoveryReason =
-  | 'MissingInterfacePin'
-  | 'TooManyInterfacePins'
-  | 'DuplicateInterfacePin'
-  | 'InvalidExtensions'
-  | 'Discovery'
-  | 'InvalidAgentCard'
-  | 'TlsTrustRequiresHttps'
-  | 'FirstFetchTrustRequiresLoopback'
-  | 'AgentCardDigestMismatch'
-  | 'NoSupportedInterface'
-  | 'InterfacePinMismatch'
-  | 'ExtensionMismatch'
-  | 'Security';
-
-/**
-The public-safe detail of a {@link DiscoveryError}: a constant, never a value.
-
-- An {@link EndpointRule}: the card URL (`Discovery`), a pin (`InterfacePinMismatch`) or the card's chosen interface (`NoSupportedInterface`) broke it.
-- `Discovery`: how the card fetch failed: `network`, `timeout`, `aborted`, `read`, `redirect`, `status` (not 2xx; see `httpStatus`), `media-type`.
-- `InvalidAgentCard`: `body-too-large`, `json` (strict JSON refused it) or `schema` (the card contract did), with the `violation`.
-- `InvalidExtensions`: `malformed`, `duplicate`, `too-many`, `header-too-large`. `ExtensionMismatch`: `undeclared`, `required-missing`.
-- `NoSupportedInterface`: `no-usable-interface`. `InterfacePinMismatch`: `no-matching-pin`.
-- `Security`: `invalid-scheme-name`, `anonymous-not-allowed`, `bearer-scheme-unsupported`, `requirement-not-satisfied`.
-*/
-export type DiscoveryDetail =
-  | EndpointRule
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'read'
-  | 'redirect'
-  | 'status'
-  | 'media-type'
-  | 'body-too-large'
-  | 'json'
-  | 'schema'
-  | 'malformed'
-  | 'duplicate'
-  | 'too-many'
-  | 'header-too-large'
-  | 'undeclared'
-  | 'required-missing'
-  | 'no-usable-interface'
-  | 'no-matching-pin'
-  | 'invalid-scheme-name'
-  | 'anonymous-not-allowed'
-  | 'bearer-scheme-unsupported'
-  | 'requirement-not-satisfied';
-
-/**
-`discover()` refused to build a client: its options broke a rule, or the agent's card could not be fetched, did not verify, or does not fit the pins, extensions and security configured. Nothing but the card fetch was ever sent. Redacted like every error here: the message, `JSON.stringify` and the fields name the reason, the detail and the option (`pins.1.url`), never a URL, a tenant or card content.
-
-@example
-```ts
-try {
-  await discover(options);
-} catch (error) {
-  if (error instanceof DiscoveryError && error.reason === 'AgentCardDigestMismatch') {
-    // The agent published another card than the one reviewed: review it again, never adopt it silently.
-  }
-}
-```
-*/
-export class DiscoveryError extends Error {
-  override readonly name = 'DiscoveryError';
-  readonly kind = 'discovery';
-  readonly reason: DiscoveryReason;
-  readonly detail: DiscoveryDetail | undefined;
-  /** The option at fault, by name (`cardUrl`, `pins.1.tenant`, `extensions.0`), where one is. */
-  readonly option: string | undefined;
-  /** The status of the card fetch's answer, where one was received. */
-  readonly httpStatus: number | undefined;
-  /** Where a refused card broke a rule: never its content. */
-  readonly violation: Violation | undefined;
-  constructor(
-    reason: DiscoveryReason,
-    init: {
-      readonly detail?: DiscoveryDetail;
-      readonly option?: string;
-      readonly httpStatus?: number;
-      readonly violation?: Violation;
-      readonly cause?: unknown;
-    } = {},
-  ) {
-    super(
-      `surecall discovery failed: ${reason}${init.detail === undefined ? '' : ` (${init.detail})`}${
-        init.violation === undefined ? '' : `: ${violationText(init.violation)}`
-      }`,
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
-    this.reason = reason;
-    this.detail = init.detail;
-    this.option = init.option;
-    this.httpStatus = init.httpStatus;
-    this.violation = init.violation;
-  }
-
-  /** Only public-safe fields. */
-  toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      kind: this.kind,
-      reason: this.reason,
-      ...(this.detail === undefined ? {} : { detail: this.detail }),
-      ...(this.option === undefined ? {} : { option: this.option }),
-      ...(this.httpStatus === undefined ? {} : { httpStatus: this.httpStatus }),
-      ...(this.violation === undefined ? {} : { violation: this.violation }),
-    };
-  }
-}
-
-/**
-Why the durable ledger refused an operation.
-
-- `stale-revision`: the write named a revision that is no longer the record's head (another writer moved it), or its id already exists.
-- `invalid-transition`: the state machine forbids the transition from the record's state (`rule` says which, e.g. `start-from-unknown`).
-- `reused-attempt`: a new attempt reused the id of an earlier attempt of the same send.
-- `invalid-input`: the intent, the transition or the options are malformed (`rule` names the broken rule).
-- `not-found`: no record has that id.
-- `corrupt`: a stored record, revision or journal line failed to decode or does not chain; it is never skipped or repaired.
-- `locked`: another writer holds the ledger (a live lock file, a Web Lock held by another tab).
-- `fenced`: this writer's lease was taken over; it must stop writing.
-- `closed`: the ledger was closed.
-- `io`: the storage failed; a file ledger then refuses every later write with the same error, since what reached the disk is no longer known.
-- `unsupported`: the platform lacks the storage (no IndexedDB, no WebCrypto).
-*/
-export type LedgerReason =
-  | 'stale-revision'
-  | 'invalid-transition'
-  | 'reused-attempt'
-  | 'invalid-input'
-  | 'not-found'
-  | 'corrupt'
-  | 'locked'
-  | 'fenced'
-  | 'closed'
-  | 'io'
-  | 'unsupported';
-
-/**
-The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is `locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's text (the platform error travels on `cause`).
-
-@example
-```ts
-try {
-  await ledger.transition(id, record.revision, { type: 'commit', attemptId, result });
-} catch (error) {
-  if (error instanceof LedgerError && error.reason === 'stale-revision') {
-    // Another writer moved the record: reload it, never overwrite.
-  }
-}
-```
-*/
-export class LedgerError extends Error {
-  override readonly name = 'LedgerError';
-  readonly kind = 'ledger';
-  readonly reason: LedgerReason;
-  /** The rule that decided, e.g. `attempt-mismatch`, `not-before`, `json`. */
-  readonly rule: string | undefined;
-  /** Where: the 1-based journal line, or the revision number in a history. */
-  readonly position: number | undefined;
-  /** The lock file another writer holds, when a file ledger is `locked`. */
-  readonly path: string | undefined;
-  constructor(
-    reason: LedgerReason,
-    options: { rule?: string; position?: number; path?: string; cause?: unknown } = {},
-  ) {
-    const where = options.position === undefined ? '' : ` at ${options.position}`;
-    const rule = options.rule === undefined ? '' : `: ${options.rule}`;
-    const file = options.path === undefined ? '' : ` (${options.path})`;
-    const hint =
-      reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '';
-    super(
-      `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.reason = reason;
-    this.rule = options.rule;
-    this.position = options.position;
-    this.path = options.path;
-  }
-
-  /** Only public-safe fields. */
-  toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      kind: this.kind,
-      reason: this.reason,
-      ...(this.rule === undefined ? {} : { rule: this.rule }),
-      ...(this.position === undefined ? {} : { position: this.position }),
-      ...(this.path === undefined ? {} : { path: this.path }),
-    };
-  }
-}
+// The errors thrown outside an exchange by discovery and by the ledger have their own modules, so this one stays the exchange's union and its options error; every caller keeps importing them from here.
+export {
+  type DiscoveryDetail,
+  DiscoveryError,
+  type DiscoveryReason,
+  type EndpointRule,
+} from './discovery-error.js';
+export { LedgerError, type LedgerReason } from './ledger-error.js';

@@ -2,7 +2,12 @@
 @module
 The words an error message gives a `Violation`: where (its path, which holds indices and the protocol's own member names only) and what the rule asks, phrased so a user can act on it. Nothing here comes from the peer. The rules and their sources are listed in docs/protocol-checks.md.
 */
-import type { Violation } from './errors.js';
+/** A public-safe pointer into a refused response: never its content. */
+export type Violation = {
+  readonly rule: string;
+  readonly offset?: number;
+  readonly path?: string;
+};
 
 // What each rule asks of the value at the path. A rule missing here is named as it is.
 const ruleText: Readonly<Record<string, string>> = {

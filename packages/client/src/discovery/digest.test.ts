@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CanonicalJsonError, canonicalJson } from '../core/canonical-json.js';
-import type { JsonValue } from '../wire/json.js';
+import type { JsonValue } from '../core/json-value.js';
 import { cardDigest } from './digest.js';
 
 function sha256(text: string): string {

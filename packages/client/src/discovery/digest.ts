@@ -4,7 +4,7 @@ The agent card digest (docs/protocol-checks.md#card-trust): SHA-256 over the RFC
 */
 
 import { canonicalJson } from '../core/canonical-json.js';
-import type { JsonValue } from '../wire/json.js';
+import type { JsonValue } from '../core/json-value.js';
 
 /**
 The digest of a card as `'sha256:'` and 64 lowercase hex digits: SHA-256 over the UTF-8 bytes of `canonicalJson(rawCard)`. Pass the whole parsed body, unknown members and `signatures` included, before any decoding: the digest pins what the agent published, and member order or whitespace never change it.

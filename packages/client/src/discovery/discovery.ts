@@ -14,6 +14,7 @@ import {
   TransportError,
   type TransportReason,
 } from '../core/errors.js';
+import type { JsonValue } from '../core/json-value.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../options.js';
 import { AgentCard, type AgentInterface, contractBounds, decode } from '../protocol/index.js';
@@ -21,7 +22,7 @@ import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
 import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../security.js';
 import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
-import { JsonError, type JsonValue, jsonLimitsFrom, parseJson } from '../wire/json.js';
+import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { cardDigest } from './digest.js';
 import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
 

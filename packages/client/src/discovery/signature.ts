@@ -4,6 +4,7 @@ Agent card signatures (A2A spec §8.4): JWS (RFC 7515) with a detached payload, 
 */
 
 import { CanonicalJsonError, canonicalJson } from '../core/canonical-json.js';
+import type { JsonValue } from '../core/json-value.js';
 import {
   AgentCardSignature,
   contractBounds,
@@ -12,7 +13,7 @@ import {
   type JsonObject,
 } from '../protocol/index.js';
 import { labelRule } from '../protocol/text.js';
-import { type JsonValue, parseJson } from '../wire/json.js';
+import { parseJson } from '../wire/json.js';
 
 /** The JWS algorithms verified here (RFC 7518 §3.3, §3.4; RFC 8037 `EdDSA` and its fully specified RFC 9864 name `Ed25519`). */
 export type CardSignatureAlgorithm = 'ES256' | 'RS256' | 'EdDSA' | 'Ed25519';

@@ -10,9 +10,9 @@ import {
   RemoteError,
   RequestError,
 } from '../core/errors.js';
+import type { JsonValue } from '../core/json-value.js';
 import { sha256Hex } from '../core/sha256.js';
 import type { Message } from '../protocol/message.js';
-import type { JsonValue } from '../wire/json.js';
 import { decodeLedger } from './decoding.js';
 import { type ErrorSummary, fitErrorSummary } from './error-summary.js';
 import type { AgentIdentity, DeliveryMode, SendIntent } from './intent.js';

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import type { JsonValue } from '../wire/json.js';
+import type { JsonValue } from '../core/json-value.js';
 import { contractBounds } from './bounds.js';
 import { registerRead, struct } from './protojson.js';
 import { readInto, violate } from './scalars.js';
 import { labelRule, withinBytes } from './text.js';
 
 // Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON parser yields.
-export type { JsonValue } from '../wire/json.js';
+export type { JsonValue } from '../core/json-value.js';
 
 /** A JSON object: the ProtoJSON form of `google.protobuf.Struct` (`metadata`, `params`). */
 export type JsonObject = { [key: string]: JsonValue };

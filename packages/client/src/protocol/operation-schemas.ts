@@ -4,7 +4,7 @@ The request schema and the answer schema of every operation (A2A spec §3.1), ke
 */
 import type * as z from 'zod/mini';
 import { AgentCard } from './agent-card.js';
-import type { ClientMethod } from './operations.js';
+import type { ClientMethod } from './methods.js';
 import { TaskPushNotificationConfig } from './push.js';
 import {
   CancelTaskRequest,

@@ -9,7 +9,7 @@ import {
   type KnownKey,
   parseJson,
 } from './json.js';
-import { longNumber } from './json-scanner.js';
+import { longNumber } from './json-number.js';
 
 const MiB = 1024 * 1024;
 const encoder = new TextEncoder();

@@ -1,25 +1,12 @@
+import type { JsonValue } from '../core/json-value.js';
 import { defaultLimits, type Limits } from '../core/limits.js';
+import { invalidUtf8Offset, loneSurrogateIndex } from '../core/utf8.js';
 import { JsonError } from './json-error.js';
-import { type KnownKey, Scanner } from './json-scanner.js';
-import { invalidUtf8Offset, loneSurrogateIndex } from './utf8.js';
+import { type JsonLimits, type KnownKey, Scanner } from './json-scanner.js';
 
 // The error and its rules have their own module so that the scanner, which raises them, needs nothing from this one at run time; callers keep importing them from here.
 export { JsonError, type JsonRule } from './json-error.js';
-export type { KnownKey } from './json-scanner.js';
-
-/** A value `JSON.parse` can return. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/**
-The bounds one document is held to (docs/protocol-checks.md#bounded-json), derived from the resolved {@link Limits} table with {@link jsonLimitsFrom}.
-*/
-export type JsonLimits = Pick<
-  Limits,
-  'jsonDepth' | 'jsonEntries' | 'jsonValues' | 'jsonStringBytes' | 'jsonKeyBytes'
-> & {
-  /** The whole document, in UTF-8 bytes. */
-  readonly maxBytes: number;
-};
+export type { JsonLimits, KnownKey } from './json-scanner.js';
 
 /**
 The JSON bounds of a resolved limits table; the document ceiling is the unary response body ceiling.

@@ -1,15 +1,14 @@
 import { TransportError, transportCause } from '../core/errors.js';
-import type { Limits } from '../core/limits.js';
-import { createSseDecoder } from './sse-decoder.js';
+import { createSseDecoder, type SseEvent, type SseLimits } from './sse-decoder.js';
 
-// The push decoder has its own module; callers keep importing it from here.
-export { createSseDecoder } from './sse-decoder.js';
-
-/** The bounds the decoder enforces, all in bytes except the event count and the idle time. */
-export type SseLimits = Pick<
-  Limits,
-  'sseLineBytes' | 'sseEventBytes' | 'sseTotalBytes' | 'sseEvents' | 'streamIdleTimeoutMs'
->;
+// The push decoder and the types it shares with this stream reader have their own module; callers keep importing them from here.
+export {
+  createSseDecoder,
+  type SseDecoder,
+  type SseEvent,
+  type SseLimits,
+  type SseRule,
+} from './sse-decoder.js';
 
 /** Options of {@link decodeSse}. */
 export type SseOptions = {
@@ -17,40 +16,6 @@ export type SseOptions = {
   readonly limits: SseLimits;
   /** Aborting it ends the iteration with `TransportError('aborted')` and cancels the source. */
   readonly signal?: AbortSignal;
-};
-
-/** One dispatched event (WHATWG HTML, "Interpreting an event stream"). */
-export type SseEvent = {
-  /** The event type; absent when the event type buffer is empty (a browser would call it `message`). */
-  readonly event?: string;
-  /** The `data` lines of the event joined with `\n`. */
-  readonly data: string;
-  /** The last event ID in effect: it persists across events until an `id` field changes it, and is absent while empty. */
-  readonly id?: string;
-  /** The last valid `retry` value in milliseconds; like `id`, it persists across events. */
-  readonly retry?: number;
-  /**
-  The bytes consumed from the stream since the previous dispatched event up to the terminator of this event's blank line: BOM, comments, ignored fields and blank lines that dispatched nothing included, so that a frame inspector can show sizes. An event dispatches at the CR of a CRLF without waiting for the next byte, so that LF counts towards the next event; the sizes never depend on how the stream was chunked.
-  */
-  readonly wireBytes: number;
-};
-
-/** The rule a refused stream broke, found in `InvalidResponseError('sse').violation.rule`. */
-export type SseRule =
-  | 'invalid-utf8'
-  | 'nul'
-  | 'line-too-long'
-  | 'event-too-large'
-  | 'stream-too-large'
-  | 'too-many-events';
-
-/**
-The push side of {@link decodeSse}, without I/O or timers. `push` calls `onEvent` for each event the chunk completes, in order, and throws `InvalidResponseError('sse')` at the first violation (after the events that precede it). Violation offsets are stream byte offsets: the NUL byte itself for `nul`; the start of the line for `line-too-long`, `event-too-large` and `invalid-utf8` (for `data`, the event's first data line: data is validated once per event); the start of the dispatching blank line for `too-many-events`; `sseTotalBytes` for `stream-too-large`. After a violation every `push` throws it again.
-*/
-export type SseDecoder = {
-  push(chunk: Uint8Array, onEvent: (event: SseEvent) => void): void;
-  /** The stream bytes the decoder holds, as text: the unterminated line and the current event's data; never more than `sseLineBytes + sseEventBytes`. */
-  readonly retainedBytes: number;
 };
 
 /**
