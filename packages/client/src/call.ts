@@ -3,10 +3,10 @@ import { createJsonRpcBinding } from './bindings/jsonrpc.js';
 import { lazyRestBinding } from './bindings/rest-loader.js';
 import { schemasOf } from './bindings/result.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
-import { loadDeferred } from './core/lazy.js';
 import { type EventHub, errorJson } from './events.js';
 import { carriesIdempotencyKey, notAppliedCodes } from './idempotency/retry.js';
 import type { RetryNotice } from './idempotency/retry-loop.js';
+import { loadDeferred } from './loader.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type {
@@ -125,7 +125,9 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
     subscribeMethod,
     ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
   };
-  return pin.binding === 'JSONRPC' ? createJsonRpcBinding({ ...options, nextId }) : lazyRestBinding(options);
+  return pin.binding === 'JSONRPC'
+    ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })
+    : lazyRestBinding(options, loadDeferred);
 }
 
 /**
@@ -191,7 +193,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     params: unknown,
     options: CallOptions | undefined,
   ): Promise<PreparedCall> {
-    const { request: schema } = await schemasOf(call.method);
+    const { request: schema } = await schemasOf(call.method, loadDeferred);
     const id = options?.skill;
     const skill =
       id === undefined ? undefined : { id, scopesOf: (await loadDeferred(false)).skillCallScopes };
@@ -260,17 +262,21 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
       ...(extraHeaders === undefined
         ? {}
         : {
-            // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built.
-            extraHeaders: ({ url, method: sentMethod }: HeaderTarget) =>
-              extraHeaders({
-                operation,
-                binding: pin.binding,
-                method: sentMethod,
-                url,
-                callId: call.id,
-                attempt,
-                ...(taskId === undefined ? {} : { taskId }),
-              }),
+            // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built; the checks load with the first request of a client given them.
+            extraHeaders: async (target: HeaderTarget) =>
+              (await loadDeferred(false)).extraHeadersOf(
+                ({ url, method: sentMethod }) =>
+                  extraHeaders({
+                    operation,
+                    binding: pin.binding,
+                    method: sentMethod,
+                    url,
+                    callId: call.id,
+                    attempt,
+                    ...(taskId === undefined ? {} : { taskId }),
+                  }),
+                target,
+              ),
           }),
       ...(provider === undefined
         ? {}

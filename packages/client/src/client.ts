@@ -1,7 +1,7 @@
 import { checkSendResult, checkTask } from './bindings/checks.js';
 import { type CallOptions, createCaller } from './call.js';
-import { loadDeferred } from './core/lazy.js';
 import { type ClientEvents, createEventHub } from './events.js';
+import { loadDeferred } from './loader.js';
 import { type ClientOptions, type InterfacePin, resolveClientOptions } from './options.js';
 import type { OperationParams } from './outbound.js';
 import type {

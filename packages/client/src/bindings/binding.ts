@@ -10,7 +10,7 @@ import type {
   OperationResponse,
   StreamResponse,
 } from '../protocol/index.js';
-import type { ExtraHeaders, FetchFunction } from '../wire/http.js';
+import type { CheckedExtraHeaders, FetchFunction } from '../wire/http.js';
 
 export type { ExtraHeaders, FetchFunction, HeaderTarget } from '../wire/http.js';
 
@@ -30,8 +30,8 @@ export type CallContext = {
   readonly onDispatch?: (method: 'GET' | 'POST' | 'DELETE') => void;
   /** Extra request headers, e.g. A2A-Extensions. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The caller's extra headers for this request (`ClientOptions.headers`), asked with its URL and method. */
-  readonly extraHeaders?: ExtraHeaders;
+  /** The caller's extra headers for this request (`ClientOptions.headers`), asked with its URL and method and already checked. */
+  readonly extraHeaders?: CheckedExtraHeaders;
   /** The client's `fetch` (`ClientOptions.fetch`); absent, the platform's, looked up when the request leaves. */
   readonly fetch?: FetchFunction;
 };

@@ -8,7 +8,7 @@ import type { HttpExchangeRequest } from '../wire/http.js';
 import { openStream } from '../wire/http-stream.js';
 import type { StreamFrame, StreamMethod } from './binding.js';
 import { decodeStreamEvent, frameType, streamFrames } from './frames.js';
-import { envelopeError, isEnvelope, readEnvelope } from './jsonrpc.js';
+import { envelopeError, isEnvelope, readEnvelope } from './jsonrpc-envelope.js';
 import { jsonRpcRefusal, jsonRpcRemoteError } from './jsonrpc-error.js';
 import { parseBody } from './result.js';
 

@@ -2,58 +2,35 @@
 @module
 The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
-import { InvalidResponseError, type Violation } from '../core/errors.js';
-import { loadDeferred } from '../core/lazy.js';
-import {
-  type ClientMethod,
-  isJsonObject,
-  type JsonObject,
-  type JsonValue,
-  type OperationRequest,
-} from '../protocol/index.js';
+import type { Load } from '../core/lazy.js';
+import type { ClientMethod, JsonObject, OperationRequest } from '../protocol/index.js';
 import { methods } from '../protocol/methods.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
+import { envelopeError, isEnvelope, readEnvelope } from './jsonrpc-envelope.js';
+import type { jsonRpcFailure, jsonRpcRemoteError } from './jsonrpc-error.js';
+import type { jsonRpcStream } from './jsonrpc-stream.js';
+import type { decodeResult } from './push-config-answer.js';
 import { interfaceUrl } from './request.js';
-import { decodeAnswer, failureInit, parseBody, schemasOf } from './result.js';
+import { decodeAnswer, parseBody, type SchemaCode, schemasOf } from './result.js';
+
+/**
+What the binding loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"): the schemas of every operation but SendMessage, a refusal's decoding, the answer rules of the other operations and the stream machinery. The client hands the loader down (`loader.ts`).
+*/
+export type JsonRpcCode = SchemaCode & {
+  readonly jsonRpcFailure: typeof jsonRpcFailure;
+  readonly jsonRpcRemoteError: typeof jsonRpcRemoteError;
+  readonly decodeResult: typeof decodeResult;
+  readonly jsonRpcStream: typeof jsonRpcStream;
+};
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
   /** The next request id: one counter per client, starting at 1, shared by every operation (docs/protocol-checks.md#requests). */
   readonly nextId: () => number;
+  /** Loads the code the binding needs past a plain send's answer. */
+  readonly load: Load<JsonRpcCode>;
 };
-
-/** A checked envelope: exactly one of `result` or `error`. */
-export type Envelope = { readonly result: JsonValue } | { readonly error: JsonValue };
-
-/**
-Why `raw` is not the answer to request `id`, or the envelope it is. JSON-RPC 2.0 §5: `jsonrpc` is exactly `"2.0"`, `id` is exactly the number sent (the string `"1"` is not 1), and exactly one of `result` and `error` is present, where `"result": null` is present.
-*/
-export function readEnvelope(raw: JsonValue, id: number): Envelope | Violation {
-  if (!isJsonObject(raw)) {
-    return { rule: 'invalid_type', path: '$' };
-  }
-  const { jsonrpc, id: answered, result = null, error = null } = raw;
-  if (jsonrpc !== '2.0') {
-    return { rule: 'jsonrpc', path: '$.jsonrpc' };
-  }
-  if (answered !== id) {
-    return { rule: 'id', path: '$.id' };
-  }
-  const hasResult = Object.hasOwn(raw, 'result');
-  if (hasResult === Object.hasOwn(raw, 'error')) {
-    return { rule: hasResult ? 'result-and-error' : 'no-result-or-error', path: '$' };
-  }
-  return hasResult ? { result } : { error };
-}
-
-export function isEnvelope(value: Envelope | Violation): value is Envelope {
-  return 'result' in value || 'error' in value;
-}
-
-export function envelopeError(violation: Violation, httpStatus?: number): InvalidResponseError {
-  return new InvalidResponseError('jsonrpc-envelope', { ...failureInit(httpStatus), violation });
-}
 
 /**
 Creates the JSON-RPC binding of one interface. `params` is the request message as ProtoJSON (A2A spec, §9.1) with the interface's `tenant` added when it has one (§8.3.2); GetExtendedAgentCard sends `{}` or `{ tenant }`.
@@ -70,7 +47,7 @@ if ('task' in value) console.log(value.task.status.state);
 */
 export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
   const url = interfaceUrl(options.url).href;
-  const { limits, tenant, nextId } = options;
+  const { limits, tenant, nextId, load } = options;
 
   function prepare<N extends ClientMethod>(
     operation: N,
@@ -103,12 +80,12 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     async unary(operation, request, context) {
       // The id is drawn before the first await, as a stream's is.
       const { id, http } = prepare(operation, request, context, 'json');
-      const { response: schema } = await schemasOf(operation);
+      const { response: schema } = await schemasOf(operation, load);
       const response = await exchange(http);
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
         // A refusal's decoding loads with the first one (ARCHITECTURE.md#decisions, "Code loads with its first use"); the request has left.
-        throw (await loadDeferred(true)).jsonRpcFailure(response, id, limits);
+        throw (await load(true)).jsonRpcFailure(response, id, limits);
       }
       // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null` (docs/protocol-checks.md#unary-answers).
       const envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
@@ -116,12 +93,11 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
         throw envelopeError(envelope, httpStatus);
       }
       if ('error' in envelope) {
-        throw (await loadDeferred(true)).jsonRpcRemoteError(envelope.error, httpStatus);
+        throw (await load(true)).jsonRpcRemoteError(envelope.error, httpStatus);
       }
       const source = tenant === undefined ? { httpStatus } : { httpStatus, tenant };
       // Every operation but SendMessage loaded the deferred module with its schemas, so this is no new load.
-      const decodeResult =
-        operation === 'sendMessage' ? decodeAnswer : (await loadDeferred(true)).decodeResult;
+      const decodeResult = operation === 'sendMessage' ? decodeAnswer : (await load(true)).decodeResult;
       return {
         value: decodeResult(operation, envelope.result, source, schema),
         raw: envelope.result,
@@ -133,7 +109,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
       // The id is drawn before the first await: the caller learns it synchronously (call.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
       // The stream's machinery loads with the first stream, before anything is sent (ARCHITECTURE.md#decisions, "Code loads with its first use").
-      const { jsonRpcStream } = await loadDeferred(false);
+      const { jsonRpcStream } = await load(false);
       return jsonRpcStream(operation, { id, http, limits, signal: context.signal });
     },
   };

@@ -1,19 +1,19 @@
 /**
 @module
-The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
+The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events). It loads only with the first call of a client pinned to it (`rest-loader.ts`), so it imports the schema table and the stream machinery directly: they load with it.
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
-import { loadDeferred } from '../core/lazy.js';
 import type { ClientMethod, OperationRequest } from '../protocol/index.js';
+import { operationSchemas } from '../protocol/operation-schemas.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import { openStream } from '../wire/http-stream.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';
-import { decodeStreamEvent, streamResponseMembers } from './frames.js';
+import { decodeStreamEvent, frameType, streamFrames, streamResponseMembers } from './frames.js';
 import { decodeResult } from './push-config-answer.js';
 import { failedAnswer, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 import { interfaceUrl } from './request.js';
 import { restRoute } from './rest-route.js';
-import { parseBody, schemasOf, unionViolation } from './result.js';
+import { parseBody, unionViolation } from './result.js';
 
 // A2A spec, §11.1 (v1.0.1): HTTP+JSON requests are application/a2a+json.
 const contentType = 'application/a2a+json';
@@ -70,7 +70,7 @@ export function createRestBinding(options: BindingOptions): Binding {
     protocolBinding: 'HTTP+JSON',
 
     async unary(operation, request, context) {
-      const { response: schema } = await schemasOf(operation);
+      const schema = operationSchemas[operation].response;
       const response = await exchange(route(operation, request, context, 'json'));
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
@@ -98,7 +98,6 @@ export function createRestBinding(options: BindingOptions): Binding {
 
     async stream(operation, request, context) {
       const http = route(operation, request, context, 'sse');
-      const { frameType, streamFrames, operationSchemas } = await loadDeferred(false);
       const schema = operationSchemas[operation].response;
       const response = await openStream(http);
       const httpStatus = response.status;

@@ -3,7 +3,7 @@
 The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact one-key union on the raw value, and the operation's response schema. The two rules only a binding can apply because only it knows the request's shape, the empty delete answer and the push config's tenant, are in `push-config-answer.ts`, which loads with those operations.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
-import { loadDeferred } from '../core/lazy.js';
+import type { Load } from '../core/lazy.js';
 import type { Limits } from '../core/limits.js';
 import {
   type ClientMethod,
@@ -25,22 +25,28 @@ export type ResultSource = { readonly httpStatus?: number; readonly tenant?: str
 /** The request schema and the answer schema of each operation (`protocol/operation-schemas.ts`). */
 export type OperationSchemas = typeof operationSchemas;
 
+/** What {@link schemasOf} loads: the schema table of every operation, which loads with the first call of one other than SendMessage. */
+export type SchemaCode = { readonly operationSchemas: OperationSchemas };
+
 const sendMessageSchemas = Object.freeze({ request: SendMessageRequest, response: SendMessageResponse });
 
 /**
-The request and answer schemas of `operation`. SendMessage's are on the path of every client; every other operation's load with its first call, before its request leaves (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a failed load is `TransportError('network')` with `dispatched: false`.
+The request and answer schemas of `operation`. SendMessage's are on the path of every client; every other operation's load with its first call through `load`, before its request leaves (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a failed load is `TransportError('network')` with `dispatched: false`.
 
 @example
 ```ts
-const { response } = await schemasOf('getTask');
+const { response } = await schemasOf('getTask', loadDeferred);
 const task = decodeResult('getTask', raw, { httpStatus: 200 }, response);
 ```
 */
-export async function schemasOf<N extends ClientMethod>(operation: N): Promise<OperationSchemas[N]> {
+export async function schemasOf<N extends ClientMethod>(
+  operation: N,
+  load: Load<SchemaCode>,
+): Promise<OperationSchemas[N]> {
   if (operation === 'sendMessage') {
     return sendMessageSchemas as OperationSchemas[N];
   }
-  return (await loadDeferred(false)).operationSchemas[operation];
+  return (await load(false)).operationSchemas[operation];
 }
 
 /** The members of SendMessageResponse (A2A spec, §3.1.1). */

@@ -1,19 +1,16 @@
 import ky from 'ky';
 import { AuthorizationError, HttpProtocolError, RequestError } from '../core/errors.js';
-import { loadDeferred } from '../core/lazy.js';
 import type { Limits } from '../core/limits.js';
 import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
-import { classifyMediaType } from './media-type.js';
-import { type ExtraHeaders, type MediaKind, requestHeaders } from './request-headers.js';
+import { classifyMediaType, type MediaType } from './media-type.js';
+import { type CheckedExtraHeaders, type MediaKind, requestHeaders } from './request-headers.js';
 import { cancelBody, readAll } from './response-body.js';
 
-export type { ExtraHeaders, HeaderTarget, MediaKind } from './request-headers.js';
+export type { MediaType } from './media-type.js';
+export type { CheckedExtraHeaders, ExtraHeaders, HeaderTarget, MediaKind } from './request-headers.js';
 
 /** A `fetch` to send with: the platform's, or one the caller passed (`ClientOptions.fetch`). */
 export type FetchFunction = (input: RequestInfo | URL, init: RequestInit) => Promise<Response>;
-
-/** How the answer's `Content-Type` was classified: `none` when absent, `other` when unknown, malformed or repeated. */
-export type MediaType = 'json' | 'sse' | 'none' | 'other';
 
 /** One HTTP exchange, fully built by a binding. Nothing here is ever copied into an error. */
 export type HttpExchangeRequest = {
@@ -28,8 +25,8 @@ export type HttpExchangeRequest = {
   readonly accept: MediaKind;
   /** The binding's headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The caller's extra headers (`ClientOptions.headers`), validated and never allowed to replace a protocol header (`request-headers.ts`). */
-  readonly extraHeaders?: ExtraHeaders;
+  /** The caller's extra headers (`ClientOptions.headers`), checked before they arrive (`extra-headers.ts`) and never allowed to replace a protocol header (`request-headers.ts`). */
+  readonly extraHeaders?: CheckedExtraHeaders;
   /** The `fetch` to send with; without one, `globalThis.fetch` as it is when the request leaves (ARCHITECTURE.md#import-rules). */
   readonly fetch?: FetchFunction;
   /** Bearer token provider, called once inside the deadline before dispatch. Anything but an RFC 6750 `b64token` string (`undefined`, `''`, a line break, another type) fails as `AuthorizationError('unavailable')`, never as an anonymous request. Leave it out to send no `Authorization`. */
@@ -126,11 +123,8 @@ export async function dispatch(
   request: HttpExchangeRequest,
 ): Promise<{ response: Response; deadline: Deadline }> {
   const body = boundedBody(request);
-  // docs/protocol-checks.md#extra-headers: asked before the token; their checks load with the first request of a client given them.
-  const extra =
-    request.extraHeaders === undefined
-      ? undefined
-      : (await loadDeferred(false)).extraHeadersOf(request.extraHeaders, request);
+  // docs/protocol-checks.md#extra-headers: asked before the token, and checked by the caller (`extra-headers.ts`).
+  const extra = request.extraHeaders === undefined ? undefined : await request.extraHeaders(request);
   const headers = requestHeaders(request, body !== undefined, extra);
   if (request.signal?.aborted === true) {
     throw new RequestError('aborted');

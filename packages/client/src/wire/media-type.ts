@@ -1,4 +1,5 @@
-import type { MediaType } from './http.js';
+/** How the answer's `Content-Type` was classified: `none` when absent, `other` when unknown, malformed or repeated. */
+export type MediaType = 'json' | 'sse' | 'none' | 'other';
 
 /** Classifies a `Content-Type` value by its essence: `none` when absent (`null`), `json` for `application/json` and `application/a2a+json`, `sse` for `text/event-stream`, `other` for anything else or for more than one media type. */
 export function classifyMediaType(value: string | null): MediaType {

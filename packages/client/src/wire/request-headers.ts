@@ -13,6 +13,9 @@ export type HeaderTarget = { readonly url: string; readonly method: 'GET' | 'POS
 /** Extra headers for one request; `undefined` adds none. Called once per HTTP request, before the token provider. */
 export type ExtraHeaders = (target: HeaderTarget) => Readonly<Record<string, string>> | undefined;
 
+/** The extra headers of one request, already checked by `extraHeadersOf` (`extra-headers.ts`) by whoever hands them to the exchange; a refusal rejects before anything is sent. */
+export type CheckedExtraHeaders = (target: HeaderTarget) => Promise<Readonly<Record<string, string>>>;
+
 /** What {@link requestHeaders} reads of the exchange. */
 export type HeaderInput = HeaderTarget & {
   readonly accept: MediaKind;

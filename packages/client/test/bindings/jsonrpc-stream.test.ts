@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { resolveLimits } from '../../src/core/limits.js';
+import { loadDeferred } from '../../src/loader.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
 import type { JsonValue, Message } from '../../src/protocol/index.js';
 import { drain } from '../support/binding.js';
@@ -29,7 +30,7 @@ const taskNotFound = {
 
 function bindingOf() {
   let id = 0;
-  return createJsonRpcBinding({ url, limits, nextId: () => ++id });
+  return createJsonRpcBinding({ url, limits, nextId: () => ++id, load: loadDeferred });
 }
 
 const envelope = (members: Record<string, JsonValue>, id: JsonValue = 1): string =>

@@ -5,6 +5,7 @@ import type { Binding } from '../../src/bindings/binding.js';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
+import { loadDeferred } from '../../src/loader.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
 import type { JsonValue, Message } from '../../src/protocol/index.js';
 import { drain, failure } from '../support/binding.js';
@@ -40,7 +41,7 @@ const taskNotFound = {
 
 function bindingOf(extra: { tenant?: string } = {}): Binding {
   let id = 0;
-  return createJsonRpcBinding({ url, limits, nextId: () => ++id, ...extra });
+  return createJsonRpcBinding({ url, limits, nextId: () => ++id, load: loadDeferred, ...extra });
 }
 
 const envelope = (members: Record<string, JsonValue>, id: JsonValue = 1): string =>

@@ -6,6 +6,7 @@ import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { createRestBinding } from '../../src/bindings/rest.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
+import { loadDeferred } from '../../src/loader.js';
 import type { AgentCard, Message, Task } from '../../src/protocol/index.js';
 import { failure } from '../support/binding.js';
 
@@ -27,7 +28,13 @@ function bindingOf(name: BindingName, tenant?: string): Binding {
   const extra = tenant === undefined ? {} : { tenant };
   if (name === 'JSONRPC') {
     let id = 0;
-    return createJsonRpcBinding({ url: `${mock.origin}/a2a/jsonrpc`, limits, nextId: () => ++id, ...extra });
+    return createJsonRpcBinding({
+      url: `${mock.origin}/a2a/jsonrpc`,
+      limits,
+      nextId: () => ++id,
+      load: loadDeferred,
+      ...extra,
+    });
   }
   return createRestBinding({ url: `${mock.origin}${restPath}/`, limits, ...extra });
 }
