@@ -1,37 +1,24 @@
 /**
 @module
-The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person.
+The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person. This module assembles the agent over its state (`agent-state.ts`) from its send path (`send.ts`), its reconciler (`reconciliation.ts`) and its listings.
 */
 import type { A2aClient } from '../client.js';
-import { InvalidResponseError, LedgerError, OptionsError } from '../core/errors.js';
+import { OptionsError } from '../core/errors.js';
 import { pause } from '../core/pause.js';
-import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
-import {
-  attemptMessage,
-  type DeliveryMode,
-  errorSummary,
-  type LedgerRecord,
-  type LedgerTransition,
-} from '../ledger/ledger.js';
+import type { DeliveryMode, LedgerRecord } from '../ledger/ledger.js';
 import { maxDelayMs } from '../ledger/record.js';
-import { decode, Message, type SendMessageResponse } from '../protocol/index.js';
-import { createAuditor } from './audit.js';
-import { createDurableEventHub, type DurableEvents } from './events.js';
-import { agentIdentity, sentThrough } from './identity.js';
-import {
-  type DurableAgentOptions,
-  type ResolvedRecovery,
-  resolveDurableAgentOptions,
-  wholeOption,
-} from './options.js';
-import { classifySendFailure, type DurableOutcome, durableOutcome, statusOf } from './outcome.js';
+import { type AgentState, agentState, write } from './agent-state.js';
+import type { DurableEvents } from './events.js';
+import { sentThrough } from './identity.js';
+import { type DurableAgentOptions, type ResolvedRecovery, wholeOption } from './options.js';
+import { type DurableOutcome, statusOf } from './outcome.js';
 import {
   createReconciler,
   type ReconcileDueOptions,
   type ReconcileDueReport,
   type ReconcileOptions,
 } from './reconciliation.js';
-import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';
+import { type DurableMessage, type DurableSendOptions, send, sendOnce } from './send.js';
 
 export type {
   DurableDuplicatedEvent,
@@ -47,6 +34,8 @@ export type {
 export type { DeduplicationAttestation, DurableAgentOptions, RecoveryStrategy } from './options.js';
 export type { DurableOutcome, DurableStatus } from './outcome.js';
 export type { ReconcileDueOptions, ReconcileDueReport, ReconcileOptions } from './reconciliation.js';
+export type { DurableMessage, DurableSendOptions } from './send.js';
+export { attemptMessagePrefix, sendMessagePrefix } from './send.js';
 
 /** What the long-running reconciler loop of a worker process takes. */
 export type ReconcilerLoopOptions = ReconcileDueOptions & {
@@ -58,23 +47,6 @@ export type ReconcilerLoopOptions = ReconcileDueOptions & {
   readonly onPass?: (report: ReconcileDueReport) => void;
   /** Told of each pass that failed (the ledger unreachable, a lease lost); the loop backs off and goes on. */
   readonly onError?: (error: unknown) => void;
-};
-
-/** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (docs/durable-send.md#delivery-modes). */
-export const attemptMessagePrefix = 'surecall-attempt-';
-
-/** The messageId prefix of a send whose identity survives replays (keyed, message-id-deduplicated): `surecall-send-<record id>`. */
-export const sendMessagePrefix = 'surecall-send-';
-
-/** A message for a durable send: the agent sets `messageId` itself (per attempt for at-most-once, per send otherwise). */
-export type DurableMessage = Omit<Message, 'messageId'>;
-
-/** What one send may add. */
-export type DurableSendOptions = {
-  /** The record id. Reusing one returns that record's outcome without sending, when the message is the same; otherwise `LedgerError('stale-revision')`. @default crypto.randomUUID() */
-  readonly id?: string;
-  /** Cancels the send: before dispatch it fails as not started, after it the outcome is unknown. */
-  readonly signal?: AbortSignal;
 };
 
 /** Whose records a listing returns: this agent's own (sent through its interface: binding, URL, tenant, whatever the card digest), or every record in the ledger. */
@@ -135,207 +107,8 @@ if (outcome.status === 'unknown') await agent.reconcile(outcome.id);
 ```
 */
 export function durableAgent(options: DurableAgentOptions): DurableAgent {
-  const { client, ledger, delivery, recovery, audit, tenant, run, skill } =
-    resolveDurableAgentOptions(options);
-  const identity = agentIdentity(client);
-  const hub = createDurableEventHub();
-
-  function announce(
-    from: LedgerRecord['state']['status'] | null,
-    to: Pick<LedgerRecord, 'id' | 'state' | 'revision'>,
-    cause: 'create' | LedgerTransition['type'],
-  ) {
-    const { state } = to;
-    hub.emit({
-      type: 'transition',
-      id: to.id,
-      from,
-      to: state.status,
-      cause,
-      ...(state.status === 'unknown' ? { reason: state.reason } : {}),
-      ...(cause === 'pending' && state.status === 'unknown' && state.pending !== undefined
-        ? { notBefore: state.pending.notBefore }
-        : {}),
-      revision: to.revision,
-      time: Date.now(),
-    });
-  }
-
-  async function write(record: LedgerRecord, transition: LedgerTransition): Promise<LedgerRecord> {
-    const next = await ledger.transition(record.id, record.revision, transition);
-    announce(record.state.status, next, transition.type);
-    return next;
-  }
-
-  /**
-  Records what a dispatched attempt ended in. After dispatch nothing may keep the record in `executing` (docs/durable-send.md#after-dispatch): should the ledger refuse the transition's content (`invalid-input`: something the peer sent that still breaks a record's bound), the attempt is recorded `unknown` without a cause instead. Storage failures still throw, as documented on `send`.
-  */
-  async function settle(record: LedgerRecord, attemptId: string, transition: LedgerTransition) {
-    try {
-      return await write(record, transition);
-    } catch (error) {
-      if (!(error instanceof LedgerError && error.reason === 'invalid-input')) {
-        throw error;
-      }
-      return write(record, { type: 'unknown', attemptId, reason: 'ambiguous-outcome' });
-    }
-  }
-
-  /** The one SendMessage of an attempt or a replay: `returnImmediately`, the attempt's identity for the token provider, and never a retry. */
-  function sendOnce(record: LedgerRecord, attemptId: string, message: Message, signal?: AbortSignal) {
-    // The `attempt` option also keeps the client's retry policy out of it: the ledger records every attempt.
-    return client.sendMessage(
-      { message, configuration: { returnImmediately: true } },
-      {
-        attempt: { sendId: record.id, attemptId },
-        ...(signal === undefined ? {} : { signal }),
-        ...(skill === undefined ? {} : { skill }),
-      },
-    );
-  }
-
-  /** The intent's message: the send's own messageId and, for keyed delivery, the idempotency key; in the canonical ProtoJSON shape (docs/protocol-checks.md#protojson), so that the ledger holds the message as a peer's echo of it decodes. */
-  function intentMessage(message: DurableMessage, id: string, key: string | undefined): Message {
-    let copy: Message;
-    try {
-      copy = { ...structuredClone(message), messageId: `${sendMessagePrefix}${id}` };
-    } catch (error) {
-      throw new LedgerError('invalid-input', { rule: 'message-json', cause: error });
-    }
-    // A message that does not decode is kept as given: the send refuses it before dispatch (`RequestError`).
-    const canonical = decode(Message, copy);
-    if (canonical.ok) {
-      copy = canonical.value;
-    }
-    if (key !== undefined) {
-      setKey(copy, key);
-    }
-    return copy;
-  }
-
-  function keyFor(message: DurableMessage): string | undefined {
-    if (delivery !== 'keyed') {
-      return undefined;
-    }
-    const given = keyOf(message);
-    if (!given.ok) {
-      throw new LedgerError('invalid-input', { rule: 'idempotency-key' });
-    }
-    return given.value ?? newIdempotencyKey();
-  }
-
-  /** A reused id: the same message gives that record back; another message is refused, as `create` would. */
-  function recovered(existing: LedgerRecord, message: DurableMessage): DurableOutcome {
-    const again = intentMessage(message, existing.id, existing.idempotencyKey);
-    if (!sameMessage(again, existing.message)) {
-      throw new LedgerError('stale-revision', { rule: 'exists' });
-    }
-    return durableOutcome(existing);
-  }
-
-  async function send(
-    message: DurableMessage,
-    sendOptions: DurableSendOptions = {},
-  ): Promise<DurableOutcome> {
-    const id = sendOptions.id ?? crypto.randomUUID();
-    if (
-      recovery.kind === 'context-history' &&
-      (message.contextId !== undefined || message.taskId !== undefined)
-    ) {
-      // The recovery context is the agent's: a caller's context, or a task (whose context is its own), would leave the scan nothing to find.
-      throw new LedgerError('invalid-input', {
-        rule: message.contextId === undefined ? 'task-id' : 'context-id',
-      });
-    }
-    if (sendOptions.id !== undefined) {
-      const existing = await ledger.get(id);
-      if (existing !== undefined) {
-        return recovered(existing, message);
-      }
-    }
-    const key = keyFor(message);
-    const intent = {
-      id,
-      tenant,
-      run,
-      agent: identity,
-      message: intentMessage(message, id, key),
-      delivery,
-      ...(key === undefined ? {} : { idempotencyKey: key }),
-    };
-    const attemptId = crypto.randomUUID();
-    const contextId =
-      recovery.kind === 'context-history'
-        ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
-        : undefined;
-    // docs/durable-send.md#execution-order: the record and its `executing` attempt are durable, in one write, before the request can leave.
-    let record = await ledger.create(intent, {
-      attemptId,
-      messageId:
-        delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
-      ...(contextId === undefined ? {} : { contextId }),
-    });
-    announce(null, { id: record.id, state: { status: 'prepared' }, revision: 0 }, 'create');
-    announce('prepared', record, 'start');
-    const sent = attemptMessage(record, attemptId) as Message;
-    let answer: SendMessageResponse;
-    try {
-      answer = await sendOnce(record, attemptId, sent, sendOptions.signal);
-    } catch (error) {
-      const failure = classifySendFailure(error);
-      if (failure.outcome === 'unknown') {
-        record = await settle(record, attemptId, {
-          type: 'unknown',
-          attemptId,
-          reason: 'ambiguous-outcome',
-          ...(failure.cause === undefined ? {} : { cause: failure.cause }),
-        });
-      } else {
-        record = await settle(record, attemptId, {
-          type: 'fail',
-          attemptId,
-          cause: failure.cause,
-          effect: failure.outcome,
-        });
-      }
-      return durableOutcome(record, { error });
-    }
-    if (!answerEchoes(answer, sent)) {
-      // The answer contradicts what was sent: it proves nothing about what the peer stored.
-      const error = new InvalidResponseError('identity', {
-        dispatched: true,
-        violation: { rule: 'history-echo' },
-      });
-      record = await settle(record, attemptId, {
-        type: 'unknown',
-        attemptId,
-        reason: 'ambiguous-outcome',
-        cause: errorSummary(error),
-      });
-      return durableOutcome(record, { error });
-    }
-    record = await settle(record, attemptId, { type: 'commit', attemptId, result: resultSummary(answer) });
-    if (audit) {
-      record = await auditCommit(record);
-    }
-    return durableOutcome(record, { answer });
-  }
-
-  const auditCommit = createAuditor({
-    client,
-    recovery,
-    skill,
-    emit: hub.emit,
-    write,
-    reread: (id) => ledger.get(id),
-  });
-
-  /** The unknown records of `scope`, oldest first. */
-  async function unknownRecords(scope: RecordScope = {}): Promise<LedgerRecord[]> {
-    const records = await ledger.list({ states: ['unknown'] });
-    return scope.agents === 'all' ? records : records.filter((record) => sentThrough(record, identity));
-  }
-
+  const state = agentState(options);
+  const { client, ledger, delivery, recovery, audit, identity, skill, hub } = state;
   const { reconcile, reconcileDue } = createReconciler({
     client,
     ledger,
@@ -343,30 +116,38 @@ export function durableAgent(options: DurableAgentOptions): DurableAgent {
     identity,
     skill,
     emit: hub.emit,
-    write,
-    sendOnce,
+    write: (record, transition) => write(state, record, transition),
+    sendOnce: (record, attemptId, message, signal) => sendOnce(state, record, attemptId, message, signal),
   });
-
   return Object.freeze({
     client,
     delivery,
     recovery,
     audit,
     events: hub.events,
-    send,
+    send: (message: DurableMessage, sendOptions?: DurableSendOptions) => send(state, message, sendOptions),
     reconcile,
     reconcileDue,
     runReconciler: (loop: ReconcilerLoopOptions) => runReconciler(reconcileDue, recovery, loop),
     get: (id: string) => ledger.get(id),
-    unknown: unknownRecords,
-    async pending(scope?: RecordScope) {
-      const records = await unknownRecords(scope);
-      const scheduled = records.filter((record) => statusOf(record) === 'pending');
-      const notBefore = (record: LedgerRecord) =>
-        record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? 0) : 0;
-      return scheduled.sort((left, right) => notBefore(left) - notBefore(right));
-    },
+    unknown: (scope?: RecordScope) => unknownRecords(state, scope),
+    pending: (scope?: RecordScope) => pendingRecords(state, scope),
   });
+}
+
+/** The unknown records of `scope`, oldest first. */
+async function unknownRecords(state: AgentState, scope: RecordScope = {}): Promise<LedgerRecord[]> {
+  const records = await state.ledger.list({ states: ['unknown'] });
+  return scope.agents === 'all' ? records : records.filter((record) => sentThrough(record, state.identity));
+}
+
+/** The unknown records of `scope` with a probe scheduled, soonest first. */
+async function pendingRecords(state: AgentState, scope?: RecordScope): Promise<LedgerRecord[]> {
+  const records = await unknownRecords(state, scope);
+  const scheduled = records.filter((record) => statusOf(record) === 'pending');
+  const notBefore = (record: LedgerRecord) =>
+    record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? 0) : 0;
+  return scheduled.sort((left, right) => notBefore(left) - notBefore(right));
 }
 
 async function runReconciler(

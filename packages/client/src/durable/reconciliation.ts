@@ -164,6 +164,14 @@ export type Reconciler = {
   reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
 };
 
+/** The state of one agent's reconciler: its input, and the probe under way for each id, which concurrent calls share. */
+type ReconcilerState = ReconcilerInput & {
+  readonly running: Map<string, Promise<DurableOutcome>>;
+};
+
+/** How one claimed record was left: its outcome, whether it was probed, and whether another writer's change stands instead. */
+type ClaimedProbe = { outcome: DurableOutcome; probed: boolean; superseded: boolean };
+
 /**
 Creates the `reconcile` and `reconcileDue` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
 
@@ -174,176 +182,207 @@ await reconcile(id); // committed | pending | unresolved, or the record as it st
 ```
 */
 export function createReconciler(input: ReconcilerInput): Reconciler {
-  const { client, ledger, recovery, identity, skill, emit, write, sendOnce } = input;
-  const running = new Map<string, Promise<DurableOutcome>>();
+  const state: ReconcilerState = { ...input, running: new Map() };
+  return {
+    reconcile: (id, options = {}) => reconcile(state, id, options),
+    reconcileDue: (options = {}) => reconcileDue(state, options),
+  };
+}
 
-  function probe(kind: ProbeKind, record: LedgerRecord, attempt: Attempt, signal?: AbortSignal) {
-    const { attemptId } = attempt;
-    const sent = attemptMessage(record, attemptId) as Message;
-    const callOptions: CallOptions = {
-      // docs/durable-send.md#reconciling-an-unknown: every probe carries the original attempt's identity to the token provider.
-      attempt: { sendId: record.id, attemptId },
-      ...(signal === undefined ? {} : { signal }),
-      ...(skill === undefined ? {} : { skill }),
-    };
-    if (kind === 'context-history' && recovery.kind === 'context-history') {
-      const onPage = (page: ScanPage) =>
-        emit({ type: 'probe-page', id: record.id, ...page, time: Date.now() });
-      return scanContextHistory({ client, callOptions, sent, onPage }, attempt, recovery);
-    }
-    return replaySend({ client, callOptions, sent }, (message) =>
-      sendOnce(record, attemptId, message, signal),
-    );
+/** Runs the probe of `kind` for the record's attempt: a context-history scan, reporting each page, or a replay of the attempt's send. */
+function probe(
+  state: ReconcilerState,
+  kind: ProbeKind,
+  record: LedgerRecord,
+  attempt: Attempt,
+  signal?: AbortSignal,
+): Promise<ProbeReport> {
+  const { client, recovery, skill, emit, sendOnce } = state;
+  const { attemptId } = attempt;
+  const sent = attemptMessage(record, attemptId) as Message;
+  const callOptions: CallOptions = {
+    // docs/durable-send.md#reconciling-an-unknown: every probe carries the original attempt's identity to the token provider.
+    attempt: { sendId: record.id, attemptId },
+    ...(signal === undefined ? {} : { signal }),
+    ...(skill === undefined ? {} : { skill }),
+  };
+  if (kind === 'context-history' && recovery.kind === 'context-history') {
+    const onPage = (page: ScanPage) => emit({ type: 'probe-page', id: record.id, ...page, time: Date.now() });
+    return scanContextHistory({ client, callOptions, sent, onPage }, attempt, recovery);
   }
+  return replaySend({ client, callOptions, sent }, (message) => sendOnce(record, attemptId, message, signal));
+}
 
-  /** Probes a record this agent holds the claim on, once, and records what it found; the claim is released if nothing was written. */
-  async function probeClaimed(
-    record: LedgerRecord,
-    signal: AbortSignal | undefined,
-  ): Promise<{ outcome: DurableOutcome; probed: boolean; superseded: boolean }> {
-    const id = record.id;
-    let written = false;
-    try {
-      const { state } = record;
-      if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
-        return { outcome: durableOutcome(record), probed: false, superseded: false };
-      }
-      const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
-      const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
-      if (attempt === undefined || kind === undefined || !sentThrough(record, identity)) {
-        return { outcome: durableOutcome(record), probed: false, superseded: false };
-      }
-      const report = await reportedProbe(emit, { id, attemptId: attempt.attemptId, recovery: kind }, () =>
-        probe(kind, record, attempt, signal),
-      );
-      try {
-        const next = await write(record, probeTransition(record, recovery, report));
-        written = true;
-        if (next.state.status === 'duplicated') {
-          emit({
-            type: 'duplicated',
-            id,
-            attemptId: next.state.attemptId,
-            taskIds: next.state.taskIds,
-            found: 'reconcile',
-            time: Date.now(),
-          });
-        }
-        return {
-          outcome: durableOutcome(
-            next,
-            report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
-          ),
-          probed: true,
-          superseded: false,
-        };
-      } catch (error) {
-        // Another writer moved the record meanwhile, or took it over after this writer's lease lapsed: what it wrote stands.
-        if (
-          error instanceof LedgerError &&
-          (error.reason === 'stale-revision' || error.reason === 'fenced')
-        ) {
-          return {
-            outcome: durableOutcome((await ledger.get(id)) ?? record),
-            probed: true,
-            superseded: true,
-          };
-        }
-        throw error;
-      }
-    } finally {
-      if (!written) {
-        await ledger.release(id).catch(() => undefined);
-      }
+/** Probes a record this agent holds the claim on, once, and records what it found; the claim is released if nothing was written. */
+async function probeClaimed(
+  state: ReconcilerState,
+  record: LedgerRecord,
+  signal: AbortSignal | undefined,
+): Promise<ClaimedProbe> {
+  const { ledger, recovery, identity, emit, write } = state;
+  const id = record.id;
+  let written = false;
+  try {
+    const { state: recordState } = record;
+    if (
+      recordState.status !== 'unknown' ||
+      statusOf(record) === 'unresolved' ||
+      recovery.kind === 'disabled'
+    ) {
+      return { outcome: durableOutcome(record), probed: false, superseded: false };
     }
-  }
-
-  async function reconcileOnce(id: string, options: ReconcileOptions): Promise<DurableOutcome> {
-    const record = await ledger.get(id);
-    if (record === undefined) {
-      throw new LedgerError('not-found');
-    }
-    const { state } = record;
-    if (state.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
-      return durableOutcome(record);
-    }
-    // docs/durable-send.md#whose-record-it-is: the interface decides, not the card digest, so a redeploy leaves the record reconcilable.
-    assertSentThrough(record, identity);
-    const attempt = record.attempts.find((entry) => entry.attemptId === state.attemptId);
+    const attempt = record.attempts.find((entry) => entry.attemptId === recordState.attemptId);
     const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
-    const early = state.pending !== undefined && Date.now() < state.pending.notBefore;
-    if (attempt === undefined || kind === undefined || early) {
-      return durableOutcome(record);
+    if (attempt === undefined || kind === undefined || !sentThrough(record, identity)) {
+      return { outcome: durableOutcome(record), probed: false, superseded: false };
     }
-    // docs/durable-send.md#leases: the probe runs under this ledger's claim, so no other writer probes the record at the same time; one that holds it now leaves it to them.
-    const claimed = await ledger.claim(id);
-    if (claimed === undefined) {
-      return durableOutcome((await ledger.get(id)) ?? record);
+    const report = await reportedProbe(emit, { id, attemptId: attempt.attemptId, recovery: kind }, () =>
+      probe(state, kind, record, attempt, signal),
+    );
+    try {
+      const next = await write(record, probeTransition(record, recovery, report));
+      written = true;
+      if (next.state.status === 'duplicated') {
+        emit({
+          type: 'duplicated',
+          id,
+          attemptId: next.state.attemptId,
+          taskIds: next.state.taskIds,
+          found: 'reconcile',
+          time: Date.now(),
+        });
+      }
+      return {
+        outcome: durableOutcome(
+          next,
+          report.result === 'match' && report.answer !== undefined ? { answer: report.answer } : {},
+        ),
+        probed: true,
+        superseded: false,
+      };
+    } catch (error) {
+      // Another writer moved the record meanwhile, or took it over after this writer's lease lapsed: what it wrote stands.
+      if (error instanceof LedgerError && (error.reason === 'stale-revision' || error.reason === 'fenced')) {
+        return {
+          outcome: durableOutcome((await ledger.get(id)) ?? record),
+          probed: true,
+          superseded: true,
+        };
+      }
+      throw error;
     }
-    return (await probeClaimed(claimed, options.signal)).outcome;
+  } finally {
+    if (!written) {
+      await ledger.release(id).catch(() => undefined);
+    }
   }
+}
 
-  function reconcile(id: string, options: ReconcileOptions = {}): Promise<DurableOutcome> {
-    const current = running.get(id);
-    if (current !== undefined) {
-      return current;
-    }
-    const promise = reconcileOnce(id, options).finally(() => running.delete(id));
-    running.set(id, promise);
-    return promise;
+/** Reconciles one record (see `DurableAgent.reconcile`): checks it may be probed here and now, claims it, and probes it once. */
+async function reconcileOnce(
+  state: ReconcilerState,
+  id: string,
+  options: ReconcileOptions,
+): Promise<DurableOutcome> {
+  const { ledger, recovery, identity } = state;
+  const record = await ledger.get(id);
+  if (record === undefined) {
+    throw new LedgerError('not-found');
   }
+  const { state: recordState } = record;
+  if (recordState.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
+    return durableOutcome(record);
+  }
+  // docs/durable-send.md#whose-record-it-is: the interface decides, not the card digest, so a redeploy leaves the record reconcilable.
+  assertSentThrough(record, identity);
+  const attempt = record.attempts.find((entry) => entry.attemptId === recordState.attemptId);
+  const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
+  const early = recordState.pending !== undefined && Date.now() < recordState.pending.notBefore;
+  if (attempt === undefined || kind === undefined || early) {
+    return durableOutcome(record);
+  }
+  // docs/durable-send.md#leases: the probe runs under this ledger's claim, so no other writer probes the record at the same time; one that holds it now leaves it to them.
+  const claimed = await ledger.claim(id);
+  if (claimed === undefined) {
+    return durableOutcome((await ledger.get(id)) ?? record);
+  }
+  return (await probeClaimed(state, claimed, options.signal)).outcome;
+}
 
-  async function reconcileDue(options: ReconcileDueOptions = {}): Promise<ReconcileDueReport> {
-    const batch = wholeOption('batch', options.batch ?? 16, 1, 256);
-    const { signal } = options;
-    const counts = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
-    // Records this pass already claimed: each is probed once per pass, even when its next probe comes due before the pass ends.
-    const seen = new Set<string>();
-    if (recovery.kind === 'disabled') {
+/** One reconciliation per id at a time: a call while one runs gets that one's promise. */
+function reconcile(state: ReconcilerState, id: string, options: ReconcileOptions): Promise<DurableOutcome> {
+  const { running } = state;
+  const current = running.get(id);
+  if (current !== undefined) {
+    return current;
+  }
+  const promise = reconcileOnce(state, id, options).finally(() => running.delete(id));
+  running.set(id, promise);
+  return promise;
+}
+
+/** One pass over what is due (see `DurableAgent.reconcileDue`): claims batches until none is due, probes each record once, and counts how each was left. */
+async function reconcileDue(
+  state: ReconcilerState,
+  options: ReconcileDueOptions,
+): Promise<ReconcileDueReport> {
+  const { ledger, recovery } = state;
+  const batch = wholeOption('batch', options.batch ?? 16, 1, 256);
+  const { signal } = options;
+  const counts = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
+  // Records this pass already claimed: each is probed once per pass, even when its next probe comes due before the pass ends.
+  const seen = new Set<string>();
+  if (recovery.kind === 'disabled') {
+    return counts;
+  }
+  const dueQuery = dueQueryOf(state.identity, recovery);
+  for (;;) {
+    signal?.throwIfAborted();
+    const records = await ledger.claimDue({ limit: batch, ...dueQuery, exclude: [...seen] });
+    if (records.length === 0) {
       return counts;
     }
-    // Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a recovery contextId for a scan.
-    const dueQuery = {
-      agent: identity,
-      ...(recovery.kind === 'keyed' ? { delivery: ['keyed' as const] } : {}),
-      ...(recovery.kind === 'message-id-replay' ? { delivery: ['message-id-deduplicated' as const] } : {}),
-      ...(recovery.kind === 'context-history' ? { contextual: true } : {}),
-    };
-    for (;;) {
-      signal?.throwIfAborted();
-      const records = await ledger.claimDue({ limit: batch, ...dueQuery, exclude: [...seen] });
-      if (records.length === 0) {
-        return counts;
+    for (const record of records) {
+      seen.add(record.id);
+    }
+    counts.claimed += records.length;
+    const results = await Promise.allSettled(records.map((record) => probeClaimed(state, record, signal)));
+    let failure: unknown;
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        failure ??= result.reason;
+        continue;
       }
-      for (const record of records) {
-        seen.add(record.id);
-      }
-      counts.claimed += records.length;
-      const results = await Promise.allSettled(records.map((record) => probeClaimed(record, signal)));
-      let failure: unknown;
-      for (const result of results) {
-        if (result.status === 'rejected') {
-          failure ??= result.reason;
-          continue;
-        }
-        const { outcome, probed, superseded } = result.value;
-        if (!probed) {
-          counts.skipped += 1;
-        } else if (superseded) {
-          counts.superseded += 1;
-        } else if (outcome.status === 'committed') {
-          counts.committed += 1;
-        } else if (outcome.status === 'pending') {
-          counts.pending += 1;
-        } else if (outcome.status === 'unresolved') {
-          counts.unresolved += 1;
-        }
-      }
-      if (failure !== undefined) {
-        throw failure;
-      }
+      tally(counts, result.value);
+    }
+    if (failure !== undefined) {
+      throw failure;
     }
   }
+}
 
-  return { reconcile, reconcileDue };
+/** Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a recovery contextId for a scan. */
+function dueQueryOf(identity: AgentIdentity, recovery: Exclude<ResolvedRecovery, { kind: 'disabled' }>) {
+  return {
+    agent: identity,
+    ...(recovery.kind === 'keyed' ? { delivery: ['keyed' as const] } : {}),
+    ...(recovery.kind === 'message-id-replay' ? { delivery: ['message-id-deduplicated' as const] } : {}),
+    ...(recovery.kind === 'context-history' ? { contextual: true } : {}),
+  };
+}
+
+/** Counts one probed record of a pass by how it was left. */
+function tally(counts: { -readonly [K in keyof ReconcileDueReport]: number }, probed: ClaimedProbe): void {
+  const { outcome, superseded } = probed;
+  if (!probed.probed) {
+    counts.skipped += 1;
+  } else if (superseded) {
+    counts.superseded += 1;
+  } else if (outcome.status === 'committed') {
+    counts.committed += 1;
+  } else if (outcome.status === 'pending') {
+    counts.pending += 1;
+  } else if (outcome.status === 'unresolved') {
+    counts.unresolved += 1;
+  }
 }

@@ -162,7 +162,34 @@ if (outcome.status === 'committed' && outcome.task === undefined) outcome.value.
 export function remoteSkill<TInput extends StandardSchemaV1, TOutput extends StandardSchemaV1>(
   options: RemoteSkillOptions<TInput, TOutput>,
 ): RemoteSkill<StandardSchemaV1.InferInput<TInput>, StandardSchemaV1.InferOutput<TOutput>> {
-  type Output = StandardSchemaV1.InferOutput<TOutput>;
+  const state = skillState(options);
+  function call(value: StandardSchemaV1.InferInput<TInput>, callOptions: SkillCallOptions = {}) {
+    return callSkill(state, value, callOptions);
+  }
+  return Object.freeze(
+    Object.assign(call, {
+      skill: state.media.skill.id,
+      reconcile(id: string, reconcileOptions: { readonly signal?: AbortSignal } = {}) {
+        return reconcileSkill(state, id, reconcileOptions);
+      },
+    }),
+  );
+}
+
+/** What one remote skill holds: its agent, its checked card entry with the media of each side, and the two validators. */
+type SkillState<TInput extends StandardSchemaV1, TOutput> = {
+  readonly agent: DurableAgent;
+  /** The skill's id as the caller gave it, which its records' metadata carries. */
+  readonly skill: string;
+  readonly input: TInput;
+  readonly output: StandardSchemaV1<unknown, TOutput>;
+  readonly media: ReturnType<typeof skillMedia>;
+};
+
+/** Checks the options of `remoteSkill` (see there) and finds the skill's media in the pinned card. */
+function skillState<TInput extends StandardSchemaV1, TOutput extends StandardSchemaV1>(
+  options: RemoteSkillOptions<TInput, TOutput>,
+): SkillState<TInput, StandardSchemaV1.InferOutput<TOutput>> {
   const { agent, skill, input, output, delivery } = options;
   if (typeof agent !== 'object' || agent === null || typeof agent.send !== 'function') {
     throw new OptionsError('agent', 'malformed');
@@ -179,106 +206,122 @@ export function remoteSkill<TInput extends StandardSchemaV1, TOutput extends Sta
     throw new OptionsError('delivery', 'inconsistent');
   }
   const media = skillMedia(agent.client, skill);
-  const outputSchema = output as StandardSchemaV1<unknown, Output>;
+  return {
+    agent,
+    skill,
+    input,
+    output: output as StandardSchemaV1<unknown, StandardSchemaV1.InferOutput<TOutput>>,
+    media,
+  };
+}
 
-  async function read(
-    outcome: DurableOutcome,
-    answer: SendMessageResponse | undefined,
-  ): Promise<SkillOutcome<Output>> {
-    const { id, record } = outcome;
-    switch (outcome.status) {
-      case 'failed':
-        return { status: 'failed', id, error: failure(outcome.error) };
-      case 'unknown':
-      case 'pending':
-      case 'unresolved':
-      case 'in-flight':
-        return {
-          status: 'unknown',
-          id,
-          durable: outcome.status,
-          ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        };
-      case 'committed':
-        break;
-    }
-    if (answer !== undefined && 'message' in answer) {
-      return replyValue(id, media.output, answer.message.parts);
-    }
-    const task = answer === undefined ? undefined : answer.task;
-    const state = record.state;
-    const summary = state.status === 'committed' ? state.result : undefined;
-    const taskId = task?.id ?? (summary?.kind === 'task' ? summary.taskId : undefined);
-    const contextId = task?.contextId ?? summary?.contextId;
-    if (taskId === undefined || contextId === undefined) {
-      throw new LedgerError('invalid-input', { rule: 'reply-not-kept' });
-    }
-    return {
-      status: 'committed',
-      id,
-      task: skillTask<Output>({
-        client: agent.client,
-        taskId,
-        contextId,
-        media: media.output,
-        output: outputSchema,
-      }),
-    };
+/** One call: the input checked and put in the skill's one part, then the durable send, then its outcome read. */
+async function callSkill<TInput extends StandardSchemaV1, TOutput>(
+  state: SkillState<TInput, TOutput>,
+  value: StandardSchemaV1.InferInput<TInput>,
+  callOptions: SkillCallOptions,
+): Promise<SkillOutcome<TOutput>> {
+  const { agent, skill, media } = state;
+  const checked = await check(state.input, value, 'caller');
+  if (!checked.ok) {
+    return { status: 'failed', error: inputError(checked.issues), issues: checked.issues } as const;
   }
-
-  async function replyValue(
-    id: string,
-    kind: SkillMedia,
-    parts: readonly Part[],
-  ): Promise<SkillOutcome<Output>> {
-    const raw = outputOf(kind, parts);
-    if (raw === undefined) {
-      const issues = [{ path: '$.parts' }];
-      return { status: 'failed', id, error: outputError(issues, 'skill-output-part'), issues };
-    }
-    const checked = await check(outputSchema, raw.raw, 'peer');
-    if (!checked.ok) {
-      return { status: 'failed', id, error: outputError(checked.issues), issues: checked.issues };
-    }
-    return { status: 'committed', id, value: checked.value };
+  const part = inputPart(media.input, checked.value);
+  const message: DurableMessage = {
+    role: 'ROLE_USER',
+    parts: part === undefined ? [] : [part],
+    metadata: { [skillMetadataKey]: skill },
+  };
+  // The message must be a valid A2A message before the ledger records it: a value that is not JSON, or text that is not a non-empty string, never leaves.
+  const decoded = decode(Message, { ...message, messageId: 'surecall-skill-check' });
+  if (part === undefined || !decoded.ok) {
+    const issues = [{ path: '$' }];
+    return { status: 'failed', error: inputError(issues, 'skill-input-media'), issues } as const;
   }
+  const sent = await agent.send(message, {
+    ...(callOptions.signal === undefined ? {} : { signal: callOptions.signal }),
+    ...(callOptions.id === undefined ? {} : { id: callOptions.id }),
+  });
+  return read(state, sent, sent.answer);
+}
 
-  async function call(value: StandardSchemaV1.InferInput<TInput>, callOptions: SkillCallOptions = {}) {
-    const checked = await check(input, value, 'caller');
-    if (!checked.ok) {
-      return { status: 'failed', error: inputError(checked.issues), issues: checked.issues } as const;
-    }
-    const part = inputPart(media.input, checked.value);
-    const message: DurableMessage = {
-      role: 'ROLE_USER',
-      parts: part === undefined ? [] : [part],
-      metadata: { [skillMetadataKey]: skill },
-    };
-    // The message must be a valid A2A message before the ledger records it: a value that is not JSON, or text that is not a non-empty string, never leaves.
-    const decoded = decode(Message, { ...message, messageId: 'surecall-skill-check' });
-    if (part === undefined || !decoded.ok) {
-      const issues = [{ path: '$' }];
-      return { status: 'failed', error: inputError(issues, 'skill-input-media'), issues } as const;
-    }
-    const sent = await agent.send(message, {
-      ...(callOptions.signal === undefined ? {} : { signal: callOptions.signal }),
-      ...(callOptions.id === undefined ? {} : { id: callOptions.id }),
-    });
-    return read(sent, sent.answer);
+/** The durable agent's `reconcile` for a record of this skill, its outcome read; a record of another skill is refused. */
+async function reconcileSkill<TOutput>(
+  state: SkillState<StandardSchemaV1, TOutput>,
+  id: string,
+  reconcileOptions: { readonly signal?: AbortSignal },
+): Promise<SkillOutcome<TOutput>> {
+  const outcome = await state.agent.reconcile(id, reconcileOptions);
+  if (!isSkillRecord(outcome, state.skill)) {
+    throw new LedgerError('invalid-input', { rule: 'skill-mismatch' });
   }
+  return read(state, outcome, outcome.answer);
+}
 
-  return Object.freeze(
-    Object.assign(call, {
-      skill: media.skill.id,
-      async reconcile(id: string, reconcileOptions: { readonly signal?: AbortSignal } = {}) {
-        const outcome = await agent.reconcile(id, reconcileOptions);
-        if (!isSkillRecord(outcome, skill)) {
-          throw new LedgerError('invalid-input', { rule: 'skill-mismatch' });
-        }
-        return read(outcome, outcome.answer);
-      },
+/** A durable outcome as the skill's: a direct reply's value checked, a task's handle, or the failure or the unknown as they are. */
+async function read<TOutput>(
+  state: SkillState<StandardSchemaV1, TOutput>,
+  outcome: DurableOutcome,
+  answer: SendMessageResponse | undefined,
+): Promise<SkillOutcome<TOutput>> {
+  const { id, record } = outcome;
+  switch (outcome.status) {
+    case 'failed':
+      return { status: 'failed', id, error: failure(outcome.error) };
+    case 'unknown':
+    case 'pending':
+    case 'unresolved':
+    case 'in-flight':
+      return {
+        status: 'unknown',
+        id,
+        durable: outcome.status,
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      };
+    case 'committed':
+      break;
+  }
+  if (answer !== undefined && 'message' in answer) {
+    return replyValue(state, id, state.media.output, answer.message.parts);
+  }
+  const task = answer === undefined ? undefined : answer.task;
+  const recordState = record.state;
+  const summary = recordState.status === 'committed' ? recordState.result : undefined;
+  const taskId = task?.id ?? (summary?.kind === 'task' ? summary.taskId : undefined);
+  const contextId = task?.contextId ?? summary?.contextId;
+  if (taskId === undefined || contextId === undefined) {
+    throw new LedgerError('invalid-input', { rule: 'reply-not-kept' });
+  }
+  return {
+    status: 'committed',
+    id,
+    task: skillTask<TOutput>({
+      client: state.agent.client,
+      taskId,
+      contextId,
+      media: state.media.output,
+      output: state.output,
     }),
-  );
+  };
+}
+
+/** A direct reply's one part of the skill's media, checked by the output validator. */
+async function replyValue<TOutput>(
+  state: SkillState<StandardSchemaV1, TOutput>,
+  id: string,
+  kind: SkillMedia,
+  parts: readonly Part[],
+): Promise<SkillOutcome<TOutput>> {
+  const raw = outputOf(kind, parts);
+  if (raw === undefined) {
+    const issues = [{ path: '$.parts' }];
+    return { status: 'failed', id, error: outputError(issues, 'skill-output-part'), issues };
+  }
+  const checked = await check(state.output, raw.raw, 'peer');
+  if (!checked.ok) {
+    return { status: 'failed', id, error: outputError(checked.issues), issues: checked.issues };
+  }
+  return { status: 'committed', id, value: checked.value };
 }
 
 function isSkillRecord(outcome: DurableOutcome, skill: string): boolean {
