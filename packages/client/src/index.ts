@@ -72,8 +72,8 @@ export type {
 
 /* Idempotency keys and retries; the agent's half is in '@surecall/client/idempotency' */
 
-export type { Delegation, DelegationOptions, DelegationOutcome } from './idempotency/delegation.js';
-export { startDelegation } from './idempotency/delegation.js';
+export type { Delegation, DelegationOptions, DelegationOutcome } from './durable/delegation.js';
+export { startDelegation } from './durable/delegation.js';
 export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
 export { honoursIdempotency, keyOf, newIdempotencyKey, setKey } from './idempotency/key.js';
 export type { RetryPolicyOptions } from './idempotency/retry.js';

@@ -4,6 +4,7 @@ Delegation: a parent task hands work to a child agent and follows it to the end 
 */
 import type { A2aClient } from '../client.js';
 import { type ClientError, InvalidResponseError, isClientError, RequestError } from '../core/errors.js';
+import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import type { OperationParams } from '../outbound.js';
 import {
   isInterrupted,
@@ -12,7 +13,6 @@ import {
   type Task,
   type TaskStatus,
 } from '../protocol/index.js';
-import { keyOf, newIdempotencyKey, setKey } from './key.js';
 
 /** Options of {@link startDelegation}. */
 export type DelegationOptions = {

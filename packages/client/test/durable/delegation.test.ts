@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { A2aClient } from '../../src/client.js';
 import { InvalidResponseError, RequestError, TransportError } from '../../src/core/errors.js';
-import { startDelegation } from '../../src/idempotency/delegation.js';
+import { startDelegation } from '../../src/durable/delegation.js';
 import {
   idempotencyExtensionUri,
   idempotencyMetadataKey,
