@@ -4,12 +4,10 @@ import { OptionsError } from '@surecall/client';
 import { safeParseAgentCard, safeParseTask } from '@surecall/client/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The wire schemas are internal to the client package; the tests borrow them to prove every answer decodes.
-import {
-  decode,
-  SendMessageResponse,
-  TaskPushNotificationConfig,
-} from '../../../packages/client/src/protocol/index.js';
+import { decode } from '../../../packages/client/src/protocol/decode.js';
+import { TaskPushNotificationConfig } from '../../../packages/client/src/protocol/push.js';
 import { ListTasksResponse } from '../../../packages/client/src/protocol/requests.js';
+import { SendMessageResponse } from '../../../packages/client/src/protocol/send-message.js';
 import { StreamResponse } from '../../../packages/client/src/protocol/stream.js';
 import {
   a2aHeaders,

@@ -4,7 +4,8 @@ import { createCaller } from './call.js';
 import { TransportError } from './core/errors.js';
 import { type ClientEvent, createEventHub } from './events.js';
 import { resolveClientOptions } from './options.js';
-import { parseAgentCard, type StreamResponse } from './protocol/index.js';
+import { parseAgentCard } from './protocol/decode.js';
+import type { StreamResponse } from './protocol/stream.js';
 
 // A scripted binding in place of the JSON-RPC one: it draws its id and dispatches synchronously, as the real one does.
 const script = vi.hoisted(() => ({

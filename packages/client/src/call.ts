@@ -9,14 +9,14 @@ import type { RetryNotice } from './idempotency/retry-loop.js';
 import { loadDeferred } from './loader.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
+import { methods } from './protocol/methods.js';
 import type {
   ClientMethod,
   OperationName,
   OperationRequest,
   OperationResponse,
-  StreamResponse,
-} from './protocol/index.js';
-import { methods } from './protocol/methods.js';
+} from './protocol/operations.js';
+import type { StreamResponse } from './protocol/stream.js';
 import type { ResumeOptions } from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 import type { StreamRun } from './streaming.js';

@@ -13,7 +13,7 @@ export type { A2aClient, SendMessageResult } from './client.js';
 export { createClient } from './client.js';
 export type { ClientOptions, HeaderContext, HeadersOption, InterfacePin } from './options.js';
 export type { OperationParams } from './outbound.js';
-export type { ClientMethod, OperationName } from './protocol/index.js';
+export type { ClientMethod, OperationName } from './protocol/operations.js';
 export type {
   ProtocolBinding,
   SecurityOptions,
@@ -125,7 +125,7 @@ export { remoteSkill, skillMetadataKey } from './durable/remote-skill.js';
 
 /* Task states */
 
-export { isInterrupted, isTerminal } from './protocol/index.js';
+export { isInterrupted, isTerminal } from './protocol/task.js';
 
 /* Errors */
 
@@ -171,35 +171,28 @@ export type {
   AgentInterface,
   AgentProvider,
   AgentSkill,
-  Artifact,
-  AuthenticationInfo,
+} from './protocol/agent-card.js';
+export type { JsonObject, JsonValue } from './protocol/json-value.js';
+export type { Message, Part, Role } from './protocol/message.js';
+export type { AuthenticationInfo, TaskPushNotificationConfig } from './protocol/push.js';
+export type {
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
   GetExtendedAgentCardRequest,
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
-  JsonObject,
-  JsonValue,
   ListTaskPushNotificationConfigsRequest,
   ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
-  Message,
-  OAuthFlows,
-  Part,
-  Role,
-  SecurityRequirement,
-  SecurityScheme,
+  SubscribeToTaskRequest,
+} from './protocol/requests.js';
+export type { OAuthFlows, SecurityRequirement, SecurityScheme } from './protocol/security-scheme.js';
+export type {
   SendMessageConfiguration,
   SendMessageRequest,
   SendMessageResponse,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskArtifactUpdateEvent,
-  TaskPushNotificationConfig,
-  TaskState,
-  TaskStatus,
-  TaskStatusUpdateEvent,
-  Timestamp,
-} from './protocol/index.js';
+} from './protocol/send-message.js';
+export type { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './protocol/stream.js';
+export type { Artifact, Task, TaskState, TaskStatus } from './protocol/task.js';
+export type { Timestamp } from './protocol/timestamp.js';

@@ -7,7 +7,8 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from './options.js';
-import { type AgentCard, parseAgentCard } from './protocol/index.js';
+import type { AgentCard } from './protocol/agent-card.js';
+import { parseAgentCard } from './protocol/decode.js';
 
 const idempotency = 'https://a2a-rust.com/extensions/idempotency/v1';
 const traces = 'https://ext.example/traces/v1';

@@ -10,9 +10,11 @@ import { TransportError } from './core/errors.js';
 import { pause } from './core/pause.js';
 import { errorJson, type StreamBreakReason, streamEventKind } from './events.js';
 import { carriesIdempotencyKey } from './idempotency/retry.js';
-import type { OperationRequest, StreamResponse, Task } from './protocol/index.js';
-import { isInterrupted, isTerminal } from './protocol/index.js';
 import { methods } from './protocol/methods.js';
+import type { OperationRequest } from './protocol/operations.js';
+import type { StreamResponse } from './protocol/stream.js';
+import type { Task } from './protocol/task.js';
+import { isInterrupted, isTerminal } from './protocol/task.js';
 import {
   breakOf,
   isTransientResumeFailure,

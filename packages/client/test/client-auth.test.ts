@@ -8,14 +8,12 @@ import { AuthorizationError, isClientError } from '../src/core/errors.js';
 import { cardDigest } from '../src/discovery/digest.js';
 import type { ClientEvent } from '../src/events.js';
 import type { ClientOptions } from '../src/options.js';
+import type { AgentCard } from '../src/protocol/agent-card.js';
+import { parseAgentCard } from '../src/protocol/decode.js';
 import { errorDomain, errorInfoType } from '../src/protocol/error-codes.js';
-import {
-  type AgentCard,
-  type JsonObject,
-  type Message,
-  parseAgentCard,
-  type StreamResponse,
-} from '../src/protocol/index.js';
+import type { JsonObject } from '../src/protocol/json-value.js';
+import type { Message } from '../src/protocol/message.js';
+import type { StreamResponse } from '../src/protocol/stream.js';
 import type { ProtocolBinding, TokenContext, TokenProvider } from '../src/security.js';
 import { servedCard } from './support/card.js';
 

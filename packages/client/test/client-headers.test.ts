@@ -16,7 +16,7 @@ import { type A2aClient, createClient } from '../src/client.js';
 import { OptionsError, RequestError } from '../src/core/errors.js';
 import { discover, fetchAgentCard } from '../src/discovery/discovery.js';
 import type { HeaderContext, HeadersOption } from '../src/options.js';
-import type { Message } from '../src/protocol/index.js';
+import type { Message } from '../src/protocol/message.js';
 import { rejectionOf } from './support/rejection.js';
 
 type Seen = { readonly method: string; readonly path: string; readonly headers: Headers };

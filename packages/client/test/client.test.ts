@@ -6,15 +6,13 @@ import { RequestError } from '../src/core/errors.js';
 import { cardDigest } from '../src/discovery/digest.js';
 import type { ClientEvent } from '../src/events.js';
 import type { ClientOptions } from '../src/options.js';
-import {
-  type AgentCard,
-  type JsonObject,
-  type Message,
-  parseAgentCard,
-  type SendMessageResponse,
-  type StreamResponse,
-  type Task,
-} from '../src/protocol/index.js';
+import type { AgentCard } from '../src/protocol/agent-card.js';
+import { parseAgentCard } from '../src/protocol/decode.js';
+import type { JsonObject } from '../src/protocol/json-value.js';
+import type { Message } from '../src/protocol/message.js';
+import type { SendMessageResponse } from '../src/protocol/send-message.js';
+import type { StreamResponse } from '../src/protocol/stream.js';
+import type { Task } from '../src/protocol/task.js';
 import type { ProtocolBinding } from '../src/security.js';
 import { servedCard } from './support/card.js';
 

@@ -15,7 +15,8 @@ import { durableAgent } from '../src/durable/agent.js';
 import type { ClientEvent } from '../src/events.js';
 import { openLedger } from '../src/ledger/file.js';
 import { openLedger as openMemoryLedger } from '../src/ledger/memory.js';
-import type { JsonValue, Message } from '../src/protocol/index.js';
+import type { JsonValue } from '../src/protocol/json-value.js';
+import type { Message } from '../src/protocol/message.js';
 import type { ProtocolBinding } from '../src/security.js';
 import {
   type HostileCall,

@@ -6,7 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createClient } from '../src/client.js';
 import { cardDigest } from '../src/discovery/digest.js';
 import type { ClientEvent } from '../src/events.js';
-import { type JsonValue, parseAgentCard, type StreamResponse } from '../src/protocol/index.js';
+import { parseAgentCard } from '../src/protocol/decode.js';
+import type { JsonValue } from '../src/protocol/json-value.js';
+import type { StreamResponse } from '../src/protocol/stream.js';
 import { assemble } from './support/assembly.js';
 import { type ResettingProxy, startResettingProxy } from './support/resetting-proxy.js';
 

@@ -3,13 +3,9 @@
 The one interface both protocol bindings implement (ARCHITECTURE.md#layers-of-the-client, layer "bindings"): the client speaks to a `Binding` and never to HTTP. JSON-RPC (`jsonrpc.ts`) and HTTP+JSON (`rest.ts`) build the request their way and run the same transport-level checks of docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#sse-decoding and docs/protocol-checks.md#stream-events on the answer, so that what comes back is a decoded, union-exact value or one of the closed error kinds. The semantic checks (task identity, lifecycle, pages, stream order) sit on top, in `checks.ts` and `stream.ts`.
 */
 import type { Limits } from '../core/limits.js';
-import type {
-  ClientMethod,
-  JsonValue,
-  OperationRequest,
-  OperationResponse,
-  StreamResponse,
-} from '../protocol/index.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { ClientMethod, OperationRequest, OperationResponse } from '../protocol/operations.js';
+import type { StreamResponse } from '../protocol/stream.js';
 import type { CheckedExtraHeaders, FetchFunction } from '../wire/http.js';
 
 export type { ExtraHeaders, FetchFunction, HeaderTarget } from '../wire/http.js';

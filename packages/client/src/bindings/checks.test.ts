@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
-import type {
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksResponse,
-  Message,
-  SendMessageRequest,
-  Task,
-  TaskPushNotificationConfig,
-  TaskState,
-} from '../protocol/index.js';
+import type { Message } from '../protocol/message.js';
+import type { TaskPushNotificationConfig } from '../protocol/push.js';
+import type { ListTaskPushNotificationConfigsResponse, ListTasksResponse } from '../protocol/requests.js';
+import type { SendMessageRequest } from '../protocol/send-message.js';
+import type { Task, TaskState } from '../protocol/task.js';
 import { checkSendResult, checkTask } from './checks.js';
 import { checkPushConfig, checkPushConfigPage, checkTaskPage } from './page-checks.js';
 

@@ -6,14 +6,9 @@ Reasons: `identity` for a resource that is not the one asked about (or a message
 */
 
 import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
-import {
-  isInterrupted,
-  isTerminal,
-  type Message,
-  type SendMessageRequest,
-  type SendMessageResponse,
-  type Task,
-} from '../protocol/index.js';
+import type { Message } from '../protocol/message.js';
+import type { SendMessageRequest, SendMessageResponse } from '../protocol/send-message.js';
+import { isInterrupted, isTerminal, type Task } from '../protocol/task.js';
 
 /** What a check may add to the error it throws: the HTTP status of the answer, where there was one. */
 export type CheckOptions = { readonly httpStatus?: number };

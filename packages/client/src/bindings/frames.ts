@@ -4,7 +4,9 @@ An established SSE answer as an iterator of checked frames (docs/protocol-checks
 */
 import { InvalidResponseError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
-import { decode, type JsonValue, type StreamResponse } from '../protocol/index.js';
+import { decode } from '../protocol/decode.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { StreamResponse } from '../protocol/stream.js';
 import type { HttpStreamResponse } from '../wire/http-stream.js';
 import { decodeSse, type SseEvent } from '../wire/sse.js';
 import type { StreamFrame } from './binding.js';

@@ -3,7 +3,7 @@
 The JSON-RPC 2.0 envelope of an answer (JSON-RPC 2.0 §5; docs/protocol-checks.md#unary-answers): read and checked to the letter, for the binding's answers (`jsonrpc.ts`), its refusals (`jsonrpc-error.ts`) and its stream events (`jsonrpc-stream.ts`) alike.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
-import { isJsonObject, type JsonValue } from '../protocol/index.js';
+import { isJsonObject, type JsonValue } from '../protocol/json-value.js';
 import { failureInit } from './result.js';
 
 /** A checked envelope: exactly one of `result` or `error`. */

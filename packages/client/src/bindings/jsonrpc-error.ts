@@ -4,7 +4,7 @@ The JSON-RPC binding's refusals (docs/protocol-checks.md#unary-answers, docs/pro
 */
 import { HttpProtocolError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
-import type { JsonValue } from '../protocol/index.js';
+import type { JsonValue } from '../protocol/json-value.js';
 import { type Envelope, envelopeError, isEnvelope, readEnvelope } from './jsonrpc-envelope.js';
 import { failedAnswer, fromJsonRpcError } from './remote-error.js';
 import { parseBody } from './result.js';

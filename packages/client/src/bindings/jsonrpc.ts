@@ -3,8 +3,9 @@
 The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
 */
 import type { Load } from '../core/lazy.js';
-import type { ClientMethod, JsonObject, OperationRequest } from '../protocol/index.js';
+import type { JsonObject } from '../protocol/json-value.js';
 import { methods } from '../protocol/methods.js';
+import type { ClientMethod, OperationRequest } from '../protocol/operations.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import type { Binding, BindingOptions, CallContext } from './binding.js';
 import { envelopeError, isEnvelope, readEnvelope } from './jsonrpc-envelope.js';

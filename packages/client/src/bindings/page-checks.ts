@@ -3,14 +3,14 @@
 The semantic checks of the answers of ListTasks and of the push-config operations (docs/protocol-checks.md#unary-answers: task-page contract and filters, push-config identity), on top of `checks.ts`. They load with the first call of such an operation (ARCHITECTURE.md#decisions, "Code loads with its first use"), are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a rule and a path, never a value.
 */
 
+import type { TaskPushNotificationConfig } from '../protocol/push.js';
 import type {
   ListTaskPushNotificationConfigsRequest,
   ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
-  Task,
-  TaskPushNotificationConfig,
-} from '../protocol/index.js';
+} from '../protocol/requests.js';
+import type { Task } from '../protocol/task.js';
 import { compareTimestamps } from '../protocol/timestamp-order.js';
 import { type CheckOptions, checkTaskAt, fail } from './checks.js';
 

@@ -3,13 +3,9 @@
 The answers of the push-config operations beyond their schemas (docs/protocol-checks.md#unary-answers): the empty answer of a delete, and a push config's `tenant`, which may only repeat the interface's. Only those operations reach this, so it loads with their schemas (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use"); every other operation's answer is decoded by `decodeAnswer` (`result.ts`) alone.
 */
 import { InvalidResponseError } from '../core/errors.js';
-import {
-  type ClientMethod,
-  isJsonObject,
-  type JsonValue,
-  type OperationResponse,
-  type TaskPushNotificationConfig,
-} from '../protocol/index.js';
+import { isJsonObject, type JsonValue } from '../protocol/json-value.js';
+import type { ClientMethod, OperationResponse } from '../protocol/operations.js';
+import type { TaskPushNotificationConfig } from '../protocol/push.js';
 import {
   decodeAnswer,
   failureInit,

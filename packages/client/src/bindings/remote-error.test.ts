@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RemoteError } from '../core/errors.js';
 import { resolveLimits } from '../core/limits.js';
 import { type A2aErrorEntry, a2aErrors, errorDomain, errorInfoType } from '../protocol/error-codes.js';
-import type { JsonValue } from '../protocol/index.js';
+import type { JsonValue } from '../protocol/json-value.js';
 import type { MediaType } from '../wire/http.js';
 import { failedAnswer, fromJsonRpcError, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
 

@@ -4,6 +4,8 @@ A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers:
 */
 import { type ExchangeError, HttpProtocolError, RemoteError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
+import { type DecodeResult, decode } from '../protocol/decode.js';
+import type { A2aErrorEntry } from '../protocol/error-codes.js';
 import {
   errorByCode,
   errorFromDetails,
@@ -11,7 +13,7 @@ import {
   matchesRestIdentity,
   RestErrorEnvelope,
 } from '../protocol/error-envelope.js';
-import { type A2aErrorEntry, type DecodeResult, decode, type JsonValue } from '../protocol/index.js';
+import type { JsonValue } from '../protocol/json-value.js';
 import type { HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { parseRetryAfter } from '../wire/retry-after.js';

@@ -2,7 +2,7 @@
 @module
 Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules; docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
 */
-import type { ClientMethod } from '../protocol/index.js';
+import type { ClientMethod } from '../protocol/operations.js';
 import { expandPath } from '../protocol/path-template.js';
 import { type HttpMethod, routes } from '../protocol/routes.js';
 

@@ -3,8 +3,8 @@
 The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events). It loads only with the first call of a client pinned to it (`rest-loader.ts`), so it imports the schema table and the stream machinery directly: they load with it.
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
-import type { ClientMethod, OperationRequest } from '../protocol/index.js';
 import { operationSchemas } from '../protocol/operation-schemas.js';
+import type { ClientMethod, OperationRequest } from '../protocol/operations.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
 import { openStream } from '../wire/http-stream.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from './binding.js';

@@ -5,18 +5,13 @@ The response side both bindings share (docs/protocol-checks.md#unary-answers: bo
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import type { Load } from '../core/lazy.js';
 import type { Limits } from '../core/limits.js';
-import {
-  type ClientMethod,
-  decode,
-  isJsonObject,
-  type JsonValue,
-  jsonName,
-  type OperationResponse,
-  SendMessageRequest,
-  SendMessageResponse,
-} from '../protocol/index.js';
+import { decode } from '../protocol/decode.js';
+import { isJsonObject, type JsonValue } from '../protocol/json-value.js';
 import type { operationSchemas } from '../protocol/operation-schemas.js';
+import type { ClientMethod, OperationResponse } from '../protocol/operations.js';
+import { jsonName } from '../protocol/protojson.js';
 import { isKnownField } from '../protocol/scalars.js';
+import { SendMessageRequest, SendMessageResponse } from '../protocol/send-message.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 
 /** Where a result came from: the HTTP status of its answer (absent inside a stream) and the interface's tenant. */

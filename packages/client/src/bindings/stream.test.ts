@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
-import type { Message, StreamResponse, Task, TaskState } from '../protocol/index.js';
+import type { Message } from '../protocol/message.js';
+import type { StreamResponse } from '../protocol/stream.js';
+import type { Task, TaskState } from '../protocol/task.js';
 import { createStreamValidator, type StreamOrigin } from './stream.js';
 
 const owner = { taskId: 'task-1', contextId: 'context-1' };

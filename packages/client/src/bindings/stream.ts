@@ -19,13 +19,9 @@ Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` m
 */
 
 import { InvalidResponseError } from '../core/errors.js';
-import {
-  isInterrupted,
-  isTerminal,
-  type SendMessageRequest,
-  type StreamResponse,
-  type TaskState,
-} from '../protocol/index.js';
+import type { SendMessageRequest } from '../protocol/send-message.js';
+import type { StreamResponse } from '../protocol/stream.js';
+import { isInterrupted, isTerminal, type TaskState } from '../protocol/task.js';
 import { compareTimestamps } from '../protocol/timestamp-order.js';
 import { checkDirectMessageAt, checkStatusMessage, checkTaskAt, fail, sendExpectation } from './checks.js';
 

@@ -17,7 +17,9 @@ import {
 import type { JsonValue } from '../core/json-value.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../options.js';
-import { AgentCard, type AgentInterface, contractBounds, decode } from '../protocol/index.js';
+import { AgentCard, type AgentInterface } from '../protocol/agent-card.js';
+import { contractBounds } from '../protocol/bounds.js';
+import { decode } from '../protocol/decode.js';
 import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
 import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../security.js';

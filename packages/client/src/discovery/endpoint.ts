@@ -4,7 +4,7 @@ The endpoint rules for an agent card URL and every interface pin (docs/protocol-
 */
 
 import type { EndpointRule } from '../core/errors.js';
-import { contractBounds } from '../protocol/index.js';
+import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 
 /** Where an agent publishes its card (A2A spec §8.2, RFC 8615); a card URL must name exactly this path. */

@@ -5,13 +5,10 @@ Agent card signatures (A2A spec §8.4): JWS (RFC 7515) with a detached payload, 
 
 import { CanonicalJsonError, canonicalJson } from '../core/canonical-json.js';
 import type { JsonValue } from '../core/json-value.js';
-import {
-  AgentCardSignature,
-  contractBounds,
-  decode,
-  isJsonObject,
-  type JsonObject,
-} from '../protocol/index.js';
+import { AgentCardSignature } from '../protocol/agent-card.js';
+import { contractBounds } from '../protocol/bounds.js';
+import { decode } from '../protocol/decode.js';
+import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
 import { labelRule } from '../protocol/text.js';
 import { parseJson } from '../wire/json.js';
 

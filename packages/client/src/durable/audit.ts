@@ -6,7 +6,7 @@ import type { CallOptions } from '../call.js';
 import type { A2aClient } from '../client.js';
 import { LedgerError } from '../core/errors.js';
 import { attemptMessage, type LedgerRecord, type LedgerTransition } from '../ledger/ledger.js';
-import type { Message } from '../protocol/index.js';
+import type { Message } from '../protocol/message.js';
 import type { DurableEvent } from './events.js';
 import type { ResolvedRecovery } from './options.js';
 import { reportedProbe, type ScanPage, scanContextHistory } from './recovery.js';

@@ -6,13 +6,9 @@ import type { A2aClient } from '../client.js';
 import { type ClientError, InvalidResponseError, isClientError, RequestError } from '../core/errors.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import type { OperationParams } from '../outbound.js';
-import {
-  isInterrupted,
-  type Message,
-  type StreamResponse,
-  type Task,
-  type TaskStatus,
-} from '../protocol/index.js';
+import type { Message } from '../protocol/message.js';
+import type { StreamResponse } from '../protocol/stream.js';
+import { isInterrupted, type Task, type TaskStatus } from '../protocol/task.js';
 
 /** Options of {@link startDelegation}. */
 export type DelegationOptions = {

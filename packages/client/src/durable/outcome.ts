@@ -7,7 +7,7 @@ import { isClientError } from '../core/errors.js';
 import { notAppliedCodes } from '../idempotency/retry.js';
 import { type ErrorSummary, errorSummary, type LedgerRecord } from '../ledger/ledger.js';
 import { type DurableStatus, statusOf } from '../ledger/status.js';
-import type { SendMessageResponse } from '../protocol/index.js';
+import type { SendMessageResponse } from '../protocol/send-message.js';
 import type { ProbeResult, ProbeRule } from './events.js';
 
 export type { DurableStatus } from '../ledger/status.js';

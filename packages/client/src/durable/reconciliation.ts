@@ -13,7 +13,8 @@ import {
   type LedgerRecord,
   type LedgerTransition,
 } from '../ledger/ledger.js';
-import type { Message, SendMessageResponse } from '../protocol/index.js';
+import type { Message } from '../protocol/message.js';
+import type { SendMessageResponse } from '../protocol/send-message.js';
 import type { DurableEvent, ProbeKind } from './events.js';
 import { assertSentThrough, sentThrough } from './identity.js';
 import { type ResolvedRecovery, wholeOption } from './options.js';

@@ -11,7 +11,10 @@ import { sha256Hex } from '../core/sha256.js';
 import type { Attempt, ErrorSummary, ResultSummary } from '../ledger/ledger.js';
 import { maxDuplicateTasks } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
-import type { JsonValue, ListTasksResponse, Message, SendMessageResponse } from '../protocol/index.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { Message } from '../protocol/message.js';
+import type { ListTasksResponse } from '../protocol/requests.js';
+import type { SendMessageResponse } from '../protocol/send-message.js';
 import type { DurableEvent, ProbeKind, ProbeResult, ProbeRule } from './events.js';
 import { classifyProbeFailure } from './outcome.js';
 

@@ -5,7 +5,9 @@ A remote agent's skill as a typed function (README.md#remote-skills-as-typed-fun
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type ClientError, isClientError, LedgerError, OptionsError } from '../core/errors.js';
 import type { DeliveryMode } from '../ledger/ledger.js';
-import { decode, Message, type Part, type SendMessageResponse } from '../protocol/index.js';
+import { decode } from '../protocol/decode.js';
+import { Message, type Part } from '../protocol/message.js';
+import type { SendMessageResponse } from '../protocol/send-message.js';
 import type { DurableAgent, DurableMessage } from './agent.js';
 import type { DurableOutcome, DurableStatus } from './outcome.js';
 import { type CompletionOptions, type SkillCompletion, skillTask } from './skill-task.js';

@@ -5,7 +5,9 @@ The durable agent's send path (docs/durable-send.md#the-promise): the message is
 import { InvalidResponseError, LedgerError } from '../core/errors.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import { attemptMessage, errorSummary, type LedgerRecord, type LedgerTransition } from '../ledger/ledger.js';
-import { decode, Message, type SendMessageResponse } from '../protocol/index.js';
+import { decode } from '../protocol/decode.js';
+import { Message } from '../protocol/message.js';
+import type { SendMessageResponse } from '../protocol/send-message.js';
 import { type AgentState, announce, write } from './agent-state.js';
 import { classifySendFailure, type DurableOutcome, durableOutcome } from './outcome.js';
 import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';

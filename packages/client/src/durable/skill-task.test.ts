@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
-import type { Part, Task, TaskState } from '../protocol/index.js';
+import type { Part } from '../protocol/message.js';
+import type { Task, TaskState } from '../protocol/task.js';
 import { skillTask } from './skill-task.js';
 
 function task(state: TaskState, parts: Part[] = []): Task {

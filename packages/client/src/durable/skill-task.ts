@@ -6,7 +6,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client.js';
 import { type InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
 import { pause } from '../core/pause.js';
-import { interruptedStates, type Task, type TaskState, terminalStates } from '../protocol/index.js';
+import { interruptedStates, type Task, type TaskState, terminalStates } from '../protocol/task.js';
 import { check, outputError, outputOf, type SkillIssue, type SkillMedia } from './skill-value.js';
 
 /**

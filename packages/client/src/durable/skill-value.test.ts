@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { A2aClient } from '../client.js';
 import { OptionsError } from '../core/errors.js';
-import type { AgentCard, Part } from '../protocol/index.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import type { Part } from '../protocol/message.js';
 import { check, inputPart, outputOf, skillMedia } from './skill-value.js';
 
 function clientWith(skill: Partial<AgentCard['skills'][number]>, defaults: string[]): A2aClient {

@@ -6,7 +6,9 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client.js';
 import { InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
 import { indexSegment, isPlainKey, maskedKey } from '../core/violation-path.js';
-import type { AgentSkill, JsonValue, Part } from '../protocol/index.js';
+import type { AgentSkill } from '../protocol/agent-card.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { Part } from '../protocol/message.js';
 
 /**
 How a skill's input or output travels: one `application/json` data part, or one `text/plain` text part.

@@ -3,7 +3,9 @@ The key rules of the a2a-rust idempotency extension: the unit checklist of docs/
 */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AgentCard, type Message, parseAgentCard } from '../protocol/index.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import { parseAgentCard } from '../protocol/decode.js';
+import type { Message } from '../protocol/message.js';
 import {
   declaresExtension,
   honoursIdempotency,

@@ -4,7 +4,7 @@ The a2a-rust idempotency extension (docs/idempotency.md#keys), byte-for-byte: a 
 
 Everything here is pure and synchronous: where a2a-rust returns a `Result`, these functions return a {@link KeyResult} and never throw.
 */
-import type { AgentCard } from '../protocol/index.js';
+import type { AgentCard } from '../protocol/agent-card.js';
 
 /** The extension's URI, exactly as a2a-rust spells it (docs/idempotency.md#keys); compared byte for byte. */
 export const idempotencyExtensionUri = 'https://a2a-rust.com/extensions/idempotency/v1';

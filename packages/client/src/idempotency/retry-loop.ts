@@ -5,8 +5,8 @@ The retry decisions and the loop the client runs around an attempt under its opt
 import { isClientError, RequestError, TransportError } from '../core/errors.js';
 import { pause } from '../core/pause.js';
 import { a2aErrors } from '../protocol/error-codes.js';
-import type { ClientMethod } from '../protocol/index.js';
 import { methods } from '../protocol/methods.js';
+import type { ClientMethod } from '../protocol/operations.js';
 import { notAppliedCodes, type RetryPolicy } from './retry.js';
 
 /** The statuses a2a-rust treats as transient (docs/idempotency.md#retry-policy): throttled, bad gateway, unavailable, gateway timeout. */

@@ -14,8 +14,9 @@ import {
   TransportError,
 } from '../core/errors.js';
 import { type ClientOptions, resolveClientOptions } from '../options.js';
+import { parseAgentCard } from '../protocol/decode.js';
 import { a2aErrors } from '../protocol/error-codes.js';
-import { type ClientMethod, parseAgentCard } from '../protocol/index.js';
+import type { ClientMethod } from '../protocol/operations.js';
 import { operations } from '../protocol/operations.js';
 import { parseRetryAfter } from '../wire/retry-after.js';
 import { idempotencyMetadataKey } from './key.js';

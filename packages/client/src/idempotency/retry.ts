@@ -9,7 +9,7 @@ The opt-in retry policy (docs/idempotency.md#retry-policy). Without a policy not
 A keyed send against a peer not known to honour keys is exactly as non-retryable as an unkeyed one. A `Retry-After` longer than the policy's `maxBackoffMs` ends the retries: the peer asked for more patience than the caller gave. A stream retries only its establishment. This module holds the policy and what a call's path needs of it; the decisions and the loop the client runs around an attempt are in `retry-loop.ts`, which loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use").
 */
 import { OptionsError } from '../core/errors.js';
-import type { ClientMethod } from '../protocol/index.js';
+import type { ClientMethod } from '../protocol/operations.js';
 import { keyOf } from './key.js';
 
 /**

@@ -51,35 +51,24 @@ export type {
   AgentInterface,
   AgentProvider,
   AgentSkill,
-  Artifact,
-  AuthenticationInfo,
+} from './agent-card.js';
+export type { JsonObject, JsonValue } from './json-value.js';
+export type { Message, Part, Role } from './message.js';
+export type { AuthenticationInfo, TaskPushNotificationConfig } from './push.js';
+export type {
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
   GetExtendedAgentCardRequest,
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
-  JsonObject,
-  JsonValue,
   ListTaskPushNotificationConfigsRequest,
   ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
-  Message,
-  OAuthFlows,
-  Part,
-  Role,
-  SecurityRequirement,
-  SecurityScheme,
-  SendMessageConfiguration,
-  SendMessageRequest,
-  SendMessageResponse,
-  StreamResponse,
   SubscribeToTaskRequest,
-  Task,
-  TaskArtifactUpdateEvent,
-  TaskPushNotificationConfig,
-  TaskState,
-  TaskStatus,
-  TaskStatusUpdateEvent,
-  Timestamp,
-} from './index.js';
+} from './requests.js';
+export type { OAuthFlows, SecurityRequirement, SecurityScheme } from './security-scheme.js';
+export type { SendMessageConfiguration, SendMessageRequest, SendMessageResponse } from './send-message.js';
+export type { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './stream.js';
+export type { Artifact, Task, TaskState, TaskStatus } from './task.js';
+export type { Timestamp } from './timestamp.js';

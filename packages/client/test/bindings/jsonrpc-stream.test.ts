@@ -5,7 +5,8 @@ import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { resolveLimits } from '../../src/core/limits.js';
 import { loadDeferred } from '../../src/loader.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
-import type { JsonValue, Message } from '../../src/protocol/index.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import { drain } from '../support/binding.js';
 
 // The JSON-RPC stream checks (establishment: docs/protocol-checks.md#stream-establishment; per-event parsing: docs/protocol-checks.md#stream-events): one raw answer per row.

@@ -7,7 +7,8 @@ import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
 import { loadDeferred } from '../../src/loader.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
-import type { JsonValue, Message } from '../../src/protocol/index.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import { drain, failure } from '../support/binding.js';
 
 const url = 'https://agent.test/a2a/rpc';

@@ -7,7 +7,9 @@ import { createRestBinding } from '../../src/bindings/rest.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
 import { loadDeferred } from '../../src/loader.js';
-import type { AgentCard, Message, Task } from '../../src/protocol/index.js';
+import type { AgentCard } from '../../src/protocol/agent-card.js';
+import type { Message } from '../../src/protocol/message.js';
+import type { Task } from '../../src/protocol/task.js';
 import { failure } from '../support/binding.js';
 
 // The reference mock agent behind MSW: the transport proof of every operation and every malformed fault (docs/interop.md#peers-we-test-against).

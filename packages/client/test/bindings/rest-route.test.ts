@@ -7,7 +7,8 @@ import { createRestBinding } from '../../src/bindings/rest.js';
 import { type RestRoute, restRoute } from '../../src/bindings/rest-route.js';
 import { OptionsError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import type { JsonValue, Message } from '../../src/protocol/index.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import { drain, failure } from '../support/binding.js';
 
 const origin = 'https://agent.test';

@@ -5,7 +5,8 @@ import { createRestBinding } from '../../src/bindings/rest.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
-import type { JsonValue, Message } from '../../src/protocol/index.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import { drain, failure } from '../support/binding.js';
 
 const origin = 'https://agent.test';

@@ -15,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DiscoveryError } from '../../src/core/errors.js';
 import { type DiscoverOptions, discover, fetchAgentCard } from '../../src/discovery/discovery.js';
-import type { Message } from '../../src/protocol/index.js';
+import type { Message } from '../../src/protocol/message.js';
 
 function message(text: string): Message {
   return { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] };

@@ -12,7 +12,8 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import { type DiscoverOptions, discover, fetchAgentCard } from '../../src/discovery/discovery.js';
 import { cardSignaturePayload, verifyCardSignature } from '../../src/discovery/signature.js';
 import type { InterfacePin } from '../../src/options.js';
-import type { JsonObject, JsonValue, Message } from '../../src/protocol/index.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import type { TokenContext } from '../../src/security.js';
 
 const mock = createMockAgentServer({ stepMs: 0 });

@@ -8,7 +8,7 @@ import {
   cardSignaturePayload,
   verifyCardSignature,
 } from '../../src/discovery/signature.js';
-import type { JsonObject, JsonValue } from '../../src/protocol/index.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
 
 const encoder = new TextEncoder();
 

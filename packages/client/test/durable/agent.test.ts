@@ -14,8 +14,10 @@ import { recoveryContextId } from '../../src/durable/recovery.js';
 import { idempotencyExtensionUri, idempotencyMetadataKey } from '../../src/idempotency/key.js';
 import type { Ledger, LedgerRecord } from '../../src/ledger/ledger.js';
 import type { InterfacePin } from '../../src/options.js';
+import type { AgentCard } from '../../src/protocol/agent-card.js';
 import { a2aErrors } from '../../src/protocol/error-codes.js';
-import type { AgentCard, JsonValue, Message } from '../../src/protocol/index.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import type { TokenContext } from '../../src/security.js';
 import {
   bindings,

@@ -19,7 +19,8 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import { type DurableAgent, durableAgent } from '../../src/durable/agent.js';
 import { openLedger } from '../../src/ledger/file.js';
 import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
-import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { ProtocolBinding } from '../../src/security.js';
 import { compileForChild } from '../support/child-build.js';
 

@@ -11,7 +11,8 @@ import {
   keyOf,
   newIdempotencyKey,
 } from '../../src/idempotency/key.js';
-import type { StreamResponse, Task } from '../../src/protocol/index.js';
+import type { StreamResponse } from '../../src/protocol/stream.js';
+import type { Task } from '../../src/protocol/task.js';
 import { bindings, drive, mountAgent, rejection, server, userMessage } from '../support/retry-agents.js';
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));

@@ -15,7 +15,8 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
-import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
 import { compileForChild } from '../support/child-build.js';
 import {
   ended,

@@ -15,13 +15,11 @@ import {
   scanContextHistory,
 } from '../../src/durable/recovery.js';
 import type { Attempt } from '../../src/ledger/ledger.js';
-import {
-  type JsonValue,
-  type Message,
-  parseMessage,
-  type SendMessageResponse,
-  type Task,
-} from '../../src/protocol/index.js';
+import { parseMessage } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
+import type { SendMessageResponse } from '../../src/protocol/send-message.js';
+import type { Task } from '../../src/protocol/task.js';
 import { bindings, mountPeer, type Peer, respond, server } from '../support/durable-peers.js';
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));

@@ -14,7 +14,9 @@ import { durableAgent } from '../../src/durable/agent.js';
 import { remoteSkill } from '../../src/durable/remote-skill.js';
 import type { ClientEvent } from '../../src/events.js';
 import { openLedger } from '../../src/ledger/memory.js';
-import { type AgentCard, type JsonObject, parseAgentCard } from '../../src/protocol/index.js';
+import type { AgentCard } from '../../src/protocol/agent-card.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonObject } from '../../src/protocol/json-value.js';
 import type { ProtocolBinding } from '../../src/security.js';
 import { servedCard } from '../support/card.js';
 

@@ -13,7 +13,8 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { remoteSkill, type SkillOutcome, skillMetadataKey } from '../../src/durable/remote-skill.js';
 import { openLedger } from '../../src/ledger/memory.js';
-import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { ProtocolBinding } from '../../src/security.js';
 
 const Sum = v.object({ a: v.number(), b: v.number() });

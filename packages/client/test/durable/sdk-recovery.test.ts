@@ -9,7 +9,8 @@ import { createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { openLedger } from '../../src/ledger/memory.js';
-import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
 
 let sdk: RunningSdkAgent;
 const forwarded: string[] = [];

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { isClientError, RemoteError, TransportError } from '../../src/core/errors.js';
 import type { ClientRetryEvent } from '../../src/events.js';
 import { idempotencyExtensionUri, newIdempotencyKey } from '../../src/idempotency/key.js';
-import type { StreamResponse, Task } from '../../src/protocol/index.js';
+import type { StreamResponse } from '../../src/protocol/stream.js';
+import type { Task } from '../../src/protocol/task.js';
 import {
   bindings,
   collect,

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { A2aClient } from '../../src/client.js';
 import { HttpProtocolError, TransportError } from '../../src/core/errors.js';
 import type { ClientEvent, ClientRetryEvent } from '../../src/events.js';
-import type { Task } from '../../src/protocol/index.js';
+import type { Task } from '../../src/protocol/task.js';
 import {
   bindings,
   collect,

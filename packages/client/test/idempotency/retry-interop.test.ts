@@ -8,7 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type A2aClient, createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { newIdempotencyKey } from '../../src/idempotency/key.js';
-import { type AgentCard, type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import type { AgentCard } from '../../src/protocol/agent-card.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
 import { userMessage } from '../support/retry-agents.js';
 
 type Binding = 'JSONRPC' | 'HTTP+JSON';

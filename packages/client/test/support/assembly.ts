@@ -2,7 +2,8 @@
 @module
 Test support: what a consumer of a stream assembles from its events, the way docs/protocol-checks.md#stream-resumption tells it to: a `task` event replaces everything held (its artifacts are whole), a status update replaces the status, an artifact update starts, replaces or appends to its artifact.
 */
-import type { Artifact, StreamResponse, TaskStatus } from '../../src/protocol/index.js';
+import type { StreamResponse } from '../../src/protocol/stream.js';
+import type { Artifact, TaskStatus } from '../../src/protocol/task.js';
 
 /** The consumer's view of one task. */
 export type Assembled = {

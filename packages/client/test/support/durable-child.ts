@@ -11,7 +11,8 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { openLedger } from '../../src/ledger/file.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
 
 function report(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);

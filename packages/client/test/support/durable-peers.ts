@@ -19,14 +19,11 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/memory.js';
 import type { ClientOptions } from '../../src/options.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { A2aErrorEntry } from '../../src/protocol/error-codes.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
-import {
-  type A2aErrorEntry,
-  type JsonObject,
-  type JsonValue,
-  type Message,
-  parseAgentCard,
-} from '../../src/protocol/index.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import type { ProtocolBinding } from '../../src/security.js';
 
 /** Both bindings, for `describe.each`. */

@@ -8,7 +8,8 @@ import { listenLoopback } from '@surecall/mocks/node';
 import { type A2aClient, createClient } from '../../src/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import type { ClientOptions } from '../../src/options.js';
-import { type JsonObject, type JsonValue, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
 import type { ProtocolBinding } from '../../src/security.js';
 import { servedCard } from './card.js';
 

@@ -20,7 +20,9 @@ import { cardDigest } from '../../src/discovery/digest.js';
 import type { ClientEvent } from '../../src/events.js';
 import { setKey } from '../../src/idempotency/key.js';
 import type { ClientOptions } from '../../src/options.js';
-import { type JsonValue, type Message, parseAgentCard } from '../../src/protocol/index.js';
+import { parseAgentCard } from '../../src/protocol/decode.js';
+import type { JsonValue } from '../../src/protocol/json-value.js';
+import type { Message } from '../../src/protocol/message.js';
 import type { ProtocolBinding } from '../../src/security.js';
 
 /** Both bindings, for `describe.each`. */
