@@ -67,7 +67,7 @@ export async function send(
       ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
       : undefined;
   // docs/durable-send.md#execution-order: the record and its `executing` attempt are durable, in one write, before the request can leave.
-  let record = await ledger.create(intent, {
+  const record = await ledger.create(intent, {
     attemptId,
     messageId: delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
     ...(contextId === undefined ? {} : { contextId }),
@@ -79,8 +79,8 @@ export async function send(
   try {
     answer = await sendOnce(state, record, attemptId, sent, sendOptions.signal);
   } catch (error) {
-    record = await settle(state, record, attemptId, failureTransition(attemptId, error));
-    return durableOutcome(record, { error });
+    const failed = await settle(state, record, attemptId, failureTransition(attemptId, error));
+    return failed instanceof LedgerError ? unrecorded(record, failed) : durableOutcome(failed, { error });
   }
   if (!answerEchoes(answer, sent)) {
     // The answer contradicts what was sent: it proves nothing about what the peer stored.
@@ -88,23 +88,25 @@ export async function send(
       dispatched: true,
       violation: { rule: 'history-echo' },
     });
-    record = await settle(state, record, attemptId, {
+    const contradicted = await settle(state, record, attemptId, {
       type: 'unknown',
       attemptId,
       reason: 'ambiguous-outcome',
       cause: errorSummary(error),
     });
-    return durableOutcome(record, { error });
+    return contradicted instanceof LedgerError
+      ? unrecorded(record, contradicted)
+      : durableOutcome(contradicted, { error });
   }
-  record = await settle(state, record, attemptId, {
+  const committed = await settle(state, record, attemptId, {
     type: 'commit',
     attemptId,
     result: resultSummary(answer),
   });
-  if (state.audit) {
-    record = await state.auditCommit(record);
+  if (committed instanceof LedgerError) {
+    return unrecorded(record, committed, answer);
   }
-  return durableOutcome(record, { answer });
+  return durableOutcome(state.audit ? await state.auditCommit(committed) : committed, { answer });
 }
 
 /** The one SendMessage of an attempt or a replay: `returnImmediately`, the attempt's identity for the token provider, and never a retry. */
@@ -195,20 +197,37 @@ function failureTransition(attemptId: string, error: unknown): LedgerTransition 
 }
 
 /**
-Records what a dispatched attempt ended in. After dispatch nothing may keep the record in `executing` (docs/durable-send.md#after-dispatch): should the ledger refuse the transition's content (`invalid-input`: something the peer sent that still breaks a record's bound), the attempt is recorded `unknown` without a cause instead. Storage failures still throw, as documented on `send`.
+Records what a dispatched attempt ended in. After dispatch nothing may keep the record in `executing` (docs/durable-send.md#after-dispatch): should the ledger refuse the transition's content (`invalid-input`: something the peer sent that still breaks a record's bound), the attempt is recorded `unknown` without a cause instead. Any other refusal of the store (`io`, `fenced`, `closed`, a `stale-revision` from another writer) is handed back, not thrown: the call then ends `unknown` ({@link unrecorded}).
 */
 async function settle(
   state: AgentState,
   record: LedgerRecord,
   attemptId: string,
   transition: LedgerTransition,
-): Promise<LedgerRecord> {
+): Promise<LedgerRecord | LedgerError> {
   try {
     return await write(state, record, transition);
   } catch (error) {
-    if (!(error instanceof LedgerError && error.reason === 'invalid-input')) {
+    if (!(error instanceof LedgerError)) {
       throw error;
     }
-    return write(state, record, { type: 'unknown', attemptId, reason: 'ambiguous-outcome' });
+    if (error.reason !== 'invalid-input') {
+      return error;
+    }
   }
+  try {
+    return await write(state, record, { type: 'unknown', attemptId, reason: 'ambiguous-outcome' });
+  } catch (error) {
+    if (error instanceof LedgerError) {
+      return error;
+    }
+    throw error;
+  }
+}
+
+/**
+The outcome of a dispatched attempt whose ending the store refused to record (docs/durable-send.md#after-dispatch): `unknown`, since a request that may have left must never read as one that did not, with the store's `LedgerError` as `error` and, when the peer answered, its `answer`. `record` is the last revision this call wrote, still `executing`: the next writable open turns it `unknown` (`crashed-while-executing`), and a reconcile pass resolves it by evidence.
+*/
+function unrecorded(record: LedgerRecord, error: LedgerError, answer?: SendMessageResponse): DurableOutcome {
+  return { status: 'unknown', id: record.id, record, error, ...(answer === undefined ? {} : { answer }) };
 }

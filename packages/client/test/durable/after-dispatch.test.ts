@@ -142,6 +142,64 @@ describe('a ledger that refuses what a dispatched attempt ended in', () => {
   });
 });
 
+// docs/durable-send.md#after-dispatch: a store that cannot record the outcome still ends the send unknown, never in an exception.
+describe('a store that refuses the write after dispatch', () => {
+  type Interference = (ledger: Ledger) => Promise<void>;
+  const interferences: Array<[string, Interference, LedgerError['reason']]> = [
+    ['closed while the request is out', (ledger) => ledger.close(), 'closed'],
+    [
+      'whose record another writer turned unknown (a second process with the same worker id)',
+      async (ledger) => {
+        const [record] = await ledger.list();
+        const attemptId = record?.attempts[0]?.attemptId;
+        if (record === undefined || attemptId === undefined) {
+          throw new Error('no record was written before dispatch');
+        }
+        await ledger.transition(record.id, record.revision, {
+          type: 'unknown',
+          attemptId,
+          reason: 'crashed-while-executing',
+        });
+      },
+      'stale-revision',
+    ],
+  ];
+
+  it.each(['file', 'memory'] as const)('%s', async (kind) => {
+    for (const [name, interfere, reason] of interferences) {
+      const path = join(directory, `refused-write-${kind}-${name.length}.jsonl`);
+      const open = () => (kind === 'file' ? openLedger({ name: path }) : openMemoryLedger({ name: path }));
+      const ledger = await open();
+      peer.answer = async (call) => {
+        if (call.operation.includes('essage')) {
+          await interfere(ledger);
+        }
+        return undefined;
+      };
+      try {
+        const agent = durableAgent({ client: await peer.client('JSONRPC'), ledger });
+        const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: name }] });
+        expect(outcome.status, name).toBe('unknown');
+        expect(outcome.error, name).toBeInstanceOf(LedgerError);
+        expect((outcome.error as LedgerError).reason, name).toBe(reason);
+        // The peer answered: what it said travels with the outcome, though the store never recorded it.
+        expect(outcome.answer !== undefined && 'task' in outcome.answer, name).toBe(true);
+        expect(outcome.record.state.status, name).toBe('executing');
+      } finally {
+        peer.answer = undefined;
+        await ledger.close();
+      }
+      if (kind === 'file' && reason === 'closed') {
+        // The next writable open turns the record unknown, for a reconcile pass to resolve by evidence.
+        const reopened = await open();
+        const [record] = await reopened.list();
+        expect(record?.state).toMatchObject({ status: 'unknown', reason: 'crashed-while-executing' });
+        await reopened.close();
+      }
+    }
+  });
+});
+
 // docs/protocol-checks.md#token-provider: anything but a token is an authorization error before dispatch, so the send is known not started.
 describe('a token provider without a token', () => {
   it.each<[string, unknown]>([

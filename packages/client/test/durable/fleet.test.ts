@@ -308,10 +308,10 @@ describe('leases', () => {
     } finally {
       paused.process.kill('SIGCONT');
     }
-    // The paused worker wakes up, gets its late answer, and cannot write it.
+    // The paused worker wakes up, gets its late answer, and cannot write it: its send still ends unknown, with the store's refusal (docs/durable-send.md#after-dispatch).
     await paused.until((report) => report.event === 'refused' || report.event === 'sent');
     const outcome = paused.reports.find((report) => report.event === 'refused' || report.event === 'sent');
-    expect(outcome).toMatchObject({ event: 'refused' });
+    expect(outcome).toMatchObject({ event: 'sent', status: 'unknown' });
     expect(['stale-revision', 'fenced']).toContain(outcome?.reason);
     const written = await writers(schema, 'paused-0');
     // create and start by the paused worker; then only the rescuer: unknown (crashed-while-executing) and the reconciled commit.

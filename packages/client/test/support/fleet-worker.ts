@@ -2,7 +2,7 @@
 @module
 One worker of the fleet tests (`test/durable/fleet.test.ts`): a Node process with a durable agent on the shared PostgreSQL ledger, making its share of the durable sends to a loopback mock agent while its reconciler loops run, until the test kills it (SIGKILL, SIGSTOP) or closes its stdin. Sends whose index is even are keyed (keyed recovery replays them); odd ones are at-most-once (a context-history scan reconciles them, never a re-send).
 
-It reports, one JSON object per line on stdout: `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome, `refused` for a write the ledger refused (its `reason`), `retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
+It reports, one JSON object per line on stdout: `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome (with the `reason` of the store's refusal when the send ended `unknown` because the ledger could not record it: docs/durable-send.md#after-dispatch), `refused` for a send the ledger refused before it left (its `reason`), `retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
 
 Arguments: `<postgres url> <schema> <card url> <worker id> <lease ms> <first index> <stride> <count> <senders> <id prefix> <io retries>`; send n has the record id `<id prefix>-<n>`. A send the ledger refused as `io` (its database dropped the connection) goes again with the same id up to `<io retries>` times (default 0): a record that exists by then comes back as it stands, without sending.
 */
@@ -112,7 +112,17 @@ async function main(): Promise<void> {
             { role: 'ROLE_USER', parts: [{ text: `task ${prefix} ${index}` }] },
             { id },
           );
-          report({ event: 'sent', id, status: outcome.status });
+          const refusal = outcome.error instanceof LedgerError ? outcome.error.reason : undefined;
+          if (refusal === 'io' && attempt < Number(retries)) {
+            report({ event: 'retry', id, reason: refusal });
+            continue;
+          }
+          report({
+            event: 'sent',
+            id,
+            status: outcome.status,
+            ...(refusal === undefined ? {} : { reason: refusal }),
+          });
         } catch (error) {
           const reason = error instanceof LedgerError ? error.reason : 'unexpected';
           if (reason === 'io' && attempt < Number(retries)) {
