@@ -79,6 +79,7 @@ export function cardReport(card: AgentCard, digest: string): CardReport {
 }
 
 function printReport(out: Output, report: CardReport): void {
+  // Every string of the report but the digest is the card's, so the peer's words (README.md#the-surecall-command).
   const p = terminalText;
   out.line(`${p(report.name)} ${p(report.version)}`);
   out.line('interfaces (* the one discover() uses)');
