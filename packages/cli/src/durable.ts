@@ -14,6 +14,7 @@ import type { CliDelivery } from './args.js';
 import { SetupError } from './connect.js';
 import { exitCodeOf } from './exit-code.js';
 import type { Output } from './output.js';
+import { terminalText } from './text.js';
 
 /** The context-history bounds the CLI probes with: 4 pages of 100 tasks, 64 history messages each, a probe a second at most, 10 probes. */
 export const contextHistory: RecoveryStrategy = Object.freeze({
@@ -88,20 +89,20 @@ const advice: Readonly<Record<string, string>> = {
   duplicated: 'the message is in two tasks: a person decides',
 };
 
-/** One line for a person: the record, its status, what it proved and what to do. */
+/** One line for a person: the record, its status, what it proved and what to do. The record's strings are the ledger's, some of them the peer's (a task id) and all of them whatever wrote the ledger: each is printed through `terminalText`. */
 export function outcomeLine(record: LedgerRecord, status: string): string {
   const { state } = record;
   const detail =
     state.status === 'committed'
       ? state.result.kind === 'task'
-        ? ` task ${state.result.taskId ?? ''}`
+        ? ` task ${terminalText(state.result.taskId ?? '')}`
         : ' (a direct reply)'
       : state.status === 'failed'
-        ? ` (${state.effect}: ${state.cause.kind} ${state.cause.reason})`
+        ? ` (${state.effect}: ${terminalText(state.cause.kind)} ${terminalText(state.cause.reason)})`
         : state.status === 'unknown' && state.cause !== undefined
-          ? ` (${state.cause.kind} ${state.cause.reason})`
+          ? ` (${terminalText(state.cause.kind)} ${terminalText(state.cause.reason)})`
           : '';
-  return `${record.id} ${status}${detail}: ${advice[status] ?? 'a person decides'}`;
+  return `${terminalText(record.id)} ${status}${detail}: ${advice[status] ?? 'a person decides'}`;
 }
 
 /** Reports a durable outcome and returns its exit code. */

@@ -1,29 +1,29 @@
 /**
 @module
-Printing what an agent answered, for a person: a task's id, state and artifacts, a message's parts. The answer itself is printed because the user asked for it; it passes through `printable`, and a data part is printed as compact JSON.
+Printing what an agent answered, for a person: a task's id, state and artifacts, a message's parts. The answer itself is printed because the user asked for it: every string of it through `terminalText` (one line, controls and invisible characters shown escaped), a data part as compact JSON through `terminalJson`.
 */
 import type { Artifact, Message, Part, StreamResponse, Task } from '@surecall/client';
 import type { Output } from './output.js';
-import { printable } from './text.js';
+import { terminalJson, terminalText } from './text.js';
 
 const state = (value: string) => value.replace(/^TASK_STATE_/, '');
 
 /** One part as one line of text. */
 export function partText(part: Part): string {
   if ('text' in part) {
-    return printable(part.text);
+    return terminalText(part.text);
   }
   if ('data' in part) {
-    return JSON.stringify(part.data);
+    return terminalJson(part.data);
   }
   if ('url' in part) {
-    return `<file ${printable(part.url, true)}>`;
+    return `<file ${terminalText(part.url)}>`;
   }
-  return `<${part.raw.length} base64 bytes${part.filename === undefined ? '' : ` ${printable(part.filename, true)}`}>`;
+  return `<${part.raw.length} base64 bytes${part.filename === undefined ? '' : ` ${terminalText(part.filename)}`}>`;
 }
 
 function artifactLines(out: Output, artifact: Artifact): void {
-  const name = printable(artifact.name ?? artifact.artifactId, true);
+  const name = terminalText(artifact.name ?? artifact.artifactId);
   out.line(`artifact ${name}: ${artifact.parts.map(partText).join(' ')}`);
 }
 
@@ -37,7 +37,7 @@ export function printAnswer(
     return;
   }
   const { task } = answer;
-  out.line(`task ${printable(task.id, true)} ${state(task.status.state)}`);
+  out.line(`task ${terminalText(task.id)} ${state(task.status.state)}`);
   const said = task.status.message;
   if (said !== undefined) {
     out.line(`  ${said.parts.map(partText).join(' ')}`);
@@ -72,7 +72,7 @@ export function printEvent(out: Output, event: StreamResponse): void {
     return;
   }
   const { artifact, append, lastChunk } = event.artifactUpdate;
-  const name = printable(artifact.name ?? artifact.artifactId, true);
+  const name = terminalText(artifact.name ?? artifact.artifactId);
   out.line(
     `${append ? '  +' : 'artifact'} ${name}: ${artifact.parts.map(partText).join(' ')}${lastChunk ? ' (last chunk)' : ''}`,
   );

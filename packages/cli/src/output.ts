@@ -1,7 +1,8 @@
 /**
 @module
-Where the command writes (README.md#the-surecall-command): with `--json`, one JSON document per result on stdout, one per line; otherwise plain lines for a person. On a terminal, a live progress line on stderr during streams and scans, erased before anything else is written. Errors go to stderr as `surecall: <words>`, never with remote text or a token.
+Where the command writes (README.md#the-surecall-command): with `--json`, one JSON document per result on stdout, one per line, written by `terminalJson` (text.ts), so no peer string in it reaches the terminal raw; otherwise plain lines for a person, in which the commands print every peer string through `terminalText` where they format it. On a terminal, a live progress line on stderr during streams and scans, erased before anything else is written. Errors go to stderr as `surecall: <words>`, never with remote text or a token.
 */
+import { terminalJson } from './text.js';
 
 /** The streams and environment a run uses: the process's, or a test's. */
 export type Io = {
@@ -55,7 +56,7 @@ export function createOutput(io: Io, json: boolean): Output {
     document(value) {
       if (json) {
         erase();
-        io.stdout.write(`${JSON.stringify(value)}\n`);
+        io.stdout.write(`${terminalJson(value)}\n`);
       }
     },
     progress(text) {

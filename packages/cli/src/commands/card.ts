@@ -5,7 +5,7 @@
 import { type AgentCard, fetchAgentCard, honoursIdempotency } from '@surecall/client';
 import { type ExitCode, exitCodes } from '../exit-code.js';
 import type { Output } from '../output.js';
-import { printable } from '../text.js';
+import { terminalText } from '../text.js';
 
 const spoken = new Set(['JSONRPC', 'HTTP+JSON']);
 
@@ -79,7 +79,8 @@ export function cardReport(card: AgentCard, digest: string): CardReport {
 }
 
 function printReport(out: Output, report: CardReport): void {
-  const p = (text: string) => printable(text, true);
+  // Every string of the report but the digest is the card's, so the peer's words (README.md#the-surecall-command).
+  const p = terminalText;
   out.line(`${p(report.name)} ${p(report.version)}`);
   out.line('interfaces (* the one discover() uses)');
   for (const entry of report.interfaces) {

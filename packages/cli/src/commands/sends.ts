@@ -18,6 +18,7 @@ import {
 import { failureOf } from '../failure.js';
 import { openView, openWritable } from '../ledger.js';
 import type { Io, Output } from '../output.js';
+import { terminalText } from '../text.js';
 
 /** What `sends` was asked. */
 export type SendsArgs = {
@@ -232,7 +233,7 @@ async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSign
           skipped: agent === undefined ? 'delivery' : 'agent',
         });
         out.line(
-          `${record.id} ${status}: skipped, ${agent === undefined ? 'its delivery needs an attestation or keys this agent does not honour' : 'it was sent to another interface than --card names'}`,
+          `${terminalText(record.id)} ${status}: skipped, ${agent === undefined ? 'its delivery needs an attestation or keys this agent does not honour' : 'it was sent to another interface than --card names'}`,
         );
         codes.push(exitCodeOf(status));
         continue;
@@ -246,7 +247,7 @@ async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSign
         // One record's refusal (a card edited since the send, a store error) leaves it as it was; the others go on.
         const failure = failureOf(error);
         out.document({ ...recordSummary(record, statusOf(record)), error: failure.text });
-        out.error(`${record.id}: ${failure.text}`);
+        out.error(`${terminalText(record.id)}: ${failure.text}`);
         codes.push(exitCodeOf(statusOf(record)));
       }
     }
