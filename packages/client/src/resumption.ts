@@ -1,6 +1,6 @@
 /**
 @module
-Stream resumption (docs/protocol-checks.md#stream-resumption): when a SendStreamingMessage or SubscribeToTask stream breaks after it has named its task, the client reads the rest of the task with SubscribeToTask on the same client, never by sending the message again. This module holds the pure part: the per-call option and its resolution, which failures are breaks, and the wait before each attempt. The loop itself runs in `stream-resumption.ts`, entered by the stream runner of `streaming.ts`.
+Stream resumption (docs/protocol-checks.md#stream-resumption): when a SendStreamingMessage or SubscribeToTask stream breaks after it has named its task, the client reads the rest of the task with SubscribeToTask on the same client, never by sending the message again. This module holds the pure part: the per-call option and its resolution, which failures are breaks, and the wait before each attempt. The loop itself runs in `streaming.ts`.
 */
 import { isClientError, OptionsError } from './core/errors.js';
 import type { StreamBreakReason } from './events.js';

@@ -1,25 +1,164 @@
 /**
 @module
-The stream half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): a SendStreamingMessage or SubscribeToTask call establishes its stream through the client's binding, checks every event with the lifecycle validator (`bindings/stream.ts`) and resumes a broken stream by reading its task (docs/protocol-checks.md#stream-resumption, the loop in `stream-resumption.ts`). It loads with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"), so `call.ts` reaches it only through a dynamic `import()`.
+The stream half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): a SendStreamingMessage or SubscribeToTask call establishes its stream through the client's binding, checks every event with the lifecycle validator (`bindings/stream.ts`) and resumes a broken stream by reading its task (docs/protocol-checks.md#stream-resumption). It loads with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"), so `call.ts` reaches it only through a dynamic `import()`.
 */
 import type { StreamFrame, StreamMethod } from './bindings/binding.js';
+import { checkTask } from './bindings/checks.js';
 import { createStreamValidator, type StreamValidator } from './bindings/stream.js';
-import type { Call, CallKit, CallOptions } from './call.js';
-import { errorJson, streamEventKind } from './events.js';
+import {
+  attempts,
+  type Call,
+  type CallKit,
+  type CallOptions,
+  elapsed,
+  eventBase,
+  fail,
+  prepare,
+  type StreamRun,
+  start,
+} from './call-context.js';
+import { TransportError } from './core/errors.js';
+import { pause } from './core/pause.js';
+import { errorJson, type StreamBreakReason, streamEventKind } from './events.js';
 import { carriesIdempotencyKey } from './idempotency/retry.js';
-import type { OperationRequest, StreamResponse } from './protocol/index.js';
-import { breakOf, type ResumePolicy, resolveResumePolicy } from './resumption.js';
-import { type Resumed, resumeStream } from './stream-resumption.js';
+import type { OperationRequest, StreamResponse, Task } from './protocol/index.js';
+import { isInterrupted, isTerminal } from './protocol/index.js';
+import { methods } from './protocol/methods.js';
+import {
+  breakOf,
+  isTransientResumeFailure,
+  type ResumePolicy,
+  resolveResumePolicy,
+  resumeDelayMs,
+} from './resumption.js';
 
-/** One stream call as it runs: the events it has delivered and their SSE bytes, the task it follows once named, and the resumption attempts spent since it last made progress. */
+/** What a resumption starts from: the task, the break and its reason, and the attempts already spent without progress. */
+export type ResumeSession = {
+  readonly taskId: string;
+  readonly broken: unknown;
+  readonly reason: StreamBreakReason;
+  readonly used: number;
+};
+
+/** Where a resumption left the stream: the new source, or the settled task GetTask read instead; and the attempts spent. */
+export type Resumed = {
+  readonly source: AsyncIterableIterator<StreamFrame> | undefined;
+  readonly task?: Task;
+  readonly used: number;
+};
+
+/** A resumption's own exchange (SubscribeToTask or GetTask) under the stream's `callId`: its `request` event names the operation it really is. */
+function exchange(call: Call, method: 'subscribeToTask' | 'getTask'): Call {
+  return { id: call.id, method, operation: methods[method].name, started: call.started };
+}
+
+/** The task by GetTask, when it has settled (terminal or interrupted); `undefined` when it has not or cannot be read. */
+async function finalSnapshot(
+  kit: CallKit,
+  call: Call,
+  taskId: string,
+  options: CallOptions | undefined,
+): Promise<Task | undefined> {
+  const get = exchange(call, 'getTask');
+  try {
+    const prepared = await prepare(kit, get, { id: taskId }, options);
+    const { value, httpStatus } = await start(kit, get, prepared, options, (sent, context) =>
+      kit.binding.unary('getTask', sent as OperationRequest<'getTask'>, context),
+    );
+    checkTask(value, { id: taskId }, { httpStatus });
+    const { state } = value.status;
+    return isTerminal(state) || isInterrupted(state) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+Resumes a stream that broke once its task was known (docs/protocol-checks.md#stream-resumption): waits, subscribes to the task and returns the new source; after a refusal, one GetTask returns the task when it has settled. Throws `broken` when the attempts run out, a peer asks to wait longer than allowed, or the task is still running but cannot be subscribed to; the caller's abort during a wait ends it as an abort.
+
+@example
+```ts
+validator.seam();
+const resumed = await resumeStream(kit, call, { taskId, broken: error, reason, used }, policy, options);
+```
+*/
+export async function resumeStream(
+  kit: CallKit,
+  call: Call,
+  session: ResumeSession,
+  policy: ResumePolicy,
+  options: CallOptions | undefined,
+): Promise<Resumed> {
+  const { taskId, broken, reason } = session;
+  const signal = options?.signal;
+  // Read afresh each time: the caller may abort during any await below.
+  const aborted = (): boolean => signal?.aborted === true;
+  const subscribe = exchange(call, 'subscribeToTask');
+  const params = { id: taskId };
+  let previous: unknown = broken;
+  for (let attempt = session.used + 1; attempt <= policy.attempts; attempt += 1) {
+    const delayMs = resumeDelayMs(policy, attempt, previous);
+    if (delayMs === undefined) {
+      break;
+    }
+    const failure = previous;
+    kit.hub.emit(() => ({
+      ...eventBase(kit, call),
+      type: 'stream-resume',
+      attempt,
+      reason,
+      delayMs,
+      taskId,
+      via: 'SubscribeToTask',
+      error: errorJson(failure),
+    }));
+    if (!(await pause(delayMs, signal))) {
+      throw new TransportError('aborted', { dispatched: true, cause: broken });
+    }
+    try {
+      // The same binding, bounds, pin and token provider; a read of the task, never the message again.
+      const prepared = await prepare(kit, subscribe, params, options);
+      const source = await start(kit, subscribe, prepared, options, (sent, context) =>
+        kit.binding.stream('subscribeToTask', sent as OperationRequest<'subscribeToTask'>, context),
+      );
+      return { source, used: attempt };
+    } catch (error) {
+      if (aborted()) {
+        throw new TransportError('aborted', { dispatched: true, cause: broken });
+      }
+      previous = error;
+      if (!isTransientResumeFailure(error)) {
+        // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
+        kit.hub.emit(() => ({
+          ...eventBase(kit, call),
+          type: 'stream-resume',
+          attempt,
+          reason,
+          delayMs: 0,
+          taskId,
+          via: 'GetTask',
+          error: errorJson(error),
+        }));
+        const task = await finalSnapshot(kit, call, taskId, options);
+        if (aborted()) {
+          throw new TransportError('aborted', { dispatched: true, cause: broken });
+        }
+        if (task === undefined) {
+          throw broken;
+        }
+        return { source: undefined, task, used: attempt };
+      }
+    }
+  }
+  throw broken;
+}
+
+/** One stream call as it runs: what it reports its events under, and the events it has delivered with their SSE bytes. */
 type StreamCall = {
   readonly kit: CallKit;
   readonly call: Call;
-  readonly options: CallOptions | undefined;
   frames: number;
   wireBytes: number;
-  taskId: string | undefined;
-  used: number;
 };
 
 /** The task an event of a task stream names (a direct Message ends its stream, so it never names one to resume). */
@@ -39,7 +178,7 @@ function reportFrame(run: StreamCall, event: StreamResponse, bytes: number): voi
   run.frames += 1;
   run.wireBytes += bytes;
   run.kit.hub.emit(() => ({
-    ...run.kit.base(run.call),
+    ...eventBase(run.kit, run.call),
     type: 'stream-frame',
     index,
     wireBytes: bytes,
@@ -50,53 +189,26 @@ function reportFrame(run: StreamCall, event: StreamResponse, bytes: number): voi
 
 function reportEnd(run: StreamCall, reason: 'complete' | 'released'): void {
   run.kit.hub.emit(() => ({
-    ...run.kit.base(run.call),
+    ...eventBase(run.kit, run.call),
     type: 'stream-end',
     reason,
     frames: run.frames,
     wireBytes: run.wireBytes,
-    durationMs: run.kit.elapsed(run.call),
+    durationMs: elapsed(run.call),
   }));
 }
 
-/** Establishes the stream (only the establishment is retried) and the validator of its events; reports the `response`. */
-async function establish(
-  run: StreamCall,
-  operation: StreamMethod,
-  params: unknown,
-): Promise<{ readonly source: AsyncIterableIterator<StreamFrame>; readonly validator: StreamValidator }> {
-  const { kit, call, options } = run;
-  const { hub, base, binding, prepare, attempts, start } = kit;
-  const prepared = await prepare(call, params, options);
-  const { request } = prepared;
-  // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
-  const keyed = carriesIdempotencyKey(operation, request, kit.resolved.honoursIdempotency);
-  const source = await attempts(call, keyed, options, (number) => {
-    call.attempt = number;
-    return start(call, prepared, options, (sent, context) =>
-      binding.stream(operation, sent as OperationRequest<typeof operation>, context),
-    );
-  });
-  // A subscription names its task from the start; a send's stream names it with its first task event.
-  run.taskId =
-    operation === 'subscribeToTask' ? (request as OperationRequest<'subscribeToTask'>).id : undefined;
-  const validator = createStreamValidator(
-    operation === 'subscribeToTask'
-      ? { kind: 'subscribe', taskId: run.taskId ?? '' }
-      : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
-  );
-  hub.emit(() => ({ ...base(call), type: 'response', stream: true, durationMs: kit.elapsed(call) }));
-  return { source, validator };
-}
-
 /** A break of the established stream: reports it, and resumes when it can (docs/protocol-checks.md#stream-resumption); otherwise throws `error`. */
-async function resumeAfter(
+function resumeAfter(
   run: StreamCall,
   error: unknown,
   policy: ResumePolicy | undefined,
   validator: StreamValidator,
+  taskId: string | undefined,
+  used: number,
+  options: CallOptions | undefined,
 ): Promise<Resumed> {
-  const { kit, call, options, taskId, used } = run;
+  const { kit, call } = run;
   const reason = breakOf(error);
   if (reason === undefined) {
     throw error;
@@ -109,7 +221,7 @@ async function resumeAfter(
     options?.signal?.aborted !== true &&
     !validator.complete;
   kit.hub.emit(() => ({
-    ...kit.base(call),
+    ...eventBase(kit, call),
     type: 'stream-break',
     reason,
     frames: run.frames,
@@ -121,18 +233,8 @@ async function resumeAfter(
     throw error;
   }
   validator.seam();
-  const resumed = await resumeStream(kit, call, { taskId, broken: error, reason, used }, policy, options);
-  run.used = resumed.used;
-  return resumed;
+  return resumeStream(kit, call, { taskId, broken: error, reason, used }, policy, options);
 }
-
-/** Runs one stream call already begun by the caller: yields each checked event, reports `stream-*` events, and throws what the caller's `fail` returns. */
-export type StreamRun = (
-  call: Call,
-  operation: StreamMethod,
-  params: unknown,
-  options: CallOptions | undefined,
-) => AsyncGenerator<StreamResponse, void, undefined>;
 
 async function* runStream(
   kit: CallKit,
@@ -141,13 +243,41 @@ async function* runStream(
   params: unknown,
   options: CallOptions | undefined,
 ): AsyncGenerator<StreamResponse, void, undefined> {
-  const run: StreamCall = { kit, call, options, frames: 0, wireBytes: 0, taskId: undefined, used: 0 };
+  const run: StreamCall = { kit, call, frames: 0, wireBytes: 0 };
   let settled = false;
   try {
     const policy = resolveResumePolicy(options?.resume, kit.resolved.limits.streamIdleTimeoutMs);
-    const established = await establish(run, operation, params);
-    const { validator } = established;
-    let source: AsyncIterableIterator<StreamFrame> | undefined = established.source;
+    const prepared = await prepare(kit, call, params, options);
+    const { request } = prepared;
+    // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
+    const keyed = carriesIdempotencyKey(operation, request, kit.resolved.honoursIdempotency);
+    let source: AsyncIterableIterator<StreamFrame> | undefined = await attempts(
+      kit,
+      call,
+      keyed,
+      options,
+      (number) => {
+        call.attempt = number;
+        return start(kit, call, prepared, options, (sent, context) =>
+          kit.binding.stream(operation, sent as OperationRequest<typeof operation>, context),
+        );
+      },
+    );
+    // A subscription names its task from the start; a send's stream names it with its first task event.
+    let taskId =
+      operation === 'subscribeToTask' ? (request as OperationRequest<'subscribeToTask'>).id : undefined;
+    const validator = createStreamValidator(
+      operation === 'subscribeToTask'
+        ? { kind: 'subscribe', taskId: taskId ?? '' }
+        : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
+    );
+    kit.hub.emit(() => ({
+      ...eventBase(kit, call),
+      type: 'response',
+      stream: true,
+      durationMs: elapsed(call),
+    }));
+    let used = 0;
     while (source !== undefined) {
       try {
         // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
@@ -155,9 +285,9 @@ async function* runStream(
           if (!validator.accept(frame.event)) {
             continue;
           }
-          run.taskId ??= taskIdOf(frame.event);
+          taskId ??= taskIdOf(frame.event);
           if (!('task' in frame.event)) {
-            run.used = 0;
+            used = 0;
           }
           reportFrame(run, frame.event, frame.wireBytes);
           yield frame.event;
@@ -165,7 +295,8 @@ async function* runStream(
         validator.end();
         source = undefined;
       } catch (error) {
-        const resumed = await resumeAfter(run, error, policy, validator);
+        const resumed = await resumeAfter(run, error, policy, validator, taskId, used, options);
+        used = resumed.used;
         source = resumed.source;
         if (resumed.task !== undefined) {
           const event = { task: resumed.task };
@@ -181,7 +312,7 @@ async function* runStream(
     reportEnd(run, 'complete');
   } catch (error) {
     settled = true;
-    throw kit.fail(call, error, run.frames > 0);
+    throw fail(kit, call, error, run.frames > 0);
   } finally {
     if (!settled) {
       reportEnd(run, 'released');
