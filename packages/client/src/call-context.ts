@@ -90,6 +90,7 @@ export function eventBase(kit: CallKit, call: Call) {
   };
 }
 
+/** The milliseconds since `call` began: its events' `durationMs`. */
 export function elapsed(call: Call): number {
   return performance.now() - call.started;
 }
