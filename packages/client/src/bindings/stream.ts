@@ -16,19 +16,160 @@ Decisions where the sources differ:
 - The first failure is final: any later `accept` or `end` throws that same error again, with one exception: a premature end is a break that `seam` repairs.
 
 Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` marks where a broken stream continues with a SubscribeToTask (or a GetTask snapshot). The next event must be a Task snapshot of the same task and context; it replaces the artifacts held (a snapshot's artifacts are whole, so appends continue from them) and the settled state. From then on a status update older than the last status delivered is a repeat: `accept` returns `false` and the event is not delivered.
+
+The validator's state is one explicit record (`StreamState`, `bindings/stream-state.ts`); the checks of each event are functions of it here, and `createStreamValidator` holds one record for one stream, which its `end` and `seam` move.
 */
 
 import { InvalidResponseError } from '../core/errors.js';
-import type { SendMessageRequest } from '../protocol/send-message.js';
 import type { StreamResponse } from '../protocol/stream.js';
-import { isInterrupted, isTerminal, type TaskState } from '../protocol/task.js';
+import { isInterrupted, isTerminal, type Task, type TaskState } from '../protocol/task.js';
 import { compareTimestamps } from '../protocol/timestamp-order.js';
 import { checkDirectMessageAt, checkStatusMessage, checkTaskAt, fail, sendExpectation } from './checks.js';
+import type { Settled, StreamOrigin, StreamState } from './stream-state.js';
 
-/** Where a stream comes from: a streaming send (checked against its request) or a subscription to one task. */
-export type StreamOrigin =
-  | { readonly kind: 'send'; readonly request: SendMessageRequest }
-  | { readonly kind: 'subscribe'; readonly taskId: string };
+export type { StreamOrigin } from './stream-state.js';
+
+/** How far a task in `state` has come. */
+function settledOf(state: TaskState): Settled {
+  return isTerminal(state) ? 'terminal' : isInterrupted(state) ? 'interrupted' : undefined;
+}
+
+/** Holds a Task snapshot's artifacts as known and open to appends. */
+function holdArtifacts(state: StreamState, task: Task): void {
+  for (const artifact of task.artifacts ?? []) {
+    state.artifacts.set(artifact.artifactId, false);
+  }
+}
+
+/** Whether the stream may end now: after a direct Message, or once the task is terminal or interrupted. */
+function isComplete(state: StreamState): boolean {
+  return state.phase === 'message' || (state.phase === 'task' && state.settled !== undefined);
+}
+
+/** Runs one check; its failure becomes the stream's, which every later check throws again. */
+function guarded<T>(state: StreamState, run: () => T): T {
+  if (state.failure !== undefined) {
+    throw state.failure;
+  }
+  try {
+    return run();
+  } catch (error) {
+    state.failure = error;
+    throw error;
+  }
+}
+
+function checkOwner(
+  state: StreamState,
+  update: { readonly taskId: string; readonly contextId: string },
+  path: string,
+): void {
+  // A2A spec §3.1.2: a task stream carries the events of its one task.
+  if (update.taskId !== state.owner.taskId) {
+    fail('identity', 'task-id', `${path}.taskId`);
+  }
+  if (update.contextId !== state.owner.contextId) {
+    fail('identity', 'context-id', `${path}.contextId`);
+  }
+}
+
+/** The first event after a seam: a Task snapshot of the same task and context. */
+function acceptSnapshot(state: StreamState, event: StreamResponse): void {
+  if (!('task' in event)) {
+    // A2A spec §3.1.6: a subscription starts with the Task, so a resumed stream does too.
+    fail('stream', 'resume-without-task', '$');
+  }
+  const { task } = event;
+  checkTaskAt(task, { id: state.owner.taskId }, '$.task');
+  if (task.contextId !== state.owner.contextId) {
+    fail('identity', 'context-id', '$.task.contextId');
+  }
+  state.phase = 'task';
+  state.settled = settledOf(task.status.state);
+  state.lastStatusTime = task.status.timestamp ?? state.lastStatusTime;
+  // A snapshot's artifacts are whole: what was held before the seam is replaced, and appends continue from these.
+  state.artifacts.clear();
+  holdArtifacts(state, task);
+}
+
+/** Checks one event in order and moves the state; returns `false` for a status update a resumed stream repeats. */
+function acceptEvent(state: StreamState, event: StreamResponse): boolean {
+  if (state.phase === 'seam') {
+    acceptSnapshot(state, event);
+    return true;
+  }
+  if (state.phase === 'message') {
+    // A2A spec §3.1.2: a message-only stream is exactly one Message.
+    fail('stream', 'event-after-message', '$');
+  }
+  if (state.settled === 'terminal') {
+    fail('lifecycle', 'event-after-terminal', '$');
+  }
+  if ('task' in event) {
+    const { task } = event;
+    if (state.phase === 'task') {
+      fail('stream', 'second-task', '$.task');
+    }
+    const expected =
+      state.origin.kind === 'send' ? sendExpectation(state.origin.request) : { id: state.origin.taskId };
+    checkTaskAt(task, expected, '$.task');
+    state.phase = 'task';
+    state.owner = { taskId: task.id, contextId: task.contextId };
+    state.settled = settledOf(task.status.state);
+    state.lastStatusTime = task.status.timestamp;
+    // Artifacts of the snapshot may still be streaming: they are known and open to appends.
+    holdArtifacts(state, task);
+  } else if ('message' in event) {
+    if (state.phase === 'task') {
+      fail('stream', 'message-in-task-stream', '$.message');
+    }
+    if (state.origin.kind !== 'send') {
+      // A2A spec §3.1.6: a subscription's first event MUST be the Task.
+      fail('stream', 'message-on-subscribe', '$.message');
+    }
+    checkDirectMessageAt(event.message, state.origin.request.message, '$.message');
+    state.phase = 'message';
+  } else if ('statusUpdate' in event) {
+    const update = event.statusUpdate;
+    if (state.phase !== 'task') {
+      fail('stream', 'update-before-task', '$.statusUpdate');
+    }
+    checkOwner(state, update, '$.statusUpdate');
+    if (update.status.message !== undefined) {
+      checkStatusMessage(update.status.message, state.owner, '$.statusUpdate.status.message');
+    }
+    const time = update.status.timestamp;
+    const last = state.lastStatusTime;
+    if (state.resumed && time !== undefined && last !== undefined) {
+      if (compareTimestamps(time, last) < 0) {
+        // Already delivered before the seam, or older than the snapshot: the consumer holds something newer.
+        return false;
+      }
+    }
+    state.lastStatusTime = time ?? last;
+    state.settled = settledOf(update.status.state);
+  } else {
+    const update = event.artifactUpdate;
+    if (state.phase !== 'task') {
+      fail('stream', 'update-before-task', '$.artifactUpdate');
+    }
+    checkOwner(state, update, '$.artifactUpdate');
+    const { artifactId } = update.artifact;
+    if (update.append) {
+      // A2A spec §4.2.2: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing to add to.
+      const sealed = state.artifacts.get(artifactId);
+      if (sealed === undefined) {
+        fail('stream', 'append-unknown-artifact', '$.artifactUpdate.artifact.artifactId');
+      }
+      if (sealed) {
+        fail('stream', 'append-sealed-artifact', '$.artifactUpdate.artifact.artifactId');
+      }
+    }
+    // `append: false` starts or replaces the artifact (docs/protocol-checks.md#stream-lifecycle), which reopens it.
+    state.artifacts.set(artifactId, update.lastChunk);
+  }
+  return true;
+}
 
 /**
 Checks the events of one stream in order. `accept` and `end` throw `InvalidResponseError` with `dispatched: true`; `accept` returns `false` for a status update a resumed stream repeats (not to be delivered again); `complete` says whether the stream may end now (after a direct Message, or once the task is terminal or interrupted); `seam` continues a task stream that broke, `settled` says how far its task has come.
@@ -42,12 +183,6 @@ export type StreamValidator = {
   /** `terminal` or `interrupted` once the task has reached such a state (and not left it); `undefined` otherwise. */
   readonly settled: 'terminal' | 'interrupted' | undefined;
 };
-
-type Settled = 'terminal' | 'interrupted' | undefined;
-
-function settledOf(state: TaskState): Settled {
-  return isTerminal(state) ? 'terminal' : isInterrupted(state) ? 'interrupted' : undefined;
-}
 
 /**
 Creates the validator of one stream (docs/protocol-checks.md#stream-lifecycle).
@@ -63,148 +198,20 @@ validator.end(); // throws on a premature end
 ```
 */
 export function createStreamValidator(origin: StreamOrigin): StreamValidator {
-  // `seam`: a task stream that broke, waiting for the snapshot its resumption starts with.
-  let phase: 'awaiting-first' | 'message' | 'task' | 'seam' = 'awaiting-first';
-  let owner = { taskId: '', contextId: '' };
-  let settled: Settled;
-  /** artifactId → sealed (its `lastChunk` was seen). */
-  const artifacts = new Map<string, boolean>();
-  let failure: unknown;
-  let prematureEnd = false;
-  /** Once a seam was crossed, the timestamp of the last status delivered: older updates are repeats. */
-  let resumed = false;
-  let lastStatusTime: string | undefined;
-
-  function checkOwner(update: { readonly taskId: string; readonly contextId: string }, path: string): void {
-    // A2A spec §3.1.2: a task stream carries the events of its one task.
-    if (update.taskId !== owner.taskId) {
-      fail('identity', 'task-id', `${path}.taskId`);
-    }
-    if (update.contextId !== owner.contextId) {
-      fail('identity', 'context-id', `${path}.contextId`);
-    }
-  }
-
-  function snapshot(event: StreamResponse): void {
-    if (!('task' in event)) {
-      // A2A spec §3.1.6: a subscription starts with the Task, so a resumed stream does too.
-      fail('stream', 'resume-without-task', '$');
-    }
-    const { task } = event;
-    checkTaskAt(task, { id: owner.taskId }, '$.task');
-    if (task.contextId !== owner.contextId) {
-      fail('identity', 'context-id', '$.task.contextId');
-    }
-    phase = 'task';
-    settled = settledOf(task.status.state);
-    lastStatusTime = task.status.timestamp ?? lastStatusTime;
-    // A snapshot's artifacts are whole: what was held before the seam is replaced, and appends continue from these.
-    artifacts.clear();
-    for (const artifact of task.artifacts ?? []) {
-      artifacts.set(artifact.artifactId, false);
-    }
-  }
-
-  function step(event: StreamResponse): boolean {
-    if (phase === 'seam') {
-      snapshot(event);
-      return true;
-    }
-    if (phase === 'message') {
-      // A2A spec §3.1.2: a message-only stream is exactly one Message.
-      fail('stream', 'event-after-message', '$');
-    }
-    if (settled === 'terminal') {
-      fail('lifecycle', 'event-after-terminal', '$');
-    }
-    if ('task' in event) {
-      const { task } = event;
-      if (phase === 'task') {
-        fail('stream', 'second-task', '$.task');
-      }
-      const expected = origin.kind === 'send' ? sendExpectation(origin.request) : { id: origin.taskId };
-      checkTaskAt(task, expected, '$.task');
-      phase = 'task';
-      owner = { taskId: task.id, contextId: task.contextId };
-      settled = settledOf(task.status.state);
-      lastStatusTime = task.status.timestamp;
-      // Artifacts of the snapshot may still be streaming: they are known and open to appends.
-      for (const artifact of task.artifacts ?? []) {
-        artifacts.set(artifact.artifactId, false);
-      }
-    } else if ('message' in event) {
-      if (phase === 'task') {
-        fail('stream', 'message-in-task-stream', '$.message');
-      }
-      if (origin.kind !== 'send') {
-        // A2A spec §3.1.6: a subscription's first event MUST be the Task.
-        fail('stream', 'message-on-subscribe', '$.message');
-      }
-      checkDirectMessageAt(event.message, origin.request.message, '$.message');
-      phase = 'message';
-    } else if ('statusUpdate' in event) {
-      const update = event.statusUpdate;
-      if (phase !== 'task') {
-        fail('stream', 'update-before-task', '$.statusUpdate');
-      }
-      checkOwner(update, '$.statusUpdate');
-      if (update.status.message !== undefined) {
-        checkStatusMessage(update.status.message, owner, '$.statusUpdate.status.message');
-      }
-      const time = update.status.timestamp;
-      if (resumed && time !== undefined && lastStatusTime !== undefined) {
-        if (compareTimestamps(time, lastStatusTime) < 0) {
-          // Already delivered before the seam, or older than the snapshot: the consumer holds something newer.
-          return false;
-        }
-      }
-      lastStatusTime = time ?? lastStatusTime;
-      settled = settledOf(update.status.state);
-    } else {
-      const update = event.artifactUpdate;
-      if (phase !== 'task') {
-        fail('stream', 'update-before-task', '$.artifactUpdate');
-      }
-      checkOwner(update, '$.artifactUpdate');
-      const { artifactId } = update.artifact;
-      if (update.append) {
-        // A2A spec §4.2.2: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing to add to.
-        const sealed = artifacts.get(artifactId);
-        if (sealed === undefined) {
-          fail('stream', 'append-unknown-artifact', '$.artifactUpdate.artifact.artifactId');
-        }
-        if (sealed) {
-          fail('stream', 'append-sealed-artifact', '$.artifactUpdate.artifact.artifactId');
-        }
-      }
-      // `append: false` starts or replaces the artifact (docs/protocol-checks.md#stream-lifecycle), which reopens it.
-      artifacts.set(artifactId, update.lastChunk);
-    }
-    return true;
-  }
-
-  function guarded<T>(run: () => T): T {
-    if (failure !== undefined) {
-      throw failure;
-    }
-    try {
-      return run();
-    } catch (error) {
-      failure = error;
-      throw error;
-    }
-  }
-
-  const isComplete = (): boolean => phase === 'message' || (phase === 'task' && settled !== undefined);
-
+  const state: StreamState = {
+    origin,
+    phase: 'awaiting-first',
+    owner: { taskId: '', contextId: '' },
+    artifacts: new Map(),
+  };
   return {
     accept(event) {
-      return guarded(() => step(event));
+      return guarded(state, () => acceptEvent(state, event));
     },
     end() {
-      guarded(() => {
-        if (!isComplete()) {
-          prematureEnd = true;
+      guarded(state, () => {
+        if (!isComplete(state)) {
+          state.prematureEnd = true;
           // A2A spec §3.1.2: a task stream closes once the task is terminal (or interrupted, §11.7); earlier is a cut.
           throw new InvalidResponseError('lifecycle', {
             dispatched: true,
@@ -214,22 +221,22 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       });
     },
     seam() {
-      if (failure !== undefined && !prematureEnd) {
-        throw failure;
+      if (state.failure !== undefined && !state.prematureEnd) {
+        throw state.failure;
       }
-      failure = undefined;
-      prematureEnd = false;
+      state.failure = undefined;
+      state.prematureEnd = false;
       // A subscription that broke before its first event simply starts again; a task stream waits for its snapshot.
-      if (phase === 'task') {
-        phase = 'seam';
-        resumed = true;
+      if (state.phase === 'task') {
+        state.phase = 'seam';
+        state.resumed = true;
       }
     },
     get complete() {
-      return failure === undefined && isComplete();
+      return state.failure === undefined && isComplete(state);
     },
     get settled() {
-      return phase === 'task' ? settled : undefined;
+      return state.phase === 'task' ? state.settled : undefined;
     },
   };
 }
