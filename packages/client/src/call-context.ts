@@ -3,12 +3,12 @@
 What one call carries and what the calls of one client share (ARCHITECTURE.md#layers-of-the-client, layer "client"): the per-call options, the call as the runner tracks it, and the runner's state (`CallKit`: one binding, one JSON-RPC id counter, one call counter, the client's events). Then what every call does with them: it begins, its events name it, its request passes the outbound contract once (`prepare`), its attempts run under the client's retry policy (`attempts`), each attempt gets its token context, extra headers and `request` event around the binding's own call (`start`, which builds the binding's `CallContext`), and a failure ends it named for its operation (`fail`). The unary half is `unary-call.ts`, the stream half `streaming.ts`; `call.ts` joins them.
 */
 import type { Binding, CallContext, HeaderTarget, StreamMethod } from './bindings/binding.js';
-import { schemasOf } from './bindings/result.js';
+import { type SchemaCode, schemasOf } from './bindings/result.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
+import type { Load } from './core/lazy.js';
 import { type EventHub, errorJson } from './events.js';
 import { notAppliedCodes } from './idempotency/retry.js';
-import type { RetryNotice } from './idempotency/retry-loop.js';
-import { loadDeferred } from './loader.js';
+import type { RetryNotice, runWithRetry } from './idempotency/retry-loop.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import { methods } from './protocol/methods.js';
@@ -16,6 +16,8 @@ import type { ClientMethod, OperationName } from './protocol/operations.js';
 import type { StreamResponse } from './protocol/stream.js';
 import type { ResumeOptions } from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
+import type { skillCallScopes } from './skill-scopes.js';
+import type { extraHeadersOf } from './wire/extra-headers.js';
 
 /**
 What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then choose the token's scopes), and, for the durable layer, the attempt it makes.
@@ -59,11 +61,21 @@ export type StreamRun = (
   options: CallOptions | undefined,
 ) => AsyncGenerator<StreamResponse, void, undefined>;
 
+/**
+What a call loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"): every operation's schemas but SendMessage's, a skill's scopes, the retry loop, the checks of the caller's extra headers. The client hands the loader down (`loader.ts`), so this module need not import it.
+*/
+export type CallCode = SchemaCode & {
+  readonly skillCallScopes: typeof skillCallScopes;
+  readonly runWithRetry: typeof runWithRetry;
+  readonly extraHeadersOf: typeof extraHeadersOf;
+};
+
 /** The state of one client's call runner, which its stream half (`streaming.ts`) shares: the same binding, events, outbound contract, retry policy and token context. */
 export type CallKit = {
   readonly resolved: ResolvedClientOptions;
   readonly hub: EventHub;
   readonly binding: Binding;
+  readonly load: Load<CallCode>;
   /** docs/protocol-checks.md#extensions: the configured order, comma-joined, no spaces. */
   readonly headers: { readonly 'a2a-extensions': string } | undefined;
   /** The calls begun so far: the last one's `callId`. */
@@ -141,9 +153,9 @@ export async function prepare(
   options: CallOptions | undefined,
 ): Promise<PreparedCall> {
   const { card, security } = kit.resolved;
-  const { request: schema } = await schemasOf(call.method, loadDeferred);
+  const { request: schema } = await schemasOf(call.method, kit.load);
   const id = options?.skill;
-  const skill = id === undefined ? undefined : { id, scopesOf: (await loadDeferred(false)).skillCallScopes };
+  const skill = id === undefined ? undefined : { id, scopesOf: (await kit.load(false)).skillCallScopes };
   return prepareCall({ card, security, operation: call.method, params, skill, schema });
 }
 
@@ -167,7 +179,7 @@ export function attempts<T>(
     return attempt(1);
   }
   // The retry loop loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), before anything is sent.
-  return loadDeferred(false).then(({ runWithRetry }) =>
+  return kit.load(false).then(({ runWithRetry }) =>
     runWithRetry(
       {
         policy,
@@ -229,7 +241,7 @@ export function start<T>(
       : {
           // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built; the checks load with the first request of a client given them.
           extraHeaders: async (target: HeaderTarget) =>
-            (await loadDeferred(false)).extraHeadersOf(
+            (await kit.load(false)).extraHeadersOf(
               ({ url, method: sentMethod }) =>
                 extraHeaders({
                   operation,

@@ -87,6 +87,7 @@ export function createCaller(resolved: ResolvedClientOptions, hub: EventHub): Ca
     headers:
       resolved.extensions.length === 0 ? undefined : { 'a2a-extensions': resolved.extensions.join(',') },
     binding: buildBinding(resolved, () => nextRpcId(kit)),
+    load: loadDeferred,
     calls: 0,
     lastRpcId: 0,
   };

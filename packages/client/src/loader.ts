@@ -2,7 +2,7 @@
 @module
 The one dynamic `import()` of the client (ARCHITECTURE.md#decisions, "Code loads with its first use"): `deferred.ts`,
 everything the path of `discover()` and a plain `sendMessage()` never reaches. It sits where a client is made, and the
-client hands it down to the floors that need what it loads (the bindings' `load`, the checked extra headers of
+client hands it down to the floors that need what it loads (the bindings' `load`, the call runner's `CallKit.load`, the checked extra headers of
 `wire/http.ts`), so none of them imports a floor above (ARCHITECTURE.md#import-rules).
 
 What it loads is named here by what each floor asks of it, not by importing `deferred.ts`, whose own imports reach back
@@ -12,23 +12,19 @@ to this floor: the `import()` below is checked against {@link DeferredCode} by t
 import type { JsonRpcCode } from './bindings/jsonrpc.js';
 import type { checkPushConfig, checkPushConfigPage, checkTaskPage } from './bindings/page-checks.js';
 import type { RestCode } from './bindings/rest-loader.js';
+import type { CallCode } from './call-context.js';
 import { TransportError } from './core/errors.js';
 import type { Load } from './core/lazy.js';
-import type { runWithRetry } from './idempotency/retry-loop.js';
-import type { skillCallScopes } from './skill-scopes.js';
 import type { streamRunner } from './streaming.js';
-import type { extraHeadersOf } from './wire/extra-headers.js';
 
 /** What the client and the floors below it use of the deferred module. */
 export type DeferredCode = JsonRpcCode &
-  RestCode & {
+  RestCode &
+  CallCode & {
     readonly checkTaskPage: typeof checkTaskPage;
     readonly checkPushConfig: typeof checkPushConfig;
     readonly checkPushConfigPage: typeof checkPushConfigPage;
-    readonly runWithRetry: typeof runWithRetry;
-    readonly skillCallScopes: typeof skillCallScopes;
     readonly streamRunner: typeof streamRunner;
-    readonly extraHeadersOf: typeof extraHeadersOf;
   };
 
 let loading: Promise<DeferredCode> | undefined;
