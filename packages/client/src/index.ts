@@ -8,24 +8,24 @@ This entry holds what an application needs to call an agent. The rest has its ow
 /* Client */
 
 export type { FetchFunction } from './bindings/binding.js';
-export type { CallOptions } from './call.js';
-export type { A2aClient, SendMessageResult } from './client.js';
-export { createClient } from './client.js';
-export type { ClientOptions, HeaderContext, HeadersOption, InterfacePin } from './options.js';
-export type { OperationParams } from './outbound.js';
-export type { ClientMethod, OperationName } from './protocol/operations.js';
+export type { CallOptions } from './client/call.js';
+export type { A2aClient, SendMessageResult } from './client/client.js';
+export { createClient } from './client/client.js';
+export type { ClientOptions, HeaderContext, HeadersOption, InterfacePin } from './client/options.js';
+export type { OperationParams } from './client/outbound.js';
 export type {
   ProtocolBinding,
   SecurityOptions,
   TokenAttempt,
   TokenContext,
   TokenProvider,
-} from './security.js';
+} from './client/security.js';
+export type { ClientMethod, OperationName } from './protocol/operations.js';
 
 /* Messages and parts */
 
-export type { MessageOptions, PartOptions } from './builders.js';
-export { dataPart, fileUrlPart, textPart, userMessage } from './builders.js';
+export type { MessageOptions, PartOptions } from './client/builders.js';
+export { dataPart, fileUrlPart, textPart, userMessage } from './client/builders.js';
 
 /* Discovery */
 
@@ -68,16 +68,16 @@ export type {
   StreamEventKind,
   StreamFrameEvent,
   StreamResumeEvent,
-} from './events.js';
+} from './client/events.js';
 
 /* Idempotency keys and retries; the agent's half is in '@surecall/client/idempotency' */
 
+export type { ResumeOptions } from './client/resumption.js';
 export type { Delegation, DelegationOptions, DelegationOutcome } from './durable/delegation.js';
 export { startDelegation } from './durable/delegation.js';
 export type { KeyError, KeyedMessage, KeyResult } from './idempotency/key.js';
 export { honoursIdempotency, keyOf, newIdempotencyKey, setKey } from './idempotency/key.js';
 export type { RetryPolicyOptions } from './idempotency/retry.js';
-export type { ResumeOptions } from './resumption.js';
 
 /* Durable sends; the ledger stores and the record types are in '@surecall/client/ledger' */
 

@@ -12,10 +12,10 @@ import {
 import { type LoopbackServer, listenLoopback } from '@surecall/mocks/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchFunction } from '../src/bindings/binding.js';
-import { type A2aClient, createClient } from '../src/client.js';
+import { type A2aClient, createClient } from '../src/client/client.js';
+import type { HeaderContext, HeadersOption } from '../src/client/options.js';
 import { OptionsError, RequestError } from '../src/core/errors.js';
 import { discover, fetchAgentCard } from '../src/discovery/discovery.js';
-import type { HeaderContext, HeadersOption } from '../src/options.js';
 import type { Message } from '../src/protocol/message.js';
 import { rejectionOf } from './support/rejection.js';
 

@@ -1,11 +1,12 @@
 import { idempotencyExtensionUri, jsonRpcPath, restPath } from '@surecall/mocks';
 import { createMockAgentServer } from '@surecall/mocks/node';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { type A2aClient, createClient, type SendMessageResult } from '../src/client.js';
+import { type A2aClient, createClient, type SendMessageResult } from '../src/client/client.js';
+import type { ClientEvent } from '../src/client/events.js';
+import type { ClientOptions } from '../src/client/options.js';
+import type { ProtocolBinding } from '../src/client/security.js';
 import { RequestError } from '../src/core/errors.js';
 import { cardDigest } from '../src/discovery/digest.js';
-import type { ClientEvent } from '../src/events.js';
-import type { ClientOptions } from '../src/options.js';
 import type { AgentCard } from '../src/protocol/agent-card.js';
 import { parseAgentCard } from '../src/protocol/decode.js';
 import type { JsonObject } from '../src/protocol/json-value.js';
@@ -13,7 +14,6 @@ import type { Message } from '../src/protocol/message.js';
 import type { SendMessageResponse } from '../src/protocol/send-message.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 import type { Task } from '../src/protocol/task.js';
-import type { ProtocolBinding } from '../src/security.js';
 import { servedCard } from './support/card.js';
 
 const mock = createMockAgentServer({ stepMs: 0 });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { A2aClient } from '../src/client.js';
+import type { A2aClient } from '../src/client/client.js';
 import { OptionsError, RequestError, TransportError } from '../src/core/errors.js';
 import { discover } from '../src/discovery/discovery.js';
 import { durableAgent } from '../src/durable/agent.js';

@@ -7,17 +7,17 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { jsonRpcPath } from '@surecall/mocks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { A2aClient } from '../src/client.js';
+import type { A2aClient } from '../src/client/client.js';
+import type { ClientEvent } from '../src/client/events.js';
+import type { ProtocolBinding } from '../src/client/security.js';
 import { isClientError } from '../src/core/errors.js';
 import { cardDigest } from '../src/discovery/digest.js';
 import { discover, fetchAgentCard } from '../src/discovery/discovery.js';
 import { durableAgent } from '../src/durable/agent.js';
-import type { ClientEvent } from '../src/events.js';
 import { openLedger } from '../src/ledger/file.js';
 import { openLedger as openMemoryLedger } from '../src/ledger/memory.js';
 import type { JsonValue } from '../src/protocol/json-value.js';
 import type { Message } from '../src/protocol/message.js';
-import type { ProtocolBinding } from '../src/security.js';
 import {
   type HostileCall,
   type HostilePeer,

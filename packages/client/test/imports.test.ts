@@ -35,12 +35,13 @@ function tableAfter(text: string, heading: string, nth = 0): string[][] {
     throw new Error(`ARCHITECTURE.md has no ${heading}`);
   }
   const section = text.slice(start + heading.length + 2).split(/\n#{1,3} /)[0] ?? '';
-  const tables = section.split(/\n(?!\|)/).filter((block) => block.startsWith('|'));
+  const tables = section.split(/\n\s*\n/).filter((block) => block.startsWith('|'));
   const table = tables[nth];
   if (table === undefined) {
     throw new Error(`ARCHITECTURE.md ${heading} has no table ${nth + 1}`);
   }
   return table
+    .trim()
     .split('\n')
     .slice(2)
     .map((row) =>

@@ -19,16 +19,16 @@ import {
   startSdkAgent,
 } from '@surecall/mocks/sdk-agent';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type A2aClient, createClient } from '../src/client.js';
+import { type A2aClient, createClient } from '../src/client/client.js';
+import type { ClientEvent } from '../src/client/events.js';
+import type { SecurityOptions } from '../src/client/security.js';
 import { cardDigest } from '../src/discovery/digest.js';
-import type { ClientEvent } from '../src/events.js';
 import type { AgentCard } from '../src/protocol/agent-card.js';
 import { parseAgentCard } from '../src/protocol/decode.js';
 import type { JsonValue } from '../src/protocol/json-value.js';
 import type { Message, Part } from '../src/protocol/message.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 import type { Task } from '../src/protocol/task.js';
-import type { SecurityOptions } from '../src/security.js';
 
 type Binding = 'JSONRPC' | 'HTTP+JSON';
 

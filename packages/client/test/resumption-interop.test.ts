@@ -3,9 +3,9 @@ Stream resumption against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk
 */
 import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient } from '../src/client.js';
+import { createClient } from '../src/client/client.js';
+import type { ClientEvent } from '../src/client/events.js';
 import { cardDigest } from '../src/discovery/digest.js';
-import type { ClientEvent } from '../src/events.js';
 import { parseAgentCard } from '../src/protocol/decode.js';
 import type { JsonValue } from '../src/protocol/json-value.js';
 import type { StreamResponse } from '../src/protocol/stream.js';

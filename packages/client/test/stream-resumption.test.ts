@@ -4,11 +4,11 @@ Stream resumption against the mock agent (docs/protocol-checks.md#stream-resumpt
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ClientEvent, StreamBreakEvent, StreamResumeEvent } from '../src/client/events.js';
+import type { ProtocolBinding } from '../src/client/security.js';
 import { isClientError } from '../src/core/errors.js';
-import type { ClientEvent, StreamBreakEvent, StreamResumeEvent } from '../src/events.js';
 import type { JsonObject } from '../src/protocol/json-value.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
-import type { ProtocolBinding } from '../src/security.js';
 import { assemble } from './support/assembly.js';
 import { bindings, drive, mountAgent, record, server, userMessage } from './support/retry-agents.js';
 

@@ -16,7 +16,7 @@ import { interfaceUrl } from './request.js';
 import { decodeAnswer, parseBody, type SchemaCode, schemasOf } from './result.js';
 
 /**
-What the binding loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"): the schemas of every operation but SendMessage, a refusal's decoding, the answer rules of the other operations and the stream machinery. The client hands the loader down (`loader.ts`).
+What the binding loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"): the schemas of every operation but SendMessage, a refusal's decoding, the answer rules of the other operations and the stream machinery. The client hands the loader down (`client/loader.ts`).
 */
 export type JsonRpcCode = SchemaCode & {
   readonly jsonRpcFailure: typeof jsonRpcFailure;
@@ -107,7 +107,7 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     },
 
     async stream(operation, request, context) {
-      // The id is drawn before the first await: the caller learns it synchronously (call.ts).
+      // The id is drawn before the first await: the caller learns it synchronously (client/call-context.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
       // The stream's machinery loads with the first stream, before anything is sent (ARCHITECTURE.md#decisions, "Code loads with its first use").
       const { jsonRpcStream } = await load(false);

@@ -1,6 +1,6 @@
 /**
 @module
-The request side both bindings share: the interface URL, read once. The request itself arrives already checked against the outbound contract (`outbound.ts`, the one place that decides what may leave).
+The request side both bindings share: the interface URL, read once. The request itself arrives already checked against the outbound contract (`client/outbound.ts`, the one place that decides what may leave).
 */
 import { OptionsError } from '../core/errors.js';
 

@@ -11,7 +11,7 @@ import type { createRestBinding } from './rest.js';
 export type RestCode = { readonly createRestBinding: typeof createRestBinding };
 
 /**
-The HTTP+JSON binding of one interface (`rest.ts`, loaded by `load`, which the client hands down: `loader.ts`), built when its first call starts. The interface URL is checked at once, as `createRestBinding` does, so a client that cannot use it is refused when it is built; a failed load is `TransportError('network')` with `dispatched: false`, before anything is sent, and the next call tries again.
+The HTTP+JSON binding of one interface (`rest.ts`, loaded by `load`, which the client hands down: `client/loader.ts`), built when its first call starts. The interface URL is checked at once, as `createRestBinding` does, so a client that cannot use it is refused when it is built; a failed load is `TransportError('network')` with `dispatched: false`, before anything is sent, and the next call tries again.
 
 @example
 ```ts

@@ -61,7 +61,7 @@ function queryString(operation: ClientMethod, fields: Readonly<Record<string, un
 }
 
 /**
-The route of an already checked request (one without a `tenant`: see `prepareCall` in outbound.ts). The tenant and the path variables never go into the body or the query: google.api.http binds them to the path, the official JS SDK server takes the tenant from the path alone, and the reference mock refuses a body that names another.
+The route of an already checked request (one without a `tenant`: see `prepareCall` in client/outbound.ts). The tenant and the path variables never go into the body or the query: google.api.http binds them to the path, the official JS SDK server takes the tenant from the path alone, and the reference mock refuses a body that names another.
 
 @throws RequestError `invalid-params` (not dispatched) when a path variable is missing, empty, `.` or `..`.
 @example

@@ -224,7 +224,7 @@ export class InvalidResponseError extends ExchangeError {
 }
 
 /**
-Names the operation in an exchange error's message (`A2A SendMessage failed: transport (network, ECONNRESET)`) and sets `operation`; for a send whose outcome is unknown, the message adds what to do: `outcome unknown: reconcile, do not resend`. Called once, where a client call ends (`call.ts`).
+Names the operation in an exchange error's message (`A2A SendMessage failed: transport (network, ECONNRESET)`) and sets `operation`; for a send whose outcome is unknown, the message adds what to do: `outcome unknown: reconcile, do not resend`. Called once, where a client call ends (`client/call-context.ts`).
 */
 export function nameOperation(error: ExchangeError, operation: string, outcomeUnknown: boolean): void {
   const detail = details.get(error);

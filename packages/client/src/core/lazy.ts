@@ -1,7 +1,7 @@
 /**
 @module
 The shape of a loader handed down (ARCHITECTURE.md#decisions, "Code loads with its first use"): the one dynamic
-`import()` is written where a client is made (`loader.ts`), and a floor below that needs what it loads is given a
+`import()` is written where a client is made (`client/loader.ts`), and a floor below that needs what it loads is given a
 `Load` of just that, so no floor imports one above it (ARCHITECTURE.md#import-rules).
 */
 

@@ -3,7 +3,9 @@
 `discover()`, the way to build a client from an agent's published card (docs/protocol-checks.md#discovery-steps; A2A spec §8.2, §8.3.2): validate the options before any I/O, fetch one bounded public card, digest it, check it, select one interface, match it against the caller's egress pins, validate the extensions and the security choice, and freeze all of it into an `A2aClient`.
 */
 
-import { type A2aClient, createClient } from '../client.js';
+import { type A2aClient, createClient } from '../client/client.js';
+import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../client/options.js';
+import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../client/security.js';
 import {
   type DiscoveryDetail,
   DiscoveryError,
@@ -16,13 +18,11 @@ import {
 } from '../core/errors.js';
 import type { JsonValue } from '../core/json-value.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
-import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../options.js';
 import { AgentCard, type AgentInterface } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { decode } from '../protocol/decode.js';
 import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
-import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../security.js';
 import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { cardDigest } from './digest.js';
@@ -350,7 +350,7 @@ function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boo
   return pin;
 }
 
-// docs/protocol-checks.md#discovery-steps, step 14: the one selection of security.ts, its refusals named as ARCHITECTURE.md#errors names them.
+// docs/protocol-checks.md#discovery-steps, step 14: the one selection of client/security.ts, its refusals named as ARCHITECTURE.md#errors names them.
 function selectSecurity(card: AgentCard, security: SecurityOptions): void {
   try {
     resolveSecurity(card, security);

@@ -2,7 +2,7 @@
 @module
 The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person. This module assembles the agent over its state (`agent-state.ts`) from its send path (`send.ts`), its reconciler (`reconciliation.ts`) and its listings.
 */
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
 import { pause } from '../core/pause.js';
 import type { DeliveryMode, LedgerRecord } from '../ledger/ledger.js';

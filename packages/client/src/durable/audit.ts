@@ -2,8 +2,8 @@
 @module
 The audit of a committed send (docs/durable-send.md#the-audit): one bounded scan of the send's recovery context right after the commit. A commit proves the peer holds the message once; it cannot show that the peer ran it a second time, which a browser's own re-send of a POST does behind the page's back (docs/interop.md#browsers), and then the page sees only the second answer. A second task holding the message turns the record `duplicated`. Any other finding leaves the commit as it stands: the audit can only add evidence of a duplicate, never take a commit back.
 */
-import type { CallOptions } from '../call.js';
-import type { A2aClient } from '../client.js';
+import type { CallOptions } from '../client/call.js';
+import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
 import { attemptMessage, type LedgerRecord, type LedgerTransition } from '../ledger/ledger.js';
 import type { Message } from '../protocol/message.js';

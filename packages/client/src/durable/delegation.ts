@@ -2,10 +2,10 @@
 @module
 Delegation: a parent task hands work to a child agent and follows it to the end (docs/idempotency.md#delegation). The child is started as a streaming send; its message gets a fresh idempotency key when it has none and the peer honours keys, so a client with a retry policy can re-establish a lost start without running the child twice. The child's task id is learned from the first event; the child is canceled when the parent gives up, or when the stream is lost before the child settled (reached a terminal state, `INPUT_REQUIRED` or `AUTH_REQUIRED`).
 */
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
+import type { OperationParams } from '../client/outbound.js';
 import { type ClientError, InvalidResponseError, isClientError, RequestError } from '../core/errors.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
-import type { OperationParams } from '../outbound.js';
 import type { Message } from '../protocol/message.js';
 import type { StreamResponse } from '../protocol/stream.js';
 import { isInterrupted, type Task, type TaskStatus } from '../protocol/task.js';

@@ -2,7 +2,7 @@
 @module
 Which records belong to a durable agent (docs/durable-send.md#whose-record-it-is): a record belongs to the interface it was sent through, its binding, URL and tenant, the three things that decide where a probe goes. The card's digest is kept on the record as evidence of what the card said then, and does not decide: an agent's card changes with every redeploy (a version bump, a new skill), and a send made before it must stay reconcilable after it.
 */
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
 import { type AgentIdentity, type LedgerRecord, sameInterface } from '../ledger/ledger.js';
 

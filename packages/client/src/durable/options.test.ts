@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import {

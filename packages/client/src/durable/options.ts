@@ -2,7 +2,7 @@
 @module
 The options of a durable agent (docs/durable-send.md#the-promise; docs/durable-send.md#binding-a-client, docs/durable-send.md#delivery-modes, docs/durable-send.md#recovery-modes): how a send is delivered, how an unknown outcome is reconciled, and the operator's attestation where one is needed, validated and merged in one place (CONTRIBUTING.md#options). Every refusal is an `OptionsError` naming the option, thrown when the agent is built, before anything is sent.
 */
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
 import type { DeliveryMode } from '../ledger/intent.js';
 import type { Ledger } from '../ledger/ledger.js';

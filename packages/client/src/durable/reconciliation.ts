@@ -2,8 +2,8 @@
 @module
 Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent through this very interface, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
 */
-import type { CallOptions } from '../call.js';
-import type { A2aClient } from '../client.js';
+import type { CallOptions } from '../client/call.js';
+import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
 import {
   type AgentIdentity,

@@ -4,8 +4,8 @@ Reconciliation evidence (docs/durable-send.md#recovery-modes; docs/idempotency.m
 
 What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`, `filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON (docs/durable-send.md#recovery-modes: so member order and number spelling never matter). The server may add exactly one thing, `taskId`, and only this task's id (docs/durable-send.md#recovery-modes, scan step 3); to a message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec §3.4.1 has it assign one. Both sides are decoded messages, so a default a ProtoJSON printer emits or omits (an empty list, `""`) is absent on both (docs/protocol-checks.md#protojson). Anything else that differs is a different payload, and the scan fails closed.
 */
-import type { CallOptions } from '../call.js';
-import type { A2aClient } from '../client.js';
+import type { CallOptions } from '../client/call.js';
+import type { A2aClient } from '../client/client.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { sha256Hex } from '../core/sha256.js';
 import type { Attempt, ErrorSummary, ResultSummary } from '../ledger/ledger.js';

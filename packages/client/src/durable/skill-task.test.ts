@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
 import type { Part } from '../protocol/message.js';
 import type { Task, TaskState } from '../protocol/task.js';

@@ -3,7 +3,7 @@
 The completion of a task a remote skill's send created (README.md#remote-skills-as-typed-functions). With `returnImmediately` a task commits its submission only, not its end (docs/durable-send.md#what-a-task-commits), so waiting for the output is a separate read: a subscription when the card declares streaming (a hint of when to look, nothing more), then `GetTask` (the truth), polled within bounds. Reads are safe to repeat; nothing here ever sends the message again.
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { type InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
 import { pause } from '../core/pause.js';
 import { interruptedStates, type Task, type TaskState, terminalStates } from '../protocol/task.js';

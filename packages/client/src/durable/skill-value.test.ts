@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
 import type { AgentCard } from '../protocol/agent-card.js';
 import type { Part } from '../protocol/message.js';

@@ -3,7 +3,7 @@
 What a remote skill sends and accepts (README.md#remote-skills-as-typed-functions): the media its card entry declares, decided once when the function is built; the one part a message carries; and the value read back from an answer's one part, checked by the caller's Standard Schema validator. A validator's issue messages are never kept: they may quote the peer's value, and no remote text leaves the client (ARCHITECTURE.md#errors); only the issue paths are, built by the rule of core/violation-path.ts.
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { A2aClient } from '../client.js';
+import type { A2aClient } from '../client/client.js';
 import { InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
 import { indexSegment, isPlainKey, maskedKey } from '../core/violation-path.js';
 import type { AgentSkill } from '../protocol/agent-card.js';

@@ -3,6 +3,7 @@ The retry policy's pure parts and its loop: the client items of docs/idempotency
 */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ClientOptions, resolveClientOptions } from '../client/options.js';
 import {
   AuthorizationError,
   CapabilityError,
@@ -13,7 +14,6 @@ import {
   RequestError,
   TransportError,
 } from '../core/errors.js';
-import { type ClientOptions, resolveClientOptions } from '../options.js';
 import { parseAgentCard } from '../protocol/decode.js';
 import { a2aErrors } from '../protocol/error-codes.js';
 import type { ClientMethod } from '../protocol/operations.js';

@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } fr
 import type { Binding, StreamFrame } from '../../src/bindings/binding.js';
 import { createJsonRpcBinding } from '../../src/bindings/jsonrpc.js';
 import { createRestBinding } from '../../src/bindings/rest.js';
+import { loadDeferred } from '../../src/client/loader.js';
 import { isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
-import { loadDeferred } from '../../src/loader.js';
 import type { AgentCard } from '../../src/protocol/agent-card.js';
 import type { Message } from '../../src/protocol/message.js';
 import type { Task } from '../../src/protocol/task.js';

@@ -6,15 +6,15 @@ import { idempotencyExtensionUri, jsonRpcPath, restPath } from '@surecall/mocks'
 import { createMockAgentServer } from '@surecall/mocks/node';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { A2aClient } from '../../src/client.js';
+import type { A2aClient } from '../../src/client/client.js';
+import type { InterfacePin } from '../../src/client/options.js';
+import type { TokenContext } from '../../src/client/security.js';
 import { DiscoveryError, OptionsError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { type DiscoverOptions, discover, fetchAgentCard } from '../../src/discovery/discovery.js';
 import { cardSignaturePayload, verifyCardSignature } from '../../src/discovery/signature.js';
-import type { InterfacePin } from '../../src/options.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
-import type { TokenContext } from '../../src/security.js';
 
 const mock = createMockAgentServer({ stepMs: 0 });
 const jsonRpcUrl = `${mock.origin}${jsonRpcPath}`;

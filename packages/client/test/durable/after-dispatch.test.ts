@@ -5,12 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProtocolBinding } from '../../src/client/security.js';
 import { LedgerError } from '../../src/core/errors.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { openLedger } from '../../src/ledger/file.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { openLedger as openMemoryLedger } from '../../src/ledger/memory.js';
-import type { ProtocolBinding } from '../../src/security.js';
 import { type HostileCall, type HostilePeer, jsonText, startHostilePeer } from '../support/hostile-peer.js';
 
 let peer: HostilePeer;

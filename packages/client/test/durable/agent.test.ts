@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient } from '../../src/client.js';
+import { createClient } from '../../src/client/client.js';
+import type { InterfacePin } from '../../src/client/options.js';
+import type { TokenContext } from '../../src/client/security.js';
 import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import {
@@ -13,12 +15,10 @@ import type { DurableEvent, DurableProbeEvent, DurableTransitionEvent } from '..
 import { recoveryContextId } from '../../src/durable/recovery.js';
 import { idempotencyExtensionUri, idempotencyMetadataKey } from '../../src/idempotency/key.js';
 import type { Ledger, LedgerRecord } from '../../src/ledger/ledger.js';
-import type { InterfacePin } from '../../src/options.js';
 import type { AgentCard } from '../../src/protocol/agent-card.js';
 import { a2aErrors } from '../../src/protocol/error-codes.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
-import type { TokenContext } from '../../src/security.js';
 import {
   bindings,
   memoryLedger,

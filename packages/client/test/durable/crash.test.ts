@@ -14,14 +14,14 @@ import { createInterface } from 'node:readline';
 import { createAgent, createFaultLab, createMockHandle } from '@surecall/mocks';
 import { listenLoopback, type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aClient, createClient } from '../../src/client.js';
+import { type A2aClient, createClient } from '../../src/client/client.js';
+import type { ProtocolBinding } from '../../src/client/security.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { type DurableAgent, durableAgent } from '../../src/durable/agent.js';
 import { openLedger } from '../../src/ledger/file.js';
 import { type Ledger, type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
-import type { ProtocolBinding } from '../../src/security.js';
 import { compileForChild } from '../support/child-build.js';
 
 const { SURECALL_FULL, SURECALL_SEED } = process.env;

@@ -2,7 +2,7 @@
 `startDelegation` against the mock agent, over both bindings, with fake timers: the key it adds or keeps, every outcome of the union, the cancel on a parent's abort or a lost stream, and a lost start retried by the client's policy. Two cases no conformant client produces use a scripted client.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { A2aClient } from '../../src/client.js';
+import type { A2aClient } from '../../src/client/client.js';
 import { InvalidResponseError, RequestError, TransportError } from '../../src/core/errors.js';
 import { startDelegation } from '../../src/durable/delegation.js';
 import {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createClient } from '../../src/client.js';
+import { createClient } from '../../src/client/client.js';
 import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';

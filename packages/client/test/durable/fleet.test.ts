@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FaultLab, FaultSpec, MockAgent } from '@surecall/mocks';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type A2aClient, createClient } from '../../src/client.js';
+import { type A2aClient, createClient } from '../../src/client/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallOptions } from '../../src/call.js';
+import type { CallOptions } from '../../src/client/call.js';
 import { RemoteError, TransportError } from '../../src/core/errors.js';
 import {
   answerEchoes,

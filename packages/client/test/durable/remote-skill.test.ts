@@ -7,7 +7,8 @@ import { bypass, http } from 'msw';
 import { setupServer } from 'msw/node';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { createClient } from '../../src/client.js';
+import { createClient } from '../../src/client/client.js';
+import type { ProtocolBinding } from '../../src/client/security.js';
 import { OptionsError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
@@ -15,7 +16,6 @@ import { remoteSkill, type SkillOutcome, skillMetadataKey } from '../../src/dura
 import { openLedger } from '../../src/ledger/memory.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
-import type { ProtocolBinding } from '../../src/security.js';
 
 const Sum = v.object({ a: v.number(), b: v.number() });
 const Total = v.object({ sum: v.number() });

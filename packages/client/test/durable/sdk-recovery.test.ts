@@ -5,7 +5,7 @@ import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { bypass, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient } from '../../src/client.js';
+import { createClient } from '../../src/client/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { openLedger } from '../../src/ledger/memory.js';

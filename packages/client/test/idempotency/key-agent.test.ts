@@ -2,8 +2,8 @@
 Keyed sends against the mock agent in its three modes (`honouring`, `refusing`, `foreign`), over both bindings, with fake timers for every backoff: the scenarios of docs/idempotency.md#what-the-tests-prove, items 19–33, 55–58 and 68, from the client's side.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ClientRetryEvent } from '../../src/client/events.js';
 import { isClientError, RemoteError, TransportError } from '../../src/core/errors.js';
-import type { ClientRetryEvent } from '../../src/events.js';
 import { idempotencyExtensionUri, newIdempotencyKey } from '../../src/idempotency/key.js';
 import type { StreamResponse } from '../../src/protocol/stream.js';
 import type { Task } from '../../src/protocol/task.js';

@@ -3,9 +3,9 @@ The retry policy of a client against the mock agent, over both bindings, with fa
 */
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { A2aClient } from '../../src/client.js';
+import type { A2aClient } from '../../src/client/client.js';
+import type { ClientEvent, ClientRetryEvent } from '../../src/client/events.js';
 import { HttpProtocolError, TransportError } from '../../src/core/errors.js';
-import type { ClientEvent, ClientRetryEvent } from '../../src/events.js';
 import type { Task } from '../../src/protocol/task.js';
 import {
   bindings,

@@ -5,7 +5,7 @@ import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { bypass, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type A2aClient, createClient } from '../../src/client.js';
+import { type A2aClient, createClient } from '../../src/client/client.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { newIdempotencyKey } from '../../src/idempotency/key.js';
 import type { AgentCard } from '../../src/protocol/agent-card.js';

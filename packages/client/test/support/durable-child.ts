@@ -5,7 +5,7 @@ A child process for `test/durable/crash.test.ts`: a durable agent on the file le
 Arguments: `<ledger path> <card url> <binding: JSONRPC | HTTP+JSON> <delivery: history | keyed> <id prefix> <concurrent senders>`.
 */
 import { createInterface } from 'node:readline';
-import { createClient } from '../../src/client.js';
+import { createClient } from '../../src/client/client.js';
 import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';

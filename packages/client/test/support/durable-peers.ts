@@ -14,17 +14,17 @@ import {
 } from '@surecall/mocks';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { type A2aClient, createClient } from '../../src/client.js';
+import { type A2aClient, createClient } from '../../src/client/client.js';
+import type { ClientOptions } from '../../src/client/options.js';
+import type { ProtocolBinding } from '../../src/client/security.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/memory.js';
-import type { ClientOptions } from '../../src/options.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { A2aErrorEntry } from '../../src/protocol/error-codes.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
-import type { ProtocolBinding } from '../../src/security.js';
 
 /** Both bindings, for `describe.each`. */
 export const bindings = ['JSONRPC', 'HTTP+JSON'] as const;

@@ -5,12 +5,12 @@ Test support: a hostile peer on a real loopback socket (`listenLoopback`, 127.0.
 import { randomBytes } from 'node:crypto';
 import { agentCardPath, createAgent, createFaultLab, createMockHandle, jsonRpcPath } from '@surecall/mocks';
 import { listenLoopback } from '@surecall/mocks/node';
-import { type A2aClient, createClient } from '../../src/client.js';
+import { type A2aClient, createClient } from '../../src/client/client.js';
+import type { ClientOptions } from '../../src/client/options.js';
+import type { ProtocolBinding } from '../../src/client/security.js';
 import { cardDigest } from '../../src/discovery/digest.js';
-import type { ClientOptions } from '../../src/options.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
-import type { ProtocolBinding } from '../../src/security.js';
 import { servedCard } from './card.js';
 
 /** What an `answer` learns about one A2A request. */

@@ -15,15 +15,15 @@ import {
 } from '@surecall/mocks';
 import { setupServer } from 'msw/node';
 import { vi } from 'vitest';
-import { type A2aClient, createClient } from '../../src/client.js';
+import { type A2aClient, createClient } from '../../src/client/client.js';
+import type { ClientEvent } from '../../src/client/events.js';
+import type { ClientOptions } from '../../src/client/options.js';
+import type { ProtocolBinding } from '../../src/client/security.js';
 import { cardDigest } from '../../src/discovery/digest.js';
-import type { ClientEvent } from '../../src/events.js';
 import { setKey } from '../../src/idempotency/key.js';
-import type { ClientOptions } from '../../src/options.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
-import type { ProtocolBinding } from '../../src/security.js';
 
 /** Both bindings, for `describe.each`. */
 export const bindings = ['JSONRPC', 'HTTP+JSON'] as const;

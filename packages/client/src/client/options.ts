@@ -1,12 +1,12 @@
-import type { FetchFunction } from './bindings/binding.js';
-import { OptionsError } from './core/errors.js';
-import { type Limits, type LimitsOptions, resolveLimits } from './core/limits.js';
-import { honoursIdempotency } from './idempotency/key.js';
-import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from './idempotency/retry.js';
-import type { AgentCard, AgentInterface } from './protocol/agent-card.js';
-import { contractBounds } from './protocol/bounds.js';
-import type { OperationName } from './protocol/operations.js';
-import { isAbsoluteUri, isAbsoluteUrl } from './protocol/text.js';
+import type { FetchFunction } from '../bindings/binding.js';
+import { OptionsError } from '../core/errors.js';
+import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
+import { honoursIdempotency } from '../idempotency/key.js';
+import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from '../idempotency/retry.js';
+import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
+import { contractBounds } from '../protocol/bounds.js';
+import type { OperationName } from '../protocol/operations.js';
+import { isAbsoluteUri, isAbsoluteUrl } from '../protocol/text.js';
 import {
   type ProtocolBinding,
   type ResolvedSecurity,

@@ -14,10 +14,10 @@ const message = userMessage([
 await client.sendMessage({ message });
 ```
 */
-import { RequestError } from './core/errors.js';
-import { decode } from './protocol/decode.js';
-import type { JsonObject, JsonValue } from './protocol/json-value.js';
-import { Message, Part } from './protocol/message.js';
+import { RequestError } from '../core/errors.js';
+import { decode } from '../protocol/decode.js';
+import type { JsonObject, JsonValue } from '../protocol/json-value.js';
+import { Message, Part } from '../protocol/message.js';
 
 /** What every part may carry besides its content. */
 export type PartOptions = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { RequestError } from '../core/errors.js';
 import { dataPart, fileUrlPart, textPart, userMessage } from './builders.js';
-import { RequestError } from './core/errors.js';
 
 describe('message and part builders', () => {
   it('build the plain wire values', () => {

@@ -2,14 +2,14 @@
 @module
 The call runner of one client (ARCHITECTURE.md#layers-of-the-client, layer "client"): `createCaller` builds its state (`CallKit`, `call-context.ts`) and hands each call to its half, unary (`unary-call.ts`) or stream (`streaming.ts`, which loads with the first stream); both go through the attempts of `call-context.ts`.
 */
-import type { Binding, StreamMethod, UnaryMethod } from './bindings/binding.js';
-import { createJsonRpcBinding } from './bindings/jsonrpc.js';
-import { lazyRestBinding } from './bindings/rest-loader.js';
+import type { Binding, StreamMethod, UnaryMethod } from '../bindings/binding.js';
+import { createJsonRpcBinding } from '../bindings/jsonrpc.js';
+import { lazyRestBinding } from '../bindings/rest-loader.js';
+import type { StreamResponse } from '../protocol/stream.js';
 import { begin, type CallKit, type CallOptions, fail } from './call-context.js';
 import type { EventHub } from './events.js';
 import { loadDeferred } from './loader.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { StreamResponse } from './protocol/stream.js';
 import { type UnaryAnswer, type UnaryCheck, unary } from './unary-call.js';
 
 export type { Call, CallKit, CallOptions } from './call-context.js';

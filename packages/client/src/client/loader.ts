@@ -9,12 +9,12 @@ What it loads is named here by what each floor asks of it, not by importing `def
 to this floor: the `import()` below is checked against {@link DeferredCode} by the compiler.
 */
 
-import type { JsonRpcCode } from './bindings/jsonrpc.js';
-import type { checkPushConfig, checkPushConfigPage, checkTaskPage } from './bindings/page-checks.js';
-import type { RestCode } from './bindings/rest-loader.js';
+import type { JsonRpcCode } from '../bindings/jsonrpc.js';
+import type { checkPushConfig, checkPushConfigPage, checkTaskPage } from '../bindings/page-checks.js';
+import type { RestCode } from '../bindings/rest-loader.js';
+import { TransportError } from '../core/errors.js';
+import type { Load } from '../core/lazy.js';
 import type { CallCode } from './call-context.js';
-import { TransportError } from './core/errors.js';
-import type { Load } from './core/lazy.js';
 import type { streamRunner } from './streaming.js';
 
 /** What the client and the floors below it use of the deferred module. */
@@ -39,7 +39,7 @@ const { streamRunner } = await loadDeferred(false);
 ```
 */
 export const loadDeferred: Load<DeferredCode> = (dispatched) => {
-  loading ??= import('./deferred.js');
+  loading ??= import('../deferred.js');
   const pending = loading;
   return pending.catch((cause: unknown) => {
     if (loading === pending) {

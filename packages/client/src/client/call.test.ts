@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallContext, StreamFrame } from './bindings/binding.js';
+import type { CallContext, StreamFrame } from '../bindings/binding.js';
+import { TransportError } from '../core/errors.js';
+import { parseAgentCard } from '../protocol/decode.js';
+import type { StreamResponse } from '../protocol/stream.js';
 import { createCaller } from './call.js';
-import { TransportError } from './core/errors.js';
 import { type ClientEvent, createEventHub } from './events.js';
 import { resolveClientOptions } from './options.js';
-import { parseAgentCard } from './protocol/decode.js';
-import type { StreamResponse } from './protocol/stream.js';
 
 // A scripted binding in place of the JSON-RPC one: it draws its id and dispatches synchronously, as the real one does.
 const script = vi.hoisted(() => ({
@@ -14,7 +14,7 @@ const script = vi.hoisted(() => ({
   returned: 0,
 }));
 
-vi.mock('./bindings/jsonrpc.js', () => ({
+vi.mock('../bindings/jsonrpc.js', () => ({
   createJsonRpcBinding: (options: { readonly nextId: () => number }) => ({
     protocolBinding: 'JSONRPC',
     async unary(_operation: string, request: { readonly id?: string }, context: CallContext) {

@@ -2,9 +2,9 @@
 @module
 Stream resumption (docs/protocol-checks.md#stream-resumption): when a SendStreamingMessage or SubscribeToTask stream breaks after it has named its task, the client reads the rest of the task with SubscribeToTask on the same client, never by sending the message again. This module holds the pure part: the per-call option and its resolution, which failures are breaks, and the wait before each attempt. The loop itself runs in `streaming.ts`.
 */
-import { isClientError, OptionsError } from './core/errors.js';
+import { isClientError, OptionsError } from '../core/errors.js';
+import { isRetryableError, retryDelayMs } from '../idempotency/retry-loop.js';
 import type { StreamBreakReason } from './events.js';
-import { isRetryableError, retryDelayMs } from './idempotency/retry-loop.js';
 
 /**
 How a stream resumes after a break. Every field is optional: `resume: {}` (or leaving `resume` out) takes the defaults; `resume: false` turns resumption off, so a break fails the stream as before.

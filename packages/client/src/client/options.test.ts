@@ -1,14 +1,14 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { OptionsError } from './core/errors.js';
-import { defaultLimits } from './core/limits.js';
+import { OptionsError } from '../core/errors.js';
+import { defaultLimits } from '../core/limits.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import { parseAgentCard } from '../protocol/decode.js';
 import {
   type ClientOptions,
   defaultClientOptions,
   type ResolvedClientOptions,
   resolveClientOptions,
 } from './options.js';
-import type { AgentCard } from './protocol/agent-card.js';
-import { parseAgentCard } from './protocol/decode.js';
 
 const idempotency = 'https://a2a-rust.com/extensions/idempotency/v1';
 const traces = 'https://ext.example/traces/v1';

@@ -2,7 +2,9 @@
 @module
 The unary half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): one call of an operation that answers once, through the outbound contract and the retry policy (`call-context.ts`), its answer checked (docs/protocol-checks.md#unary-answers) before the `response` event and the caller see it.
 */
-import type { UnaryMethod } from './bindings/binding.js';
+import type { UnaryMethod } from '../bindings/binding.js';
+import { carriesIdempotencyKey } from '../idempotency/retry.js';
+import type { OperationRequest, OperationResponse } from '../protocol/operations.js';
 import {
   attempts,
   begin,
@@ -14,8 +16,6 @@ import {
   prepare,
   start,
 } from './call-context.js';
-import { carriesIdempotencyKey } from './idempotency/retry.js';
-import type { OperationRequest, OperationResponse } from './protocol/operations.js';
 
 /** The semantic check of one unary answer (docs/protocol-checks.md#unary-answers), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (docs/idempotency.md#replays). */
 export type UnaryCheck<N extends UnaryMethod> = (

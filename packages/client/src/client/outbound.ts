@@ -1,9 +1,9 @@
-import type { OperationSchemas } from './bindings/result.js';
-import { AuthorizationError, CapabilityError, RequestError } from './core/errors.js';
-import type { AgentCard } from './protocol/agent-card.js';
-import { decode } from './protocol/decode.js';
-import { methods } from './protocol/methods.js';
-import type { ClientMethod, OperationRequest } from './protocol/operations.js';
+import type { OperationSchemas } from '../bindings/result.js';
+import { AuthorizationError, CapabilityError, RequestError } from '../core/errors.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import { decode } from '../protocol/decode.js';
+import { methods } from '../protocol/methods.js';
+import type { ClientMethod, OperationRequest } from '../protocol/operations.js';
 import type { ResolvedSecurity } from './security.js';
 import type { skillCallScopes } from './skill-scopes.js';
 

@@ -1,15 +1,15 @@
-import { checkSendResult, checkTask } from './bindings/checks.js';
+import { checkSendResult, checkTask } from '../bindings/checks.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import type { TaskPushNotificationConfig } from '../protocol/push.js';
+import type { ListTaskPushNotificationConfigsResponse, ListTasksResponse } from '../protocol/requests.js';
+import type { SendMessageResponse } from '../protocol/send-message.js';
+import type { StreamResponse } from '../protocol/stream.js';
+import type { Task } from '../protocol/task.js';
 import { type CallOptions, createCaller } from './call.js';
 import { type ClientEvents, createEventHub } from './events.js';
 import { loadDeferred } from './loader.js';
 import { type ClientOptions, type InterfacePin, resolveClientOptions } from './options.js';
 import type { OperationParams } from './outbound.js';
-import type { AgentCard } from './protocol/agent-card.js';
-import type { TaskPushNotificationConfig } from './protocol/push.js';
-import type { ListTaskPushNotificationConfigsResponse, ListTasksResponse } from './protocol/requests.js';
-import type { SendMessageResponse } from './protocol/send-message.js';
-import type { StreamResponse } from './protocol/stream.js';
-import type { Task } from './protocol/task.js';
 import type { ProtocolBinding } from './security.js';
 
 /**

@@ -2,8 +2,8 @@
 @module
 The scopes of a call made for one of the card's skills (`CallOptions.skill`; docs/protocol-checks.md#security-selection, skill-level security). Only a call that names a skill reaches this, so it loads with the first one (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use").
 */
-import { OptionsError, RequestError } from './core/errors.js';
-import type { AgentCard } from './protocol/agent-card.js';
+import { OptionsError, RequestError } from '../core/errors.js';
+import type { AgentCard } from '../protocol/agent-card.js';
 import { type ResolvedSecurity, selectScopes } from './security.js';
 
 /**

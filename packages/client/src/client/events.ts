@@ -1,6 +1,6 @@
-import { isClientError } from './core/errors.js';
-import type { HttpMethod, OperationName } from './protocol/operations.js';
-import type { StreamResponse } from './protocol/stream.js';
+import { isClientError } from '../core/errors.js';
+import type { HttpMethod, OperationName } from '../protocol/operations.js';
+import type { StreamResponse } from '../protocol/stream.js';
 import type { ProtocolBinding } from './security.js';
 
 /**

@@ -2,9 +2,17 @@
 @module
 The stream half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): a SendStreamingMessage or SubscribeToTask call establishes its stream through the client's binding, checks every event with the lifecycle validator (`bindings/stream.ts`) and resumes a broken stream by reading its task (docs/protocol-checks.md#stream-resumption). It loads with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"), so `call.ts` reaches it only through a dynamic `import()`.
 */
-import type { StreamFrame, StreamMethod } from './bindings/binding.js';
-import { checkTask } from './bindings/checks.js';
-import { createStreamValidator, type StreamValidator } from './bindings/stream.js';
+import type { StreamFrame, StreamMethod } from '../bindings/binding.js';
+import { checkTask } from '../bindings/checks.js';
+import { createStreamValidator, type StreamValidator } from '../bindings/stream.js';
+import { TransportError } from '../core/errors.js';
+import { pause } from '../core/pause.js';
+import { carriesIdempotencyKey } from '../idempotency/retry.js';
+import { methods } from '../protocol/methods.js';
+import type { OperationRequest } from '../protocol/operations.js';
+import type { StreamResponse } from '../protocol/stream.js';
+import type { Task } from '../protocol/task.js';
+import { isInterrupted, isTerminal } from '../protocol/task.js';
 import {
   attempts,
   type Call,
@@ -17,15 +25,7 @@ import {
   type StreamRun,
   start,
 } from './call-context.js';
-import { TransportError } from './core/errors.js';
-import { pause } from './core/pause.js';
 import { errorJson, type StreamBreakReason, streamEventKind } from './events.js';
-import { carriesIdempotencyKey } from './idempotency/retry.js';
-import { methods } from './protocol/methods.js';
-import type { OperationRequest } from './protocol/operations.js';
-import type { StreamResponse } from './protocol/stream.js';
-import type { Task } from './protocol/task.js';
-import { isInterrupted, isTerminal } from './protocol/task.js';
 import {
   breakOf,
   isTransientResumeFailure,

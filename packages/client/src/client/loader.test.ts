@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 afterEach(() => {
-  vi.doUnmock('./deferred.js');
+  vi.doUnmock('../deferred.js');
   vi.resetModules();
 });
 
@@ -18,7 +18,7 @@ describe('loadDeferred', { timeout: 30_000 }, () => {
 
   it('turns a failed load into TransportError network with the caller’s dispatched, and the next call loads again', async () => {
     vi.resetModules();
-    vi.doMock('./deferred.js', () => {
+    vi.doMock('../deferred.js', () => {
       throw new Error('the chunk could not be fetched');
     });
     const { loadDeferred } = await import('./loader.js');
@@ -32,7 +32,7 @@ describe('loadDeferred', { timeout: 30_000 }, () => {
       reason: 'network',
       dispatched: true,
     });
-    vi.doUnmock('./deferred.js');
+    vi.doUnmock('../deferred.js');
     const loaded = await loadDeferred(false);
     expect(typeof loaded.streamRunner).toBe('function');
   });

@@ -6,7 +6,7 @@ import {
   OptionsError,
   RemoteError,
   TransportError,
-} from './core/errors.js';
+} from '../core/errors.js';
 import {
   breakOf,
   defaultResumePolicy,

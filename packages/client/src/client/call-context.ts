@@ -2,22 +2,22 @@
 @module
 What one call carries and what the calls of one client share (ARCHITECTURE.md#layers-of-the-client, layer "client"): the per-call options, the call as the runner tracks it, and the runner's state (`CallKit`: one binding, one JSON-RPC id counter, one call counter, the client's events). Then what every call does with them: it begins, its events name it, its request passes the outbound contract once (`prepare`), its attempts run under the client's retry policy (`attempts`), each attempt gets its token context, extra headers and `request` event around the binding's own call (`start`, which builds the binding's `CallContext`), and a failure ends it named for its operation (`fail`). The unary half is `unary-call.ts`, the stream half `streaming.ts`; `call.ts` joins them.
 */
-import type { Binding, CallContext, HeaderTarget, StreamMethod } from './bindings/binding.js';
-import { type SchemaCode, schemasOf } from './bindings/result.js';
-import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from './core/errors.js';
-import type { Load } from './core/lazy.js';
+import type { Binding, CallContext, HeaderTarget, StreamMethod } from '../bindings/binding.js';
+import { type SchemaCode, schemasOf } from '../bindings/result.js';
+import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from '../core/errors.js';
+import type { Load } from '../core/lazy.js';
+import { notAppliedCodes } from '../idempotency/retry.js';
+import type { RetryNotice, runWithRetry } from '../idempotency/retry-loop.js';
+import { methods } from '../protocol/methods.js';
+import type { ClientMethod, OperationName } from '../protocol/operations.js';
+import type { StreamResponse } from '../protocol/stream.js';
+import type { extraHeadersOf } from '../wire/extra-headers.js';
 import { type EventHub, errorJson } from './events.js';
-import { notAppliedCodes } from './idempotency/retry.js';
-import type { RetryNotice, runWithRetry } from './idempotency/retry-loop.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
-import { methods } from './protocol/methods.js';
-import type { ClientMethod, OperationName } from './protocol/operations.js';
-import type { StreamResponse } from './protocol/stream.js';
 import type { ResumeOptions } from './resumption.js';
 import type { TokenAttempt, TokenContext } from './security.js';
 import type { skillCallScopes } from './skill-scopes.js';
-import type { extraHeadersOf } from './wire/extra-headers.js';
 
 /**
 What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then choose the token's scopes), and, for the durable layer, the attempt it makes.

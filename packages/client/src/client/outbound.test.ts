@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AuthorizationError, CapabilityError, RequestError } from './core/errors.js';
+import { AuthorizationError, CapabilityError, RequestError } from '../core/errors.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import { parseAgentCard } from '../protocol/decode.js';
+import { operationSchemas } from '../protocol/operation-schemas.js';
+import type { ClientMethod } from '../protocol/operations.js';
 import { type PrepareInput, prepareCall as prepareWith } from './outbound.js';
-import type { AgentCard } from './protocol/agent-card.js';
-import { parseAgentCard } from './protocol/decode.js';
-import { operationSchemas } from './protocol/operation-schemas.js';
-import type { ClientMethod } from './protocol/operations.js';
 import { type ResolvedSecurity, resolveSecurity } from './security.js';
 import { skillCallScopes } from './skill-scopes.js';
 

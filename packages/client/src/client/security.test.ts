@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OptionsError } from './core/errors.js';
-import { parseAgentCard } from './protocol/decode.js';
-import type { SecurityRequirement, SecurityScheme } from './protocol/security-scheme.js';
+import { OptionsError } from '../core/errors.js';
+import { parseAgentCard } from '../protocol/decode.js';
+import type { SecurityRequirement, SecurityScheme } from '../protocol/security-scheme.js';
 import { type ResolvedSecurity, resolveSecurity, type SecurityOptions, selectScopes } from './security.js';
 import { skillScopes } from './skill-scopes.js';
 

@@ -1,9 +1,9 @@
-import { OptionsError } from './core/errors.js';
-import type { AgentCard } from './protocol/agent-card.js';
-import { contractBounds } from './protocol/bounds.js';
-import type { OperationName } from './protocol/operations.js';
-import type { SecurityRequirement, SecurityScheme } from './protocol/security-scheme.js';
-import { labelRule } from './protocol/text.js';
+import { OptionsError } from '../core/errors.js';
+import type { AgentCard } from '../protocol/agent-card.js';
+import { contractBounds } from '../protocol/bounds.js';
+import type { OperationName } from '../protocol/operations.js';
+import type { SecurityRequirement, SecurityScheme } from '../protocol/security-scheme.js';
+import { labelRule } from '../protocol/text.js';
 
 /** The two bindings this client speaks, spelled as `AgentInterface.protocolBinding` spells them. */
 export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CapabilityError, InvalidResponseError, OptionsError } from './core/errors.js';
+import { CapabilityError, InvalidResponseError, OptionsError } from '../core/errors.js';
+import type { StreamResponse } from '../protocol/stream.js';
 import { type ClientEvent, createEventHub, errorJson, streamEventKind } from './events.js';
-import type { StreamResponse } from './protocol/stream.js';
 
 const event = (callId: number): ClientEvent => ({
   type: 'error',
