@@ -1,8 +1,8 @@
 /**
-The PostgreSQL ledger's schema migrations (ledger/postgres/schema.ts): a ledger written at an earlier version is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation time, then id), every later one after them, by the database.
+The PostgreSQL ledger's schema migrations (ledger/postgres/schema.ts): a ledger written at an earlier version is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation time, then id), every later one after them, by the database. Version 4 indexes the status each record's body names, which the inbox and the sweep of orphans select by (docs/durable-send.md#what-the-store-checks), in place of the status column's two indexes.
 */
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres/entry.js';
 import { intent } from '../support/intent.js';
 
@@ -18,12 +18,19 @@ afterAll(async () => {
   await admin.end();
 });
 
-/** Takes a schema of this version back to how `version` (1 or 2) left it, as a database written by an older release holds it. */
-async function downgrade(schema: string, version: 1 | 2): Promise<void> {
-  await admin.query(`DROP INDEX ${schema}.records_status`);
-  await admin.query(`DROP INDEX ${schema}.revisions_written`);
-  await admin.query(`ALTER TABLE ${schema}.records DROP COLUMN seq`);
-  await admin.query(`CREATE INDEX records_status ON ${schema}.records (status, created_at, id)`);
+/** Takes a schema of this version back to how `version` (1, 2 or 3) left it, as a database written by an older release holds it. */
+async function downgrade(schema: string, version: 1 | 2 | 3): Promise<void> {
+  await admin.query(`DROP INDEX ${schema}.records_body_status`);
+  await admin.query(
+    `CREATE INDEX records_executing ON ${schema}.records (lease_expires) WHERE status = 'executing'`,
+  );
+  if (version === 3) {
+    await admin.query(`CREATE INDEX records_status ON ${schema}.records (status, seq)`);
+  } else {
+    await admin.query(`DROP INDEX ${schema}.revisions_written`);
+    await admin.query(`ALTER TABLE ${schema}.records DROP COLUMN seq`);
+    await admin.query(`CREATE INDEX records_status ON ${schema}.records (status, created_at, id)`);
+  }
   if (version === 1) {
     await admin.query(`DROP INDEX ${schema}.records_settled`);
     await admin.query(`ALTER TABLE ${schema}.records DROP COLUMN updated_at`);
@@ -38,9 +45,35 @@ async function sequence(schema: string): Promise<{ id: string; seq: string }[]> 
   return found.rows;
 }
 
+// Every index of the ledger's tables at version 4, and how the one on the body's status is made.
+const currentIndexes = [
+  'meta_pkey',
+  'records_body_status',
+  'records_due',
+  'records_lease',
+  'records_pkey',
+  'records_settled',
+  'records_worker',
+  'revisions_pkey',
+  'revisions_written',
+];
+const bodyStatusIndex = "btree (((((body)::jsonb -> 'state'::text) ->> 'status'::text)), seq)";
+
+async function indexes(schema: string): Promise<{ names: string[]; bodyStatus: string | undefined }> {
+  const found = await admin.query<{ indexname: string; indexdef: string }>(
+    'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname',
+    [schema],
+  );
+  const bodyStatus = found.rows.find((row) => row.indexname === 'records_body_status');
+  return {
+    names: found.rows.map((row) => row.indexname),
+    bodyStatus: bodyStatus?.indexdef.replace(/^.* USING /, ''),
+  };
+}
+
 describe('PostgreSQL schema migrations', () => {
-  it('is at version 3', () => {
-    expect(postgresSchemaVersion).toBe(3);
+  it('is at version 4', () => {
+    expect(postgresSchemaVersion).toBe(4);
   });
 
   it.each([
@@ -48,22 +81,31 @@ describe('PostgreSQL schema migrations', () => {
     { from: 1, created: ['r-c', 'r-a', 'r-b'], ids: ['r-a', 'r-b', 'r-c'] },
     { from: 2, created: [], ids: [] },
   ] as const)(
-    'brings a version $from ledger of $ids.length records to version 3, numbering them in the order list gave them and every later one after them',
+    'brings a version $from ledger of $ids.length records to version 4, numbering them in the order list gave them and every later one after them',
     async ({ from, created, ids }) => {
       const schema = `migrated_${from}_${ids.length}_${suffix}`;
       schemas.push(schema);
       const first = await openPostgresLedger({ connectionString: url }, { schema, worker: 'first' });
-      for (const id of created) {
-        await first.create(intent(id));
+      // Records of one millisecond: until now `list` told them apart by id, so that is the order they are numbered in, whatever order they were created in.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1000);
+      try {
+        for (const id of created) {
+          await first.create(intent(id));
+        }
+      } finally {
+        vi.useRealTimers();
       }
       await first.close();
       await downgrade(schema, from);
-      // Records of one millisecond: until now `list` told them apart by id, so that is the order they are numbered in, whatever order they were created in.
-      await admin.query(`UPDATE ${schema}.records SET created_at = 1000`);
+      const stamped = await admin.query<{ created_at: string }>(
+        `SELECT DISTINCT created_at::text AS created_at FROM ${schema}.records`,
+      );
+      expect(stamped.rows).toEqual(created.length === 0 ? [] : [{ created_at: '1000' }]);
 
       const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'second' });
       try {
-        expect(second.schemaVersion).toBe(3);
+        expect(second.schemaVersion).toBe(4);
         expect(await sequence(schema)).toEqual(ids.map((id, index) => ({ id, seq: String(index + 1) })));
         // The database numbers what is created from now on, past the numbered records.
         await second.create(intent('later-z'));
@@ -83,25 +125,63 @@ describe('PostgreSQL schema migrations', () => {
           [schema],
         );
         expect(columns.rows).toEqual([{ is_identity: 'YES', identity_generation: 'ALWAYS' }]);
-        const indexes = await admin.query<{ indexname: string; indexdef: string }>(
-          `SELECT indexname, indexdef FROM pg_indexes
-         WHERE schemaname = $1 AND indexname IN ('records_status', 'revisions_written') ORDER BY indexname`,
+        const written = await admin.query<{ indexdef: string }>(
+          `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'revisions_written'`,
           [schema],
         );
-        expect(indexes.rows.map((row) => [row.indexname, row.indexdef.replace(/^.* USING /, '')])).toEqual([
-          ['records_status', 'btree (status, seq)'],
-          ['revisions_written', 'btree (written_at)'],
+        expect(written.rows.map((row) => row.indexdef.replace(/^.* USING /, ''))).toEqual([
+          'btree (written_at)',
+        ]);
+        expect(await indexes(schema)).toEqual({ names: currentIndexes, bodyStatus: bodyStatusIndex });
+        // The inbox reads the new index: every record is listed by the status its body names.
+        expect((await second.list({ states: ['prepared'] })).map((record) => record.id)).toEqual([
+          ...ids,
+          'later-z',
+          'later-a',
         ]);
       } finally {
         await second.close();
       }
       // A migrated ledger opens as it stands.
       const third = await openPostgresLedger({ connectionString: url }, { schema, worker: 'third' });
-      expect(third.schemaVersion).toBe(3);
+      expect(third.schemaVersion).toBe(4);
       expect((await sequence(schema)).map((row) => row.id)).toEqual([...ids, 'later-z', 'later-a']);
       await third.close();
     },
   );
+
+  it('brings a version 3 ledger to version 4: the status its bodies name indexed, the status column no longer', async () => {
+    const schema = `migrated_3_${suffix}`;
+    schemas.push(schema);
+    const first = await openPostgresLedger({ connectionString: url }, { schema, worker: 'first' });
+    await first.create(intent('v3-prepared'));
+    const started = await first.create(intent('v3-unknown'), { attemptId: 'a-v3', messageId: 'm-a-v3' });
+    await first.transition(started.id, started.revision, {
+      type: 'unknown',
+      attemptId: 'a-v3',
+      reason: 'ambiguous-outcome',
+    });
+    await first.close();
+    await downgrade(schema, 3);
+    expect((await indexes(schema)).names).toEqual(
+      [
+        ...currentIndexes.filter((name) => name !== 'records_body_status'),
+        'records_executing',
+        'records_status',
+      ].sort(),
+    );
+
+    const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'second' });
+    try {
+      expect(second.schemaVersion).toBe(4);
+      expect(await indexes(schema)).toEqual({ names: currentIndexes, bodyStatus: bodyStatusIndex });
+      expect((await second.list({ states: ['unknown'] })).map((record) => record.id)).toEqual(['v3-unknown']);
+      expect((await second.list()).map((record) => record.id)).toEqual(['v3-prepared', 'v3-unknown']);
+      expect((await second.claimDue()).map((record) => record.id)).toEqual(['v3-unknown']);
+    } finally {
+      await second.close();
+    }
+  });
 
   it('lists records in the order they were created in the ledger', async () => {
     const schema = `listed_${suffix}`;

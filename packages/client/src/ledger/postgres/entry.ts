@@ -14,8 +14,9 @@ missed (docs/durable-send.md#when-the-database-drops-a-connection). `pg` is an o
 `connection.ts` alone.
 
 The folder: `options.ts` (the options, resolved once), `connection.ts` (the pool and its guards), `schema.ts` (the
-versioned migrations), `statements.ts` (the SQL), `row.ts` (a record's columns), `store.ts` with `writes.ts` and
-`leases.ts` (the store the engine runs on), `notify.ts` and `follower.ts` (`NOTIFY` and `LISTEN`).
+versioned migrations), `statements.ts` (the SQL), `row.ts` (a record's columns, checked against its body) and
+`history.ts` (a history, checked against its record's row), `store.ts` with `writes.ts` and `leases.ts` (the store the
+engine runs on), `notify.ts` and `follower.ts` (`NOTIFY` and `LISTEN`).
 */
 import { LedgerError } from '../../core/errors.js';
 import { openLedgerEngine } from '../engine.js';
@@ -112,7 +113,7 @@ async function ledgerOver(
 /**
 Opens the shared PostgreSQL ledger for one writer (docs/durable-send.md#postgresql): creates or migrates its schema (a `readOnly` follower only checks its version, so a role that may only read can open it), ends the leases a previous process of the same `worker` held, turns the records left executing by writers whose lease lapsed into unknown, and starts renewing this writer's leases. `subscribe` also hears the changes of every other writer, through `LISTEN`/`NOTIFY`, once a first listener subscribes.
 
-@throws {LedgerError} `invalid-input` for a bad option (the rule names it); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached or drops a connection while the ledger opens (a migration cut off leaves the schema as it was). Once open, a statement on a dropped connection fails with `io` too, and a `subscribe`r's connection is re-established (docs/durable-send.md#when-the-database-drops-a-connection).
+@throws {LedgerError} `invalid-input` for a bad option (the rule names it; a `schema` PostgreSQL reserves or shares is one); `unsupported` when `pg` cannot be loaded or the schema is of a later version (for a `readOnly` follower, of any other version); `not-found` (rule `schema`) when a `readOnly` follower finds no ledger; `io` when the database cannot be reached or drops a connection while the ledger opens (a migration cut off leaves the schema as it was). Once open, a statement on a dropped connection fails with `io` too, and a `subscribe`r's connection is re-established (docs/durable-send.md#when-the-database-drops-a-connection); a read that finds the tables disagreeing with themselves (a column edited, a revision or a record's row deleted) fails with `corrupt`, at the open too when a record it recovers is one (docs/durable-send.md#what-the-store-checks).
 
 @example
 ```ts

@@ -10,7 +10,7 @@ import type { DueQuery } from '../ledger.js';
 import type { LedgerRecord } from '../record.js';
 import { io, type Pool } from './connection.js';
 import type { StoreContext } from './context.js';
-import { agentKey, decodeRecord } from './row.js';
+import { agentKey, decodeRow, type RecordRow } from './row.js';
 import { type BoundStatement, bind, type Statements } from './statements.js';
 
 // How many records one orphan sweep leases at a time.
@@ -21,10 +21,14 @@ function leaseOf(context: StoreContext) {
   return { W: context.settings.worker, S: context.session, LEASE: context.settings.leaseMs };
 }
 
-/** Runs a claim and keeps the heads it leased, which their next transition then needs no read for. */
+/**
+Runs a claim and keeps the heads it leased, which their next transition then needs no read for. Every row it leased is
+checked against its body (`decodeRow`): the claim selects by the row's columns, and its `UPDATE` holds the rows it
+returns, so no commit can move one between the selection and the check (docs/durable-send.md#what-the-store-checks).
+*/
 async function leaseRows(context: StoreContext, claim: BoundStatement): Promise<LedgerRecord[]> {
-  const result = await context.pool.query<{ body: string }>(claim);
-  const leased = result.rows.map((found) => decodeRecord(found.body));
+  const result = await context.pool.query<RecordRow>(claim);
+  const leased = result.rows.map(decodeRow);
   for (const record of leased) {
     context.heads.set(record.id, record);
   }

@@ -14,7 +14,7 @@ export type PostgresLedgerOptions = {
   readonly worker?: string;
   /** How long a lease lasts without renewal, 100 ms to 1 h; the writer renews its leases every third of it. @default 30000 */
   readonly leaseMs?: number;
-  /** The schema the ledger's tables live in: lowercase letters, digits and `_`, at most 48, starting with a letter or `_`. @default 'surecall_ledger' */
+  /** The schema the ledger's tables live in: lowercase letters, digits and `_`, at most 48, starting with a letter or `_`, and none PostgreSQL reserves or shares (`public`, `information_schema`, any `pg_…`). @default 'surecall_ledger' */
   readonly schema?: string;
   /** Connections of the pool the ledger makes from a connection string, 1 to 256. @default 10 */
   readonly poolSize?: number;
@@ -42,6 +42,17 @@ export function invalid(rule: string): never {
   throw new LedgerError('invalid-input', { rule });
 }
 
+/**
+Whether PostgreSQL reserves or shares the schema `name`: `information_schema`, every `pg_…` (`pg_catalog`, `pg_toast`,
+the temporary schemas) and `public`, which every role may write in by default. The ledger creates, migrates and prunes
+its tables in its own schema, so it never opens one of these. Compared as PostgreSQL folds an unquoted name, in lower
+case, although the schema's own pattern already admits no capital.
+*/
+function reservedSchema(name: string): boolean {
+  const folded = name.toLowerCase();
+  return folded === 'public' || folded === 'information_schema' || folded.startsWith('pg_');
+}
+
 function whole(value: unknown, fallback: number, min: number, max: number, rule: string): number {
   const given = value ?? fallback;
   if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < min || given > max) {
@@ -61,7 +72,7 @@ export function resolvePostgresLedgerOptions(options: PostgresLedgerOptions): Re
     invalid('worker');
   }
   const schema = options.schema ?? defaults.schema;
-  if (typeof schema !== 'string' || !/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) {
+  if (typeof schema !== 'string' || !/^[a-z_][a-z0-9_]{0,47}$/.test(schema) || reservedSchema(schema)) {
     invalid('schema');
   }
   const readOnly = options.readOnly ?? defaults.readOnly;

@@ -8,7 +8,7 @@ import { LedgerError } from '../../core/errors.js';
 import { checkout, type Pool } from './connection.js';
 
 /** The version of the tables this module writes; a database at a later version is refused as `unsupported`. */
-export const postgresSchemaVersion = 3;
+export const postgresSchemaVersion = 4;
 
 /** The quoted, schema-qualified name of one of the ledger's tables (or indexes). */
 export type Qualify = (name: string) => string;
@@ -73,6 +73,12 @@ function migrations(q: Qualify): readonly string[] {
      DROP INDEX ${q('records_status')};
      CREATE INDEX "records_status" ON ${q('records')} (status, seq);
      CREATE INDEX "revisions_written" ON ${q('revisions')} (written_at);`,
+    // Version 4: the status a record's body names, indexed in the ledger's sequence, which the inbox (`list` by
+    // status), the sweep of orphans and the release select by, never the status column an edit could change
+    // (docs/durable-send.md#what-the-store-checks). The two indexes of the status column served only those, and go.
+    `CREATE INDEX "records_body_status" ON ${q('records')} (((body::jsonb) -> 'state' ->> 'status'), seq);
+     DROP INDEX ${q('records_status')};
+     DROP INDEX ${q('records_executing')};`,
   ];
 }
 

@@ -62,6 +62,31 @@ const claimSet = `lease_worker = $W, lease_session = $S, lease_expires = ${lease
 // The parameters of the lease every claim takes, after the statement's own.
 const leaseParams = ['W', 'S', 'LEASE'] as const;
 
+// The columns a record's row is read with (`RecordRow`, row.ts): each one the store derives from the record as text,
+// so that its check against the body never depends on the pool's type parsers, then the body.
+const recordColumns = [
+  'status',
+  'revision::text AS revision',
+  'digest',
+  'created_at::text AS created_at',
+  'updated_at::text AS updated_at',
+  'agent',
+  'delivery',
+  'contextual::text AS contextual',
+  'due_at::text AS due_at',
+  'body',
+] as const;
+
+/** The record columns, of the table `alias` names when one is given. */
+function columns(alias?: string): string {
+  return recordColumns.map((column) => (alias === undefined ? column : `${alias}.${column}`)).join(', ');
+}
+
+// The status a record's body names: the inbox, the orphans and the release select by it, not by the status column an
+// edit could change (docs/durable-send.md#what-the-store-checks), through the index `records_body_status` (schema
+// version 4), whose expression this is to the letter.
+const bodyStatus = "((body::jsonb) -> 'state' ->> 'status')";
+
 /** The statements that write a record's revisions, each with the revision rows that follow its record's row. */
 function writeStatements(records: string, revisions: string) {
   // Each revision's row, beside the record's row the statement wrote.
@@ -132,11 +157,13 @@ function writeStatements(records: string, revisions: string) {
       'S',
     ]),
     // docs/durable-send.md#retention: a settled record past the window goes with its revisions, in one statement;
-    // open records never do.
+    // open records never do, whatever their columns say: the body decides (docs/durable-send.md#what-the-store-checks).
     prune: statement(
       `WITH gone AS (
          DELETE FROM ${records}
          WHERE status NOT IN ('prepared', 'executing', 'unknown') AND updated_at < $CUTOFF
+           AND ${bodyStatus} NOT IN ('prepared', 'executing', 'unknown')
+           AND ((body::jsonb) -> 'updatedAt') < to_jsonb($CUTOFF::bigint)
          RETURNING id
        )
        DELETE FROM ${revisions} WHERE id IN (SELECT id FROM gone)`,
@@ -151,14 +178,18 @@ function pickLeased(records: string, where: string, order: string): string {
            SELECT id FROM ${records} WHERE ${where} ORDER BY ${order} LIMIT $LIMIT FOR UPDATE SKIP LOCKED
          )
          UPDATE ${records} r SET ${claimSet} FROM picked WHERE r.id = picked.id
-         RETURNING r.body`;
+         RETURNING ${columns('r')}`;
 }
 
 /** The statements of the leases: claims, orphans, the heartbeat, and the ends of a session's or a worker's leases. */
 function leaseStatements(records: string) {
   return {
     orphans: statement(
-      pickLeased(records, `status = 'executing' AND lease_expires <= clock_timestamp()`, 'lease_expires'),
+      pickLeased(
+        records,
+        `${bodyStatus} = 'executing' AND lease_expires <= clock_timestamp()`,
+        'lease_expires',
+      ),
       ['LIMIT', ...leaseParams],
     ),
     claimDue: statement(
@@ -174,12 +205,12 @@ function leaseStatements(records: string) {
     claim: statement(
       `UPDATE ${records} SET ${claimSet}
              WHERE id = $ID AND due_at <= $NOW AND (lease_session IS NULL OR lease_expires <= clock_timestamp())
-             RETURNING body`,
+             RETURNING ${columns()}`,
       ['ID', 'NOW', ...leaseParams],
     ),
     release: statement(
       `UPDATE ${records} SET lease_worker = NULL, lease_session = NULL, lease_expires = NULL
-           WHERE id = $ID AND lease_session = $S AND status = 'unknown'`,
+           WHERE id = $ID AND lease_session = $S AND ${bodyStatus} = 'unknown'`,
       ['ID', 'S'],
     ),
     renew: statement(
@@ -199,15 +230,34 @@ function leaseStatements(records: string) {
   };
 }
 
-/** The reads of records and histories, and the announcement of changes. */
+/**
+The reads of records and histories, and the announcement of changes. Each read is one statement, so it sees one
+snapshot: a record's row and its revisions as one commit left them (docs/durable-send.md#what-the-store-checks).
+*/
 function readStatements(records: string, revisions: string) {
+  // Where the record's row is missing: whether revisions of it remain, asked only then.
+  const orphaned = `CASE WHEN r.id IS NULL THEN EXISTS (SELECT 1 FROM ${revisions} WHERE id = $ID) END AS orphaned`;
+  const noColumns = recordColumns.slice(0, -1).map(() => 'NULL');
   return {
-    get: statement(`SELECT body FROM ${records} WHERE id = $ID`, ['ID']),
-    list: statement(`SELECT body FROM ${records} ORDER BY seq`, []),
-    listIn: statement(`SELECT body FROM ${records} WHERE status = ANY($STATES::text[]) ORDER BY seq`, [
-      'STATES',
-    ]),
-    history: statement(`SELECT body FROM ${revisions} WHERE id = $ID ORDER BY revision`, ['ID']),
+    get: statement(
+      `SELECT ${columns('r')}, ${orphaned}
+       FROM (SELECT $ID::text AS id) AS wanted LEFT JOIN ${records} r ON r.id = wanted.id`,
+      ['ID'],
+    ),
+    list: statement(`SELECT ${columns()} FROM ${records} ORDER BY seq`, []),
+    // The inbox: by the status the body names.
+    listIn: statement(
+      `SELECT ${columns()} FROM ${records} WHERE ${bodyStatus} = ANY($STATES::text[]) ORDER BY seq`,
+      ['STATES'],
+    ),
+    // The record's row first (part 0), then its revisions in order (part 1), read together.
+    history: statement(
+      `SELECT 0 AS part, revision AS n, ${columns()} FROM ${records} WHERE id = $ID
+       UNION ALL
+       SELECT 1, revision, ${noColumns.join(', ')}, body FROM ${revisions} WHERE id = $ID
+       ORDER BY part, n`,
+      ['ID'],
+    ),
     // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not wait
     // for a disk flush.
     notify: statement("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [

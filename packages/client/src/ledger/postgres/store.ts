@@ -1,18 +1,21 @@
 /**
 @module
-The PostgreSQL store under the ledger engine (`engine.ts`): its reads, its one write (`writes.ts`), its leases
-(`leases.ts`), the follower that hears other writers (`follower.ts`) and the closing of them all. A record's head is
-one row and each revision one more row (docs/durable-send.md#postgresql).
+The PostgreSQL store under the ledger engine (`engine.ts`): its reads, each checked against what the tables say beside
+it (`row.ts`, `history.ts`), its one write (`writes.ts`), its leases (`leases.ts`), the follower that hears other
+writers (`follower.ts`) and the closing of them all. A record's head is one row and each revision one more row
+(docs/durable-send.md#postgresql).
 */
+import { LedgerError } from '../../core/errors.js';
 import type { LedgerStore } from '../engine.js';
 import type { LedgerRecord, LedgerRevision, LedgerStatus } from '../record.js';
 import { io, type Pool } from './connection.js';
 import type { StoreContext } from './context.js';
 import { createFollower, type Follower } from './follower.js';
+import { checkedHistory, type HistoryRow } from './history.js';
 import { endSessionLeases, startHeartbeat, storeLeases } from './leases.js';
 import { createAnnouncer, endAnnouncements } from './notify.js';
 import type { ResolvedPostgresLedgerOptions } from './options.js';
-import { decodeRecord, decodeRevision } from './row.js';
+import { decodeRow, type RecordRow } from './row.js';
 import { qualify } from './schema.js';
 import { bind, type Statements } from './statements.js';
 import { appendAll } from './writes.js';
@@ -45,10 +48,38 @@ type Lifetime = {
   closing: Promise<void> | undefined;
 };
 
+/** What `get` reads: the record's row, or nulls and whether revisions of the missing record remain. */
+type FoundRow = { readonly [TColumn in keyof RecordRow]: RecordRow[TColumn] | null } & {
+  readonly orphaned: boolean | null;
+};
+
+/**
+Runs a read, and once more when it finds the tables disagreeing: each read is one statement and sees one snapshot, so a
+commit under way never tears it, and a read that still met one is read again before it is called corrupt
+(docs/durable-send.md#what-the-store-checks).
+*/
+async function reread<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof LedgerError && error.reason === 'corrupt') {
+      return read();
+    }
+    throw error;
+  }
+}
+
 async function readRecord(context: StoreContext, id: string): Promise<LedgerRecord | undefined> {
-  const result = await context.pool.query<{ body: string }>(bind(context.statements.get, { ID: id }));
+  const result = await context.pool.query<FoundRow>(bind(context.statements.get, { ID: id }));
   const found = result.rows[0];
-  return found === undefined ? undefined : decodeRecord(found.body);
+  const body = found?.body ?? null;
+  if (found === undefined || body === null) {
+    if (found?.orphaned === true) {
+      throw new LedgerError('corrupt', { rule: 'record-missing' });
+    }
+    return undefined;
+  }
+  return decodeRow({ ...found, body });
 }
 
 async function listRecords(
@@ -56,15 +87,15 @@ async function listRecords(
   states: ReadonlySet<LedgerStatus> | undefined,
 ): Promise<LedgerRecord[]> {
   const { list, listIn } = context.statements;
-  const result = await context.pool.query<{ body: string }>(
+  const result = await context.pool.query<RecordRow>(
     states === undefined ? bind(list, {}) : bind(listIn, { STATES: [...states] }),
   );
-  return result.rows.map((found) => decodeRecord(found.body));
+  return result.rows.map(decodeRow);
 }
 
 async function readHistory(context: StoreContext, id: string): Promise<LedgerRevision[]> {
-  const result = await context.pool.query<{ body: string }>(bind(context.statements.history, { ID: id }));
-  return result.rows.map((found, index) => decodeRevision(found.body, index));
+  const result = await context.pool.query<HistoryRow>(bind(context.statements.history, { ID: id }));
+  return checkedHistory(result.rows);
 }
 
 /** Sends what is announced, stops the heartbeat, ends the session's leases and the following, then the pool or its guard. */
@@ -125,9 +156,9 @@ export function createPostgresStore(input: StoreInput): PostgresStore {
   return {
     writable: !input.settings.readOnly,
     leases: storeLeases(context),
-    get: (id) => io(() => readRecord(context, id)),
-    list: (states) => io(() => listRecords(context, states)),
-    history: (id) => io(() => readHistory(context, id)),
+    get: (id) => io(() => reread(() => readRecord(context, id))),
+    list: (states) => io(() => reread(() => listRecords(context, states))),
+    history: (id) => io(() => reread(() => readHistory(context, id))),
     head(id, revision) {
       const head = context.heads.get(id);
       return head?.revision === revision ? head : undefined;
