@@ -8,7 +8,8 @@ import { AgentError } from './remote-errors.js';
 import { agentMessage, createScripts } from './scripts.js';
 import { createSend } from './send.js';
 import type { Serializer } from './serializer.js';
-import type { TaskRecord, TaskStore } from './store.js';
+import type { TaskStore } from './store.js';
+import type { TaskRecord } from './task-record.js';
 import { terminalStates } from './task-states.js';
 import { createTaskStreams } from './task-streams.js';
 import {

@@ -10,7 +10,7 @@ import {
   optionalStruct,
   requiredId,
 } from './fields.js';
-import type { ListPushConfigsQuery, ListTasksQuery } from './store.js';
+import type { ListPushConfigsQuery, ListTasksQuery } from './pages.js';
 import { parseTimestamp } from './timestamp.js';
 import type { AuthenticationInfo, Message, TaskState } from './wire.js';
 
