@@ -32,7 +32,6 @@ export { AgentError, agentErrors, jsonRpcError, restError } from './agent/remote
 export type { Serializer, SerializerStyle, WireType } from './agent/serializer.js';
 export { createSerializer, parseSerializerStyles, serializerStyles } from './agent/serializer.js';
 export type {
-  ActiveFault,
   AlteredDataFault,
   AlteredHistoryFault,
   Binding,
@@ -43,9 +42,7 @@ export type {
   DropAfterFault,
   DropBeforeFault,
   DuplicateKeysFault,
-  FaultId,
   FaultKind,
-  FaultLab,
   FaultSpec,
   FaultSpecIssue,
   FaultSpecResult,
@@ -61,7 +58,8 @@ export type {
   TwoUnionMembersFault,
   WrongJsonRpcIdFault,
   WrongMediaTypeFault,
-} from './faults/faults.js';
+} from './faults/fault-types.js';
+export type { ActiveFault, FaultId, FaultLab } from './faults/faults.js';
 export { createFaultLab, parseFaultSpec, safeParseFaultSpec } from './faults/faults.js';
 export type { MockHandleOptions, MockHandlersOptions } from './http/handlers.js';
 export { createHandlers, createMockHandle } from './http/handlers.js';

@@ -1,6 +1,8 @@
 import type { OperationName } from '@surecall/client/protocol';
+import type { CallContext, Outcome } from './call.js';
 import { buildAgentCard } from './card.js';
 import type { ExecutionCounter } from './executions.js';
+import type { Params } from './fields.js';
 import type { IdempotencyMode, KeyIndex } from './idempotency.js';
 import { createLifecycle } from './lifecycle.js';
 import { createPush } from './push.js';
@@ -13,7 +15,6 @@ import type { TaskRecord } from './task-record.js';
 import { terminalStates } from './task-states.js';
 import { createTaskStreams } from './task-streams.js';
 import {
-  type Params,
   parseCreatePushConfig,
   parseGetTaskRequest,
   parseListPushConfigs,
@@ -21,7 +22,6 @@ import {
   parsePushConfigRef,
   parseTaskRef,
 } from './validate.js';
-import type { WireStreamResponse } from './wire.js';
 
 // The headers both bindings check, and push delivery, have their own modules; the bindings and the package entry keep importing them from here.
 export {
@@ -32,23 +32,6 @@ export {
   protocolVersion,
 } from '../http/headers.js';
 export { isLoopbackUrl, webhookTimeoutMs } from './push.js';
-
-/** What a binding knows about one call besides its fields. */
-export type CallContext = {
-  /** The tenant of the request; `''` when it names none. */
-  readonly tenant: string;
-  /** The `Authorization` header, if any. */
-  readonly authorization: string | null;
-  /** The request's origin, for the URLs of the extended card. */
-  readonly origin: string;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
-};
-
-/** What an operation answers: one value, or a stream of events (SendStreamingMessage, SubscribeToTask). */
-export type Outcome =
-  | { readonly kind: 'value'; readonly value: unknown }
-  | { readonly kind: 'stream'; readonly events: ReadableStream<WireStreamResponse> };
 
 /** The operations over one task store, independent of any binding. */
 export type Operations = {

@@ -4,24 +4,37 @@ The send path (A2A spec §3.1.1, §3.1.2; docs/idempotency.md#server-semantics):
 */
 import { keyErrorText, keyOf } from '@surecall/client/idempotency';
 import { continuationSteps, planFor } from './behaviours.js';
-import { idempotencyExtensionUri, type KeyClaim, type KeyOutcome } from './idempotency.js';
+import type { CallContext, Outcome } from './call.js';
+import type { ExecutionCounter } from './executions.js';
+import type { Params } from './fields.js';
+import {
+  type IdempotencyMode,
+  idempotencyExtensionUri,
+  type KeyClaim,
+  type KeyIndex,
+  type KeyOutcome,
+} from './idempotency.js';
 import { randomId } from './ids.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { CallContext, OperationsOptions, Outcome } from './operations.js';
 import type { Push } from './push.js';
 import { AgentError } from './remote-errors.js';
 import type { Scripts } from './scripts.js';
+import type { TaskStore } from './store.js';
 import type { TaskRecord } from './task-record.js';
 import { terminalStates } from './task-states.js';
 import { singleEvent, type TaskStreams } from './task-streams.js';
-import { type Params, parseSendRequest, type SendRequest } from './validate.js';
+import { parseSendRequest, type SendRequest } from './validate.js';
 import type { Message } from './wire.js';
 
 /** One send: its params, its call, and whether it answers as a stream. */
 export type Send = (params: Params, context: CallContext, streaming: boolean) => Promise<Outcome>;
 
 /** What the send path needs from the agent and from the other parts of its operations. */
-export type SendOptions = Pick<OperationsOptions, 'mode' | 'store' | 'keys' | 'executions'> & {
+export type SendOptions = {
+  readonly mode: IdempotencyMode;
+  readonly store: TaskStore;
+  readonly keys: KeyIndex;
+  readonly executions: ExecutionCounter;
   readonly lifecycle: Lifecycle;
   readonly scripts: Scripts;
   readonly streams: TaskStreams;
