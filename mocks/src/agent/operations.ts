@@ -23,7 +23,7 @@ import {
   parseTaskRef,
 } from './validate.js';
 
-// The headers both bindings check, and push delivery, have their own modules; the bindings and the package entry keep importing them from here.
+// The headers both bindings check have their own module; the bindings keep importing them from here.
 export {
   activatedExtensions,
   checkVersion,
@@ -31,7 +31,6 @@ export {
   isJsonContentType,
   protocolVersion,
 } from '../http/headers.js';
-export { isLoopbackUrl, webhookTimeoutMs } from './push.js';
 
 /** The operations over one task store, independent of any binding. */
 export type Operations = {
