@@ -14,25 +14,14 @@ faults.set({ operation: 'SendMessage', kind: 'drop-after' }); // the work happen
 */
 export type { AgentOptions, Executions, IdempotencyMode, MockAgent } from './agent/agent.js';
 export { createAgent } from './agent/agent.js';
-export type { BehaviourInfo, BehaviourName } from './agent/behaviours.js';
-export { behaviours, maxBigKiB, maxSlowSeconds, slowTickMs } from './agent/behaviours.js';
+// The behaviours (`behaviours`, `maxBigKiB`, `maxSlowSeconds`, `slowTickMs`) stay internal: the agent card lists them as its skills, and a message's first word picks one.
 export { agentCardPath, jsonRpcPath, restPath } from './agent/card.js';
-// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client/idempotency` (`setKey` from `@surecall/client`).
-export { idempotencyExtensionUri, idempotencyMetadataKey } from './agent/idempotency.js';
-// The operations' names (`OperationName`, `operationNames`) are the client's: import them from `@surecall/client/protocol`.
-export { isLoopbackUrl, webhookTimeoutMs } from './agent/operations.js';
+// The key rules (`validateKey`, `keyOf`, `setKey`, the constants) are the client's: import them from `@surecall/client/idempotency` (`setKey` from `@surecall/client`), `idempotencyMetadataKey` among them. The extension's URI stays here too, since the tests that read the agent's card compare it.
+export { idempotencyExtensionUri } from './agent/idempotency.js';
+// The operations' names (`OperationName`, `operationNames`) are the client's: import them from `@surecall/client/protocol`. Push delivery's rules (`isLoopbackUrl`, `webhookTimeoutMs`) stay internal: `createAgent` says which webhooks are called.
+// The agent's error table (`AgentError`, `agentErrors`, `jsonRpcError`, `restError`), its printer (`createSerializer`, `parseSerializerStyles`, `serializerStyles`) and its SSE framing (`encodeSseEvent`, `encodeSseStream`, `sseHeaders`) stay internal: a test sees them only as the agent's answers, and picks a printer with `AgentOptions.serializer`.
+export type { SerializerStyle } from './agent/serializer.js';
 export type {
-  AgentErrorMapping,
-  AgentErrorName,
-  ErrorInfo,
-  JsonRpcErrorObject,
-  RestErrorBody,
-} from './agent/remote-errors.js';
-export { AgentError, agentErrors, jsonRpcError, restError } from './agent/remote-errors.js';
-export type { Serializer, SerializerStyle, WireType } from './agent/serializer.js';
-export { createSerializer, parseSerializerStyles, serializerStyles } from './agent/serializer.js';
-export type {
-  ActiveFault,
   AlteredDataFault,
   AlteredHistoryFault,
   Binding,
@@ -43,9 +32,7 @@ export type {
   DropAfterFault,
   DropBeforeFault,
   DuplicateKeysFault,
-  FaultId,
   FaultKind,
-  FaultLab,
   FaultSpec,
   FaultSpecIssue,
   FaultSpecResult,
@@ -61,9 +48,8 @@ export type {
   TwoUnionMembersFault,
   WrongJsonRpcIdFault,
   WrongMediaTypeFault,
-} from './faults/faults.js';
+} from './faults/fault-types.js';
+export type { ActiveFault, FaultId, FaultLab } from './faults/faults.js';
 export { createFaultLab, parseFaultSpec, safeParseFaultSpec } from './faults/faults.js';
 export type { MockHandleOptions, MockHandlersOptions } from './http/handlers.js';
 export { createHandlers, createMockHandle } from './http/handlers.js';
-export type { SseEvent } from './http/sse.js';
-export { encodeSseEvent, encodeSseStream, sseHeaders } from './http/sse.js';

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Handle } from '../src/faults/faults.js';
+import type { Handle } from '../src/faults/fault-types.js';
 import { type LoopbackServer, listenLoopback } from '../src/http/server.js';
 
 function deferred<T = void>() {

@@ -199,6 +199,107 @@ function dataSkillPlan(skill: DataSkillName, message: Pick<Message, 'parts'>): P
   };
 }
 
+// One plan per behaviour that has arguments or many steps, so `planFor` reads as the table of words it is.
+
+function inputPlan(): Plan {
+  return {
+    kind: 'task',
+    behaviour: 'input',
+    steps: [
+      status('TASK_STATE_WORKING', 'working'),
+      status(
+        'TASK_STATE_INPUT_REQUIRED',
+        'What is your name? Reply with a message that carries this taskId.',
+      ),
+    ],
+  };
+}
+
+function authPlan(): Plan {
+  return {
+    kind: 'task',
+    behaviour: 'auth',
+    steps: [
+      status('TASK_STATE_WORKING', 'working'),
+      // A2A spec §7.6: AUTH_REQUIRED MUST come with a status message saying what is needed.
+      status(
+        'TASK_STATE_AUTH_REQUIRED',
+        'Sign-in required: the mock agent signs itself in after a few steps.',
+      ),
+      step({ kind: 'pause' }),
+      step({ kind: 'pause' }),
+      status('TASK_STATE_WORKING', 'signed in'),
+      step({
+        kind: 'artifact',
+        artifactId: 'text',
+        name: 'text',
+        text: 'authorized',
+        append: false,
+        lastChunk: true,
+      }),
+      status('TASK_STATE_COMPLETED', 'done'),
+    ],
+  };
+}
+
+function slowPlan(argument: string | undefined): Plan {
+  const seconds = wholeNumber(
+    argument,
+    1,
+    maxSlowSeconds,
+    `slow needs a whole number of seconds, 1 to ${maxSlowSeconds}`,
+  );
+  const ticks: TimedStep[] = Array.from({ length: seconds }, (_, index) => ({
+    delay: slowTickMs,
+    step: {
+      kind: 'artifact',
+      artifactId: 'progress',
+      name: 'progress',
+      text: `tick ${index + 1}/${seconds}\n`,
+      append: index > 0,
+      lastChunk: index === seconds - 1,
+    },
+  }));
+  return {
+    kind: 'task',
+    behaviour: 'slow',
+    steps: [status('TASK_STATE_WORKING', 'working'), ...ticks, status('TASK_STATE_COMPLETED', 'done')],
+  };
+}
+
+function bigPlan(argument: string | undefined): Plan {
+  const kib = wholeNumber(argument, 1, maxBigKiB, `big needs a whole number of KiB, 1 to ${maxBigKiB}`);
+  return {
+    kind: 'task',
+    behaviour: 'big',
+    steps: [
+      status('TASK_STATE_WORKING', 'working'),
+      step({
+        kind: 'artifact',
+        artifactId: 'big',
+        name: 'big',
+        text: bigText(kib),
+        append: false,
+        lastChunk: true,
+      }),
+      status('TASK_STATE_COMPLETED', 'done'),
+    ],
+  };
+}
+
+/** The words of `task …` (or of any unknown first word), one artifact chunk each, between WORKING and COMPLETED. */
+function wordsPlan(behaviour: 'task' | 'default', words: readonly string[]): Plan {
+  return {
+    kind: 'task',
+    behaviour,
+    steps: [
+      status('TASK_STATE_WORKING', 'working'),
+      ...wordChunks(words),
+      status('TASK_STATE_COMPLETED', 'done'),
+    ],
+  };
+}
+
 /**
 The plan a new user message starts: a data skill named in its metadata (`sum`, `sum-task`), else the behaviour of the first word of its first text part. Arguments out of range (`slow 0`, `big x`) are refused with InvalidParams before anything runs.
 
@@ -221,76 +322,13 @@ export function planFor(message: Pick<Message, 'parts' | 'metadata'>): Plan {
     case 'echo':
       return { kind: 'reply', behaviour: 'echo', text };
     case 'task':
-      return {
-        kind: 'task',
-        behaviour: 'task',
-        steps: [
-          status('TASK_STATE_WORKING', 'working'),
-          ...wordChunks(words.length > 1 ? words.slice(1) : words),
-          status('TASK_STATE_COMPLETED', 'done'),
-        ],
-      };
+      return wordsPlan('task', words.length > 1 ? words.slice(1) : words);
     case 'input':
-      return {
-        kind: 'task',
-        behaviour: 'input',
-        steps: [
-          status('TASK_STATE_WORKING', 'working'),
-          status(
-            'TASK_STATE_INPUT_REQUIRED',
-            'What is your name? Reply with a message that carries this taskId.',
-          ),
-        ],
-      };
+      return inputPlan();
     case 'auth':
-      return {
-        kind: 'task',
-        behaviour: 'auth',
-        steps: [
-          status('TASK_STATE_WORKING', 'working'),
-          // A2A spec §7.6: AUTH_REQUIRED MUST come with a status message saying what is needed.
-          status(
-            'TASK_STATE_AUTH_REQUIRED',
-            'Sign-in required: the mock agent signs itself in after a few steps.',
-          ),
-          step({ kind: 'pause' }),
-          step({ kind: 'pause' }),
-          status('TASK_STATE_WORKING', 'signed in'),
-          step({
-            kind: 'artifact',
-            artifactId: 'text',
-            name: 'text',
-            text: 'authorized',
-            append: false,
-            lastChunk: true,
-          }),
-          status('TASK_STATE_COMPLETED', 'done'),
-        ],
-      };
-    case 'slow': {
-      const seconds = wholeNumber(
-        second,
-        1,
-        maxSlowSeconds,
-        `slow needs a whole number of seconds, 1 to ${maxSlowSeconds}`,
-      );
-      const ticks: TimedStep[] = Array.from({ length: seconds }, (_, index) => ({
-        delay: slowTickMs,
-        step: {
-          kind: 'artifact',
-          artifactId: 'progress',
-          name: 'progress',
-          text: `tick ${index + 1}/${seconds}\n`,
-          append: index > 0,
-          lastChunk: index === seconds - 1,
-        },
-      }));
-      return {
-        kind: 'task',
-        behaviour: 'slow',
-        steps: [status('TASK_STATE_WORKING', 'working'), ...ticks, status('TASK_STATE_COMPLETED', 'done')],
-      };
-    }
+      return authPlan();
+    case 'slow':
+      return slowPlan(second);
     case 'fail':
       return {
         kind: 'task',
@@ -303,35 +341,10 @@ export function planFor(message: Pick<Message, 'parts' | 'metadata'>): Plan {
         behaviour: 'reject',
         steps: [status('TASK_STATE_REJECTED', 'rejected on purpose')],
       };
-    case 'big': {
-      const kib = wholeNumber(second, 1, maxBigKiB, `big needs a whole number of KiB, 1 to ${maxBigKiB}`);
-      return {
-        kind: 'task',
-        behaviour: 'big',
-        steps: [
-          status('TASK_STATE_WORKING', 'working'),
-          step({
-            kind: 'artifact',
-            artifactId: 'big',
-            name: 'big',
-            text: bigText(kib),
-            append: false,
-            lastChunk: true,
-          }),
-          status('TASK_STATE_COMPLETED', 'done'),
-        ],
-      };
-    }
+    case 'big':
+      return bigPlan(second);
     default:
-      return {
-        kind: 'task',
-        behaviour: 'default',
-        steps: [
-          status('TASK_STATE_WORKING', 'working'),
-          ...wordChunks(words.length > 0 ? words : ['(no', 'text)']),
-          status('TASK_STATE_COMPLETED', 'done'),
-        ],
-      };
+      return wordsPlan('default', words.length > 0 ? words : ['(no', 'text)']);
   }
 }
 

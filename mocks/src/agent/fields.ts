@@ -3,7 +3,9 @@
 Typed readers of one field of a request, each refusing a wrong type or range with `InvalidParams` and a message naming the field's path, never its value.
 */
 import { AgentError } from './remote-errors.js';
-import type { Params } from './validate.js';
+
+/** A request's fields as one binding delivered them: JSON-RPC `params`, or REST path, query and body merged. */
+export type Params = Readonly<Record<string, unknown>>;
 
 /** The `InvalidParams` error of a refused field. */
 export function invalid(message: string): AgentError {

@@ -12,8 +12,8 @@ How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.c
 */
 export type IdempotencyMode = 'honouring' | 'refusing' | 'foreign';
 
-// The extension's URI (advertised in `capabilities.extensions` when honouring) and the metadata entry the key travels in are the client's own constants, not copies.
-export { idempotencyExtensionUri, idempotencyMetadataKey } from '@surecall/client/idempotency';
+// The extension's URI (advertised in `capabilities.extensions` when honouring) is the client's own constant, not a copy.
+export { idempotencyExtensionUri } from '@surecall/client/idempotency';
 
 /** What the first send of a key produced, and so what every replay of it answers with. */
 export type KeyOutcome =

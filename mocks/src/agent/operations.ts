@@ -1,6 +1,8 @@
 import type { OperationName } from '@surecall/client/protocol';
+import type { CallContext, Outcome } from './call.js';
 import { buildAgentCard } from './card.js';
 import type { ExecutionCounter } from './executions.js';
+import type { Params } from './fields.js';
 import type { IdempotencyMode, KeyIndex } from './idempotency.js';
 import { createLifecycle } from './lifecycle.js';
 import { createPush } from './push.js';
@@ -8,11 +10,11 @@ import { AgentError } from './remote-errors.js';
 import { agentMessage, createScripts } from './scripts.js';
 import { createSend } from './send.js';
 import type { Serializer } from './serializer.js';
-import type { TaskRecord, TaskStore } from './store.js';
+import type { TaskStore } from './store.js';
+import type { TaskRecord } from './task-record.js';
 import { terminalStates } from './task-states.js';
 import { createTaskStreams } from './task-streams.js';
 import {
-  type Params,
   parseCreatePushConfig,
   parseGetTaskRequest,
   parseListPushConfigs,
@@ -20,9 +22,8 @@ import {
   parsePushConfigRef,
   parseTaskRef,
 } from './validate.js';
-import type { WireStreamResponse } from './wire.js';
 
-// The headers both bindings check, and push delivery, have their own modules; the bindings and the package entry keep importing them from here.
+// The headers both bindings check have their own module; the bindings keep importing them from here.
 export {
   activatedExtensions,
   checkVersion,
@@ -30,24 +31,6 @@ export {
   isJsonContentType,
   protocolVersion,
 } from '../http/headers.js';
-export { isLoopbackUrl, webhookTimeoutMs } from './push.js';
-
-/** What a binding knows about one call besides its fields. */
-export type CallContext = {
-  /** The tenant of the request; `''` when it names none. */
-  readonly tenant: string;
-  /** The `Authorization` header, if any. */
-  readonly authorization: string | null;
-  /** The request's origin, for the URLs of the extended card. */
-  readonly origin: string;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
-};
-
-/** What an operation answers: one value, or a stream of events (SendStreamingMessage, SubscribeToTask). */
-export type Outcome =
-  | { readonly kind: 'value'; readonly value: unknown }
-  | { readonly kind: 'stream'; readonly events: ReadableStream<WireStreamResponse> };
 
 /** The operations over one task store, independent of any binding. */
 export type Operations = {

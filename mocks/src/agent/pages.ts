@@ -4,8 +4,28 @@ Paging of the store's listings: ListTasks, newest status first, and ListTaskPush
 */
 import { randomId } from './ids.js';
 import { AgentError } from './remote-errors.js';
-import type { ListPushConfigsQuery, ListTasksQuery, TaskRecord, TaskView } from './store.js';
-import type { ListTaskPushNotificationConfigsResponse, WireListTasksResponse, WireTask } from './wire.js';
+import type { TaskRecord, TaskView } from './task-record.js';
+import type {
+  ListTaskPushNotificationConfigsResponse,
+  TaskState,
+  WireListTasksResponse,
+  WireTask,
+} from './wire.js';
+
+/** A validated ListTasks request (A2A spec §3.1.4). */
+export type ListTasksQuery = {
+  readonly contextId?: string | undefined;
+  readonly status?: TaskState | undefined;
+  /** Milliseconds; tasks whose status timestamp is at or after it (inclusive, proto comment of `status_timestamp_after`). */
+  readonly statusTimestampAfter?: number | undefined;
+  readonly pageSize: number;
+  readonly pageToken?: string | undefined;
+  readonly historyLength?: number | undefined;
+  readonly includeArtifacts: boolean;
+};
+
+/** A validated ListTaskPushNotificationConfigs request. */
+export type ListPushConfigsQuery = { readonly pageSize: number; readonly pageToken?: string | undefined };
 
 /** A task as ListTasks orders it: by the time of its last status change, then by the order of the changes. */
 export type PagedTask = TaskRecord & { readonly updateSeq: number };

@@ -6,7 +6,8 @@ Push notifications (A2A spec §4.3.3): a task's push configs, and the webhook PO
 import { randomId } from './ids.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Serializer } from './serializer.js';
-import type { TaskRecord, TaskStore } from './store.js';
+import type { TaskStore } from './store.js';
+import type { TaskRecord } from './task-record.js';
 import type { PushConfigInput } from './validate.js';
 import type { TaskPushNotificationConfig } from './wire.js';
 

@@ -5,7 +5,8 @@ The scripted progress of a task: the steps of its behaviour's plan applied to th
 import type { Step, TimedStep } from './behaviours.js';
 import { randomId } from './ids.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { TaskRecord, TaskStore } from './store.js';
+import type { TaskStore } from './store.js';
+import type { TaskRecord } from './task-record.js';
 import { terminalStates } from './task-states.js';
 import type { Message } from './wire.js';
 

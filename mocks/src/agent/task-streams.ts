@@ -3,7 +3,8 @@
 Watching a task change: waiting until it settles (a blocking send), and streaming its events until it does (a streaming send, SubscribeToTask).
 */
 import type { Lifecycle } from './lifecycle.js';
-import type { TaskRecord, TaskStore } from './store.js';
+import type { TaskStore } from './store.js';
+import type { TaskRecord } from './task-record.js';
 import { isSettled } from './task-states.js';
 import type { WireStreamResponse } from './wire.js';
 

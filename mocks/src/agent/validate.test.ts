@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Params } from './fields.js';
 import { AgentError } from './remote-errors.js';
 import {
   checkMessage,
-  type Params,
   parseCreatePushConfig,
   parseGetTaskRequest,
   parseListPushConfigs,

@@ -8,16 +8,12 @@ import {
   optionalString,
   optionalStrings,
   optionalStruct,
+  type Params,
   requiredId,
 } from './fields.js';
-import type { ListPushConfigsQuery, ListTasksQuery } from './store.js';
+import type { ListPushConfigsQuery, ListTasksQuery } from './pages.js';
 import { parseTimestamp } from './timestamp.js';
 import type { AuthenticationInfo, Message, TaskState } from './wire.js';
-
-// The field readers and the timestamp parser have their own modules; the bindings and the tests keep importing these from here.
-
-/** A request's fields as one binding delivered them: JSON-RPC `params`, or REST path, query and body merged. */
-export type Params = Readonly<Record<string, unknown>>;
 
 /** What a send asks for (A2A spec §3.4, SendMessageRequest). */
 export type SendRequest = {

@@ -4,8 +4,7 @@ The malformed-answer faults (internal to `faults.ts`): changes to one JSON docum
 */
 
 import { protoEnums } from '../agent/serializer.js';
-import type { FaultSpec } from './faults.js';
-import type { Call } from './rewrites.js';
+import type { Call, FaultSpec } from './fault-types.js';
 
 /** A JSON object, seen through the members the lab reads or rewrites; every other member passes through untouched. */
 export type JsonObject = {

@@ -1,7 +1,8 @@
 import type { JsonValue } from '@surecall/client/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFaultLab, type FaultSpec, type Handle } from './faults.js';
+import type { FaultSpec, Handle } from './fault-types.js';
+import { createFaultLab } from './faults.js';
 
 const origin = 'https://agent.test';
 

@@ -1,15 +1,11 @@
 /**
 @module
-What an armed fault does to one exchange (internal to `faults.ts`): lose the answer, delay it, replace it with another status, or rewrite the answer the agent gave, frame by frame for a stream (`fault-streams.ts`) or on one JSON document (`fault-documents.ts`). Every fault but `drop-before` and an abandoned `delay` keeps the agent's work: only what the client reads changes.
+What an armed fault does to one exchange (internal to `faults.ts`): lose the answer, delay it, replace it with another status, or rewrite the answer the agent gave, frame by frame for a stream (`streams.ts`) or on one JSON document (`documents.ts`). Every fault but `drop-before` and an abandoned `delay` keeps the agent's work: only what the client reads changes.
 */
 
-import type { OperationName } from '@surecall/client/protocol';
 import { rewriteDocument, rewritesDocuments } from './documents.js';
-import type { Binding, FaultSpec, Handle } from './faults.js';
+import type { Call, FaultSpec, Handle } from './fault-types.js';
 import { streamRewrite } from './streams.js';
-
-/** A request the lab recognised as one A2A operation. */
-export type Call = { readonly operation: OperationName; readonly binding: Binding };
 
 /** Read a body to its end so that the agent's work finishes; stop early only if the client gives up. */
 async function drain(response: Response, signal: AbortSignal): Promise<void> {

@@ -5,7 +5,7 @@ Checking a fault spec (internal to `faults.ts`, which re-exports it): a known `k
 
 import { operationNames } from '@surecall/client/protocol';
 import { isRecord } from './documents.js';
-import type { FaultKind, FaultSpec, FaultSpecResult } from './faults.js';
+import type { FaultKind, FaultSpec, FaultSpecResult } from './fault-types.js';
 
 const kinds = [
   'drop-before',

@@ -3,8 +3,7 @@
 The stream faults (internal to `faults.ts`): an SSE answer read frame by frame, then cut, ended early, preceded by an oversized line, or with one frame's data rewritten as a document.
 */
 import { type DocumentRewrite, frameOf, rewriteDocument, rewritesDocuments } from './documents.js';
-import type { FaultSpec } from './faults.js';
-import type { Call } from './rewrites.js';
+import type { Call, FaultSpec } from './fault-types.js';
 
 /** Default size of the `oversized-sse-line` comment: above the client's 512 KiB line bound. */
 const defaultOversizedLineBytes = 600 * 1024;

@@ -16,7 +16,8 @@ Control routes (JSON bodies; never faulted):
 */
 import type { MockAgent } from '../agent/agent.js';
 import { agentCardPath, jsonRpcPath, restPath } from '../agent/card.js';
-import { type FaultId, type FaultLab, type Handle, safeParseFaultSpec } from '../faults/faults.js';
+import type { Handle } from '../faults/fault-types.js';
+import { type FaultId, type FaultLab, safeParseFaultSpec } from '../faults/faults.js';
 
 /** What the handle needs: the agent (its handler and execution counter) and a fault lab. */
 export type MockHandleOptions = {

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFaultLab, type Handle } from '../faults/faults.js';
+import type { Handle } from '../faults/fault-types.js';
+import { createFaultLab } from '../faults/faults.js';
 import { createHandlers, createMockHandle } from './handlers.js';
 
 const origin = 'https://agent.test';

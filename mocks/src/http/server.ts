@@ -14,7 +14,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Handle } from '../faults/faults.js';
+import type { Handle } from '../faults/fault-types.js';
 
 /** Options of {@link listenLoopback}. */
 export type LoopbackOptions = {
