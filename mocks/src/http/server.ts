@@ -5,7 +5,7 @@ The loopback mount: a `node:http` server on 127.0.0.1 that turns each Node reque
 The server keeps websites the user happens to visit out (docs/interop.md#loopback-server-security):
 - a `Host` other than its own loopback authority gets 421 (a DNS-rebinding page reaches 127.0.0.1 under its own host name);
 - the request target is read once (`request-target.ts`): an absolute form naming another authority gets 421, one that does not normalise cleanly (a backslash, a fragment, a character RFC 3986 keeps out of a path) 400, and the token check and the handler both get the same normalised path, dot segments removed;
-- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
+- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`, read as URLs by `origin.ts`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
 - every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`, else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try without a preflight, which it fails.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handle } from '../faults/faults.js';
+import { isLoopbackOrigin, trustedOrigins } from './origin.js';
 import { type RoutedTarget, readRequestTarget } from './request-target.js';
 
 /** Options of {@link listenLoopback}. */
@@ -101,23 +102,6 @@ function toRequest(
 export const mockTokenHeader = 'x-surecall-mock-token';
 
 const tokenPattern = /^[A-Za-z0-9_-]{32,256}$/;
-const loopbackOrigin = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
-
-/** The trusted origins, checked once: each must be a serialized origin (RFC 6454, section 6.2), so that an exact string match is the comparison browsers make. */
-function trustedOrigins(origins: readonly string[]): ReadonlySet<string> {
-  for (const origin of origins) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed === undefined || parsed.origin !== origin || origin === 'null') {
-      throw new TypeError(`corsOrigins: ${JSON.stringify(origin.slice(0, 100))} is not a serialized origin`);
-    }
-  }
-  return new Set(origins);
-}
 
 function checkedToken(token: string | undefined): string {
   if (token === undefined) {
@@ -259,7 +243,7 @@ function admit(
   }
   const requestOrigin = incoming.headers.origin;
   const allowed =
-    requestOrigin !== undefined && (loopbackOrigin.test(requestOrigin) || state.trusted.has(requestOrigin));
+    requestOrigin !== undefined && (isLoopbackOrigin(requestOrigin) || state.trusted.has(requestOrigin));
   if (requestOrigin !== undefined && !(state.cors && allowed)) {
     // A browser sends Origin on every cross-origin request: an untrusted page neither reads nor changes anything here.
     refuse(outgoing, 403, 'Forbidden');
