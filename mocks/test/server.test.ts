@@ -203,6 +203,12 @@ describe('listenLoopback', () => {
     'http://localhost.evil.example:8080',
     'https://127.0.0.1:5173',
     'null',
+    // Read as URLs, not matched as text (issue 30, item 6): no such port, userinfo, a path.
+    'http://127.0.0.1:99999',
+    'http://[::1]:65536',
+    'http://127.0.0.1:80@evil.example',
+    'http://user@127.0.0.1:5173',
+    'http://127.0.0.1:5173/x',
   ])('refuses %s: no CORS headers, no answer of the handler, preflight or not', async (origin) => {
     let calls = 0;
     const server = await serve(async () => {

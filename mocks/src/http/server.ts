@@ -4,7 +4,8 @@ The loopback mount: a `node:http` server on 127.0.0.1 that turns each Node reque
 
 The server keeps websites the user happens to visit out (docs/interop.md#loopback-server-security):
 - a `Host` other than its own loopback authority gets 421 (a DNS-rebinding page reaches 127.0.0.1 under its own host name);
-- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
+- the request target is read once (`request-target.ts`): an absolute form naming another authority gets 421, one that does not normalise cleanly (a backslash, a fragment, a character RFC 3986 keeps out of a path) 400, and the token check and the handler both get the same normalised path, dot segments removed;
+- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`, read as URLs by `origin.ts`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
 - every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`, else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try without a preflight, which it fails.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
@@ -15,6 +16,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handle } from '../faults/fault-types.js';
+import { isLoopbackOrigin, trustedOrigins } from './origin.js';
+import { type RoutedTarget, readRequestTarget } from './request-target.js';
 
 /** Options of {@link listenLoopback}. */
 export type LoopbackOptions = {
@@ -75,7 +78,7 @@ async function readBody(
 
 function toRequest(
   incoming: IncomingMessage,
-  init: { readonly origin: string; readonly body: Uint8Array<ArrayBuffer>; readonly signal: AbortSignal },
+  init: { readonly url: string; readonly body: Uint8Array<ArrayBuffer>; readonly signal: AbortSignal },
 ): Request {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
@@ -87,7 +90,7 @@ function toRequest(
   }
   const method = incoming.method ?? 'GET';
   const bodyless = method === 'GET' || method === 'HEAD';
-  return new Request(new URL(incoming.url ?? '/', init.origin), {
+  return new Request(init.url, {
     method,
     headers,
     signal: init.signal,
@@ -99,23 +102,6 @@ function toRequest(
 export const mockTokenHeader = 'x-surecall-mock-token';
 
 const tokenPattern = /^[A-Za-z0-9_-]{32,256}$/;
-const loopbackOrigin = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
-
-/** The trusted origins, checked once: each must be a serialized origin (RFC 6454, section 6.2), so that an exact string match is the comparison browsers make. */
-function trustedOrigins(origins: readonly string[]): ReadonlySet<string> {
-  for (const origin of origins) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed === undefined || parsed.origin !== origin || origin === 'null') {
-      throw new TypeError(`corsOrigins: ${JSON.stringify(origin.slice(0, 100))} is not a serialized origin`);
-    }
-  }
-  return new Set(origins);
-}
 
 function checkedToken(token: string | undefined): string {
   if (token === undefined) {
@@ -219,6 +205,103 @@ async function send(response: Response, { incoming, outgoing, allowOrigin }: Exc
   }
 }
 
+/** A listener's options, checked and resolved once. */
+type ListenerState = {
+  readonly handle: Handle;
+  readonly origin: () => string;
+  readonly hosts: () => readonly string[];
+  readonly token: string;
+  readonly cors: boolean;
+  readonly trusted: ReadonlySet<string>;
+  readonly maxBytes: number;
+};
+
+/** A request past every check: the target it is routed by, and the trusted `Origin` to reflect (`undefined`: no CORS headers). */
+type Admitted = { readonly target: RoutedTarget; readonly allowOrigin: string | undefined };
+
+/** The checks before the handler, in order: Host, request target, Origin, a trusted preflight answered here, the token. Answers the request itself and returns `undefined` when one ends it. */
+function admit(
+  state: ListenerState,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Admitted | undefined {
+  const host = incoming.headers.host?.toLowerCase();
+  if (host === undefined || !state.hosts().includes(host)) {
+    // DNS rebinding: a page whose name now resolves to 127.0.0.1 still says its own name in Host (RFC 9110, section 15.5.20).
+    refuse(outgoing, 421, 'Misdirected Request');
+    return undefined;
+  }
+  // One reading of the target for the token check and the router alike (request-target.ts).
+  const target = readRequestTarget(incoming.url ?? '/', state.hosts());
+  if (!target.ok) {
+    refuse(
+      outgoing,
+      target.error.status,
+      target.error.status === 421 ? 'Misdirected Request' : 'Bad Request',
+    );
+    return undefined;
+  }
+  const requestOrigin = incoming.headers.origin;
+  const allowed =
+    requestOrigin !== undefined && (isLoopbackOrigin(requestOrigin) || state.trusted.has(requestOrigin));
+  if (requestOrigin !== undefined && !(state.cors && allowed)) {
+    // A browser sends Origin on every cross-origin request: an untrusted page neither reads nor changes anything here.
+    refuse(outgoing, 403, 'Forbidden');
+    return undefined;
+  }
+  const allowOrigin = state.cors && allowed ? requestOrigin : undefined;
+  if (
+    allowOrigin !== undefined &&
+    incoming.method === 'OPTIONS' &&
+    incoming.headers['access-control-request-method'] !== undefined
+  ) {
+    outgoing.writeHead(204, corsHeaders(incoming, allowOrigin)).end();
+    return undefined;
+  }
+  if (target.value.path.startsWith('/__') && !sameToken(header(incoming, mockTokenHeader), state.token)) {
+    refuse(outgoing, 401, 'The control routes need the per-run token');
+    return undefined;
+  }
+  return { target: target.value, allowOrigin };
+}
+
+/** One request: admitted, its body read within the bound, handed to the handler as a WHATWG `Request` addressed to the routed target, and the answer streamed back. */
+async function serve(
+  state: ListenerState,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
+  const admitted = admit(state, incoming, outgoing);
+  if (admitted === undefined) {
+    return;
+  }
+  const abort = new AbortController();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) {
+      abort.abort();
+    }
+  });
+  const body = await readBody(incoming, state.maxBytes);
+  if (body === undefined) {
+    outgoing
+      .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
+      .end('Request body too large\n');
+    return;
+  }
+  // The origin and the routed target joined as text, never resolved as a reference: the handler's URL has exactly the path the token check read.
+  const url = `${state.origin()}${admitted.target.path}${admitted.target.query}`;
+  let response: Response;
+  try {
+    response = await state.handle(toRequest(incoming, { url, body, signal: abort.signal }));
+  } catch {
+    response = new Response('The mock agent failed on this request\n', {
+      status: 500,
+      headers: { 'content-type': 'text/plain' },
+    });
+  }
+  await send(response, { incoming, outgoing, allowOrigin: admitted.allowOrigin });
+}
+
 /** Options of {@link createNodeListener}. */
 export type NodeListenerOptions = Pick<
   LoopbackOptions,
@@ -250,65 +333,17 @@ const server = createServer(
 export function createNodeListener(
   options: NodeListenerOptions,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  const { handle, origin, hosts } = options;
-  const token = checkedToken(options.token);
-  const cors = options.cors ?? true;
-  const trusted = trustedOrigins(options.corsOrigins ?? []);
-  const maxBytes = options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes;
+  const state: ListenerState = {
+    handle: options.handle,
+    origin: options.origin,
+    hosts: options.hosts,
+    token: checkedToken(options.token),
+    cors: options.cors ?? true,
+    trusted: trustedOrigins(options.corsOrigins ?? []),
+    maxBytes: options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes,
+  };
   return (incoming, outgoing) => {
-    void (async () => {
-      const host = incoming.headers.host?.toLowerCase();
-      if (host === undefined || !hosts().includes(host)) {
-        // DNS rebinding: a page whose name now resolves to 127.0.0.1 still says its own name in Host (RFC 9110, section 15.5.20).
-        refuse(outgoing, 421, 'Misdirected Request');
-        return;
-      }
-      const requestOrigin = incoming.headers.origin;
-      const allowed =
-        requestOrigin !== undefined && (loopbackOrigin.test(requestOrigin) || trusted.has(requestOrigin));
-      if (requestOrigin !== undefined && !(cors && allowed)) {
-        // A browser sends Origin on every cross-origin request: an untrusted page neither reads nor changes anything here.
-        refuse(outgoing, 403, 'Forbidden');
-        return;
-      }
-      const allowOrigin = cors && allowed ? requestOrigin : undefined;
-      if (
-        allowOrigin !== undefined &&
-        incoming.method === 'OPTIONS' &&
-        incoming.headers['access-control-request-method'] !== undefined
-      ) {
-        outgoing.writeHead(204, corsHeaders(incoming, allowOrigin)).end();
-        return;
-      }
-      const path = (incoming.url ?? '/').split('?')[0] ?? '/';
-      if (path.startsWith('/__') && !sameToken(header(incoming, mockTokenHeader), token)) {
-        refuse(outgoing, 401, 'The control routes need the per-run token');
-        return;
-      }
-      const abort = new AbortController();
-      outgoing.once('close', () => {
-        if (!outgoing.writableFinished) {
-          abort.abort();
-        }
-      });
-      const body = await readBody(incoming, maxBytes);
-      if (body === undefined) {
-        outgoing
-          .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
-          .end('Request body too large\n');
-        return;
-      }
-      let response: Response;
-      try {
-        response = await handle(toRequest(incoming, { origin: origin(), body, signal: abort.signal }));
-      } catch {
-        response = new Response('The mock agent failed on this request\n', {
-          status: 500,
-          headers: { 'content-type': 'text/plain' },
-        });
-      }
-      await send(response, { incoming, outgoing, allowOrigin });
-    })().catch(() => {
+    serve(state, incoming, outgoing).catch(() => {
       outgoing.destroy();
     });
   };

@@ -11,6 +11,7 @@ import { openLedger } from '@surecall/client/ledger/file';
 import { parseAgentCard } from '@surecall/client/protocol';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bypassTargets, rawRequest } from '../../../mocks/test/support/bypass-targets.js';
 import { openRemoteLedger } from '../../devtools/src/ledger-source/remote-ledger.js';
 import { type DevtoolsServer, startDevtoolsServer } from '../src/devtools-server.js';
 import { openJournalView } from '../src/journal-view.js';
@@ -132,6 +133,25 @@ describe('the devtools server', () => {
       expect(answer.body).not.toContain('outside the app');
     }
   });
+});
+
+describe('the devtools server, reached by another spelling of its ledger routes', () => {
+  // The mock agent's control routes run the same table (mocks/test/control-routes.test.ts).
+  it.each(bypassTargets)(
+    'refuses $name without the token, serving nothing of the ledger',
+    async ({ target }) => {
+      const { port } = new URL(server.origin);
+      for (const [path, query] of [
+        ['/api/ledger/records', ''],
+        ['/api/ledger/history', `?id=${firstId}`],
+      ] as const) {
+        const raw = `${target(path, Number(port))}${query}`;
+        const answer = await rawRequest(Number(port), { method: 'GET', target: raw, headers: { host } });
+        expect.soft([400, 401, 404, 421], `GET ${raw} → ${answer.status}`).toContain(answer.status);
+        expect.soft(answer.body, `GET ${raw}`).not.toContain(firstId);
+      }
+    },
+  );
 });
 
 describe('the devtools read-only ledger source', () => {
