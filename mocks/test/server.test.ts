@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Handle } from '../src/faults/fault-types.js';
 import { type LoopbackServer, listenLoopback } from '../src/http/server.js';
@@ -279,6 +280,37 @@ describe('listenLoopback', () => {
     expect(answer.status).toBe(421);
     expect(answer.body).not.toContain('secret');
     expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    expect(calls).toBe(0);
+  });
+
+  // RFC 9112 §3.2: a request with two Host lines is invalid; Node keeps the first, so our own name first must not pass.
+  it.each([
+    ['its own, then a foreign one', (port: number) => [`127.0.0.1:${port}`, 'evil.example']],
+    ['a foreign one, then its own', (port: number) => ['evil.example', `127.0.0.1:${port}`]],
+    ['its own twice', (port: number) => [`127.0.0.1:${port}`, `127.0.0.1:${port}`]],
+  ])('answers 421 to two Host headers (%s), without calling the handler', async (_name, hosts) => {
+    let calls = 0;
+    const server = await serve(async () => {
+      calls += 1;
+      return new Response('secret');
+    });
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        const lines = hosts(server.port).map((host) => `Host: ${host}`);
+        socket.end(
+          `GET /.well-known/agent-card.json HTTP/1.1\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`,
+        );
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(head.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 (400|421) /);
+    expect(head).not.toContain('secret');
     expect(calls).toBe(0);
   });
 

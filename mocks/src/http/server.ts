@@ -219,13 +219,26 @@ type ListenerState = {
 /** A request past every check: the target it is routed by, and the trusted `Origin` to reflect (`undefined`: no CORS headers). */
 type Admitted = { readonly target: RoutedTarget; readonly allowOrigin: string | undefined };
 
+/**
+The request's one `Host` (RFC 9112 §3.2: a request with more than one is invalid), or `undefined`. Node keeps only the first of repeated `Host` lines in `headers`, so a second one, say a foreign name after our own, is counted in `rawHeaders`.
+*/
+function soleHost(incoming: IncomingMessage): string | undefined {
+  let count = 0;
+  for (let index = 0; index < incoming.rawHeaders.length; index += 2) {
+    if (incoming.rawHeaders[index]?.toLowerCase() === 'host') {
+      count += 1;
+    }
+  }
+  return count === 1 ? incoming.headers.host : undefined;
+}
+
 /** The checks before the handler, in order: Host, request target, Origin, a trusted preflight answered here, the token. Answers the request itself and returns `undefined` when one ends it. */
 function admit(
   state: ListenerState,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
 ): Admitted | undefined {
-  const host = incoming.headers.host?.toLowerCase();
+  const host = soleHost(incoming)?.toLowerCase();
   if (host === undefined || !state.hosts().includes(host)) {
     // DNS rebinding: a page whose name now resolves to 127.0.0.1 still says its own name in Host (RFC 9110, section 15.5.20).
     refuse(outgoing, 421, 'Misdirected Request');

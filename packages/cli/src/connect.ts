@@ -22,11 +22,19 @@ export class SetupError extends Error {
 
 const bindings: readonly ProtocolBinding[] = ['JSONRPC', 'HTTP+JSON'];
 
+/** The longest `--token-env` argument an error repeats: environment names are short, tokens are not. */
+const maxNamedEnv = 32;
+
 async function readToken(io: Io, args: ConnectArgs): Promise<string | undefined> {
   if (args.tokenEnv !== undefined) {
     const token = io.env[args.tokenEnv];
     if (token === undefined || token.trim() === '') {
-      throw new SetupError(`the environment variable ${args.tokenEnv} named by --token-env is not set`);
+      throw new SetupError(
+        args.tokenEnv.length <= maxNamedEnv
+          ? `the environment variable ${args.tokenEnv} named by --token-env is not set`
+          : // A name this long is more likely the token typed in its place: never print it back.
+            `the environment variable named by --token-env (${args.tokenEnv.length} characters) is not set; --token-env takes the variable's name, never the token`,
+      );
     }
     return token.trim();
   }

@@ -125,8 +125,11 @@ export async function startDevtoolsServer(options: DevtoolsServerOptions): Promi
   }
 
   const server = createServer((request, response) => {
-    // RFC 9110 §7.2: the Host a browser sends names the origin it meant; any other is a rebound name or a stranger.
-    if (!hosts.has(request.headers.host ?? '')) {
+    // RFC 9110 §7.2: the Host a browser sends names the origin it meant; any other is a rebound name or a stranger. RFC 9112 §3.2: one Host only (Node keeps the first of several in `headers`, so they are counted raw).
+    const hostLines = request.rawHeaders.filter(
+      (_, index) => index % 2 === 0 && /^host$/i.test(request.rawHeaders[index] ?? ''),
+    );
+    if (hostLines.length !== 1 || !hosts.has(request.headers.host ?? '')) {
       send(response, 421, 'misdirected request', 'text/plain; charset=utf-8');
       return;
     }

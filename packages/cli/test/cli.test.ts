@@ -216,6 +216,12 @@ describe('surecall send', () => {
     ]);
     expect(unset.code).toBe(2);
     expect(unset.stderr).toContain('SURECALL_UNSET_VAR');
+    // A token typed where its variable's name goes (one that is also a valid name) is never printed back.
+    const typed = 'sk_live_4f9a2b7c1d8e6f3a0b5c9d2e7f1a4b8c';
+    const mistaken = await surecall(['send', mock.cardUrl, 'echo hi', '--loopback', '--token-env', typed]);
+    expect(mistaken.code).toBe(2);
+    expect(mistaken.stderr).toContain('--token-env takes the variable');
+    expect(`${mistaken.stdout}${mistaken.stderr}`).not.toContain(typed);
     const piped = await surecall(
       ['send', mock.cardUrl, 'echo hi', '--loopback', '--token-stdin'],
       {},

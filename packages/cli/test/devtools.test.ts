@@ -3,6 +3,7 @@ The devtools server of `surecall devtools` over a real file ledger: the read-onl
 */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cardDigest, createClient, type DurableAgent, durableAgent, type JsonValue } from '@surecall/client';
@@ -123,6 +124,27 @@ describe('the devtools server', () => {
       expect(answer.status).toBe(421);
       expect(answer.body).not.toContain(firstId);
     }
+  });
+
+  // RFC 9112 §3.2: Node keeps the first of two Host lines, so its own name first, then a foreign one, must not pass.
+  it('refuses two Host headers, its own first, even with the token', async () => {
+    const { port } = new URL(server.origin);
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.end(
+          `GET /api/ledger/records HTTP/1.1\r\nHost: ${host}\r\nHost: evil.example\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`,
+        );
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(head.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 (400|421) /);
+    expect(head).not.toContain(firstId);
   });
 
   it('writes nothing and serves nothing outside the app folder', async () => {
