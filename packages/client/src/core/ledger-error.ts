@@ -31,6 +31,13 @@ export type LedgerReason =
   | 'io'
   | 'unsupported';
 
+/** What a `locked` message tells the person who reads it: a holder the lock file's heartbeat vouches for (rule `heartbeat`, docs/durable-send.md#file-journal) could not be checked, so it says when that holder will count as gone and how to free the ledger sooner. */
+function lockedHint(rule: string | undefined): string {
+  return rule === 'heartbeat'
+    ? ": its holder could not be checked by its pid from here (another PID namespace, or no /proc of this one); it counts as gone once the lock file's mtime, its heartbeat, is three of its beats old (the lock's `beat`, in ms): open again then, or delete the lock file if no process writes the journal"
+    : ': another writer holds it; close that writer or open another ledger';
+}
+
 /**
 The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is `locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's text (the platform error travels on `cause`).
 
@@ -62,8 +69,7 @@ export class LedgerError extends Error {
     const where = options.position === undefined ? '' : ` at ${options.position}`;
     const rule = options.rule === undefined ? '' : `: ${options.rule}`;
     const file = options.path === undefined ? '' : ` (${options.path})`;
-    const hint =
-      reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '';
+    const hint = reason === 'locked' ? lockedHint(options.rule) : '';
     super(
       `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },

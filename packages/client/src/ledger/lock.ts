@@ -1,63 +1,12 @@
 /**
 @module
-The file ledger's single-writer lease in Node (docs/durable-send.md#ledger-stores): a lock file `<journal>.lock` holding the holder's pid, a fencing counter and a random token, and on Linux what makes the holder one process instance rather than a pid number: the boot id and the process's start time. It is created complete or not at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader ever sees a half-written lock. A live holder refuses everyone else; a lock whose holder is gone is taken over with the counter + 1. A pid alone cannot say the holder is gone: a container's app restarted as pid 1 is pid 1 again, and after a reboot pids are reused; so where the lock names a boot id and a start time, a holder counts as live only while this boot is its boot and its pid still runs with that start time. A lock created where none was found starts at 1 (a contender can find the place empty just after another removed a stale lock), so the counter alone does not order the writers: the file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path still names that very inode: a writer whose lock was taken over finds out before it writes again.
+The file ledger's single-writer lease in Node (docs/durable-send.md#ledger-stores): a lock file `<journal>.lock` holding the holder's pid, a fencing counter and a random token, and on Linux what makes the holder one process instance rather than a pid number: the boot id, the process's start time and its PID namespace; and how often the holder refreshes the file's mtime, its heartbeat. It is created complete or not at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader ever sees a half-written lock. A live holder refuses everyone else; a lock whose holder is gone is taken over with the counter + 1. A pid alone cannot say the holder is gone: a container's app restarted as pid 1 is pid 1 again, after a reboot pids are reused, and a pid means nothing outside its namespace; so `lock-holder.ts` judges a holder by its pid and start time only from its own namespace, seeing its own `/proc`, and from anywhere else by its heartbeat. A lock created where none was found starts at 1 (a contender can find the place empty just after another removed a stale lock), so the counter alone does not order the writers: the file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path still names that very inode: a writer whose lock was taken over finds out before it writes again.
 */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { type FileHandle, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { LedgerError } from '../core/errors.js';
-
-/** What a lock file holds. `boot` and `start` are present where the platform tells them (Linux `/proc`); a lock without them is judged by its pid alone. */
-export type LockContent = {
-  readonly pid: number;
-  readonly fence: number;
-  readonly token: string;
-  /** The kernel's boot id (`/proc/sys/kernel/random/boot_id`) when the holder took the lock. */
-  readonly boot?: string;
-  /** The holder's start time, in clock ticks after boot (`/proc/<pid>/stat`, field 22). */
-  readonly start?: string;
-};
-
-/** What identifies one process instance: its pid, and on Linux the boot and its start time within it. */
-type Instance = Pick<LockContent, 'boot' | 'start'>;
-
-/** The boot id, or `undefined` where there is no `/proc` (macOS, Windows, a sandbox without it). */
-async function bootId(): Promise<string | undefined> {
-  try {
-    const text = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
-    return text === '' ? undefined : text;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Field 22 of `/proc/<pid>/stat` (proc(5): `starttime`), or `undefined` when the process or `/proc` is not there. The second field, the command name, is in parentheses and may hold spaces and parentheses itself, so the fields are counted after the last `)`. */
-export async function startTime(pid: number): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // After the command name: field 3 (state) is the first, so field 22 is the twentieth.
-  const fields = text
-    .slice(text.lastIndexOf(')') + 1)
-    .trim()
-    .split(/\s+/);
-  const start = fields[19];
-  return start !== undefined && /^[0-9]+$/.test(start) ? start : undefined;
-}
-
-let self: Promise<Instance> | undefined;
-
-/** This process's own instance, read once. */
-function thisInstance(): Promise<Instance> {
-  self ??= Promise.all([bootId(), startTime(process.pid)]).then(([boot, start]) => ({
-    ...(boot === undefined ? {} : { boot }),
-    ...(start === undefined ? {} : { start }),
-  }));
-  return self;
-}
+import { judgeHolder, type LockContent, lockHeartbeatMs, thisProcess } from './lock-holder.js';
 
 /** A held lock. */
 export type FileLock = {
@@ -81,7 +30,9 @@ function parseLock(text: string): LockContent | undefined {
       Number.isSafeInteger(value.fence) &&
       typeof value.token === 'string' &&
       (value.boot === undefined || typeof value.boot === 'string') &&
-      (value.start === undefined || typeof value.start === 'string')
+      (value.start === undefined || typeof value.start === 'string') &&
+      (value.ns === undefined || typeof value.ns === 'string') &&
+      (value.beat === undefined || (Number.isSafeInteger(value.beat) && (value.beat as number) > 0))
     ) {
       return {
         pid: value.pid as number,
@@ -89,6 +40,8 @@ function parseLock(text: string): LockContent | undefined {
         token: value.token,
         ...(value.boot === undefined ? {} : { boot: value.boot }),
         ...(value.start === undefined ? {} : { start: value.start }),
+        ...(value.ns === undefined ? {} : { ns: value.ns }),
+        ...(value.beat === undefined ? {} : { beat: value.beat }),
       };
     }
   } catch {
@@ -125,38 +78,6 @@ function contentOf(text: string): LockContent {
     throw new LedgerError('corrupt', { rule: 'lock' });
   }
   return content;
-}
-
-/** True while a process with this pid exists (`kill(pid, 0)`; EPERM means it exists under another user). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
-Whether the process that wrote `content` still holds it: its pid exists (see {@link isAlive}) and, where the lock names them and this platform can tell, this is the boot it was taken in and that pid still runs with the start time it had. A pid that runs with another start time is another process that reused the number (a restarted container's pid 1, a pid after a reboot); the lock is stale. Where `/proc` cannot say (another OS, an old lock without them), the pid alone decides.
-*/
-export async function isHeld(content: LockContent): Promise<boolean> {
-  if (!isAlive(content.pid)) {
-    return false;
-  }
-  if (content.boot !== undefined) {
-    const boot = await bootId();
-    if (boot !== undefined && boot !== content.boot) {
-      return false;
-    }
-  }
-  if (content.start !== undefined) {
-    const start = await startTime(content.pid);
-    if (start !== undefined && start !== content.start) {
-      return false;
-    }
-  }
-  return true;
 }
 
 function code(error: unknown): string | undefined {
@@ -206,10 +127,24 @@ export async function removeStale(path: string, staleInode: number, staleDevice:
 
 const ATTEMPTS = 8;
 
-/**
-Takes the lock at `path`: creates it with fence 1, or takes over a lock whose holder is gone ({@link isHeld}) with its fence + 1.
+/** This process as its lock names it: the instance, and the heartbeat it keeps. */
+async function ownContent(fence: number, token: string, beat: number): Promise<LockContent> {
+  const { boot, start, ns } = await thisProcess();
+  return {
+    pid: process.pid,
+    fence,
+    token,
+    ...(boot === undefined ? {} : { boot }),
+    ...(start === undefined ? {} : { start }),
+    ...(ns === undefined ? {} : { ns }),
+    beat,
+  };
+}
 
-@throws {LedgerError} `locked` when a live process holds it; `corrupt` when the lock file is unreadable (a person must look); `io` on any other failure.
+/**
+Takes the lock at `path`: creates it with fence 1, or takes over a lock whose holder is gone (`judgeHolder` in `lock-holder.ts`) with its fence + 1. While held, the lock file's mtime is refreshed every `SURECALL_LOCK_HEARTBEAT_MS` of `environment` (5 s by default), for the contenders that cannot judge this process by its pid.
+
+@throws {LedgerError} `locked` when a live process holds it, with rule `heartbeat` when its holder could not be checked by its pid and its heartbeat is fresh; `corrupt` when the lock file is unreadable (a person must look); `invalid-input` (rule `lock-heartbeat`) for a heartbeat out of range; `io` on any other failure.
 
 @example
 ```ts
@@ -218,14 +153,18 @@ lock.check(); // before each write
 await lock.release();
 ```
 */
-export async function acquireLock(path: string): Promise<FileLock> {
+export async function acquireLock(
+  path: string,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<FileLock> {
+  const beat = lockHeartbeatMs(environment);
   const token = randomBytes(16).toString('hex');
   let fence = 1;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
-      const content: LockContent = { pid: process.pid, fence, token, ...(await thisInstance()) };
+      const content = await ownContent(fence, token, beat);
       if (await place(path, content)) {
-        return hold(path, await open(path, 'r'), content);
+        return hold(path, await open(path, 'r'), content, beat);
       }
       const handle = await open(path, 'r').catch((error: unknown) => {
         if (code(error) === 'ENOENT') {
@@ -239,11 +178,15 @@ export async function acquireLock(path: string): Promise<FileLock> {
       // Held open while judged, so its inode cannot be freed and reused by a new lock before removeStale compares it.
       try {
         const existing = contentOf(await handle.readFile('utf8'));
-        if (await isHeld(existing)) {
+        const { ino, dev, mtimeMs } = await handle.stat();
+        const holder = await judgeHolder(existing, mtimeMs);
+        if (holder === 'live') {
           throw new LedgerError('locked');
         }
+        if (holder === 'beating') {
+          throw new LedgerError('locked', { rule: 'heartbeat' });
+        }
         fence = Math.max(fence, existing.fence + 1);
-        const { ino, dev } = await handle.stat();
         await removeStale(path, ino, dev);
       } finally {
         await handle.close();
@@ -256,62 +199,90 @@ export async function acquireLock(path: string): Promise<FileLock> {
   throw new LedgerError('locked', { rule: 'contended' });
 }
 
-async function hold(path: string, initial: FileHandle, initialContent: LockContent): Promise<FileLock> {
-  let handle = initial;
-  let content = initialContent;
-  let identity = await handle.stat();
+/** A held lock's state: the lock file it holds open, what that file says, which inode it is, and the heartbeat's timer. */
+type Held = {
+  readonly path: string;
+  handle: FileHandle;
+  content: LockContent;
+  identity: { readonly ino: number; readonly dev: number };
+  readonly heartbeat: ReturnType<typeof setInterval>;
+};
 
-  // Synchronous on purpose: it runs before every journal batch, and one stat of a local file costs a few microseconds on the calling thread, while a thread-pool round trip would add its latency to every commit.
-  function ours(): boolean {
-    try {
-      const current = statSync(path);
-      return current.ino === identity.ino && current.dev === identity.dev;
-    } catch (error) {
-      if (code(error) === 'ENOENT') {
-        return false;
-      }
-      throw new LedgerError('io', { rule: 'lock', cause: error });
-    }
-  }
-
-  function check(): void {
-    if (!ours()) {
-      throw new LedgerError('fenced');
-    }
-  }
-
+async function hold(path: string, handle: FileHandle, content: LockContent, beat: number): Promise<FileLock> {
+  const identity = await handle.stat();
+  const held: Held = {
+    path,
+    handle,
+    content,
+    identity,
+    heartbeat: setInterval(() => {
+      void refresh(held);
+    }, beat),
+  };
+  // The heartbeat never keeps a process alive: one that is exiting stops beating, which is what the beat tells.
+  held.heartbeat.unref();
   return {
     get fence() {
-      return content.fence;
+      return held.content.fence;
     },
-    check,
-    async raise(minimum) {
-      if (minimum <= content.fence) {
-        return;
-      }
-      check();
-      const next = { ...content, fence: minimum };
-      const temporary = privatePath(path);
-      try {
-        await writeFile(temporary, JSON.stringify(next), { flag: 'wx', flush: true });
-        await rename(temporary, path);
-        const replacement = await open(path, 'r');
-        await handle.close();
-        handle = replacement;
-        identity = await handle.stat();
-        content = next;
-      } catch (error) {
-        throw new LedgerError('io', { rule: 'lock', cause: error });
-      }
-    },
-    async release() {
-      try {
-        if (ours()) {
-          await unlink(path);
-        }
-      } finally {
-        await handle.close();
-      }
-    },
+    check: () => check(held),
+    raise: (minimum) => raise(held, minimum),
+    release: () => release(held),
   };
+}
+
+/** One heartbeat: the held file's mtime set to now. A failed beat is not fatal: a contender that cannot judge this process by its pid may then take the lock over once the beats are stale, and fencing stops this writer before its next batch. */
+async function refresh(held: Held): Promise<void> {
+  const now = new Date();
+  await held.handle.utimes(now, now).catch(() => undefined);
+}
+
+// Synchronous on purpose: it runs before every journal batch, and one stat of a local file costs a few microseconds on the calling thread, while a thread-pool round trip would add its latency to every commit.
+function ours(held: Held): boolean {
+  try {
+    const current = statSync(held.path);
+    return current.ino === held.identity.ino && current.dev === held.identity.dev;
+  } catch (error) {
+    if (code(error) === 'ENOENT') {
+      return false;
+    }
+    throw new LedgerError('io', { rule: 'lock', cause: error });
+  }
+}
+
+function check(held: Held): void {
+  if (!ours(held)) {
+    throw new LedgerError('fenced');
+  }
+}
+
+async function raise(held: Held, minimum: number): Promise<void> {
+  if (minimum <= held.content.fence) {
+    return;
+  }
+  check(held);
+  const next = { ...held.content, fence: minimum };
+  const temporary = privatePath(held.path);
+  try {
+    await writeFile(temporary, JSON.stringify(next), { flag: 'wx', flush: true });
+    await rename(temporary, held.path);
+    const replacement = await open(held.path, 'r');
+    await held.handle.close();
+    held.handle = replacement;
+    held.identity = await held.handle.stat();
+    held.content = next;
+  } catch (error) {
+    throw new LedgerError('io', { rule: 'lock', cause: error });
+  }
+}
+
+async function release(held: Held): Promise<void> {
+  clearInterval(held.heartbeat);
+  try {
+    if (ours(held)) {
+      await unlink(held.path);
+    }
+  } finally {
+    await held.handle.close();
+  }
 }

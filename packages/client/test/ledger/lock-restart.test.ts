@@ -1,12 +1,13 @@
 /**
-A stale lock whose pid is alive again (docs/durable-send.md#file-journal, lock file): an app that runs as pid 1 of its container is pid 1 again after a restart, and after a reboot pids are reused. The lock records the boot id and the holder's start time, so a restarted process with the same pid takes its ledger back with the fence + 1, while a holder that still runs keeps refusing everyone else.
+A stale lock whose pid is alive again (docs/durable-send.md#file-journal, lock file): an app that runs as pid 1 of its container is pid 1 again after a restart, and after a reboot pids are reused. The lock records the boot id and the holder's start time, so a restarted process with the same pid takes its ledger back with the fence + 1, while a holder that still runs keeps refusing everyone else. A restarted container is a new PID namespace, where the old holder's pid cannot be checked: the restart takes the ledger back once the old holder's heartbeat is stale, within the wait docs/durable-send.md#file-journal documents (here three beats of 200 ms, `SURECALL_LOCK_HEARTBEAT_MS`).
 */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock, isHeld, readLock, startTime } from '../../src/ledger/lock.js';
+import { acquireLock, readLock } from '../../src/ledger/lock.js';
+import { isHeld, startTime } from '../../src/ledger/lock-holder.js';
 import { compileForChild } from '../support/child-build.js';
 
 // `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as root on Linux.
@@ -33,16 +34,28 @@ type Report = {
   readonly pid: number;
   readonly fence?: number;
   readonly reason?: string;
-  readonly lock?: { readonly pid: number; readonly boot?: string; readonly start?: string };
+  readonly lock?: {
+    readonly pid: number;
+    readonly boot?: string;
+    readonly start?: string;
+    readonly ns?: string;
+    readonly beat?: number;
+  };
   readonly records?: readonly string[];
+  readonly rules: readonly string[];
 };
+
+// The holders' heartbeat, and how long a restart may try to open: far more than the three beats it waits for at most.
+const beat = 200;
+const waitMs = 10_000;
 
 /** Runs the child as pid 1 of a new PID namespace with its own /proc. */
 function asPidOne(path: string, id: string): Promise<Report> {
   return new Promise((resolve, reject) => {
     execFile(
       'unshare',
-      ['--pid', '--fork', '--mount-proc', process.execPath, fixture, path, id],
+      ['--pid', '--fork', '--mount-proc', process.execPath, fixture, path, id, 'exit', `${waitMs}`],
+      { env: { ...process.env, SURECALL_LOCK_HEARTBEAT_MS: `${beat}` } },
       (error, stdout, stderr) => {
         if (error !== null) {
           reject(new Error(`the child failed: ${stderr}`));
@@ -63,13 +76,16 @@ describe('a process restarted with the pid of the lock holder (docs/durable-send
       expect(first).toMatchObject({ outcome: 'held', pid: 1, fence: 1, records: ['first'] });
       expect(first.lock?.boot).toMatch(/^[0-9a-f-]{36}$/);
       expect(first.lock?.start).toMatch(/^[0-9]+$/);
-      // The first process is gone, its lock file stays; the restarted app is pid 1 too.
+      expect(first.lock).toMatchObject({ ns: expect.stringMatching(/^pid:\[[0-9]+\]$/), beat });
+      // The first process is gone, its lock file stays; the restarted app is pid 1 too, in another namespace (whose inode may be the dead one's again: then its pid and start time decide at once).
       const second = await asPidOne(path, 'second');
       expect(second).toMatchObject({ outcome: 'held', pid: 1, fence: 2, records: ['first', 'second'] });
       expect(second.lock?.start).not.toBe(first.lock?.start);
       const third = await asPidOne(path, 'third');
       expect(third).toMatchObject({ outcome: 'held', pid: 1, fence: 3 });
       expect(third.records).toHaveLength(3);
+      // Whatever refused them meanwhile was the heartbeat of a holder they could not check, never a live pid.
+      expect([...second.rules, ...third.rules].filter((rule) => rule !== 'heartbeat')).toEqual([]);
     },
     // Three Node processes, each in a fresh namespace, started one after another: seconds on a loaded machine.
     60_000,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
-import { acquireLock, isAlive, readLock, removeStale } from '../../src/ledger/lock.js';
+import { acquireLock, readLock, removeStale } from '../../src/ledger/lock.js';
+import { isAlive } from '../../src/ledger/lock-holder.js';
 import { rejectionOf } from '../support/rejection.js';
 
 let directory = '';
