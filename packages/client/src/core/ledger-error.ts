@@ -63,7 +63,8 @@ export class LedgerError extends Error {
     const rule = options.rule === undefined ? '' : `: ${options.rule}`;
     const file = options.path === undefined ? '' : ` (${options.path})`;
     const hint =
-      reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '';
+      workerHints[`${reason} ${options.rule}`] ??
+      (reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '');
     super(
       `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },
@@ -86,3 +87,12 @@ export class LedgerError extends Error {
     };
   }
 }
+
+// What a refusal of a PostgreSQL worker id tells its reader to do (docs/durable-send.md#one-live-process-per-worker-id),
+// by reason and rule.
+const workerHints: Readonly<Record<string, string>> = {
+  'locked worker-live':
+    ': another process holds this worker id; give each process its own worker id, or stop the other',
+  'fenced worker-live':
+    ': another process took this worker id while this one had lost its connection; this ledger writes no more: close it, and give each process its own worker id',
+};
