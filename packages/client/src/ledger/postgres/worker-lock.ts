@@ -224,12 +224,13 @@ export async function acquireWorkerLock(
 }
 
 /**
-Resolves when this writer holds its worker lock, waiting for a try under way to take it again; nothing to hold for a
+Resolves when this writer holds its worker lock, waiting for a try to take it again: the one under way, or one started
+now rather than at its scheduled time, since the write would reach the database anyway. Nothing to hold for a
 `readOnly` follower (`undefined`). Checked before every write and claim: a write sent while the lock was being lost
 still meets the lease check of its own statement (docs/durable-send.md#one-live-process-per-worker-id).
 
-@throws {LedgerError} `io` (rule `worker-lock`) while the lock's connection is down and not yet made again; `fenced`
-(rule `worker-live`) once another process took the lock.
+@throws {LedgerError} `io` (rule `worker-lock`) when that try could not take the lock; `fenced` (rule `worker-live`)
+once another process took it.
 */
 export async function holdWorkerLock(state: WorkerLockState | undefined): Promise<void> {
   if (state === undefined || state.held !== undefined) {
@@ -238,8 +239,15 @@ export async function holdWorkerLock(state: WorkerLockState | undefined): Promis
   if (state.taken) {
     throw fenced();
   }
-  if (state.regaining === undefined) {
+  if (state.closed) {
     throw unheld();
+  }
+  if (state.regaining === undefined) {
+    if (state.timer !== undefined) {
+      clearTimeout(state.timer);
+      state.timer = undefined;
+    }
+    regain(state);
   }
   await state.regaining;
 }
