@@ -31,13 +31,6 @@ export type LedgerReason =
   | 'io'
   | 'unsupported';
 
-/** What a `locked` message tells the person who reads it: a holder the lock file's heartbeat vouches for (rule `heartbeat`, docs/durable-send.md#file-journal) could not be checked, so it says when that holder will count as gone and how to free the ledger sooner. */
-function lockedHint(rule: string | undefined): string {
-  return rule === 'heartbeat'
-    ? ": its holder could not be checked by its pid from here (another PID namespace, or no /proc of this one); it counts as gone once the lock file's mtime, its heartbeat, is three of its beats old (the lock's `beat`, in ms): open again then, or delete the lock file if no process writes the journal"
-    : ': another writer holds it; close that writer or open another ledger';
-}
-
 /**
 The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is `locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's text (the platform error travels on `cause`).
 
@@ -69,7 +62,7 @@ export class LedgerError extends Error {
     const where = options.position === undefined ? '' : ` at ${options.position}`;
     const rule = options.rule === undefined ? '' : `: ${options.rule}`;
     const file = options.path === undefined ? '' : ` (${options.path})`;
-    const hint = reason === 'locked' ? lockedHint(options.rule) : '';
+    const hint = hintOf(reason, options.rule);
     super(
       `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },
@@ -91,4 +84,25 @@ export class LedgerError extends Error {
       ...(this.path === undefined ? {} : { path: this.path }),
     };
   }
+}
+
+/**
+What a refusal tells its reader to do, by reason and rule: a file lock's holder that only its heartbeat vouches for
+(docs/durable-send.md#file-journal), a PostgreSQL worker id another process holds
+(docs/durable-send.md#one-live-process-per-worker-id), and any other `locked`.
+*/
+const hints: Readonly<Record<string, string>> = {
+  'locked heartbeat':
+    ": its holder could not be checked by its pid from here (another PID namespace, or no /proc of this one); it counts as gone once the lock file's mtime, its heartbeat, is three of its beats old (the lock's `beat`, in ms): open again then, or delete the lock file if no process writes the journal",
+  'locked worker-live':
+    ': another process holds this worker id; give each process its own worker id, or stop the other',
+  'fenced worker-live':
+    ': another process took this worker id while this one had lost its connection; this ledger writes no more: close it, and give each process its own worker id',
+};
+
+function hintOf(reason: LedgerReason, rule: string | undefined): string {
+  return (
+    hints[`${reason} ${rule}`] ??
+    (reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '')
+  );
 }

@@ -1,5 +1,5 @@
 /**
-A fleet on the PostgreSQL ledger (docs/durable-send.md#running-a-fleet), on a real server the `client (postgres)` project starts: worker processes (`test/support/fleet-worker.ts`) share one ledger and make durable sends to a loopback mock agent with faults armed, and are killed with SIGKILL at seeded random points and restarted; a worker paused past its lease cannot write; and an unknown send goes through a pending probe to a committed one under a later lease, with one business call.
+A fleet on the PostgreSQL ledger (docs/durable-send.md#running-a-fleet), on a real server the `client (postgres)` project starts: worker processes (`test/support/fleet-worker.ts`) share one ledger and make durable sends to a loopback mock agent with faults armed, and are killed with SIGKILL at seeded random points and restarted; a worker paused past its lease cannot write; an unknown send goes through a pending probe to a committed one under a later lease, with one business call; and one live process per worker id: a second process with the id of one sending is refused, a restart after a SIGKILL mid-send opens at once and recovers the send as unknown, and a send whose worker id is taken mid-send ends unknown (docs/durable-send.md#one-live-process-per-worker-id).
 
 `SURECALL_SEED` changes the seed.
 */
@@ -11,10 +11,12 @@ import type { FaultLab, FaultSpec, MockAgent } from '@surecall/mocks';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type A2aClient, createClient } from '../../src/client/client.js';
+import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
 import { durableAgent } from '../../src/durable/agent.js';
 import { type LedgerRecord, verifyHistory } from '../../src/ledger/ledger.js';
 import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
+import { workerLockKeys } from '../../src/ledger/postgres/worker-lock.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
 import { compileForChild } from '../support/child-build.js';
@@ -106,6 +108,20 @@ async function writers(schema: string, id: string): Promise<{ revision: number; 
       [id],
     );
     return result.rows;
+  });
+}
+
+/** The backend that holds the worker lock of `worker` in `schema` (the two-key advisory lock, objsubid 2), if one does. */
+async function lockHolder(schema: string, worker: string): Promise<number | undefined> {
+  const [first, second] = workerLockKeys(schema, worker);
+  return database(async (client) => {
+    const found = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+         AND classid::bigint = $1 AND objid::bigint = $2
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [first >>> 0, second >>> 0],
+    );
+    return found.rows[0]?.pid;
   });
 }
 
@@ -387,5 +403,83 @@ describe('leases', () => {
       'second',
     ]);
     await second.close();
+  }, 60_000);
+});
+
+describe('one live process per worker id', () => {
+  it('refuses a second process with the id of one that is sending, and after a SIGKILL mid-send opens at once and recovers its send as unknown', async () => {
+    const schema = `twin_${Date.now()}`;
+    await (await openPostgresLedger({ connectionString: url }, { schema, worker: 'setup' })).close();
+    // The work is done at once, and its answer held: the first process is mid-send while the others open.
+    faults.set({ kind: 'delay', operation: 'SendMessage', ms: 20_000, when: 'after', count: 1 });
+    // A lease of 30 s: nothing below waits for one to lapse.
+    const args = [url, schema, cardUrl, 'twin', '30000', '0', '1', '1', '1', 'twin'];
+    const first = start(args, 'twin#0');
+    await first.until((report) => report.event === 'io-start');
+    const second = start(args, 'twin#1');
+    await second.until((report) => report.event === 'open-refused' || report.event === 'ready');
+    expect(second.reports.map((report) => report.event)).toEqual(['open-refused']);
+    expect(second.reports[0]).toMatchObject({ reason: 'locked', rule: 'worker-live' });
+    // It exits of itself: the refused open left nothing running.
+    await second.until(() => false);
+    expect(second.process.exitCode).toBe(1);
+    // The refused process ended none of the first's leases: its send is still executing under them.
+    const ledger = await openPostgresLedger({ connectionString: url }, { schema, readOnly: true });
+    expect((await ledger.get('twin-0'))?.state.status).toBe('executing');
+    await ended(first.process, 'SIGKILL');
+    const third = start(args, 'twin#2');
+    await third.until((report) => report.event === 'ready' || report.event === 'open-refused');
+    expect(third.reports.map((report) => report.event)).toContain('ready');
+    // Recovered by the open itself, its lease of 30 s not lapsed: unknown, never sent again.
+    const recovered = (await ledger.get('twin-0')) as LedgerRecord;
+    expect(recovered.state).toMatchObject({ status: 'unknown', reason: 'crashed-while-executing' });
+    await third.until((report) => report.event === 'sent');
+    expect(third.reports.find((report) => report.event === 'sent')).toMatchObject({ status: 'unknown' });
+    expect(agent.executions.of(messageIdOf(recovered))).toBe(1);
+    expect(requests.get(messageIdOf(recovered))).toBe(1);
+    await ledger.close();
+  }, 60_000);
+
+  it('ends a dispatched send unknown, with the refusal as its error, when another session takes its worker id mid-send', async () => {
+    const schema = `taken_${Date.now()}`;
+    const ledger = await openPostgresLedger({ connectionString: url }, { schema, worker: 'taken' });
+    const taker = new pg.Client({ connectionString: url });
+    await taker.connect();
+    try {
+      const sender = durableAgent({ client: await loopbackClient(), ledger });
+      faults.set({ kind: 'delay', operation: 'SendMessage', ms: 3000, when: 'after', count: 1 });
+      const sending = sender.send(
+        { role: 'ROLE_USER', parts: [{ text: 'task taken 0' }] },
+        { id: 'taken-0' },
+      );
+      for (let check = 0; requests.size === 0; check++) {
+        expect(check, 'the send leaves').toBeLessThan(500);
+        await sleep(10);
+      }
+      // The lock's connection dropped, and another session takes the lock before the writer can again.
+      const [first, second] = workerLockKeys(schema, 'taken');
+      await taker.query('SELECT pg_terminate_backend($1), pg_advisory_lock($2::integer, $3::integer)', [
+        await lockHolder(schema, 'taken'),
+        first,
+        second,
+      ]);
+      const outcome = await sending;
+      expect(outcome.status).toBe('unknown');
+      expect(outcome.error).toBeInstanceOf(LedgerError);
+      expect(outcome.error).toMatchObject({ reason: 'fenced', rule: 'worker-live' });
+      // The last revision the send wrote, still executing; the agent ran the work once.
+      expect(outcome.record).toMatchObject({ revision: 1, state: { status: 'executing' } });
+      expect(agent.executions.of(messageIdOf(outcome.record))).toBe(1);
+      await taker.query('SELECT pg_advisory_unlock($1::integer, $2::integer)', [first, second]);
+      const successor = await openPostgresLedger({ connectionString: url }, { schema, worker: 'taken' });
+      expect((await successor.get('taken-0'))?.state).toMatchObject({
+        status: 'unknown',
+        reason: 'crashed-while-executing',
+      });
+      await successor.close();
+    } finally {
+      await taker.end();
+      await ledger.close();
+    }
   }, 60_000);
 });

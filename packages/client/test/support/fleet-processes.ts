@@ -19,6 +19,7 @@ export type Report = {
   readonly id?: string;
   readonly kind?: string;
   readonly reason?: string;
+  readonly rule?: string;
   readonly status?: string;
   readonly t: number;
 };

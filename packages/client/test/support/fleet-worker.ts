@@ -2,7 +2,7 @@
 @module
 One worker of the fleet tests (`test/durable/fleet.test.ts`): a Node process with a durable agent on the shared PostgreSQL ledger, making its share of the durable sends to a loopback mock agent while its reconciler loops run, until the test kills it (SIGKILL, SIGSTOP) or closes its stdin. Sends whose index is even are keyed (keyed recovery replays them); odd ones are at-most-once (a context-history scan reconciles them, never a re-send).
 
-It reports, one JSON object per line on stdout: `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome (with the `reason` of the store's refusal when the send ended `unknown` because the ledger could not record it: docs/durable-send.md#after-dispatch), `refused` for a send the ledger refused before it left (its `reason`), `retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
+It reports, one JSON object per line on stdout: `open-refused` with the `reason` and `rule` of the `LedgerError` its open was refused with (another live process holding its worker id: docs/durable-send.md#one-live-process-per-worker-id), after which it exits 1; `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome (with the `reason` of the store's refusal when the send ended `unknown` because the ledger could not record it: docs/durable-send.md#after-dispatch), `refused` for a send the ledger refused before it left (its `reason`), `retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
 
 Arguments: `<postgres url> <schema> <card url> <worker id> <lease ms> <first index> <stride> <count> <senders> <id prefix> <io retries>`; send n has the record id `<id prefix>-<n>`. A send the ledger refused as `io` (its database dropped the connection) goes again with the same id up to `<io retries>` times (default 0): a record that exists by then comes back as it stands, without sending.
 */
@@ -40,10 +40,24 @@ async function main(): Promise<void> {
     trust: { kind: 'first-fetch' },
     security: { kind: 'anonymous' },
   });
-  const ledger = await openPostgresLedger(
-    { connectionString: url },
-    { worker, schema, leaseMs: Number(leaseMs), poolSize: 8 },
-  );
+  let ledger: Awaited<ReturnType<typeof openPostgresLedger>>;
+  try {
+    ledger = await openPostgresLedger(
+      { connectionString: url },
+      { worker, schema, leaseMs: Number(leaseMs), poolSize: 8 },
+    );
+  } catch (error) {
+    if (!(error instanceof LedgerError)) {
+      throw error;
+    }
+    report({
+      event: 'open-refused',
+      reason: error.reason,
+      ...(error.rule === undefined ? {} : { rule: error.rule }),
+    });
+    process.exitCode = 1;
+    return;
+  }
   const probing = { retryAfterMs: 50, maxProbes: 8 };
   const keyed = durableAgent({ client, ledger, delivery: 'keyed', recovery: { kind: 'keyed', ...probing } });
   const history = durableAgent({

@@ -6,10 +6,11 @@ string is opened, and names its types for the other modules of the folder. A dat
 an operator's `pg_terminate_backend`, `idle_session_timeout`, a restart), and `pg` raises a dropped connection as an
 `'error'` event, which ends the process when nothing listens. So every connection of the ledger's pool has a listener
 from the moment the pool makes it, and a connection the ledger checks out gets one in the very step the pool hands it
-over. `pg`'s own errors never reach a caller (CONTRIBUTING.md#library-boundaries): they travel on a `LedgerError`'s
+over; the one connection the ledger makes outside its pool, the worker lock's (`worker-lock.ts`), gets one before it
+connects. `pg`'s own errors never reach a caller (CONTRIBUTING.md#library-boundaries): they travel on a `LedgerError`'s
 `cause`.
 */
-import type { Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient, PoolOptions } from 'pg';
 import { LedgerError } from '../../core/errors.js';
 import { invalid } from './options.js';
 
@@ -163,5 +164,58 @@ function heldConnection(client: PoolClient, done: (destroy?: boolean) => void): 
       client.off('error', listener);
       done(destroy || failure !== undefined);
     },
+  };
+}
+
+/** A connection of its own, made with a pool's configuration but outside the pool, listened to from before it connects. */
+export type Dedicated = {
+  readonly client: Client;
+  /** The first error the connection raised, or its end, if any. */
+  readonly failure: Error | undefined;
+  /** Calls `listener` on the first error or the end of the connection (at once when it came already). */
+  onFailure(listener: (error: Error) => void): void;
+  /** Ends the connection; never rejects. Its listener stays, for an error the ending raises late. */
+  end(): Promise<void>;
+};
+
+/** What a `pg` pool makes its connections with: its client class (pg-pool's `Client`) and its options. */
+type PoolMaker = { readonly Client?: unknown; readonly options?: PoolOptions };
+
+/**
+Makes one connection with `pool`'s own client class and options, outside the pool: a session that must live as long as
+the ledger (the worker lock, `worker-lock.ts`) never takes one of the pool's connections, which a pool of one would
+then not have for the statements. TCP keepalive is on, so this end notices a database host that vanished.
+
+@throws {LedgerError} `invalid-input` (rule `pool`) for a pool that has no client class or options to make it with.
+*/
+export async function dedicatedConnection(pool: Pool): Promise<Dedicated> {
+  const { Client: Made, options } = pool as unknown as PoolMaker;
+  if (typeof Made !== 'function' || typeof options !== 'object' || options === null) {
+    invalid('pool');
+  }
+  const client = new (Made as new (config: PoolOptions) => Client)({ ...options, keepAlive: true });
+  let failure: Error | undefined;
+  let heard: ((error: Error) => void) | undefined;
+  const failed = (error: Error) => {
+    if (failure === undefined) {
+      failure = error;
+      heard?.(error);
+    }
+  };
+  client.on('error', failed);
+  client.on('end', () => failed(new LedgerError('io', { rule: 'worker-lock' })));
+  await client.connect();
+  return {
+    client,
+    get failure() {
+      return failure;
+    },
+    onFailure(next) {
+      heard = next;
+      if (failure !== undefined) {
+        next(failure);
+      }
+    },
+    end: () => client.end().catch(ignore),
   };
 }

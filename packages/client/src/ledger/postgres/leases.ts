@@ -3,7 +3,8 @@
 The leases of the shared store (docs/durable-send.md#leases): the claims of due records (`FOR UPDATE SKIP LOCKED`, so
 a fleet probes each record once without coordination), the orphans left executing by a writer whose lease lapsed,
 the heartbeat that renews this session's live leases, and the ends of a session's or a previous process's leases.
-Every lease's expiry is on the database's clock.
+Every lease's expiry is on the database's clock; every claim is taken only while the writer holds its worker lock
+(`worker-lock.ts`).
 */
 import type { StoreLeases } from '../engine.js';
 import type { DueQuery } from '../ledger.js';
@@ -12,6 +13,7 @@ import { io, type Pool } from './connection.js';
 import type { StoreContext } from './context.js';
 import { agentKey, decodeRow, type RecordRow } from './row.js';
 import { type BoundStatement, bind, type Statements } from './statements.js';
+import { holdWorkerLock, workerLockTaken } from './worker-lock.js';
 
 // How many records one orphan sweep leases at a time.
 const orphanBatch = 64;
@@ -75,23 +77,34 @@ async function release(context: StoreContext, id: string): Promise<void> {
   await context.pool.query(bind(context.statements.release, { ID: id, S: context.session }));
 }
 
-/** The store's leases, each method through `io`. */
+/** Runs a claim once the writer holds its worker lock (docs/durable-send.md#one-live-process-per-worker-id). */
+async function whileHeld<T>(context: StoreContext, work: () => Promise<T>): Promise<T> {
+  await holdWorkerLock(context.lock);
+  return work();
+}
+
+/** The store's leases, each method through `io`; a claim only while the writer holds its worker lock. */
 export function storeLeases(context: StoreContext): StoreLeases {
   return {
-    orphans: (limit) => io(() => orphans(context, limit)),
-    claimDue: (query, now) => io(() => claimDue(context, query, now)),
-    claim: (id, now) => io(() => claim(context, id, now)),
+    orphans: (limit) => io(() => whileHeld(context, () => orphans(context, limit))),
+    claimDue: (query, now) => io(() => whileHeld(context, () => claimDue(context, query, now))),
+    claim: (id, now) => io(() => whileHeld(context, () => claim(context, id, now))),
+    // Giving a lease up needs no lock.
     release: (id) => io(() => release(context, id)),
   };
 }
 
 /**
 The heartbeat: renews this session's live leases every third of their length. A lapsed lease is never renewed: it is
-lost, and another writer may take the record over. It never keeps the process alive.
+lost, and another writer may take the record over; nor is any once another process took the writer's worker lock,
+whose records are that process's to recover. It never keeps the process alive.
 */
 export function startHeartbeat(context: StoreContext): ReturnType<typeof setInterval> {
   const heartbeat = setInterval(
     () => {
+      if (workerLockTaken(context.lock)) {
+        return;
+      }
       context.pool
         .query(bind(context.statements.renew, { S: context.session, LEASE: context.settings.leaseMs }))
         .catch(() => undefined);
@@ -110,8 +123,9 @@ export async function endSessionLeases(context: StoreContext): Promise<void> {
 }
 
 /**
-One live process per worker id: a restarted worker ends its previous process's leases at once, so what that process
-left executing is recovered now rather than when the leases lapse.
+A restarted worker ends its previous process's leases at once, so what that process left executing is recovered now
+rather than when the leases lapse. Run once the worker lock is held, so that previous process is gone
+(docs/durable-send.md#one-live-process-per-worker-id).
 */
 export async function endPreviousLeases(
   pool: Pool,

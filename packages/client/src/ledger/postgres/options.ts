@@ -10,7 +10,7 @@ import { retentionOf } from '../ledger.js';
 
 /** How one writer opens the shared ledger. */
 export type PostgresLedgerOptions = {
-  /** This writer's id, written on its leases and revisions: one live process per id. Opening with an id ends the leases its previous process held. @default `<hostname>-<pid>` */
+  /** This writer's id, written on its leases and revisions: one live process per id (docs/durable-send.md#one-live-process-per-worker-id). An open while another live process holds the id in the same schema is refused as `locked` (rule `worker-live`); otherwise it ends the leases the id's previous process held. @default `<hostname>-<pid>` */
   readonly worker?: string;
   /** How long a lease lasts without renewal, 100 ms to 1 h; the writer renews its leases every third of it. @default 30000 */
   readonly leaseMs?: number;

@@ -3,7 +3,7 @@
 Every statement the store runs on its tables, each with its parameters by name: a statement's `$NAME` placeholders
 are numbered in the order of its `params` once, when the store opens, and `bind` orders a call's values by the same
 list, so a value can never land in another's place. The schema's own statements are in `schema.ts`, the follower's
-in `follower.ts`. Plain SQL only (ARCHITECTURE.md#decisions, "PostgreSQL is a fleet's dispatch authority").
+in `follower.ts`, the worker lock's in `worker-lock.ts`. Plain SQL only (ARCHITECTURE.md#decisions, "PostgreSQL is a fleet's dispatch authority").
 */
 import { hash } from 'node:crypto';
 import type { Qualify } from './schema.js';

@@ -2,7 +2,7 @@
 @module
 The PostgreSQL store under the ledger engine (`engine.ts`): its reads, each checked against what the tables say beside
 it (`row.ts`, `history.ts`), its one write (`writes.ts`), its leases (`leases.ts`), the follower that hears other
-writers (`follower.ts`) and the closing of them all. A record's head is one row and each revision one more row
+writers (`follower.ts`), and the closing of them all and of the writer's worker lock (`worker-lock.ts`). A record's head is one row and each revision one more row
 (docs/durable-send.md#postgresql).
 */
 import { LedgerError } from '../../core/errors.js';
@@ -18,6 +18,7 @@ import type { ResolvedPostgresLedgerOptions } from './options.js';
 import { decodeRow, type RecordRow } from './row.js';
 import { qualify } from './schema.js';
 import { bind, type Statements } from './statements.js';
+import { releaseWorkerLock, type WorkerLockState } from './worker-lock.js';
 import { appendAll } from './writes.js';
 
 /** What the store is made of. */
@@ -27,6 +28,8 @@ export type StoreInput = {
   readonly session: string;
   readonly statements: Statements;
   readonly ownsPool: boolean;
+  /** The writer's worker lock, held from its open; none for a `readOnly` follower. The store releases it as it closes. */
+  readonly lock: WorkerLockState | undefined;
   /** Takes the ledger's listeners off a pool the caller owns (`guardPool`). */
   readonly unguard: () => void;
 };
@@ -98,7 +101,7 @@ async function readHistory(context: StoreContext, id: string): Promise<LedgerRev
   return checkedHistory(result.rows);
 }
 
-/** Sends what is announced, stops the heartbeat, ends the session's leases and the following, then the pool or its guard. */
+/** Sends what is announced, stops the heartbeat, ends the session's leases and the following, then the worker lock, then the pool or its guard. */
 async function closeStore(lifetime: Lifetime): Promise<void> {
   const { context, input, follower, heartbeat } = lifetime;
   context.heads.clear();
@@ -112,6 +115,10 @@ async function closeStore(lifetime: Lifetime): Promise<void> {
     }
     await follower.close();
   } finally {
+    // After the leases: a process that opens with this worker id next finds them ended.
+    if (context.lock !== undefined) {
+      await releaseWorkerLock(context.lock);
+    }
     if (input.ownsPool) {
       // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their error.
       await context.pool.end().catch(() => undefined);
@@ -123,13 +130,14 @@ async function closeStore(lifetime: Lifetime): Promise<void> {
 
 /** The context of one writer's store over `input.pool`. */
 function storeContext(input: StoreInput): StoreContext {
-  const { pool, settings, session, statements } = input;
+  const { pool, settings, session, statements, lock } = input;
   const channel = `${settings.schema}.changes`;
   return {
     pool,
     settings,
     session,
     statements,
+    lock,
     heads: new Map(),
     announcer: createAnnouncer({ pool, notify: statements.notify, channel, session }),
     writes: 0,

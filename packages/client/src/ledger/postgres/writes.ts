@@ -1,8 +1,9 @@
 /**
 @module
-The store's one write (docs/durable-send.md#leases): consecutive revisions of one record in ONE statement that checks
-the expected revision, its digest and the writer's lease, then this writer's cached head, then the announcement to
-followers; and, every so many writes, the pruning of what is past the retention window.
+The store's one write (docs/durable-send.md#leases): once the writer's worker lock is held, consecutive revisions of
+one record in ONE statement that checks the expected revision, its digest and the writer's lease, then this writer's
+cached head, then the announcement to followers; and, every so many writes, the pruning of what is past the retention
+window.
 */
 import { LedgerError } from '../../core/errors.js';
 import type { StoreCommit } from '../engine.js';
@@ -11,6 +12,7 @@ import type { StoreContext } from './context.js';
 import { announce } from './notify.js';
 import { agentKey, contextual, dueAt, keepsLease } from './row.js';
 import { bind } from './statements.js';
+import { holdWorkerLock } from './worker-lock.js';
 
 /** What one append writes: one commit, or a `create` and its `start`. */
 export type Commits = readonly Pick<StoreCommit, 'record' | 'revision'>[];
@@ -93,6 +95,8 @@ async function appendRevisions(context: StoreContext, commits: Commits): Promise
 /** A store write: its revisions in one statement, then this writer's cached head, then the announcement to followers. */
 export function appendAll(context: StoreContext, commits: Commits): Promise<void> {
   return io(async () => {
+    // docs/durable-send.md#one-live-process-per-worker-id: only the process that holds its worker id writes.
+    await holdWorkerLock(context.lock);
     if (++context.writes % pruneEvery === 0) {
       await prune(context);
     }
