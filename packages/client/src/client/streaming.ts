@@ -302,7 +302,10 @@ async function* runStream(
         source = resumed.source;
         if (resumed.task !== undefined) {
           const event = { task: resumed.task };
-          validator.accept(event);
+          if (!validator.accept(event)) {
+            // Older than the status delivered (docs/protocol-checks.md#stream-resumption): nothing newer was found, so the stream fails with its break.
+            throw error;
+          }
           // GetTask's answer was no SSE event: it adds no stream bytes.
           reportFrame(run, event, 0);
           yield event;
