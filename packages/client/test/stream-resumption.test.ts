@@ -1,15 +1,13 @@
 /**
 Stream resumption against the mock agent (docs/protocol-checks.md#stream-resumption): the fault lab's `cut-stream` and `premature-eof` at every frame index of a streamed task, over both bindings, end for the consumer exactly as an unbroken stream does, with the message sent once and one SubscribeToTask per break. Every wait runs on fake timers.
 */
-import { jsonRpcPath, restPath } from '@surecall/mocks';
-import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientEvent, StreamBreakEvent, StreamResumeEvent } from '../src/client/events.js';
-import type { ProtocolBinding } from '../src/client/security.js';
 import { isClientError } from '../src/core/errors.js';
 import type { JsonObject } from '../src/protocol/json-value.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 import { assemble } from './support/assembly.js';
+import { craft, type Piece } from './support/crafted-stream.js';
 import { bindings, drive, mountAgent, record, server, userMessage } from './support/retry-agents.js';
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
@@ -333,80 +331,6 @@ describe.each(bindings)('resumption scenarios over %s', (binding) => {
   });
 });
 
-type Piece =
-  | { readonly event: JsonObject }
-  | { readonly comment: true }
-  | { readonly waitMs: number }
-  | { readonly fail: true };
-
-/** Answers `method` on the agent's origin with `pieces`, one per read, or refuses it with a 500 that is not A2A; everything else reaches the agent. */
-function craft(
-  binding: ProtocolBinding,
-  origin: string,
-  method: 'SendStreamingMessage' | 'SubscribeToTask',
-  pieces: readonly Piece[] | 'refuse',
-): void {
-  server.use(
-    http.post(`${origin}/a2a/*`, async ({ request }) => {
-      const path = new URL(request.url).pathname;
-      let rpcId: unknown;
-      if (path === jsonRpcPath) {
-        const body = (await request.clone().json()) as { method?: string; id?: unknown };
-        if (body.method !== method) {
-          return undefined;
-        }
-        rpcId = body.id;
-      } else if (
-        !path.startsWith(restPath) ||
-        !path.endsWith(method === 'SendStreamingMessage' ? '/message:stream' : ':subscribe')
-      ) {
-        return undefined;
-      }
-      if (pieces === 'refuse') {
-        // A peer that will not serve this operation, with an answer that is not A2A: a refusal, not a transient failure.
-        return new HttpResponse('not here', { status: 500, headers: { 'content-type': 'text/plain' } });
-      }
-      const encoder = new TextEncoder();
-      const queue = [...pieces];
-      // One piece per pull: an errored stream drops what is still queued, so a reset must come after the events before it were taken.
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          for (let piece = queue.shift(); ; piece = queue.shift()) {
-            if (piece === undefined) {
-              controller.close();
-              return;
-            }
-            if ('waitMs' in piece) {
-              const { waitMs } = piece;
-              await new Promise((resolve) => setTimeout(resolve, waitMs));
-              continue;
-            }
-            if ('fail' in piece) {
-              // A moment after the last bytes, as a reset arrives: the bytes already sent are read first.
-              await new Promise((resolve) => setTimeout(resolve, 10));
-              controller.error(new TypeError('connection reset'));
-              return;
-            }
-            if ('comment' in piece) {
-              controller.enqueue(encoder.encode(': keep-alive\n\n'));
-              return;
-            }
-            const data =
-              binding === 'JSONRPC' ? { jsonrpc: '2.0', id: rpcId, result: piece.event } : piece.event;
-            controller.enqueue(encoder.encode(`data: ${JSON.stringify(data)}\n\n`));
-            return;
-          }
-        },
-      });
-      // Chunked, as a server streams it: MSW 3 otherwise frames the body by closing the connection, and the reset
-      // above would read as a clean end (mocks/src/http/handlers.ts).
-      return new HttpResponse(body, {
-        headers: { 'content-type': 'text/event-stream', 'transfer-encoding': 'chunked' },
-      });
-    }),
-  );
-}
-
 /** SSE answers written by hand, for what the mock agent never does: keep-alive comments, silence, a break after an interrupted state. */
 describe.each(bindings)('hand-written streams over %s', (binding) => {
   const ids = { id: 'task-h', contextId: 'context-h' };
@@ -432,7 +356,7 @@ describe.each(bindings)('hand-written streams over %s', (binding) => {
     },
   });
 
-  it('an idle stream kept alive by comments for three minutes, then reset: resumed, and the snapshot repairs the artifact', async () => {
+  it('an idle stream that only sends comments for three minutes breaks on the idle bound a minute after its last event: resumed, and the snapshot repairs the artifact', async () => {
     const mock = await mountAgent();
     const client = mock.client(binding);
     const events = record(client);
@@ -457,9 +381,10 @@ describe.each(bindings)('hand-written streams over %s', (binding) => {
     const { delivered, error } = await consume(client.sendStreamingMessage({ message: userMessage(words) }));
 
     expect(error).toBeUndefined();
-    // The comments kept the 60 s idle bound from firing: the break is the reset, three minutes in.
-    expect(breaks(events)).toMatchObject([{ reason: 'read', frames: 2, resumable: true, taskId: ids.id }]);
-    expect((breaks(events)[0]?.time ?? 0) - started).toBeGreaterThanOrEqual(180_000);
+    // docs/protocol-checks.md#sse-decoding: the 60 s idle bound is the wait between events, and comments do not restart it; the break comes a minute in, long before the reset.
+    expect(breaks(events)).toMatchObject([{ reason: 'idle', frames: 2, resumable: true, taskId: ids.id }]);
+    expect((breaks(events)[0]?.time ?? 0) - started).toBeGreaterThanOrEqual(60_000);
+    expect((breaks(events)[0]?.time ?? 0) - started).toBeLessThan(61_000);
     expect(assemble(delivered)).toMatchObject({
       status: { state: 'TASK_STATE_COMPLETED' },
       artifacts: { text: 'alpha beta gamma' },

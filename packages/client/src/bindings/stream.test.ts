@@ -587,6 +587,44 @@ describe('createStreamValidator across a resumption seam', () => {
     expect(validator.complete).toBe(true);
   });
 
+  it('does not deliver a seam snapshot older than the status already delivered, and keeps what was held', () => {
+    const validator = createStreamValidator(send);
+    validator.accept(whole('TASK_STATE_SUBMITTED', '2026-01-01T00:00:01Z', false));
+    validator.accept(at('TASK_STATE_INPUT_REQUIRED', '2026-01-01T00:00:03Z'));
+    validator.seam();
+    // A regression: the snapshot is a repeat like an older update, so the interrupted state and the open artifact stand.
+    expect(
+      validator.accept(
+        snapshot('TASK_STATE_WORKING', {
+          status: { state: 'TASK_STATE_WORKING', timestamp: '2026-01-01T00:00:02Z' },
+        }),
+      ),
+    ).toBe(false);
+    expect(validator.settled).toBe('interrupted');
+    expect(validator.accept(chunk('text', { append: true }))).toBe(true);
+    expect(validator.accept(at('TASK_STATE_WORKING', '2026-01-01T00:00:02.5Z'))).toBe(false);
+    expect(validator.accept(at('TASK_STATE_COMPLETED', '2026-01-01T00:00:04Z'))).toBe(true);
+    expect(() => validator.end()).not.toThrow();
+  });
+
+  it('delivers a seam snapshot as new as the status delivered, or without a timestamp to compare', () => {
+    for (const timestamp of ['2026-01-01T00:00:03Z', '2026-01-01T00:00:03.000Z', undefined]) {
+      const validator = createStreamValidator(send);
+      validator.accept(snapshot('TASK_STATE_SUBMITTED'));
+      validator.accept(at('TASK_STATE_WORKING', '2026-01-01T00:00:03Z'));
+      validator.seam();
+      const status =
+        timestamp === undefined
+          ? { state: 'TASK_STATE_WORKING' as const }
+          : { state: 'TASK_STATE_WORKING' as const, timestamp };
+      expect(validator.accept(snapshot('TASK_STATE_WORKING', { status }))).toBe(true);
+    }
+    const unstamped = createStreamValidator(send);
+    unstamped.accept(snapshot('TASK_STATE_SUBMITTED'));
+    unstamped.seam();
+    expect(unstamped.accept(whole('TASK_STATE_WORKING', '2026-01-01T00:00:01Z', false))).toBe(true);
+  });
+
   it('says how far the task has come', () => {
     const validator = createStreamValidator(send);
     expect(validator.settled).toBeUndefined();

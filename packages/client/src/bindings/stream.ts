@@ -15,7 +15,7 @@ Decisions where the sources differ:
 - A subscription's first Task passes the whole Task identity check with the subscribed id (status message and history belong to it), not only the id comparison StateKnot makes.
 - The first failure is final: any later `accept` or `end` throws that same error again, with one exception: a premature end is a break that `seam` repairs.
 
-Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` marks where a broken stream continues with a SubscribeToTask (or a GetTask snapshot). The next event must be a Task snapshot of the same task and context; it replaces the artifacts held (a snapshot's artifacts are whole, so appends continue from them) and the settled state. From then on a status update older than the last status delivered is a repeat: `accept` returns `false` and the event is not delivered.
+Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` marks where a broken stream continues with a SubscribeToTask (or a GetTask snapshot). The next event must be a Task snapshot of the same task and context; it replaces the artifacts held (a snapshot's artifacts are whole, so appends continue from them) and the settled state, unless its status is older than the last status delivered: then it is a regression, `accept` returns `false`, and what was held stands. From then on a status update older than the last status delivered is a repeat: `accept` returns `false` and the event is not delivered.
 
 The validator's state is one explicit record (`StreamState`, `bindings/stream-state.ts`); the checks of each event are functions of it here, and `createStreamValidator` holds one record for one stream, which its `end` and `seam` move.
 */
@@ -73,8 +73,8 @@ function checkOwner(
   }
 }
 
-/** The first event after a seam: a Task snapshot of the same task and context. */
-function acceptSnapshot(state: StreamState, event: StreamResponse): void {
+/** The first event after a seam: a Task snapshot of the same task and context; `false` when it is older than the status delivered. */
+function acceptSnapshot(state: StreamState, event: StreamResponse): boolean {
   if (!('task' in event)) {
     // A2A spec §3.1.6: a subscription starts with the Task, so a resumed stream does too.
     fail('stream', 'resume-without-task', '$');
@@ -85,18 +85,28 @@ function acceptSnapshot(state: StreamState, event: StreamResponse): void {
     fail('identity', 'context-id', '$.task.contextId');
   }
   state.phase = 'task';
+  const time = task.status.timestamp;
+  if (isOlder(time, state.lastStatusTime)) {
+    // A regression, like an older update: the consumer keeps the newer state and the artifacts it assembled.
+    return false;
+  }
   state.settled = settledOf(task.status.state);
-  state.lastStatusTime = task.status.timestamp ?? state.lastStatusTime;
+  state.lastStatusTime = time ?? state.lastStatusTime;
   // A snapshot's artifacts are whole: what was held before the seam is replaced, and appends continue from these.
   state.artifacts.clear();
   holdArtifacts(state, task);
+  return true;
+}
+
+/** Whether a status `time` is older than the `last` one delivered; without both there is nothing to compare. */
+function isOlder(time: string | undefined, last: string | undefined): boolean {
+  return time !== undefined && last !== undefined && compareTimestamps(time, last) < 0;
 }
 
 /** Checks one event in order and moves the state; returns `false` for a status update a resumed stream repeats. */
 function acceptEvent(state: StreamState, event: StreamResponse): boolean {
   if (state.phase === 'seam') {
-    acceptSnapshot(state, event);
-    return true;
+    return acceptSnapshot(state, event);
   }
   if (state.phase === 'message') {
     // A2A spec §3.1.2: a message-only stream is exactly one Message.
@@ -139,14 +149,11 @@ function acceptEvent(state: StreamState, event: StreamResponse): boolean {
       checkStatusMessage(update.status.message, state.owner, '$.statusUpdate.status.message');
     }
     const time = update.status.timestamp;
-    const last = state.lastStatusTime;
-    if (state.resumed && time !== undefined && last !== undefined) {
-      if (compareTimestamps(time, last) < 0) {
-        // Already delivered before the seam, or older than the snapshot: the consumer holds something newer.
-        return false;
-      }
+    if (state.resumed && isOlder(time, state.lastStatusTime)) {
+      // Already delivered before the seam, or older than the snapshot: the consumer holds something newer.
+      return false;
     }
-    state.lastStatusTime = time ?? last;
+    state.lastStatusTime = time ?? state.lastStatusTime;
     state.settled = settledOf(update.status.state);
   } else {
     const update = event.artifactUpdate;

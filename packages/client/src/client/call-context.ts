@@ -34,7 +34,7 @@ export type CallOptions = {
   readonly skill?: string;
   /** Passed to the token provider as `TokenContext.attempt`. A call made for a durable attempt is never retried by the client's policy. */
   readonly attempt?: TokenAttempt;
-  /** Streams only: how a stream that breaks once it has named its task resumes, by SubscribeToTask and never by sending again (`resumption.ts`); `false` turns it off. Unary calls ignore it. @default { attempts: 3, initialDelayMs: 250, maxDelayMs: 5000 } */
+  /** Streams only: how a stream that breaks once it has named its task resumes, by SubscribeToTask and never by sending again (`resumption.ts`); `false` turns it off. Unary calls ignore it. @default { attempts: 3, totalAttempts: 32, totalTimeMs: 300000, initialDelayMs: 250, maxDelayMs: 5000 } */
   readonly resume?: ResumeOptions | boolean;
 };
 

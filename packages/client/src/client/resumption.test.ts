@@ -24,6 +24,8 @@ describe('resolveResumePolicy', () => {
     expect(resolveResumePolicy(true, idle)).toMatchObject(defaultResumePolicy);
     expect(resolveResumePolicy({}, idle)).toMatchObject({
       attempts: 3,
+      totalAttempts: 32,
+      totalTimeMs: 300_000,
       initialDelayMs: 250,
       maxDelayMs: 5000,
     });
@@ -44,6 +46,12 @@ describe('resolveResumePolicy', () => {
     ['fractional attempts', { attempts: 1.5 }, 'resume.attempts', 'not-a-whole-number'],
     ['negative attempts', { attempts: -1 }, 'resume.attempts', 'below-minimum'],
     ['too many attempts', { attempts: 17 }, 'resume.attempts', 'above-ceiling'],
+    ['fractional total attempts', { totalAttempts: 2.5 }, 'resume.totalAttempts', 'not-a-whole-number'],
+    ['negative total attempts', { totalAttempts: -1 }, 'resume.totalAttempts', 'below-minimum'],
+    ['too many total attempts', { totalAttempts: 1025 }, 'resume.totalAttempts', 'above-ceiling'],
+    ['a total time that is no number', { totalTimeMs: '5s' }, 'resume.totalTimeMs', 'not-a-whole-number'],
+    ['a negative total time', { totalTimeMs: -1 }, 'resume.totalTimeMs', 'below-minimum'],
+    ['a total time beyond an hour', { totalTimeMs: 3_600_001 }, 'resume.totalTimeMs', 'above-ceiling'],
     ['a negative delay', { initialDelayMs: -1 }, 'resume.initialDelayMs', 'below-minimum'],
     ['a delay beyond the idle timeout', { maxDelayMs: idle + 1 }, 'resume.maxDelayMs', 'above-ceiling'],
     [
@@ -106,7 +114,14 @@ describe('isTransientResumeFailure', () => {
 
 describe('resumeDelayMs', () => {
   const policy = (random: () => number): ResumePolicy =>
-    resolveResumePolicy({ random }, idle) ?? { attempts: 0, initialDelayMs: 0, maxDelayMs: 0, random };
+    resolveResumePolicy({ random }, idle) ?? {
+      attempts: 0,
+      totalAttempts: 0,
+      totalTimeMs: 0,
+      initialDelayMs: 0,
+      maxDelayMs: 0,
+      random,
+    };
 
   it('doubles from the first wait, jittered into the upper half, capped at the maximum', () => {
     const low = policy(() => 0);

@@ -1,6 +1,6 @@
 /**
 @module
-Stream resumption (docs/protocol-checks.md#stream-resumption): when a SendStreamingMessage or SubscribeToTask stream breaks after it has named its task, the client reads the rest of the task with SubscribeToTask on the same client, never by sending the message again. This module holds the pure part: the per-call option and its resolution, which failures are breaks, and the wait before each attempt. The loop itself runs in `streaming.ts`.
+Stream resumption (docs/protocol-checks.md#stream-resumption): when a SendStreamingMessage or SubscribeToTask stream breaks after it has named its task, the client reads the rest of the task with SubscribeToTask on the same client, never by sending the message again. This module holds the pure part: the per-call option and its resolution, which failures are breaks, and the wait before each attempt. The loop itself runs in `streaming.ts`; what one stream spends over all its resumptions, in `stream-budget.ts`.
 */
 import { isClientError, OptionsError } from '../core/errors.js';
 import { isRetryableError, retryDelayMs } from '../idempotency/retry-loop.js';
@@ -15,8 +15,12 @@ for await (const event of client.sendStreamingMessage({ message }, { resume: { a
 ```
 */
 export type ResumeOptions = {
-  /** SubscribeToTask attempts after one break before the stream fails; a resumed stream that delivers an update beyond its snapshot earns a fresh count. @default 3 */
+  /** SubscribeToTask attempts after one break before the stream fails; a resumed stream that makes progress (an update beyond its snapshot with a new state or artifact, docs/protocol-checks.md#stream-resumption) earns a fresh count. @default 3 */
   readonly attempts?: number;
+  /** SubscribeToTask attempts over the whole stream, progress or not: once spent, the next break fails the stream. @default 32 */
+  readonly totalAttempts?: number;
+  /** The milliseconds the whole stream may spend resuming: from each break until the resumed stream makes progress, summed. Once spent, the wait, the subscription or the resumed stream still without progress ends, and the stream fails with its break. @default 300000 */
+  readonly totalTimeMs?: number;
   /** The wait before the first attempt, in milliseconds; each later wait doubles it, jittered into its upper half. @default 250 */
   readonly initialDelayMs?: number;
   /** The longest wait, and the longest `Retry-After` honoured: a peer asking for more ends the resumption. Never above the stream's idle timeout (`limits.streamIdleTimeoutMs`). @default 5000 */
@@ -28,16 +32,27 @@ export type ResumeOptions = {
 /** {@link ResumeOptions} after validation: nothing is optional; `maxDelayMs` is already capped by the idle timeout. */
 export type ResumePolicy = {
   readonly attempts: number;
+  readonly totalAttempts: number;
+  readonly totalTimeMs: number;
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
   readonly random: () => number;
 };
 
 /** The defaults of {@link ResumeOptions}. */
-export const defaultResumePolicy = Object.freeze({ attempts: 3, initialDelayMs: 250, maxDelayMs: 5000 });
+export const defaultResumePolicy = Object.freeze({
+  attempts: 3,
+  totalAttempts: 32,
+  totalTimeMs: 300_000,
+  initialDelayMs: 250,
+  maxDelayMs: 5000,
+});
 
 /** More attempts than this after one break would only hide a peer that cannot serve the task. */
 const MAX_ATTEMPTS = 16;
+/** The ceilings of a stream's whole resumption budget (docs/protocol-checks.md#stream-resumption): beyond them a stream is only kept going by a peer that never finishes it. */
+const MAX_TOTAL_ATTEMPTS = 1024;
+const MAX_TOTAL_TIME_MS = 3_600_000;
 
 function wholeNumber(option: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
@@ -53,7 +68,7 @@ function wholeNumber(option: string, value: unknown, min: number, max: number): 
 }
 
 /**
-Validates the `resume` call option against the stream's idle timeout and applies its defaults; `false` gives `undefined` (no resumption). Throws `OptionsError` naming the field: `resume` when it is neither `false`, `true` nor an object; `resume.attempts` outside 0..16; a delay that is not a whole number of milliseconds from 0 to the idle timeout; `maxDelayMs` below `initialDelayMs` (`inconsistent`); a `random` that is not a function.
+Validates the `resume` call option against the stream's idle timeout and applies its defaults; `false` gives `undefined` (no resumption). Throws `OptionsError` naming the field: `resume` when it is neither `false`, `true` nor an object; `resume.attempts` outside 0..16, `resume.totalAttempts` outside 0..1024, `resume.totalTimeMs` outside 0..3600000; a delay that is not a whole number of milliseconds from 0 to the idle timeout; `maxDelayMs` below `initialDelayMs` (`inconsistent`); a `random` that is not a function.
 
 @example
 ```ts
@@ -78,6 +93,18 @@ export function resolveResumePolicy(
     0,
     MAX_ATTEMPTS,
   );
+  const totalAttempts = wholeNumber(
+    'resume.totalAttempts',
+    options.totalAttempts ?? defaultResumePolicy.totalAttempts,
+    0,
+    MAX_TOTAL_ATTEMPTS,
+  );
+  const totalTimeMs = wholeNumber(
+    'resume.totalTimeMs',
+    options.totalTimeMs ?? defaultResumePolicy.totalTimeMs,
+    0,
+    MAX_TOTAL_TIME_MS,
+  );
   // Waits stay within the stream's deadlines: no gap longer than the idle time a quiet stream is allowed.
   const ceiling = idleTimeoutMs;
   const initialDelayMs = wholeNumber(
@@ -99,7 +126,7 @@ export function resolveResumePolicy(
   if (typeof random !== 'function') {
     throw new OptionsError('resume.random', 'malformed');
   }
-  return Object.freeze({ attempts, initialDelayMs, maxDelayMs, random });
+  return Object.freeze({ attempts, totalAttempts, totalTimeMs, initialDelayMs, maxDelayMs, random });
 }
 
 /**

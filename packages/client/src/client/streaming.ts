@@ -33,13 +33,23 @@ import {
   resolveResumePolicy,
   resumeDelayMs,
 } from './resumption.js';
+import {
+  bounded,
+  countFrame,
+  createStreamBudget,
+  hasRoom,
+  progressed,
+  type StreamBudget,
+  spendAttempt,
+} from './stream-budget.js';
 
-/** What a resumption starts from: the task, the break and its reason, and the attempts already spent without progress. */
+/** What a resumption starts from: the task, the break and its reason, the attempts already spent without progress, and what the whole stream has spent. */
 export type ResumeSession = {
   readonly taskId: string;
   readonly broken: unknown;
   readonly reason: StreamBreakReason;
   readonly used: number;
+  readonly budget: StreamBudget;
 };
 
 /** Where a resumption left the stream: the new source, or the settled task GetTask read instead; and the attempts spent. */
@@ -100,7 +110,7 @@ export async function resumeStream(
   let previous: unknown = broken;
   for (let attempt = session.used + 1; attempt <= policy.attempts; attempt += 1) {
     const delayMs = resumeDelayMs(policy, attempt, previous);
-    if (delayMs === undefined) {
+    if (delayMs === undefined || !spendAttempt(session.budget, policy, delayMs)) {
       break;
     }
     const failure = previous;
@@ -123,7 +133,7 @@ export async function resumeStream(
       const source = await start(kit, subscribe, prepared, options, (sent, context) =>
         kit.binding.stream('subscribeToTask', sent as OperationRequest<'subscribeToTask'>, context),
       );
-      return { source, used: attempt };
+      return { source: bounded(session.budget, policy, source, broken), used: attempt };
     } catch (error) {
       if (aborted()) {
         throw new TransportError('aborted', { dispatched: true, cause: broken });
@@ -155,12 +165,13 @@ export async function resumeStream(
   throw broken;
 }
 
-/** One stream call as it runs: what it reports its events under, and the events it has delivered with their SSE bytes. */
+/** One stream call as it runs: what it reports its events under, the events it has delivered with their SSE bytes, and what it may spend over every resumption. */
 type StreamCall = {
   readonly kit: CallKit;
   readonly call: Call;
   frames: number;
   wireBytes: number;
+  readonly budget: StreamBudget;
 };
 
 /** The task an event of a task stream names (a direct Message ends its stream, so it never names one to resume). */
@@ -219,6 +230,7 @@ function resumeAfter(
   const resumable =
     policy !== undefined &&
     used < policy.attempts &&
+    hasRoom(run.budget, policy) &&
     taskId !== undefined &&
     options?.signal?.aborted !== true &&
     !validator.complete;
@@ -235,7 +247,13 @@ function resumeAfter(
     throw error;
   }
   validator.seam();
-  return resumeStream(kit, call, { taskId, broken: error, reason, used }, policy, options);
+  return resumeStream(
+    kit,
+    call,
+    { taskId, broken: error, reason, used, budget: run.budget },
+    policy,
+    options,
+  );
 }
 
 async function* runStream(
@@ -245,7 +263,13 @@ async function* runStream(
   params: unknown,
   options: CallOptions | undefined,
 ): AsyncGenerator<StreamResponse, void, undefined> {
-  const run: StreamCall = { kit, call, frames: 0, wireBytes: 0 };
+  const run: StreamCall = {
+    kit,
+    call,
+    frames: 0,
+    wireBytes: 0,
+    budget: createStreamBudget(kit.resolved.limits),
+  };
   let settled = false;
   try {
     const policy = resolveResumePolicy(options?.resume, kit.resolved.limits.streamIdleTimeoutMs);
@@ -284,11 +308,12 @@ async function* runStream(
       try {
         // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
         for await (const frame of source) {
+          countFrame(run.budget, frame);
           if (!validator.accept(frame.event)) {
             continue;
           }
           taskId ??= taskIdOf(frame.event);
-          if (!('task' in frame.event)) {
+          if (progressed(run.budget, frame.event)) {
             used = 0;
           }
           reportFrame(run, frame.event, frame.wireBytes);
@@ -302,7 +327,10 @@ async function* runStream(
         source = resumed.source;
         if (resumed.task !== undefined) {
           const event = { task: resumed.task };
-          validator.accept(event);
+          if (!validator.accept(event)) {
+            // Older than the status delivered (docs/protocol-checks.md#stream-resumption): nothing newer was found, so the stream fails with its break.
+            throw error;
+          }
           // GetTask's answer was no SSE event: it adds no stream bytes.
           reportFrame(run, event, 0);
           yield event;

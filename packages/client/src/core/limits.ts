@@ -16,7 +16,7 @@ export const defaultLimits = Object.freeze({
   discoveryTimeoutMs: 15_000,
   /** A unary exchange from token to last body byte; for a stream, until its headers. @default 60 s */
   requestTimeoutMs: 60_000,
-  /** The longest wait for the next chunk of a stream. @default 60 s */
+  /** The longest wait for the next event of a stream; comments do not restart it (docs/protocol-checks.md#sse-decoding). @default 60 s */
   streamIdleTimeoutMs: 60_000,
   /** Serialized request body. @default 16 MiB */
   requestBodyBytes: 16 * MiB,

@@ -553,19 +553,40 @@ describe('decodeSse: idle, read errors and abort', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('restarts the idle clock on every chunk, keep-alive comments included', async () => {
+  it('restarts the idle clock on every event', async () => {
     vi.useFakeTimers();
     const source = controlledStream();
     const { state } = pump(decodeSse(source.stream, { limits: limits({ streamIdleTimeoutMs: idleMs }) }));
     for (let beat = 0; beat < 10; beat++) {
       await vi.advanceTimersByTimeAsync(idleMs - 1);
-      source.send(': keep-alive\n');
+      source.send(`data: ${beat}\n\n`);
     }
-    source.send('data: a\n\n');
     await vi.advanceTimersByTimeAsync(idleMs - 1);
     source.end();
     await vi.advanceTimersByTimeAsync(0);
-    expect(state).toStrictEqual({ events: ['a'], done: true });
+    expect(state).toStrictEqual({ events: ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'], done: true });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it.each([
+    ['keep-alive comments', ': keep-alive\n'],
+    ['blank lines that dispatch nothing', '\n'],
+    ['the lines of an event not yet ended', 'data: part\n'],
+  ])('does not restart it on %s: the idle time is the wait between events', async (_name, beat) => {
+    vi.useFakeTimers();
+    const source = controlledStream();
+    const { state } = pump(decodeSse(source.stream, { limits: limits({ streamIdleTimeoutMs: idleMs }) }));
+    source.send('data: a\n\n');
+    for (let at = 0; at < 4; at++) {
+      await vi.advanceTimersByTimeAsync(idleMs / 4 - 1);
+      source.send(beat);
+    }
+    expect(state.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(4);
+    expect(state.events).toStrictEqual(['a']);
+    expect(state.done).toBe(true);
+    expect(state.error).toMatchObject({ kind: 'transport', reason: 'idle', dispatched: true });
+    expect(source.cancel).toHaveBeenCalledOnce();
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -19,7 +19,7 @@ export type SseOptions = {
 };
 
 /**
-Decodes a `text/event-stream` body into events within every SSE bound of `limits` (WHATWG HTML, "Interpreting an event stream"; A2A spec, §9.4.2 and §11.7: each JSON-RPC or HTTP+JSON stream response is the `data` of one event). LF, CR and CRLF end lines; comments and unknown fields are ignored; an unterminated event at the end of the stream is discarded. The first error ends the iteration: `InvalidResponseError('sse')` with a {@link SseRule} for a malformed or oversized stream, `TransportError` `idle` when a read waits longer than `streamIdleTimeoutMs`, `read` when the source fails, `aborted` when `signal` aborts; all with `dispatched: true`. The source is always cancelled (a reader released, an iterator returned) when the iteration ends, also when the consumer stops early.
+Decodes a `text/event-stream` body into events within every SSE bound of `limits` (WHATWG HTML, "Interpreting an event stream"; A2A spec, §9.4.2 and §11.7: each JSON-RPC or HTTP+JSON stream response is the `data` of one event). LF, CR and CRLF end lines; comments and unknown fields are ignored; an unterminated event at the end of the stream is discarded. The first error ends the iteration: `InvalidResponseError('sse')` with a {@link SseRule} for a malformed or oversized stream, `TransportError` `idle` when no event comes for longer than `streamIdleTimeoutMs` (comments and the lines of an unfinished event do not count), `read` when the source fails, `aborted` when `signal` aborts; all with `dispatched: true`. The source is always cancelled (a reader released, an iterator returned) when the iteration ends, also when the consumer stops early.
 
 @example
 ```ts
@@ -40,9 +40,10 @@ export async function* decodeSse(
     events.push(event);
   };
   const reader = new ChunkReader(source, limits.streamIdleTimeoutMs, signal);
+  let restart = true;
   try {
     for (;;) {
-      const chunk = await reader.read();
+      const chunk = await reader.read(restart);
       if (chunk === undefined) {
         return; // WHATWG: an event without its blank line at the end of the stream is discarded.
       }
@@ -52,6 +53,8 @@ export async function* decodeSse(
       } catch (error) {
         failure = error;
       }
+      // docs/protocol-checks.md#sse-decoding: the idle time is the wait between events, so only a chunk that completed one restarts the clock.
+      restart = events.length > 0;
       for (const event of events) {
         if (signal?.aborted) {
           throw aborted(signal);
@@ -69,7 +72,7 @@ export async function* decodeSse(
 }
 
 /**
-Reads one chunk at a time, each read bounded by the idle time (docs/protocol-checks.md#stream-lifecycle: every chunk, a keep-alive comment too, restarts the clock) and by the caller's signal. Handlers are made once per stream, the abort listener is added once and the timer re-armed in place where the platform allows: a read costs one promise.
+Reads one chunk at a time, bounded by the idle time (docs/protocol-checks.md#sse-decoding: the clock restarts with a read after an event, never after a comment or part of an event) and by the caller's signal. Handlers are made once per stream, the abort listener is added once and the timer re-armed in place where the platform allows: a read costs one promise.
 */
 class ChunkReader {
   private readonly next: () => Promise<IteratorResult<Uint8Array, unknown>>;
@@ -78,6 +81,7 @@ class ChunkReader {
   private readonly idleMs: number;
   private readonly signal: AbortSignal | undefined;
   private ended = false;
+  private restart = true;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private resolve: ((chunk: Uint8Array | undefined) => void) | undefined;
   private reject: ((error: TransportError) => void) | undefined;
@@ -88,16 +92,19 @@ class ChunkReader {
     this.resolve = resolve;
     this.reject = reject;
     const timer: unknown = this.timer;
-    if (
-      typeof timer === 'object' &&
-      timer !== null &&
-      'refresh' in timer &&
-      typeof timer.refresh === 'function'
-    ) {
-      timer.refresh(); // Node's timers re-arm in place, saving a timer per read.
-    } else {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(this.onIdle, this.idleMs);
+    // Unless `read` restarts it, the clock runs on from the last event: such a read follows a chunk that completed no event within the same task, so the timer cannot have fired unseen in between.
+    if (this.restart) {
+      if (
+        typeof timer === 'object' &&
+        timer !== null &&
+        'refresh' in timer &&
+        typeof timer.refresh === 'function'
+      ) {
+        timer.refresh(); // Node's timers re-arm in place, saving a timer per read.
+      } else {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(this.onIdle, this.idleMs);
+      }
     }
     this.next().then(this.onChunk, this.onError);
   };
@@ -148,10 +155,12 @@ class ChunkReader {
     signal?.addEventListener('abort', this.onAbort);
   }
 
-  read(): Promise<Uint8Array | undefined> {
+  /** The next chunk; `restart` starts the idle clock again (the first read always does, the timer being unset). */
+  read(restart: boolean): Promise<Uint8Array | undefined> {
     if (this.signal?.aborted) {
       return Promise.reject(aborted(this.signal));
     }
+    this.restart = restart || this.timer === undefined;
     return new Promise(this.start);
   }
 
