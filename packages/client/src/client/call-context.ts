@@ -6,6 +6,7 @@ import type { Binding, CallContext, HeaderTarget, StreamMethod } from '../bindin
 import { type SchemaCode, schemasOf } from '../bindings/result.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from '../core/errors.js';
 import type { Load } from '../core/lazy.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { notAppliedCodes } from '../idempotency/retry.js';
 import type { RetryNotice, runWithRetry } from '../idempotency/retry-loop.js';
 import { methods } from '../protocol/methods.js';
@@ -225,17 +226,12 @@ export function start<T>(
     cardDigest,
     binding: pin.binding,
     scopes,
-    ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
-    ...(taskId === undefined ? {} : { taskId }),
-    ...(options?.skill === undefined ? {} : { skill: options.skill }),
-    ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
+    ...optionalMembers({ tenant: pin.tenant, taskId, skill: options?.skill, attempt: options?.attempt }),
   };
   const provider = security.kind === 'bearer' ? security.token : undefined;
   const attempt = call.attempt ?? 1;
   const context: CallContext = {
-    ...(options?.signal === undefined ? {} : { signal: options.signal }),
-    ...(headers === undefined ? {} : { headers }),
-    ...(fetch === undefined ? {} : { fetch }),
+    ...optionalMembers({ signal: options?.signal, headers, fetch }),
     ...(extraHeaders === undefined
       ? {}
       : {
@@ -250,7 +246,7 @@ export function start<T>(
                   url,
                   callId: call.id,
                   attempt,
-                  ...(taskId === undefined ? {} : { taskId }),
+                  ...optionalMembers({ taskId }),
                 }),
               target,
             ),
@@ -273,8 +269,7 @@ export function start<T>(
         ...eventBase(kit, call),
         type: 'request',
         httpMethod,
-        ...(call.rpcId === undefined ? {} : { rpcId: call.rpcId }),
-        ...(taskId === undefined ? {} : { taskId }),
+        ...optionalMembers({ rpcId: call.rpcId, taskId }),
       })),
   };
   kit.issuing = call;

@@ -1,4 +1,5 @@
 import { checkSendResult, checkTask } from '../bindings/checks.js';
+import { optionalMembers } from '../core/optional-members.js';
 import type { AgentCard } from '../protocol/agent-card.js';
 import type { TaskPushNotificationConfig } from '../protocol/push.js';
 import type { ListTaskPushNotificationConfigsResponse, ListTasksResponse } from '../protocol/requests.js';
@@ -119,7 +120,7 @@ export function createClient(options: ClientOptions): A2aClient {
     pin: Object.freeze({
       binding: resolved.pin.binding,
       url: resolved.pin.url,
-      ...(resolved.pin.tenant === undefined ? {} : { tenant: resolved.pin.tenant }),
+      ...optionalMembers({ tenant: resolved.pin.tenant }),
     }),
     events: hub.events,
     honoursIdempotency: resolved.honoursIdempotency,

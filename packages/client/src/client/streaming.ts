@@ -6,6 +6,7 @@ import type { StreamFrame, StreamMethod } from '../bindings/binding.js';
 import { checkTask } from '../bindings/checks.js';
 import { createStreamValidator, type StreamValidator } from '../bindings/stream.js';
 import { TransportError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { pause } from '../core/pause.js';
 import { carriesIdempotencyKey } from '../idempotency/retry.js';
 import { methods } from '../protocol/methods.js';
@@ -228,7 +229,7 @@ function resumeAfter(
     reason,
     frames: run.frames,
     resumable,
-    ...(taskId === undefined ? {} : { taskId }),
+    ...optionalMembers({ taskId }),
     error: errorJson(error),
   }));
   if (!resumable || policy === undefined || taskId === undefined) {
