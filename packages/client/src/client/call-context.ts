@@ -13,7 +13,7 @@ import { methods } from '../protocol/methods.js';
 import type { ClientMethod, OperationName } from '../protocol/operations.js';
 import type { StreamResponse } from '../protocol/stream.js';
 import type { extraHeadersOf } from '../wire/extra-headers.js';
-import { type EventHub, errorJson } from './events.js';
+import { type ClientEvent, type ClientEventBase, type EventHub, errorJson } from './events.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type { ResumeOptions } from './resumption.js';
@@ -94,14 +94,22 @@ export function begin(kit: CallKit, method: ClientMethod): Call {
   return { id: kit.calls, method, operation: methods[method].name, started: performance.now() };
 }
 
-/** What every event of `call` carries (ARCHITECTURE.md#events-and-redaction). */
-export function eventBase(kit: CallKit, call: Call) {
-  return {
+/** The members of one kind of event of a call, besides what every event carries. */
+type EventMembers = ClientEvent extends infer E
+  ? E extends ClientEvent
+    ? Omit<E, keyof ClientEventBase>
+    : never
+  : never;
+
+/** Reports an event of `call`, built only when the client's events are listened to: what every event carries (ARCHITECTURE.md#events-and-redaction), then `build`'s own members. */
+export function report(kit: CallKit, call: Call, build: () => EventMembers): void {
+  kit.hub.emit(() => ({
     callId: call.id,
     operation: call.operation,
     binding: kit.resolved.pin.binding,
     time: Date.now(),
-  };
+    ...build(),
+  }));
 }
 
 /** The milliseconds since `call` began: its events' `durationMs`. */
@@ -130,8 +138,7 @@ export function fail(kit: CallKit, call: Call, error: unknown, answered = false)
   if (thrown instanceof ExchangeError) {
     nameOperation(thrown, call.operation, !answered && sendOutcomeUnknown(call, thrown));
   }
-  kit.hub.emit(() => ({
-    ...eventBase(kit, call),
+  report(kit, call, () => ({
     type: 'error',
     durationMs: elapsed(call),
     error: errorJson(thrown),
@@ -188,8 +195,7 @@ export function attempts<T>(
         keyed,
         signal: options?.signal,
         onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
-          kit.hub.emit(() => ({
-            ...eventBase(kit, call),
+          report(kit, call, () => ({
             type: 'retry',
             attempt: number,
             delayMs,
@@ -265,8 +271,7 @@ export function start<T>(
           },
         }),
     onDispatch: (httpMethod) =>
-      kit.hub.emit(() => ({
-        ...eventBase(kit, call),
+      report(kit, call, () => ({
         type: 'request',
         httpMethod,
         ...optionalMembers({ rpcId: call.rpcId, taskId }),

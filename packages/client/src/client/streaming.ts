@@ -20,9 +20,9 @@ import {
   type CallKit,
   type CallOptions,
   elapsed,
-  eventBase,
   fail,
   prepare,
+  report,
   type StreamRun,
   start,
 } from './call-context.js';
@@ -105,8 +105,7 @@ export async function resumeStream(
       break;
     }
     const failure = previous;
-    kit.hub.emit(() => ({
-      ...eventBase(kit, call),
+    report(kit, call, () => ({
       type: 'stream-resume',
       attempt,
       reason,
@@ -132,8 +131,7 @@ export async function resumeStream(
       previous = error;
       if (!isTransientResumeFailure(error)) {
         // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
-        kit.hub.emit(() => ({
-          ...eventBase(kit, call),
+        report(kit, call, () => ({
           type: 'stream-resume',
           attempt,
           reason,
@@ -180,8 +178,7 @@ function reportFrame(run: StreamCall, event: StreamResponse, bytes: number): voi
   const index = run.frames;
   run.frames += 1;
   run.wireBytes += bytes;
-  run.kit.hub.emit(() => ({
-    ...eventBase(run.kit, run.call),
+  report(run.kit, run.call, () => ({
     type: 'stream-frame',
     index,
     wireBytes: bytes,
@@ -191,8 +188,7 @@ function reportFrame(run: StreamCall, event: StreamResponse, bytes: number): voi
 }
 
 function reportEnd(run: StreamCall, reason: 'complete' | 'released'): void {
-  run.kit.hub.emit(() => ({
-    ...eventBase(run.kit, run.call),
+  report(run.kit, run.call, () => ({
     type: 'stream-end',
     reason,
     frames: run.frames,
@@ -223,8 +219,7 @@ function resumeAfter(
     taskId !== undefined &&
     options?.signal?.aborted !== true &&
     !validator.complete;
-  kit.hub.emit(() => ({
-    ...eventBase(kit, call),
+  report(kit, call, () => ({
     type: 'stream-break',
     reason,
     frames: run.frames,
@@ -274,8 +269,7 @@ async function* runStream(
         ? { kind: 'subscribe', taskId: taskId ?? '' }
         : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
     );
-    kit.hub.emit(() => ({
-      ...eventBase(kit, call),
+    report(kit, call, () => ({
       type: 'response',
       stream: true,
       durationMs: elapsed(call),
