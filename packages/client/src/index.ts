@@ -46,6 +46,23 @@ export type {
 } from './discovery/signature.js';
 export { verifyCardSignature } from './discovery/signature.js';
 
+/* Remote skills as typed functions (Standard Schema validators) */
+
+// Listed ahead of the durable sends they run on: a bundler lays modules out in the order it meets them, and the root entry's bundle is 0.09 kB smaller gzipped with the skill's own modules met first (CONTRIBUTING.md#packages-and-size).
+
+export type {
+  CompletionOptions,
+  RemoteSkill,
+  RemoteSkillOptions,
+  SkillCallOptions,
+  SkillCompletion,
+  SkillIssue,
+  SkillMedia,
+  SkillOutcome,
+  SkillTask,
+} from './durable/remote-skill.js';
+export { remoteSkill, skillMetadataKey } from './durable/remote-skill.js';
+
 /* Bounds */
 
 export type { Limits, LimitsOptions } from './core/limits.js';
@@ -107,21 +124,6 @@ export type {
   DurableProbePageEvent,
   DurableProbeStartEvent,
 } from './durable/events.js';
-
-/* Remote skills as typed functions (Standard Schema validators) */
-
-export type {
-  CompletionOptions,
-  RemoteSkill,
-  RemoteSkillOptions,
-  SkillCallOptions,
-  SkillCompletion,
-  SkillIssue,
-  SkillMedia,
-  SkillOutcome,
-  SkillTask,
-} from './durable/remote-skill.js';
-export { remoteSkill, skillMetadataKey } from './durable/remote-skill.js';
 
 /* Task states */
 

@@ -6,6 +6,7 @@ Reasons: `identity` for a resource that is not the one asked about (or a message
 */
 
 import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import type { Message } from '../protocol/message.js';
 import type { SendMessageRequest, SendMessageResponse } from '../protocol/send-message.js';
 import { isInterrupted, isTerminal, type Task } from '../protocol/task.js';
@@ -35,7 +36,7 @@ export function fail(
 ): never {
   throw new InvalidResponseError(reason, {
     dispatched: true,
-    ...(options.httpStatus === undefined ? {} : { httpStatus: options.httpStatus }),
+    ...optionalMembers({ httpStatus: options.httpStatus }),
     violation: { rule, path },
   });
 }

@@ -4,6 +4,7 @@ The JSON-RPC binding's refusals (docs/protocol-checks.md#unary-answers, docs/pro
 */
 import { HttpProtocolError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
+import { optionalMembers } from '../core/optional-members.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { type Envelope, envelopeError, isEnvelope, readEnvelope } from './jsonrpc-envelope.js';
 import { failedAnswer, fromJsonRpcError } from './remote-error.js';
@@ -33,7 +34,7 @@ export function jsonRpcFailure(response: FailedResponse, id: number, limits: Lim
     const remote = fromJsonRpcError(envelope.error, {
       authoritative: false,
       httpStatus,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...optionalMembers({ retryAfterMs }),
     });
     return remote.ok ? remote.value : undefined;
   });
@@ -78,7 +79,7 @@ throw jsonRpcRemoteError(envelope.error, 200);
 export function jsonRpcRemoteError(error: JsonValue, httpStatus: number | undefined): Error {
   const remote = fromJsonRpcError(error, {
     authoritative: true,
-    ...(httpStatus === undefined ? {} : { httpStatus }),
+    ...optionalMembers({ httpStatus }),
   });
   return remote.ok ? remote.value : envelopeError(remote.error.violation, httpStatus);
 }

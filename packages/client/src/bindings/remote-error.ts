@@ -4,6 +4,7 @@ A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers:
 */
 import { type ExchangeError, HttpProtocolError, RemoteError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { type DecodeResult, decode } from '../protocol/decode.js';
 import type { A2aErrorEntry } from '../protocol/error-codes.js';
 import {
@@ -40,10 +41,9 @@ function remote(
 ): RemoteError {
   return new RemoteError({
     dispatched: true,
-    ...(httpStatus === undefined ? {} : { httpStatus }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...optionalMembers({ httpStatus, retryAfterMs }),
     ...(named === undefined ? {} : { reason: named.reason }),
-    ...(remoteCode === undefined ? {} : { remoteCode }),
+    ...optionalMembers({ remoteCode }),
   });
 }
 
@@ -142,7 +142,7 @@ export function failedAnswer(
   const init: FailedAnswerInit = {
     dispatched: true,
     httpStatus: response.status,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...optionalMembers({ retryAfterMs }),
   };
   if (response.body.byteLength === 0) {
     return new HttpProtocolError('status', init);

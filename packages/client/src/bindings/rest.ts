@@ -3,6 +3,7 @@
 The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events). It loads only with the first call of a client pinned to it (`rest-loader.ts`), so it imports the schema table and the stream machinery directly: they load with it.
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { operationSchemas } from '../protocol/operation-schemas.js';
 import type { ClientMethod, OperationRequest } from '../protocol/operations.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../wire/http.js';
@@ -46,7 +47,7 @@ export function createRestBinding(options: BindingOptions): Binding {
   // docs/protocol-checks.md#requests: a trailing empty segment is dropped, so `/a2a/` and `/a2a` name the same routes.
   const prefix = `${base.origin}${base.pathname.replace(/\/$/, '')}`;
   const { limits, tenant } = options;
-  const source = tenant === undefined ? {} : { tenant };
+  const source = optionalMembers({ tenant });
 
   function route<N extends ClientMethod>(
     operation: N,

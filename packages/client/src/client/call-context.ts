@@ -6,13 +6,14 @@ import type { Binding, CallContext, HeaderTarget, StreamMethod } from '../bindin
 import { type SchemaCode, schemasOf } from '../bindings/result.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from '../core/errors.js';
 import type { Load } from '../core/lazy.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { notAppliedCodes } from '../idempotency/retry.js';
 import type { RetryNotice, runWithRetry } from '../idempotency/retry-loop.js';
 import { methods } from '../protocol/methods.js';
 import type { ClientMethod, OperationName } from '../protocol/operations.js';
 import type { StreamResponse } from '../protocol/stream.js';
 import type { extraHeadersOf } from '../wire/extra-headers.js';
-import { type EventHub, errorJson } from './events.js';
+import { type ClientEvent, type ClientEventBase, type EventHub, errorJson } from './events.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type { ResumeOptions } from './resumption.js';
@@ -93,14 +94,22 @@ export function begin(kit: CallKit, method: ClientMethod): Call {
   return { id: kit.calls, method, operation: methods[method].name, started: performance.now() };
 }
 
-/** What every event of `call` carries (ARCHITECTURE.md#events-and-redaction). */
-export function eventBase(kit: CallKit, call: Call) {
-  return {
+/** The members of one kind of event of a call, besides what every event carries. */
+type EventMembers = ClientEvent extends infer E
+  ? E extends ClientEvent
+    ? Omit<E, keyof ClientEventBase>
+    : never
+  : never;
+
+/** Reports an event of `call`, built only when the client's events are listened to: what every event carries (ARCHITECTURE.md#events-and-redaction), then `build`'s own members. */
+export function report(kit: CallKit, call: Call, build: () => EventMembers): void {
+  kit.hub.emit(() => ({
     callId: call.id,
     operation: call.operation,
     binding: kit.resolved.pin.binding,
     time: Date.now(),
-  };
+    ...build(),
+  }));
 }
 
 /** The milliseconds since `call` began: its events' `durationMs`. */
@@ -129,8 +138,7 @@ export function fail(kit: CallKit, call: Call, error: unknown, answered = false)
   if (thrown instanceof ExchangeError) {
     nameOperation(thrown, call.operation, !answered && sendOutcomeUnknown(call, thrown));
   }
-  kit.hub.emit(() => ({
-    ...eventBase(kit, call),
+  report(kit, call, () => ({
     type: 'error',
     durationMs: elapsed(call),
     error: errorJson(thrown),
@@ -187,8 +195,7 @@ export function attempts<T>(
         keyed,
         signal: options?.signal,
         onRetry: ({ attempt: number, delayMs, error }: RetryNotice) =>
-          kit.hub.emit(() => ({
-            ...eventBase(kit, call),
+          report(kit, call, () => ({
             type: 'retry',
             attempt: number,
             delayMs,
@@ -225,17 +232,12 @@ export function start<T>(
     cardDigest,
     binding: pin.binding,
     scopes,
-    ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
-    ...(taskId === undefined ? {} : { taskId }),
-    ...(options?.skill === undefined ? {} : { skill: options.skill }),
-    ...(options?.attempt === undefined ? {} : { attempt: options.attempt }),
+    ...optionalMembers({ tenant: pin.tenant, taskId, skill: options?.skill, attempt: options?.attempt }),
   };
   const provider = security.kind === 'bearer' ? security.token : undefined;
   const attempt = call.attempt ?? 1;
   const context: CallContext = {
-    ...(options?.signal === undefined ? {} : { signal: options.signal }),
-    ...(headers === undefined ? {} : { headers }),
-    ...(fetch === undefined ? {} : { fetch }),
+    ...optionalMembers({ signal: options?.signal, headers, fetch }),
     ...(extraHeaders === undefined
       ? {}
       : {
@@ -250,7 +252,7 @@ export function start<T>(
                   url,
                   callId: call.id,
                   attempt,
-                  ...(taskId === undefined ? {} : { taskId }),
+                  ...optionalMembers({ taskId }),
                 }),
               target,
             ),
@@ -269,12 +271,10 @@ export function start<T>(
           },
         }),
     onDispatch: (httpMethod) =>
-      kit.hub.emit(() => ({
-        ...eventBase(kit, call),
+      report(kit, call, () => ({
         type: 'request',
         httpMethod,
-        ...(call.rpcId === undefined ? {} : { rpcId: call.rpcId }),
-        ...(taskId === undefined ? {} : { taskId }),
+        ...optionalMembers({ rpcId: call.rpcId, taskId }),
       })),
   };
   kit.issuing = call;

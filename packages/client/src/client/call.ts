@@ -5,6 +5,7 @@ The call runner of one client (ARCHITECTURE.md#layers-of-the-client, layer "clie
 import type { Binding, StreamMethod, UnaryMethod } from '../bindings/binding.js';
 import { createJsonRpcBinding } from '../bindings/jsonrpc.js';
 import { lazyRestBinding } from '../bindings/rest-loader.js';
+import { optionalMembers } from '../core/optional-members.js';
 import type { StreamResponse } from '../protocol/stream.js';
 import { begin, type CallKit, type CallOptions, fail } from './call-context.js';
 import type { EventHub } from './events.js';
@@ -36,7 +37,7 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
     url: pin.url,
     limits,
     subscribeMethod,
-    ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }),
+    ...optionalMembers({ tenant: pin.tenant }),
   };
   return pin.binding === 'JSONRPC'
     ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })

@@ -6,6 +6,7 @@ import type { StreamFrame, StreamMethod } from '../bindings/binding.js';
 import { checkTask } from '../bindings/checks.js';
 import { createStreamValidator, type StreamValidator } from '../bindings/stream.js';
 import { TransportError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { pause } from '../core/pause.js';
 import { carriesIdempotencyKey } from '../idempotency/retry.js';
 import { methods } from '../protocol/methods.js';
@@ -19,9 +20,9 @@ import {
   type CallKit,
   type CallOptions,
   elapsed,
-  eventBase,
   fail,
   prepare,
+  report,
   type StreamRun,
   start,
 } from './call-context.js';
@@ -114,8 +115,7 @@ export async function resumeStream(
       break;
     }
     const failure = previous;
-    kit.hub.emit(() => ({
-      ...eventBase(kit, call),
+    report(kit, call, () => ({
       type: 'stream-resume',
       attempt,
       reason,
@@ -141,8 +141,7 @@ export async function resumeStream(
       previous = error;
       if (!isTransientResumeFailure(error)) {
         // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
-        kit.hub.emit(() => ({
-          ...eventBase(kit, call),
+        report(kit, call, () => ({
           type: 'stream-resume',
           attempt,
           reason,
@@ -190,8 +189,7 @@ function reportFrame(run: StreamCall, event: StreamResponse, bytes: number): voi
   const index = run.frames;
   run.frames += 1;
   run.wireBytes += bytes;
-  run.kit.hub.emit(() => ({
-    ...eventBase(run.kit, run.call),
+  report(run.kit, run.call, () => ({
     type: 'stream-frame',
     index,
     wireBytes: bytes,
@@ -201,8 +199,7 @@ function reportFrame(run: StreamCall, event: StreamResponse, bytes: number): voi
 }
 
 function reportEnd(run: StreamCall, reason: 'complete' | 'released'): void {
-  run.kit.hub.emit(() => ({
-    ...eventBase(run.kit, run.call),
+  report(run.kit, run.call, () => ({
     type: 'stream-end',
     reason,
     frames: run.frames,
@@ -234,13 +231,12 @@ function resumeAfter(
     taskId !== undefined &&
     options?.signal?.aborted !== true &&
     !validator.complete;
-  kit.hub.emit(() => ({
-    ...eventBase(kit, call),
+  report(kit, call, () => ({
     type: 'stream-break',
     reason,
     frames: run.frames,
     resumable,
-    ...(taskId === undefined ? {} : { taskId }),
+    ...optionalMembers({ taskId }),
     error: errorJson(error),
   }));
   if (!resumable || policy === undefined || taskId === undefined) {
@@ -297,8 +293,7 @@ async function* runStream(
         ? { kind: 'subscribe', taskId: taskId ?? '' }
         : { kind: 'send', request: request as OperationRequest<'sendStreamingMessage'> },
     );
-    kit.hub.emit(() => ({
-      ...eventBase(kit, call),
+    report(kit, call, () => ({
       type: 'response',
       stream: true,
       durationMs: elapsed(call),

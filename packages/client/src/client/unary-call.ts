@@ -11,9 +11,9 @@ import {
   type CallKit,
   type CallOptions,
   elapsed,
-  eventBase,
   fail,
   prepare,
+  report,
   start,
 } from './call-context.js';
 
@@ -59,8 +59,7 @@ export async function unary<N extends UnaryMethod>(
       if (checking !== undefined) {
         await checking;
       }
-      kit.hub.emit(() => ({
-        ...eventBase(kit, call),
+      report(kit, call, () => ({
         type: 'response',
         stream: false,
         httpStatus,

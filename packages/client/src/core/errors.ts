@@ -12,6 +12,7 @@ try {
 }
 ```
 */
+import { optionalMembers } from './optional-members.js';
 import { type Violation, violationText } from './violation-text.js';
 
 // The pointer lives with its wording (`violation-text.ts`) so that neither module imports the other; callers keep importing it from here.
@@ -119,8 +120,7 @@ export abstract class ExchangeError extends Error {
       kind: this.kind,
       reason: this.reason,
       dispatched: this.dispatched,
-      ...(this.httpStatus === undefined ? {} : { httpStatus: this.httpStatus }),
-      ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...optionalMembers({ httpStatus: this.httpStatus, retryAfterMs: this.retryAfterMs }),
     };
   }
 }
@@ -202,7 +202,7 @@ export class RemoteError extends ExchangeError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), ...(this.remoteCode === undefined ? {} : { remoteCode: this.remoteCode }) };
+    return { ...super.toJSON(), ...optionalMembers({ remoteCode: this.remoteCode }) };
   }
 }
 
@@ -219,7 +219,7 @@ export class InvalidResponseError extends ExchangeError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), ...(this.violation === undefined ? {} : { violation: this.violation }) };
+    return { ...super.toJSON(), ...optionalMembers({ violation: this.violation }) };
   }
 }
 
@@ -421,10 +421,12 @@ export class DiscoveryError extends Error {
       name: this.name,
       kind: this.kind,
       reason: this.reason,
-      ...(this.detail === undefined ? {} : { detail: this.detail }),
-      ...(this.option === undefined ? {} : { option: this.option }),
-      ...(this.httpStatus === undefined ? {} : { httpStatus: this.httpStatus }),
-      ...(this.violation === undefined ? {} : { violation: this.violation }),
+      ...optionalMembers({
+        detail: this.detail,
+        option: this.option,
+        httpStatus: this.httpStatus,
+        violation: this.violation,
+      }),
     };
   }
 }

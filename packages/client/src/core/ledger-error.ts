@@ -2,6 +2,7 @@
 @module
 Why the durable ledger refused an operation, thrown outside an exchange (ARCHITECTURE.md#errors); the `rule` it carries is one of docs/protocol-checks.md#ledger.
 */
+import { optionalMembers } from './optional-members.js';
 
 /**
 Why the durable ledger refused an operation.
@@ -79,9 +80,7 @@ export class LedgerError extends Error {
       name: this.name,
       kind: this.kind,
       reason: this.reason,
-      ...(this.rule === undefined ? {} : { rule: this.rule }),
-      ...(this.position === undefined ? {} : { position: this.position }),
-      ...(this.path === undefined ? {} : { path: this.path }),
+      ...optionalMembers({ rule: this.rule, position: this.position, path: this.path }),
     };
   }
 }

@@ -18,6 +18,7 @@ import {
 } from '../core/errors.js';
 import type { JsonValue } from '../core/json-value.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { AgentCard, type AgentInterface } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { decode } from '../protocol/decode.js';
@@ -227,7 +228,7 @@ function fetchFailure(error: unknown): unknown {
   if (error instanceof HttpProtocolError) {
     return new DiscoveryError('Discovery', {
       detail: error.reason === 'redirect' ? 'redirect' : 'media-type',
-      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      ...optionalMembers({ httpStatus: error.httpStatus }),
       cause: error,
     });
   }
@@ -235,7 +236,7 @@ function fetchFailure(error: unknown): unknown {
     // docs/protocol-checks.md#discovery-steps, step 7: a card over the ceiling is an invalid card, not a failed fetch.
     return new DiscoveryError('InvalidAgentCard', {
       detail: 'body-too-large',
-      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      ...optionalMembers({ httpStatus: error.httpStatus }),
       violation: { rule: 'responseBodyBytes' },
       cause: error,
     });
@@ -266,8 +267,7 @@ async function fetchCardJson(
         responseBodyBytes: limits.responseBodyBytes,
         requestTimeoutMs: limits.discoveryTimeoutMs,
       },
-      ...(signal === undefined ? {} : { signal }),
-      ...(fetch === undefined ? {} : { fetch }),
+      ...optionalMembers({ signal, fetch }),
     });
   } catch (error) {
     throw fetchFailure(error);
@@ -411,6 +411,6 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
     ...clientOptions,
     card,
     cardDigest: digest,
-    pin: { binding: pin.binding, url: pin.url, ...(pin.tenant === undefined ? {} : { tenant: pin.tenant }) },
+    pin: { binding: pin.binding, url: pin.url, ...optionalMembers({ tenant: pin.tenant }) },
   });
 }

@@ -5,6 +5,7 @@ Agent card signatures (A2A spec §8.4): JWS (RFC 7515) with a detached payload, 
 
 import { CanonicalJsonError, canonicalJson } from '../core/canonical-json.js';
 import type { JsonValue } from '../core/json-value.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { AgentCardSignature } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { decode } from '../protocol/decode.js';
@@ -259,7 +260,7 @@ function readHeader(signature: AgentCardSignature): Header | undefined {
   ) {
     return undefined;
   }
-  return { kid, alg, ...(jku === undefined ? {} : { jku }), crit: Object.hasOwn(header, 'crit') };
+  return { kid, alg, ...optionalMembers({ jku }), crit: Object.hasOwn(header, 'crit') };
 }
 
 type JwsAlgorithm = {
@@ -359,9 +360,7 @@ async function verifyOne(
   }
   let given: CryptoKey | JsonWebKey | undefined;
   try {
-    given = await resolveKey(
-      Object.freeze({ index, kid, alg, ...(header.jku === undefined ? {} : { jku: header.jku }) }),
-    );
+    given = await resolveKey(Object.freeze({ index, kid, alg, ...optionalMembers({ jku: header.jku }) }));
   } catch {
     return failed(index, 'key-unavailable', header);
   }

@@ -4,6 +4,7 @@ The durable agent (docs/durable-send.md#the-promise): every send is recorded in 
 */
 import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { pause } from '../core/pause.js';
 import type { DeliveryMode, LedgerRecord } from '../ledger/ledger.js';
 import { maxDelayMs } from '../ledger/record.js';
@@ -164,7 +165,7 @@ async function runReconciler(
   let wait = first;
   while (!signal.aborted) {
     try {
-      const report = await reconcileDue({ signal, ...(batch === undefined ? {} : { batch }) });
+      const report = await reconcileDue({ signal, ...optionalMembers({ batch }) });
       if (report.claimed > report.skipped) {
         onPass?.(report);
         // Work appeared: look again soon, since a pending record comes due `retryAfterMs` after its probe.

@@ -5,6 +5,7 @@ The audit of a committed send (docs/durable-send.md#the-audit): one bounded scan
 import type { CallOptions } from '../client/call.js';
 import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { attemptMessage, type LedgerRecord, type LedgerTransition } from '../ledger/ledger.js';
 import type { Message } from '../protocol/message.js';
 import type { DurableEvent } from './events.js';
@@ -47,7 +48,7 @@ export function createAuditor(input: AuditorInput): (record: LedgerRecord) => Pr
     const { attemptId } = attempt;
     const callOptions: CallOptions = {
       attempt: { sendId: id, attemptId },
-      ...(skill === undefined ? {} : { skill }),
+      ...optionalMembers({ skill }),
     };
     const onPage = (page: ScanPage) => emit({ type: 'probe-page', id, ...page, time: Date.now() });
     const report = await reportedProbe(

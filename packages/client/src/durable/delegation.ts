@@ -5,6 +5,7 @@ Delegation: a parent task hands work to a child agent and follows it to the end 
 import type { A2aClient } from '../client/client.js';
 import type { OperationParams } from '../client/outbound.js';
 import { type ClientError, InvalidResponseError, isClientError, RequestError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import type { Message } from '../protocol/message.js';
 import type { StreamResponse } from '../protocol/stream.js';
@@ -164,7 +165,7 @@ export async function startDelegation(
   const { signal } = options;
   const { message, key } = childMessage(client, params.message);
   const events = client
-    .sendStreamingMessage({ ...params, message }, signal === undefined ? {} : { signal })
+    .sendStreamingMessage({ ...params, message }, optionalMembers({ signal }))
     [Symbol.asyncIterator]();
   const first = await events.next();
   const event = first.done === true ? undefined : first.value;

@@ -4,6 +4,7 @@ Which records belong to a durable agent (docs/durable-send.md#whose-record-it-is
 */
 import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { type AgentIdentity, type LedgerRecord, sameInterface } from '../ledger/ledger.js';
 
 /**
@@ -16,7 +17,7 @@ agentIdentity(client); // { cardDigest: 'sha256:…', binding: 'JSONRPC', url: '
 */
 export function agentIdentity(client: A2aClient): AgentIdentity {
   const { binding, url, tenant } = client.pin;
-  return { cardDigest: client.cardDigest, binding, url, ...(tenant === undefined ? {} : { tenant }) };
+  return { cardDigest: client.cardDigest, binding, url, ...optionalMembers({ tenant }) };
 }
 
 /** Which part of the interface differs, in the order a probe depends on them: the binding, the URL, the tenant. */

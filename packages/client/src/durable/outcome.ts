@@ -4,6 +4,7 @@ Where a durable send stands for its caller, and what a failed call means for a d
 */
 
 import { isClientError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { notAppliedCodes } from '../idempotency/retry.js';
 import { type ErrorSummary, errorSummary, type LedgerRecord } from '../ledger/ledger.js';
 import { type DurableStatus, statusOf } from '../ledger/status.js';
@@ -128,7 +129,6 @@ export function durableOutcome(
     status: statusOf(record),
     id: record.id,
     record,
-    ...(extra.answer === undefined ? {} : { answer: extra.answer }),
-    ...(extra.error === undefined ? {} : { error: extra.error }),
+    ...optionalMembers({ answer: extra.answer, error: extra.error }),
   };
 }

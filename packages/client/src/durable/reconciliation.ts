@@ -5,6 +5,7 @@ Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-u
 import type { CallOptions } from '../client/call.js';
 import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import {
   type AgentIdentity,
   type Attempt,
@@ -127,7 +128,7 @@ export function probeTransition(
     throw new LedgerError('invalid-transition', { rule: `probe-from-${state.status}` });
   }
   const { attemptId } = state;
-  const cause = report.cause === undefined ? {} : { cause: report.cause };
+  const cause = optionalMembers({ cause: report.cause });
   switch (report.result) {
     case 'match':
       return {
@@ -204,8 +205,7 @@ function probe(
   const callOptions: CallOptions = {
     // docs/durable-send.md#reconciling-an-unknown: every probe carries the original attempt's identity to the token provider.
     attempt: { sendId: record.id, attemptId },
-    ...(signal === undefined ? {} : { signal }),
-    ...(skill === undefined ? {} : { skill }),
+    ...optionalMembers({ signal, skill }),
   };
   if (kind === 'context-history' && recovery.kind === 'context-history') {
     const onPage = (page: ScanPage) => emit({ type: 'probe-page', id: record.id, ...page, time: Date.now() });

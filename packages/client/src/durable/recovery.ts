@@ -7,6 +7,7 @@ What "unchanged" means here. `client.listTasks` returns decoded values, not raw 
 import type { CallOptions } from '../client/call.js';
 import type { A2aClient } from '../client/client.js';
 import { canonicalJson } from '../core/canonical-json.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { sha256Hex } from '../core/sha256.js';
 import type { Attempt, ErrorSummary, ResultSummary } from '../ledger/ledger.js';
 import { maxDuplicateTasks } from '../ledger/record.js';
@@ -140,8 +141,7 @@ export function resultSummary(answer: SendMessageResponse): ResultSummary {
   const { taskId, contextId } = answer.message;
   return {
     kind: 'message',
-    ...(taskId === undefined ? {} : { taskId }),
-    ...(contextId === undefined ? {} : { contextId }),
+    ...optionalMembers({ taskId, contextId }),
   };
 }
 
@@ -192,7 +192,7 @@ export async function reportedProbe(
     tasksExamined: report.tasksExamined,
     matches: report.matches,
     result: report.result,
-    ...(report.rule === undefined ? {} : { rule: report.rule }),
+    ...optionalMembers({ rule: report.rule }),
     startedAt,
     durationMs: performance.now() - started,
   });
@@ -285,7 +285,7 @@ export async function scanContextHistory(
           pageSize: contractBounds.taskPageSize,
           historyLength: bounds.historyLength,
           ...(bounds.includeArtifacts ? { includeArtifacts: true } : {}),
-          ...(pageToken === undefined ? {} : { pageToken }),
+          ...optionalMembers({ pageToken }),
         },
         callOptions,
       );

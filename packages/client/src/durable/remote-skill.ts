@@ -4,6 +4,7 @@ A remote agent's skill as a typed function (README.md#remote-skills-as-typed-fun
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type ClientError, isClientError, LedgerError, OptionsError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import type { DeliveryMode } from '../ledger/ledger.js';
 import { decode } from '../protocol/decode.js';
 import { Message, type Part } from '../protocol/message.js';
@@ -241,8 +242,7 @@ async function callSkill<TInput extends StandardSchemaV1, TOutput>(
     return { status: 'failed', error: inputError(issues, 'skill-input-media'), issues } as const;
   }
   const sent = await agent.send(message, {
-    ...(callOptions.signal === undefined ? {} : { signal: callOptions.signal }),
-    ...(callOptions.id === undefined ? {} : { id: callOptions.id }),
+    ...optionalMembers({ signal: callOptions.signal, id: callOptions.id }),
   });
   return read(state, sent, sent.answer);
 }
@@ -278,7 +278,7 @@ async function read<TOutput>(
         status: 'unknown',
         id,
         durable: outcome.status,
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...optionalMembers({ error: outcome.error }),
       };
     case 'committed':
       break;

@@ -3,6 +3,7 @@
 The durable agent's send path (docs/durable-send.md#the-promise): the message is recorded in the ledger with its first attempt before it leaves (docs/durable-send.md#execution-order), sent once with `returnImmediately: true`, and what the attempt ended in is classified and written as committed, failed (not started, or not applied) or unknown. After dispatch nothing keeps the record `executing` (docs/durable-send.md#after-dispatch).
 */
 import { InvalidResponseError, LedgerError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { keyOf, newIdempotencyKey, setKey } from '../idempotency/key.js';
 import { attemptMessage, errorSummary, type LedgerRecord, type LedgerTransition } from '../ledger/ledger.js';
 import { decode } from '../protocol/decode.js';
@@ -59,7 +60,7 @@ export async function send(
     agent: state.identity,
     message: intentMessage(message, id, key),
     delivery,
-    ...(key === undefined ? {} : { idempotencyKey: key }),
+    ...optionalMembers({ idempotencyKey: key }),
   };
   const attemptId = crypto.randomUUID();
   const contextId =
@@ -70,7 +71,7 @@ export async function send(
   const record = await ledger.create(intent, {
     attemptId,
     messageId: delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
-    ...(contextId === undefined ? {} : { contextId }),
+    ...optionalMembers({ contextId }),
   });
   announce(state, null, { id: record.id, state: { status: 'prepared' }, revision: 0 }, 'create');
   announce(state, 'prepared', record, 'start');
@@ -123,8 +124,7 @@ export function sendOnce(
     { message, configuration: { returnImmediately: true } },
     {
       attempt: { sendId: record.id, attemptId },
-      ...(signal === undefined ? {} : { signal }),
-      ...(skill === undefined ? {} : { skill }),
+      ...optionalMembers({ signal, skill }),
     },
   );
 }
@@ -190,7 +190,7 @@ function failureTransition(attemptId: string, error: unknown): LedgerTransition 
       type: 'unknown',
       attemptId,
       reason: 'ambiguous-outcome',
-      ...(failure.cause === undefined ? {} : { cause: failure.cause }),
+      ...optionalMembers({ cause: failure.cause }),
     };
   }
   return { type: 'fail', attemptId, cause: failure.cause, effect: failure.outcome };
@@ -229,5 +229,5 @@ async function settle(
 The outcome of a dispatched attempt whose ending the store refused to record (docs/durable-send.md#after-dispatch): `unknown`, since a request that may have left must never read as one that did not, with the store's `LedgerError` as `error` and, when the peer answered, its `answer`. `record` is the last revision this call wrote, still `executing`: the next writable open turns it `unknown` (`crashed-while-executing`), and a reconcile pass resolves it by evidence.
 */
 function unrecorded(record: LedgerRecord, error: LedgerError, answer?: SendMessageResponse): DurableOutcome {
-  return { status: 'unknown', id: record.id, record, error, ...(answer === undefined ? {} : { answer }) };
+  return { status: 'unknown', id: record.id, record, error, ...optionalMembers({ answer }) };
 }

@@ -5,6 +5,7 @@ The completion of a task a remote skill's send created (README.md#remote-skills-
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client/client.js';
 import { type InvalidResponseError, OptionsError, RequestError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { pause } from '../core/pause.js';
 import { interruptedStates, type Task, type TaskState, terminalStates } from '../protocol/task.js';
 import { check, outputError, outputOf, type SkillIssue, type SkillMedia } from './skill-value.js';
@@ -126,7 +127,7 @@ export function skillTask<TOutput>(input: SkillTaskInput<TOutput>) {
 
   async function completion(options?: CompletionOptions): Promise<SkillCompletion<TOutput>> {
     const { signal, pollIntervalMs, maxPolls } = resolveCompletionOptions(options);
-    const call = signal === undefined ? {} : { signal };
+    const call = optionalMembers({ signal });
     let task = await client.getTask({ id: taskId }, call);
     if (settled(task.status.state)) {
       return finish(task);

@@ -1,4 +1,5 @@
 import { TransportError, transportCause } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 
 /** Why a deadline ended early: its own timer fired, or the caller aborted. */
 export type Stop = 'timeout' | 'aborted';
@@ -80,6 +81,6 @@ export function dispatchedFailure(
   const cause = stopped === undefined ? transportCause(platformError) : undefined;
   return new TransportError(stopped ?? otherwise, {
     dispatched: true,
-    ...(cause === undefined ? {} : { cause }),
+    ...optionalMembers({ cause }),
   });
 }

@@ -3,6 +3,7 @@
 The caller's extra headers (`ClientOptions.headers`, docs/protocol-checks.md#extra-headers), checked before they join a request's headers (`request-headers.ts`): they may add to the protocol's headers, never replace one. Only a client given that option reaches this, so it loads with that client's first request (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use").
 */
 import { RequestError } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { type ExtraHeaders, fieldValue, type HeaderTarget, token } from './request-headers.js';
 
 /**
@@ -47,7 +48,7 @@ export const extraHeaderBounds = Object.freeze({ count: 64, bytes: 16 * 1024 });
 function refused(rule: string, path: string, cause?: unknown): RequestError {
   return new RequestError('invalid-params', {
     violation: { rule, path },
-    ...(cause === undefined ? {} : { cause }),
+    ...optionalMembers({ cause }),
   });
 }
 

@@ -1,6 +1,7 @@
 import ky from 'ky';
 import { AuthorizationError, HttpProtocolError, RequestError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { type Deadline, dispatchedFailure, halted, startDeadline, untilAborted } from './deadline.js';
 import { classifyMediaType, type MediaType } from './media-type.js';
 import { type CheckedExtraHeaders, type MediaKind, requestHeaders } from './request-headers.js';
@@ -165,7 +166,7 @@ export async function dispatch(
           return send(input, {
             ...init,
             signal: deadline.signal,
-            ...(body === undefined ? {} : { body }),
+            ...optionalMembers({ body }),
           });
         },
       });

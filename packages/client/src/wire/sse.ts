@@ -1,4 +1,5 @@
 import { TransportError, transportCause } from '../core/errors.js';
+import { optionalMembers } from '../core/optional-members.js';
 import { createSseDecoder, type SseEvent, type SseLimits } from './sse-decoder.js';
 
 // The push decoder and the types it shares with this stream reader have their own module; callers keep importing them from here.
@@ -117,9 +118,7 @@ class ChunkReader {
   };
   private readonly onError = (cause: unknown): void => {
     const code = transportCause(cause);
-    this.fail(
-      new TransportError('read', { dispatched: true, ...(code === undefined ? {} : { cause: code }) }),
-    );
+    this.fail(new TransportError('read', { dispatched: true, ...optionalMembers({ cause: code }) }));
     this.ended = true;
   };
   private readonly onIdle = (): void => {
