@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Workspace packages resolve to their TypeScript source through this condition (CONTRIBUTING.md#source-condition), so
-// nothing needs building before a test run.
+// Workspace packages resolve to their TypeScript source through this condition
+// (CONTRIBUTING.md#source-condition), so nothing needs building before a test run.
 const conditions = ['@surecall/source'];
 
 // What a client test asserts must hold whichever way a conformant peer prints its answers.
@@ -18,14 +18,16 @@ const serializerSuites = [
   'packages/client/test/idempotency/*.test.ts',
 ];
 
-// The suites that need PostgreSQL: the shared ledger contract (run on the other stores by `client`) and the fleet's own.
+// The suites that need PostgreSQL: the shared ledger contract (run on the other stores by `client`) and the
+// fleet's own.
 const postgresSuites = [
   'packages/client/src/ledger/ledger.test.ts',
   'packages/client/test/ledger/postgres*.test.ts',
   'packages/client/test/durable/fleet*.test.ts',
 ];
 
-// The `surecall` command over a real PostgreSQL: only the `cli (postgres)` project, which starts one, runs it.
+// The `surecall` command over a real PostgreSQL: only the `cli (postgres)` project, which starts one, runs
+// it.
 const cliPostgresSuite = 'packages/cli/test/postgres.test.ts';
 
 export default defineConfig({
@@ -44,7 +46,8 @@ export default defineConfig({
         },
       },
       {
-        // The fleet ledger on a real PostgreSQL that the global setup starts (scripts/postgres.sh) unless SURECALL_PG_URL names one: the shared ledger contract, the fleet, leases.
+        // The fleet ledger on a real PostgreSQL that the global setup starts (scripts/postgres.sh) unless
+        // SURECALL_PG_URL names one: the shared ledger contract, the fleet, leases.
         extends: true,
         test: {
           name: 'client (postgres)',
@@ -54,7 +57,8 @@ export default defineConfig({
           env: { SURECALL_LEDGER_STORES: 'postgres' },
         },
       },
-      // The suites whose answers come from the mock agent, again against every other ProtoJSON printer (docs/interop.md#serializer-styles).
+      // The suites whose answers come from the mock agent, again against every other ProtoJSON printer
+      // (docs/interop.md#serializer-styles).
       ...['emit-defaults', 'proto-names', 'enum-numbers'].map((style) => ({
         extends: true as const,
         test: {
@@ -67,7 +71,8 @@ export default defineConfig({
       {
         // The `surecall` command end to end: the bin in a child process against the mock agent on loopback.
         extends: true,
-        // Each case starts a Node process that compiles the source with tsx: seconds on a loaded machine, not milliseconds.
+        // Each case starts a Node process that compiles the source with tsx: seconds on a loaded machine, not
+        // milliseconds.
         test: {
           name: 'cli',
           include: ['packages/cli/{src,test}/**/*.test.ts'],
@@ -77,7 +82,8 @@ export default defineConfig({
         },
       },
       {
-        // The `surecall` command over the fleet ledger (`--ledger postgres://…`), on the PostgreSQL the same global setup as `client (postgres)` starts unless SURECALL_PG_URL names one.
+        // The `surecall` command over the fleet ledger (`--ledger postgres://…`), on the PostgreSQL the same
+        // global setup as `client (postgres)` starts unless SURECALL_PG_URL names one.
         extends: true,
         test: {
           name: 'cli (postgres)',
@@ -97,7 +103,8 @@ export default defineConfig({
         test: { name: 'mocks', include: ['mocks/{src,test}/**/*.test.ts'], environment: 'node' },
       },
       {
-        // The devtools' logic lives in pure functions over client events (CONTRIBUTING.md#devtools), so Node runs it; components are proven in Chromium by e2e/.
+        // The devtools' logic lives in pure functions over client events (CONTRIBUTING.md#devtools), so Node
+        // runs it; components are proven in Chromium by e2e/.
         extends: true,
         test: {
           name: 'devtools',

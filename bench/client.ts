@@ -1,8 +1,20 @@
 /**
 `npm run bench -- client`: the strict client against the official SDK's own client.
 
-- `send-latency-jsonrpc`, `send-latency-rest`: 1,000 sequential echo SendMessage calls on loopback against one `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) in this process, ours vs the SDK's `ClientFactory` client forced onto the same binding; the value is the median latency of one call in ms within a run of 1,000, then the median of alternating runs. Both sides pay the same server, so the ratio is the client's own overhead diluted by a real round trip. The anchor's text also shows ky's own cost per call (a ky call to an in-memory `fetch` minus that `fetch` alone, ARCHITECTURE.md#decisions) beside the room the goal leaves.
-- `bundle-client`: the bytes a web app loads for `discover()` and one `sendMessage()` over the binding it pins (JSON-RPC): a tiny entry bundled for the browser as an app's bundler would (ESM, minified, split at dynamic imports), counting the entry chunk and every chunk it imports statically, each gzipped (level 9) as it is served; a chunk behind a dynamic import the path never takes (`deferred.ts`: streams, the HTTP+JSON binding, the retry loop, a refusal's decoding, the other operations' schemas and checks, loaded with the first call that needs them) is not loaded, so not counted. Ours through the `@surecall/source` condition (no build needed) vs the same with `@a2a-js/sdk/client`, in KB of 1,000 bytes. Sizes are deterministic, so each side is built once. The bench fails when our bundle imports any `node:` module.
+- `send-latency-jsonrpc`, `send-latency-rest`: 1,000 sequential echo SendMessage calls on loopback against one
+  `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) in this process, ours vs the SDK's `ClientFactory`
+  client forced onto the same binding; the value is the median latency of one call in ms within a run of
+  1,000, then the median of alternating runs. Both sides pay the same server, so the ratio is the client's own
+  overhead diluted by a real round trip. The anchor's text also shows ky's own cost per call (a ky call to an
+  in-memory `fetch` minus that `fetch` alone, ARCHITECTURE.md#decisions) beside the room the goal leaves.
+- `bundle-client`: the bytes a web app loads for `discover()` and one `sendMessage()` over the binding it pins
+  (JSON-RPC): a tiny entry bundled for the browser as an app's bundler would (ESM, minified, split at dynamic
+  imports), counting the entry chunk and every chunk it imports statically, each gzipped (level 9) as it is
+  served; a chunk behind a dynamic import the path never takes (`deferred.ts`: streams, the HTTP+JSON binding,
+  the retry loop, a refusal's decoding, the other operations' schemas and checks, loaded with the first call
+  that needs them) is not loaded, so not counted. Ours through the `@surecall/source` condition (no build
+  needed) vs the same with `@a2a-js/sdk/client`, in KB of 1,000 bytes. Sizes are deterministic, so each side
+  is built once. The bench fails when our bundle imports any `node:` module.
 */
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -47,7 +59,10 @@ async function sdkClient(sdk: RunningSdkAgent, binding: Binding) {
   return client;
 }
 
-/** A sampler: the median ms of one call over `callsPerRun` sequential sends, each checked to be the echo's direct Message. */
+/**
+A sampler: the median ms of one call over `callsPerRun` sequential sends, each checked to be the echo's direct
+Message.
+*/
 function sequentialSends(send: () => Promise<boolean>): () => Promise<number> {
   return async () => {
     const latencies: number[] = [];
@@ -62,18 +77,24 @@ function sequentialSends(send: () => Promise<boolean>): () => Promise<number> {
         throw new Error('bench/client: an echo send did not answer a direct Message');
       }
     }
-    // The median, not the mean: on a shared machine a neighbour's burst stalls a few calls, not the typical one.
+    // The median, not the mean: on a shared machine a neighbour's burst stalls a few calls, not the typical
+    // one.
     return median(latencies);
   };
 }
 
-/** A `fetch` that answers at once from memory, so that what a caller does around `fetch` can be timed alone. */
+/**
+A `fetch` that answers at once from memory, so that what a caller does around `fetch` can be timed alone.
+*/
 function memoryFetch(): Promise<Response> {
   return Promise.resolve(new Response('{}', { headers: { 'content-type': 'application/json' } }));
 }
 
 /**
-What ky itself costs per call, in ms: a POST through ky, created with the options of `wire/http.ts` (`kyOptions`) and handed an in-memory `fetch`, minus that `fetch` called directly; medians of alternating runs. ky builds a `Request` of its own and normalises its options before it calls `fetch`, work the SDK's client does not do (ky 2 no longer clones that `Request` when retries are off, as ky 1 did).
+What ky itself costs per call, in ms: a POST through ky, created with the options of `wire/http.ts`
+(`kyOptions`) and handed an in-memory `fetch`, minus that `fetch` called directly; medians of alternating
+runs. ky builds a `Request` of its own and normalises its options before it calls `fetch`, work the SDK's
+client does not do (ky 2 no longer clones that `Request` when retries are off, as ky 1 did).
 */
 async function kyCost(): Promise<number> {
   const http = ky.create(kyOptions);
@@ -108,12 +129,14 @@ async function sendLatency(sdk: RunningSdkAgent, binding: Binding, kyMs: number)
   );
   const name = binding === 'JSONRPC' ? 'send-latency-jsonrpc' : 'send-latency-rest';
   const room = Math.round(measured.anchor * 100) / 1000;
-  // ky is the design's HTTP layer (ARCHITECTURE.md#decisions): its own cost is shown beside the room the goal leaves.
+  // ky is the design's HTTP layer (ARCHITECTURE.md#decisions): its own cost is shown beside the room the goal
+  // leaves.
   const anchor = `${sdkName} [ky's own cost per call ${Math.round(kyMs * 1000) / 1000} ms; the goal leaves ${room} ms]`;
   return row(name, 'ms/call (median)', measured, anchor, { op: '<=', ratio: 1.1 });
 }
 
-// Each entry does what an app does first: discover the agent from its card, pinned to JSON-RPC, and send one message.
+// Each entry does what an app does first: discover the agent from its card, pinned to JSON-RPC, and send one
+// message.
 const ourEntry = `
 import { discover } from '@surecall/client';
 const origin = globalThis.location.origin;
@@ -132,7 +155,10 @@ const client = await new ClientFactory().createFromUrl(globalThis.location.origi
 console.log(await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 1, parts: [{ content: { $case: 'text', value: 'hi' } }] } }));
 `;
 
-/** The gzipped bytes a browser loads for `entry` (its chunk and every chunk imported statically from it, each gzipped on its own), all chunks' gzipped bytes, and the `node:` modules any of them imports. */
+/**
+The gzipped bytes a browser loads for `entry` (its chunk and every chunk imported statically from it, each
+gzipped on its own), all chunks' gzipped bytes, and the `node:` modules any of them imports.
+*/
 async function bundle(
   entry: string,
 ): Promise<{ gzipBytes: number; allGzipBytes: number; nodeImports: string[] }> {
@@ -145,7 +171,8 @@ async function bundle(
     platform: 'browser',
     target: 'es2022',
     conditions: ['@surecall/source'],
-    // Kept external so that a `node:` import shows up in the metafile instead of failing the build with esbuild's text.
+    // Kept external so that a `node:` import shows up in the metafile instead of failing the build with
+    // esbuild's text.
     external: ['node:*'],
     outdir: 'bundle',
     write: false,
@@ -172,7 +199,8 @@ async function bundle(
   if (start === undefined) {
     throw new Error('bench/client: esbuild wrote no entry chunk');
   }
-  // What the page loads: the entry and, transitively, what it imports statically; dynamic imports load on demand.
+  // What the page loads: the entry and, transitively, what it imports statically; dynamic imports load on
+  // demand.
   const loaded = new Set<string>();
   const pending = [start];
   for (let path = pending.pop(); path !== undefined; path = pending.pop()) {

@@ -1,9 +1,29 @@
 /**
 `npm run bench -- durable`: what a durable send costs over a plain one.
 
-- `durable-overhead`: the median latency of a durable send (file ledger in `os.tmpdir()`, context-history recovery, so its contextId digest is paid too) minus that of a plain `client.sendMessage` with the same `returnImmediately: true`, sequential `echo` sends on loopback against the mock agent in this process, in ms. A durable send makes two durable ledger writes (the record and its executing attempt in one write before the request, the outcome after it), each one synchronized append (`O_DSYNC`, docs/durable-send.md#file-journal); beside it, the same run times two sequential appends of a ledger-sized line, each followed by an `fdatasync`, to a bare file in the same folder. The goal: the overhead is at most those two syncs plus 0.2 ms for everything else (validation, digests, the state machine). The anchor's text also shows, in ms, the plain send, the same durable send on a memory ledger (the agent's own cost, no disk), the file ledger's two commits measured alone (no request between them), the two bare syncs placed as a durable send places them, each right after an exchange with the agent (only the syncs timed), and the overhead of the same durable send on a file ledger opened with `loneSync: 'event-loop'` (each sync made on the event-loop thread, docs/durable-send.md#what-a-durable-send-costs), so a miss can be placed: in the ledger's commit path, in the agent, in the disk, or in waking the file-system thread that went idle during the exchange. Each side is the median of 200 calls, then the median of 5 runs in rotating order.
-- `durable-throughput-64`: durable sends per second with 64 concurrent senders on the file ledger, over the plain client's sends per second with 64 concurrent senders to the same loopback agent, alternating runs in the same process; goal ≥ 0.8 (group commit makes durability nearly free at scale).
-- `durable-heap-per-send`: the heap a settled durable send leaves behind (file ledger, 5,000 sends after a warm-up of 500, 16 at a time, heap measured after a full GC), measured in a process of its own (`bench/heap-worker.ts`, so that nothing an earlier suite left is freed meanwhile) against a mock agent in another child process (what it keeps of each task stays out of this heap); a plain send's growth is shown beside it; goal ≤ 512 bytes. The ledger keeps settled records on disk and only an index entry in the heap.
+- `durable-overhead`: the median latency of a durable send (file ledger in `os.tmpdir()`, context-history
+  recovery, so its contextId digest is paid too) minus that of a plain `client.sendMessage` with the same
+  `returnImmediately: true`, sequential `echo` sends on loopback against the mock agent in this process, in
+  ms. A durable send makes two durable ledger writes (the record and its executing attempt in one write before
+  the request, the outcome after it), each one synchronized append (`O_DSYNC`,
+  docs/durable-send.md#file-journal); beside it, the same run times two sequential appends of a ledger-sized
+  line, each followed by an `fdatasync`, to a bare file in the same folder. The goal: the overhead is at most
+  those two syncs plus 0.2 ms for everything else (validation, digests, the state machine). The anchor's text
+  also shows, in ms, the plain send, the same durable send on a memory ledger (the agent's own cost, no disk),
+  the file ledger's two commits measured alone (no request between them), the two bare syncs placed as a
+  durable send places them, each right after an exchange with the agent (only the syncs timed), and the
+  overhead of the same durable send on a file ledger opened with `loneSync: 'event-loop'` (each sync made on
+  the event-loop thread, docs/durable-send.md#what-a-durable-send-costs), so a miss can be placed: in the
+  ledger's commit path, in the agent, in the disk, or in waking the file-system thread that went idle during
+  the exchange. Each side is the median of 200 calls, then the median of 5 runs in rotating order.
+- `durable-throughput-64`: durable sends per second with 64 concurrent senders on the file ledger, over the
+  plain client's sends per second with 64 concurrent senders to the same loopback agent, alternating runs in
+  the same process; goal ≥ 0.8 (group commit makes durability nearly free at scale).
+- `durable-heap-per-send`: the heap a settled durable send leaves behind (file ledger, 5,000 sends after a
+  warm-up of 500, 16 at a time, heap measured after a full GC), measured in a process of its own
+  (`bench/heap-worker.ts`, so that nothing an earlier suite left is freed meanwhile) against a mock agent in
+  another child process (what it keeps of each task stays out of this heap); a plain send's growth is shown
+  beside it; goal ≤ 512 bytes. The ledger keeps settled records on disk and only an index entry in the heap.
 */
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -95,7 +115,10 @@ async function throughput(client: A2aClient, directory: string): Promise<BenchRo
   );
 }
 
-/** Starts the mock agent in a child process (`npm run mock-agent`), so that what it keeps of each task stays out of this process's heap; resolves with its card URL and a stop function. */
+/**
+Starts the mock agent in a child process (`npm run mock-agent`), so that what it keeps of each task stays out
+of this process's heap; resolves with its card URL and a stop function.
+*/
 async function childMockAgent(): Promise<{ cardUrl: string; stop: () => Promise<void> }> {
   const child = sourceChild('mocks/src/mounts/cli.ts', ['--port', '0', '--step-ms', '0']);
   const port = await new Promise<number>((resolve, reject) => {
@@ -118,7 +141,10 @@ async function childMockAgent(): Promise<{ cardUrl: string; stop: () => Promise<
   };
 }
 
-/** `durable-heap-per-send`: measured in a process of its own (bench/heap-worker.ts), warmed up first, against a mock agent in another process. */
+/**
+`durable-heap-per-send`: measured in a process of its own (bench/heap-worker.ts), warmed up first, against a
+mock agent in another process.
+*/
 async function heapPerSend(directory: string): Promise<BenchRow> {
   const mock = await childMockAgent();
   try {
@@ -192,7 +218,8 @@ export async function run(): Promise<BenchRow[]> {
     const memory = async () => {
       await inMemory.send(echo());
     };
-    // The ledger alone: the same two durable writes with no request between them, to show where the overhead goes.
+    // The ledger alone: the same two durable writes with no request between them, to show where the overhead
+    // goes.
     let ledgerOnly = 0;
     const commits = async () => {
       ledgerOnly += 1;
@@ -217,7 +244,10 @@ export async function run(): Promise<BenchRow[]> {
       await sync();
       await sync();
     };
-    // Two syncs placed as a durable send places them, each right after an exchange with the agent; only the syncs are timed. On some disks, and on a virtual machine whose file-system thread went idle during the exchange, a sync that follows network traffic costs more than one that follows another sync, and this shows how much.
+    // Two syncs placed as a durable send places them, each right after an exchange with the agent; only the
+    // syncs are timed. On some disks, and on a virtual machine whose file-system thread went idle during the
+    // exchange, a sync that follows network traffic costs more than one that follows another sync, and this
+    // shows how much.
     const placedSyncs = async () => {
       let total = 0;
       for (let write = 0; write < 2; write++) {

@@ -5,7 +5,8 @@ import type { SendIntent } from '../packages/client/src/ledger/ledger.js';
 
 const taskCount = 100;
 const historyPerTask = 20;
-// Sized so the page lands just under the 2 MiB default response ceiling (limits.ts `responseBodyBytes`): a benchmark page the client would refuse measures nothing.
+// Sized so the page lands just under the 2 MiB default response ceiling (limits.ts `responseBodyBytes`): a
+// benchmark page the client would refuse measures nothing.
 const wordsPerText = 102;
 
 const words = [
@@ -127,7 +128,9 @@ function task(random: () => number, timestamp: string): unknown {
 let cached: Uint8Array | undefined;
 
 /**
-A deterministic A2A v1.0 ProtoJSON `ListTasksResponse` page of just under 2 MiB: 100 completed tasks (the A2A maximum page), each with 20 history messages and one or two artifacts. The bytes are built once and cached; callers must not modify them.
+A deterministic A2A v1.0 ProtoJSON `ListTasksResponse` page of just under 2 MiB: 100 completed tasks (the A2A
+maximum page), each with 20 history messages and one or two artifacts. The bytes are built once and cached;
+callers must not modify them.
 
 @example
 ```ts
@@ -152,7 +155,10 @@ export function listTasksPage(): Uint8Array {
   return cached;
 }
 
-/** The intent every ledger row records (`bench/ledger.ts`, `bench/postgres.ts`): one short text to one agent, at-most-once. */
+/**
+The intent every ledger row records (`bench/ledger.ts`, `bench/postgres.ts`): one short text to one agent,
+at-most-once.
+*/
 export function intent(id: string): SendIntent {
   return {
     id,

@@ -1,5 +1,6 @@
 /**
-The shared machinery of `npm run bench`: every row compares ours with a named anchor measured side by side in the same run, as the median of several alternating runs, so a noisy shared machine moves both sides alike.
+The shared machinery of `npm run bench`: every row compares ours with a named anchor measured side by side in
+the same run, as the median of several alternating runs, so a noisy shared machine moves both sides alike.
 */
 export type BenchRow = {
   readonly name: string;

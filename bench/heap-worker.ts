@@ -1,7 +1,11 @@
 /**
-The process `durable-heap-per-send` (bench/durable.ts) measures in: nothing but a client, a file ledger and a durable agent, so that no other suite's code or data (compiled code V8 flushes once unused, strings of an earlier workload) is freed while it measures and shows as a negative growth. Run with `--expose-gc`.
+The process `durable-heap-per-send` (bench/durable.ts) measures in: nothing but a client, a file ledger and a
+durable agent, so that no other suite's code or data (compiled code V8 flushes once unused, strings of an
+earlier workload) is freed while it measures and shows as a negative growth. Run with `--expose-gc`.
 
-Arguments: `<card url> <ledger path> <warm-up sends> <measured sends>`. Prints one line of JSON: `{ "plain": bytes, "durable": bytes }`, the heap each send leaves behind after a full GC, plain sends first, then durable ones.
+Arguments: `<card url> <ledger path> <warm-up sends> <measured sends>`. Prints one line of JSON:
+`{ "plain": bytes, "durable": bytes }`, the heap each send leaves behind after a full GC, plain sends first,
+then durable ones.
 */
 import { durableAgent } from '../packages/client/src/durable/agent.js';
 import { openLedger } from '../packages/client/src/ledger/file.js';
@@ -10,7 +14,10 @@ import { loopbackClient } from './loopback.js';
 const [cardUrl = '', path = '', warmUp = '500', sends = '5000'] = process.argv.slice(2);
 
 /**
-The heap in use once garbage is gone: full GCs with turns of the event loop between them, since what a `FinalizationRegistry` watches (fetch registers each request's signal) is only released after its cleanup callbacks ran, as a task after the GC that found it unreachable. Read right after one GC, the heap still holds the last sends' and frees them during the next measure, which then shows a negative growth.
+The heap in use once garbage is gone: full GCs with turns of the event loop between them, since what a
+`FinalizationRegistry` watches (fetch registers each request's signal) is only released after its cleanup
+callbacks ran, as a task after the GC that found it unreachable. Read right after one GC, the heap still holds
+the last sends' and frees them during the next measure, which then shows a negative growth.
 */
 async function settledHeap(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;

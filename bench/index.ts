@@ -1,5 +1,6 @@
 /**
-`npm run bench`: prints one table and writes `bench-results.json` at the repository root. Each suite returns rows measured side by side with their anchors (bench/harness.ts).
+`npm run bench`: prints one table and writes `bench-results.json` at the repository root. Each suite returns
+rows measured side by side with their anchors (bench/harness.ts).
 */
 import { writeFileSync } from 'node:fs';
 import type { BenchRow } from './harness.js';

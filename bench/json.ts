@@ -1,5 +1,7 @@
 /**
-`npm run bench -- json`: our strict bounded parser against the two parsers a caller could use instead, on the same ~2 MiB ListTasks page; and against `JSON.parse` on a 2 MiB integer literal, which the scanner must read in linear time and constant memory (docs/protocol-checks.md#bounded-json).
+`npm run bench -- json`: our strict bounded parser against the two parsers a caller could use instead, on the
+same ~2 MiB ListTasks page; and against `JSON.parse` on a 2 MiB integer literal, which the scanner must read
+in linear time and constant memory (docs/protocol-checks.md#bounded-json).
 */
 import { parse as losslessParse } from 'lossless-json';
 import { parseJson } from '../packages/client/src/wire/json.js';
@@ -7,7 +9,8 @@ import { listTasksPage } from './fixtures.js';
 import { type BenchRow, row, sideBySide, timeMs } from './harness.js';
 
 const runs = 7;
-// Parses per timed sample, so one sample lasts tens of milliseconds and timer resolution does not matter; lossless-json takes about ten times longer per parse, so fewer of its parses make a sample as long.
+// Parses per timed sample, so one sample lasts tens of milliseconds and timer resolution does not matter;
+// lossless-json takes about ten times longer per parse, so fewer of its parses make a sample as long.
 const parsesPerSample = 10;
 const losslessParsesPerSample = 3;
 
@@ -23,7 +26,10 @@ function perParse(work: () => unknown, parses = parsesPerSample): () => Promise<
   };
 }
 
-/** Measures `json-parse` (against `JSON.parse` of the decoded text) and `json-parse-lossless` (against lossless-json, which also refuses duplicate keys). */
+/**
+Measures `json-parse` (against `JSON.parse` of the decoded text) and `json-parse-lossless` (against
+lossless-json, which also refuses duplicate keys).
+*/
 export async function run(): Promise<BenchRow[]> {
   const bytes = listTasksPage();
   const text = new TextDecoder().decode(bytes);
@@ -38,7 +44,8 @@ export async function run(): Promise<BenchRow[]> {
     perParse(() => parseJson(text), losslessParsesPerSample),
     perParse(() => losslessParse(text), losslessParsesPerSample),
   );
-  // A hostile answer: one integer literal filling the 2 MiB body bound. We refuse it (non-finite); JSON.parse reads it as Infinity.
+  // A hostile answer: one integer literal filling the 2 MiB body bound. We refuse it (non-finite); JSON.parse
+  // reads it as Infinity.
   const literal = new Uint8Array(2 * 1024 * 1024).fill(0x39);
   const longNumber = await sideBySide(
     runs,

@@ -1,5 +1,9 @@
 /**
-`npm run bench -- ledger`: the file ledger's durable commits per second at 1, 16 and 256 concurrent writers, each beside a bare group-commit loop (one `writev` + one `fdatasync` per batch, nothing else) that writes the very lines the ledger wrote, at the same concurrency, in the same folder; `ledger-group-commit-gain` (256 writers over 1) shows the bare loops' own gain beside it; and `ledger-open-10k`, the time to open a file ledger of 10,000 settled records (goal ≤ 50 ms), shown beside the time to read its files' bytes once.
+`npm run bench -- ledger`: the file ledger's durable commits per second at 1, 16 and 256 concurrent writers,
+each beside a bare group-commit loop (one `writev` + one `fdatasync` per batch, nothing else) that writes the
+very lines the ledger wrote, at the same concurrency, in the same folder; `ledger-group-commit-gain` (256
+writers over 1) shows the bare loops' own gain beside it; and `ledger-open-10k`, the time to open a file
+ledger of 10,000 settled records (goal ≤ 50 ms), shown beside the time to read its files' bytes once.
 */
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,7 +31,9 @@ async function send(ledger: Ledger, id: string): Promise<void> {
 
 let sample = 0;
 
-/** Commits per second of `writers` concurrent writers on a fresh file ledger; returns the journal's lines too. */
+/**
+Commits per second of `writers` concurrent writers on a fresh file ledger; returns the journal's lines too.
+*/
 async function ledgerRun(directory: string, writers: number): Promise<{ rate: number; lines: string[] }> {
   const path = join(directory, `ledger-${writers}-${sample++}.jsonl`);
   const ledger = await openLedger({ name: path });
@@ -46,7 +52,10 @@ async function ledgerRun(directory: string, writers: number): Promise<{ rate: nu
   return { rate: lines.length / seconds, lines };
 }
 
-/** The anchor: `writers` concurrent writers appending the given lines, each waiting for the fdatasync of its batch. */
+/**
+The anchor: `writers` concurrent writers appending the given lines, each waiting for the fdatasync of its
+batch.
+*/
 async function bareRun(directory: string, writers: number, lines: readonly string[]): Promise<number> {
   const handle = await open(join(directory, `bare-${writers}-${sample++}.log`), 'a');
   const encoder = new TextEncoder();
@@ -92,7 +101,10 @@ async function bareRun(directory: string, writers: number, lines: readonly strin
 const openRecords = 10_000;
 const openGoalMs = 50;
 
-/** `ledger-open-10k`: builds a ledger of 10,000 settled sends once, then times `openLedger` (the close after it is not timed), beside reading the journal's and the snapshot's bytes. */
+/**
+`ledger-open-10k`: builds a ledger of 10,000 settled sends once, then times `openLedger` (the close after it
+is not timed), beside reading the journal's and the snapshot's bytes.
+*/
 async function openTenThousand(directory: string): Promise<BenchRow> {
   const path = join(directory, 'open-10k.jsonl');
   const ledger = await openLedger({ name: path });
@@ -138,13 +150,17 @@ async function openTenThousand(directory: string): Promise<BenchRow> {
   };
 }
 
-/** Measures `ledger-commit-1`, `-16`, `-256` against their bare loops, `ledger-group-commit-gain` (256 writers over 1) and `ledger-open-10k`. */
+/**
+Measures `ledger-commit-1`, `-16`, `-256` against their bare loops, `ledger-group-commit-gain` (256 writers
+over 1) and `ledger-open-10k`.
+*/
 export async function run(): Promise<BenchRow[]> {
   const directory = await mkdtemp(join(tmpdir(), 'surecall-bench-ledger-'));
   try {
     const measured = new Map<number, { ours: number; anchor: number }>();
     for (const writers of [1, 16, 256]) {
-      // The anchor writes the lines of the ledger's latest run: the same bytes, in the same number of appends.
+      // The anchor writes the lines of the ledger's latest run: the same bytes, in the same number of
+      // appends.
       let lines: string[] = [];
       measured.set(
         writers,
@@ -177,7 +193,8 @@ export async function run(): Promise<BenchRow[]> {
         'ledger-group-commit-gain',
         'commits/s',
         { ours: at(256).ours, anchor: at(1).ours },
-        // The bare loops' own gain beside it: what group commit gives on this disk with no work per commit at all.
+        // The bare loops' own gain beside it: what group commit gives on this disk with no work per commit at
+        // all.
         `ledger-commit-1 [the bare loops' gain, 256 writers over 1: ${Math.round((at(256).anchor / at(1).anchor) * 10) / 10}×]`,
         { op: '>=', ratio: 50 },
       ),

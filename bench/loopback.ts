@@ -1,5 +1,6 @@
 /**
-The client a bench worker process sends with: the mock agent on loopback, its card taken as first fetched (README.md#local-development), pinned to its JSON-RPC interface.
+The client a bench worker process sends with: the mock agent on loopback, its card taken as first fetched
+(README.md#local-development), pinned to its JSON-RPC interface.
 */
 import { type A2aClient, discover } from '@surecall/client';
 

@@ -1,5 +1,9 @@
 /**
-One worker process of `durable-throughput-postgres-64` (bench/postgres.ts): a client and a durable agent on the shared PostgreSQL ledger. It prints `ready`, then for each line `<durable | plain> <ms>` on stdin runs its senders for that long, sending `echo` messages durably or plainly, and prints `{ "sends": n, "errors": n, "ms": elapsed }` (a send that failed or did not commit counts as an error, not a send).
+One worker process of `durable-throughput-postgres-64` (bench/postgres.ts): a client and a durable agent on
+the shared PostgreSQL ledger. It prints `ready`, then for each line `<durable | plain> <ms>` on stdin runs its
+senders for that long, sending `echo` messages durably or plainly, and prints
+`{ "sends": n, "errors": n, "ms": elapsed }` (a send that failed or did not commit counts as an error, not a
+send).
 
 Arguments: `<postgres url> <schema> <card url> <worker id> <senders>`.
 */
@@ -24,7 +28,8 @@ const echo = () => ({ role: 'ROLE_USER' as const, parts: [{ text: 'echo hi' }] }
 
 async function burst(mode: string, ms: number): Promise<{ sends: number; errors: number; ms: number }> {
   let sends = 0;
-  // A send that failed or did not commit (a connection reset under load) is counted apart, never as throughput.
+  // A send that failed or did not commit (a connection reset under load) is counted apart, never as
+  // throughput.
   let errors = 0;
   const start = performance.now();
   const deadline = start + ms;

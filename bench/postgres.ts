@@ -1,8 +1,16 @@
 /**
-`npm run bench -- postgres`: the PostgreSQL ledger on a local server this suite starts (`scripts/postgres.sh`, loopback, deleted afterwards).
+`npm run bench -- postgres`: the PostgreSQL ledger on a local server this suite starts (`scripts/postgres.sh`,
+loopback, deleted afterwards).
 
-- `ledger-postgres-commit-64`: ledger commits per second with 64 concurrent writers (one ledger, 64 connections; each writer creates, starts and commits sends, three commits each, every one a statement that checks the revision and the lease), beside a bare `INSERT` loop (each its own transaction, so an `INSERT … ; COMMIT`) with 64 connections writing rows of the same size to the same server in the same run. Goal: ratio ≥ 0.5.
-- `durable-throughput-postgres-64`: durable sends per second, 64 concurrent senders across 4 worker processes each with its own PostgreSQL ledger on one schema, beside plain `sendMessage` calls from the same 4 processes at the same concurrency, to the mock agent on loopback in this process. Reported; the goal only says the ratio is measured (> 0).
+- `ledger-postgres-commit-64`: ledger commits per second with 64 concurrent writers (one ledger, 64
+  connections; each writer creates, starts and commits sends, three commits each, every one a statement that
+  checks the revision and the lease), beside a bare `INSERT` loop (each its own transaction, so an
+  `INSERT … ; COMMIT`) with 64 connections writing rows of the same size to the same server in the same run.
+  Goal: ratio ≥ 0.5.
+- `durable-throughput-postgres-64`: durable sends per second, 64 concurrent senders across 4 worker processes
+  each with its own PostgreSQL ledger on one schema, beside plain `sendMessage` calls from the same 4
+  processes at the same concurrency, to the mock agent on loopback in this process. Reported; the goal only
+  says the ratio is measured (> 0).
 */
 import { type ChildProcess, execFile } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -48,7 +56,9 @@ async function ledgerRun(ledger: Ledger): Promise<number> {
   return commits / ((performance.now() - start) / 1000);
 }
 
-/** The anchor: `writers` connections each inserting a row of `bytes` bytes per transaction, for `sampleMs`. */
+/**
+The anchor: `writers` connections each inserting a row of `bytes` bytes per transaction, for `sampleMs`.
+*/
 async function bareRun(pool: pg.Pool, bytes: number): Promise<number> {
   const body = 'x'.repeat(bytes);
   let rows = 0;

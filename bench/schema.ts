@@ -1,5 +1,8 @@
 /**
-`npm run bench -- schema`: what the protocol contract costs on the ~2 MiB ListTasks page, side by side with `JSON.parse` of the same page. `schema-validate` is the zod/mini decode alone; `decode-page` is the whole receive path (bounded parse, then decode) against `JSON.parse` alone, which is what a client without either check would pay.
+`npm run bench -- schema`: what the protocol contract costs on the ~2 MiB ListTasks page, side by side with
+`JSON.parse` of the same page. `schema-validate` is the zod/mini decode alone; `decode-page` is the whole
+receive path (bounded parse, then decode) against `JSON.parse` alone, which is what a client without either
+check would pay.
 */
 import { decode } from '../packages/client/src/protocol/decode.js';
 import { ListTasksResponse } from '../packages/client/src/protocol/requests.js';
@@ -13,7 +16,10 @@ const perSample = 5;
 
 const collect: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-/** A sampler reporting the mean milliseconds of one call over a batch, after a collection so garbage from the other side is not charged to it. */
+/**
+A sampler reporting the mean milliseconds of one call over a batch, after a collection so garbage from the
+other side is not charged to it.
+*/
 function perCall(work: () => unknown): () => Promise<number> {
   return async () => {
     collect();
@@ -33,7 +39,10 @@ function decodePage(value: unknown): void {
   }
 }
 
-/** Measures `schema-validate` (decode of the parsed page against `JSON.parse` of its text) and `decode-page` (`parseJson` + decode against `JSON.parse` + `TextDecoder`, both from the same bytes). */
+/**
+Measures `schema-validate` (decode of the parsed page against `JSON.parse` of its text) and `decode-page`
+(`parseJson` + decode against `JSON.parse` + `TextDecoder`, both from the same bytes).
+*/
 export async function run(): Promise<BenchRow[]> {
   const bytes = listTasksPage();
   const text = new TextDecoder().decode(bytes);

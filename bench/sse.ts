@@ -1,8 +1,17 @@
 /**
-SSE decoding, ours (`decodeSse`, every bound enforced at the defaults) against eventsource-parser 4.x and 3.1 fed the way they are used (`TextDecoder` streaming decode of each chunk, then `feed`), on one deterministic ~64 MiB A2A HTTP+JSON stream of 4,096 artifact updates with ~16 KiB of text each, one word in ten multi-byte. Every side consumes every event's data (summing its length) and reads the same chunks from the same async iterable.
+SSE decoding, ours (`decodeSse`, every bound enforced at the defaults) against eventsource-parser 4.x and 3.1
+fed the way they are used (`TextDecoder` streaming decode of each chunk, then `feed`), on one deterministic
+~64 MiB A2A HTTP+JSON stream of 4,096 artifact updates with ~16 KiB of text each, one word in ten multi-byte.
+Every side consumes every event's data (summing its length) and reads the same chunks from the same async
+iterable.
 
-- `sse-throughput-64k`, `sse-throughput-16k`: ours ÷ eventsource-parser 4.x, the current major, and `-v3` ÷ eventsource-parser 3.1, kept beside it so that figures stay comparable with the runs before the move to 4.x, at 64 and 16 KiB chunks. The parser's 64 KiB figure swings between machines (V8 builds one long string per chunk and slices it), so these are context; the stable goal is the next row.
-- `sse-decode-floor` (16 KiB chunks) and `sse-decode-floor-64k`: ours ÷ `TextDecoder.decode` alone (streaming, each chunk once) over the same bytes and chunking, summing the decoded length: the platform's UTF-8 decode is the floor no SSE decoder can pass, since every event's data must become a string.
+- `sse-throughput-64k`, `sse-throughput-16k`: ours ÷ eventsource-parser 4.x, the current major, and `-v3` ÷
+  eventsource-parser 3.1, kept beside it so that figures stay comparable with the runs before the move to 4.x,
+  at 64 and 16 KiB chunks. The parser's 64 KiB figure swings between machines (V8 builds one long string per
+  chunk and slices it), so these are context; the stable goal is the next row.
+- `sse-decode-floor` (16 KiB chunks) and `sse-decode-floor-64k`: ours ÷ `TextDecoder.decode` alone (streaming,
+  each chunk once) over the same bytes and chunking, summing the decoded length: the platform's UTF-8 decode
+  is the floor no SSE decoder can pass, since every event's data must become a string.
 */
 import { createParser } from 'eventsource-parser';
 import { createParser as createParser3 } from 'eventsource-parser-3';
@@ -12,15 +21,16 @@ import { type BenchRow, row, sideBySide } from './harness.js';
 
 const MiB = 1024 * 1024;
 const events = 4096;
-// Event sizes vary between 15,900 and 16,299 bytes (~62.9 MiB in all): with a fixed 16 KiB every chunk boundary would
-// fall exactly between two events, which no real stream does, and no line would ever span two chunks.
+// Event sizes vary between 15,900 and 16,299 bytes (~62.9 MiB in all): with a fixed 16 KiB every chunk
+// boundary would fall exactly between two events, which no real stream does, and no line would ever span two
+// chunks.
 const eventBytes = (index: number): number => 15_900 + ((index * 7919) % 400);
 const runs = 5;
 const anchorName = 'eventsource-parser@4.1.3';
 const anchor3Name = 'eventsource-parser@3.1.1';
 const floorName = 'TextDecoder.decode alone';
-// Every bound is enforced at its default; the workload sits exactly at the event-count bound (4,096) and just under the
-// total one (64 MiB).
+// Every bound is enforced at its default; the workload sits exactly at the event-count bound (4,096) and just
+// under the total one (64 MiB).
 const limits = resolveLimits();
 
 const words = [
@@ -128,7 +138,10 @@ async function parserAnchor(
   return sum;
 }
 
-/** The floor: the same chunks through one streaming `TextDecoder`, nothing else; the sum is the decoded length of the whole stream. */
+/**
+The floor: the same chunks through one streaming `TextDecoder`, nothing else; the sum is the decoded length of
+the whole stream.
+*/
 async function floor(stream: Uint8Array, chunkBytes: number): Promise<number> {
   let sum = 0;
   const decoder = new TextDecoder('utf-8');
@@ -157,9 +170,10 @@ function throughput(
   };
 }
 
-// Peak growth of live memory, JS heap plus ArrayBuffers (our buffers are ArrayBuffers), sampled every 64 events right
-// after a full gc(): without it the samples would mostly count decoded strings V8 has not collected yet, that is the
-// young generation's sizing (semi-spaces of up to 16 MiB), not what the decoder holds.
+// Peak growth of live memory, JS heap plus ArrayBuffers (our buffers are ArrayBuffers), sampled every 64
+// events right after a full gc(): without it the samples would mostly count decoded strings V8 has not
+// collected yet, that is the young generation's sizing (semi-spaces of up to 16 MiB), not what the decoder
+// holds.
 function memory(
   decode: Decode,
   stream: Uint8Array,
@@ -191,7 +205,8 @@ export async function run(): Promise<BenchRow[]> {
   }
   const stream = buildStream();
   const expected = await anchor(stream, 64 * 1024);
-  // The floor decodes the whole stream: field names, blank lines and the JSON around the text included, so its sum is larger.
+  // The floor decodes the whole stream: field names, blank lines and the JSON around the text included, so
+  // its sum is larger.
   const floorExpected = await floor(stream, 64 * 1024);
   const rows: BenchRow[] = [];
   for (const [suffix, chunkBytes] of [
@@ -217,7 +232,8 @@ export async function run(): Promise<BenchRow[]> {
     memory(anchor, stream, 64 * 1024, gc),
   );
   const relative = row('sse-memory', 'MiB', peak, anchorName, { op: '<=', ratio: 1 });
-  // The goal is absolute (CONTRIBUTING.md#benchmarks: at most 8 MiB of growth while decoding ~64 MiB); the ratio is context.
+  // The goal is absolute (CONTRIBUTING.md#benchmarks: at most 8 MiB of growth while decoding ~64 MiB); the
+  // ratio is context.
   rows.push({ ...relative, goal: 'value <= 8 MiB', met: peak.ours <= 8 });
   return rows;
 }

@@ -2,17 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 /**
-The devtools in a real browser: Debian's Chromium (never a downloaded one; ARCHITECTURE.md#decisions) against a production build of the devtools served on 127.0.0.1, with the mock agent in the page behind MSW's service worker. Run from the repository root:
+The devtools in a real browser: Debian's Chromium (never a downloaded one; ARCHITECTURE.md#decisions) against
+a production build of the devtools served on 127.0.0.1, with the mock agent in the page behind MSW's service
+worker. Run from the repository root:
 
   npx playwright test -c e2e/playwright.config.ts
 
-A second server, the mock agent as a Node process, serves the specs that reload the page: the agent in the page would forget its tasks with it, so the ledger's unknown send could never be found again.
+A second server, the mock agent as a Node process, serves the specs that reload the page: the agent in the
+page would forget its tasks with it, so the ledger's unknown send could never be found again.
 
-Two more Node agents serve `browser-resend.e2e.ts` and the connect spec, each with its own execution counter: one in `foreign` mode (it ignores idempotency keys, so a browser's own re-send runs twice there), one honouring keys.
+Two more Node agents serve `browser-resend.e2e.ts` and the connect spec, each with its own execution counter:
+one in `foreign` mode (it ignores idempotency keys, so a browser's own re-send runs twice there), one
+honouring keys.
 
-The Node agents' control routes (`/__faults`, `/__executions`) demand a per-run token (docs/interop.md#loopback-server-security): this config draws one per run into `SURECALL_E2E_MOCK_TOKEN` (the workers inherit it), hands it to the agents as `SURECALL_MOCK_TOKEN`, and the specs send it (helpers.ts) or put it in the card URL's `#mock-token=` fragment for the page.
+The Node agents' control routes (`/__faults`, `/__executions`) demand a per-run token
+(docs/interop.md#loopback-server-security): this config draws one per run into `SURECALL_E2E_MOCK_TOKEN` (the
+workers inherit it), hands it to the agents as `SURECALL_MOCK_TOKEN`, and the specs send it (helpers.ts) or
+put it in the card URL's `#mock-token=` fragment for the page.
 
-`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the Node agent's, `DEVTOOLS_E2E_FOREIGN_PORT` and `DEVTOOLS_E2E_KEYED_PORT` the other two's. Screenshots go to test-results/e2e/<test>/.
+`CHROMIUM_PATH` overrides the browser, `DEVTOOLS_E2E_PORT` the devtools' port, `DEVTOOLS_E2E_AGENT_PORT` the
+Node agent's, `DEVTOOLS_E2E_FOREIGN_PORT` and `DEVTOOLS_E2E_KEYED_PORT` the other two's. Screenshots go to
+test-results/e2e/<test>/.
 */
 const { DEVTOOLS_E2E_PORT, DEVTOOLS_E2E_AGENT_PORT, CHROMIUM_PATH } = process.env;
 const { DEVTOOLS_E2E_FOREIGN_PORT, DEVTOOLS_E2E_KEYED_PORT } = process.env;
@@ -81,7 +91,8 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
-    // The mock agent outside the page (honouring keys, CORS open to the devtools' origin); its tasks survive a page reload.
+    // The mock agent outside the page (honouring keys, CORS open to the devtools' origin); its tasks survive
+    // a page reload.
     nodeAgent(agentPort, 'honouring'),
     nodeAgent(foreignPort, 'foreign'),
     nodeAgent(keyedPort, 'honouring'),

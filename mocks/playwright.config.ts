@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 /**
-Proves the `mockAgent` fixture of `@surecall/mocks/playwright`. The spec uses only Playwright's API `request` fixture, so no browser is launched or needed. Run from the repository root with the workspace source condition, because the mock agent imports `@surecall/client` from source:
+Proves the `mockAgent` fixture of `@surecall/mocks/playwright`. The spec uses only Playwright's API `request`
+fixture, so no browser is launched or needed. Run from the repository root with the workspace source
+condition, because the mock agent imports `@surecall/client` from source:
 
   NODE_OPTIONS=--conditions=@surecall/source npx playwright test -c mocks/playwright.config.ts
 */

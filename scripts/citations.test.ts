@@ -1,6 +1,9 @@
 /**
 @module
-The repository explains itself (CONTRIBUTING.md#comments-and-citations): every pointer in code, tests and configs lands inside the repository, on an A2A spec section or on an RFC. This suite fails on a pointer to a document the repository does not hold, and on an in-repository anchor (`docs/durable-send.md#recovery-modes`) whose heading does not exist.
+The repository explains itself (CONTRIBUTING.md#comments-and-citations): every pointer in code, tests and
+configs lands inside the repository, on an A2A spec section or on an RFC. This suite fails on a pointer to a
+document the repository does not hold, and on an in-repository anchor (`docs/durable-send.md#recovery-modes`)
+whose heading does not exist.
 */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,9 +1,10 @@
 /**
 @module
-The counts and lists the repository's own documents state about the code (CONTRIBUTING.md#docs-that-stay-true),
-checked against the code: the operations, the error classes and their kinds, the root entry's values, the ledger
-stores, the bounds tables, the CLI's exit codes and the folders, suites, specs and scripts ARCHITECTURE.md's package
-table names. A claim the code no longer bears out fails here, in the same change that made it stale.
+The counts and lists the repository's own documents state about the code
+(CONTRIBUTING.md#docs-that-stay-true), checked against the code: the operations, the error classes and their
+kinds, the root entry's values, the ledger stores, the bounds tables, the CLI's exit codes and the folders,
+suites, specs and scripts ARCHITECTURE.md's package table names. A claim the code no longer bears out fails
+here, in the same change that made it stale.
 */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ const numberWords = [
 
 /** Every number a text puts before `noun` (`eleven operations`, `29 values`), with where it stands. */
 function countsBefore(text: string, noun: string): { readonly count: number; readonly at: string }[] {
-  const pattern = new RegExp(`\\b(${numberWords.join('|')}|\\d+) ${noun}\\b`, 'gi');
+  const pattern = new RegExp(`\\b(${numberWords.join('|')}|\\d+)\\s+${noun}\\b`, 'gi');
   return [...text.matchAll(pattern)].map((match) => {
     const word = (match[1] ?? '').toLowerCase();
     const count = /^\d+$/.test(word) ? Number(word) : numberWords.indexOf(word);
@@ -86,7 +87,10 @@ function exchangeErrorClasses(): { readonly name: string; readonly kind: string 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-/** A bound as ARCHITECTURE.md's table writes it: times in s or min, sizes in KiB or MiB, counts in spaced thousands. */
+/**
+A bound as ARCHITECTURE.md's table writes it: times in s or min, sizes in KiB or MiB, counts in spaced
+thousands.
+*/
 function formatBound(name: string, value: number): string {
   if (name.endsWith('Ms')) {
     return value % 60_000 === 0 && value >= 60_000 * 15 ? `${value / 60_000} min` : `${value / 1000} s`;

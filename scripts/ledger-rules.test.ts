@@ -1,12 +1,17 @@
 /**
 @module
-The ledger's rule ids, listed and checked (docs/protocol-checks.md#ledger): every `rule` the ledger's source can give a `LedgerError` has a row there, and every row names a rule the source gives. The reader (`ledger-rules.ts`) is tried first on sources written here, so a reader that stopped seeing one of the places a rule is named fails too.
+The ledger's rule ids, listed and checked (docs/protocol-checks.md#ledger): every `rule` the ledger's source
+can give a `LedgerError` has a row there, and every row names a rule the source gives. The reader
+(`ledger-rules.ts`) is tried first on sources written here, so a reader that stopped seeing one of the places
+a rule is named fails too.
 */
 import { describe, expect, it } from 'vitest';
 import { documentedRules, ledgerCodeRules, ledgerDocumentedRules, rulesOf } from './ledger-rules.js';
 
 /**
-Reasons that stand as a rule: a `LedgerError` made without a rule whose `reason` becomes the `rule` of the `corrupt` error a replay reports (`error.rule ?? error.reason`, journal/line.ts `corruptAt`; `verifyHistory` alike). A state machine's `reused-attempt` is the only one a replay can meet.
+Reasons that stand as a rule: a `LedgerError` made without a rule whose `reason` becomes the `rule` of the
+`corrupt` error a replay reports (`error.rule ?? error.reason`, journal/line.ts `corruptAt`; `verifyHistory`
+alike). A state machine's `reused-attempt` is the only one a replay can meet.
 */
 const reasonsStandingAsRules = ['reused-attempt'];
 

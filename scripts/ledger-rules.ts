@@ -1,6 +1,11 @@
 /**
 @module
-The rule ids a `LedgerError` can carry, read from the ledger's source (`packages/client/src/ledger`, tests aside) with Babel's parser, and the rule ids docs/protocol-checks.md#ledger lists: `ledger-rules.test.ts` holds the two lists to each other. A rule is found where the code names one: a `rule` member of the options a `new LedgerError(…)` is given, the argument of a function's parameter named `rule`, a variable named `rule`, and the string lists the decoder closes its rules with (a constant named `…Rules`). A template literal reads as a pattern, each `${…}` as `<name>` (`start-from-<status>`).
+The rule ids a `LedgerError` can carry, read from the ledger's source (`packages/client/src/ledger`, tests
+aside) with Babel's parser, and the rule ids docs/protocol-checks.md#ledger lists: `ledger-rules.test.ts`
+holds the two lists to each other. A rule is found where the code names one: a `rule` member of the options a
+`new LedgerError(…)` is given, the argument of a function's parameter named `rule`, a variable named `rule`,
+and the string lists the decoder closes its rules with (a constant named `…Rules`). A template literal reads
+as a pattern, each `${…}` as `<name>` (`start-from-<status>`).
 */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,7 +58,10 @@ function nameOf(node: unknown): string | undefined {
   return undefined;
 }
 
-/** The rule ids an expression can give: its string literals, both arms of a choice, the fallback of a `??` or `||`, a template literal as a pattern. */
+/**
+The rule ids an expression can give: its string literals, both arms of a choice, the fallback of a `??` or
+`||`, a template literal as a pattern.
+*/
 function rulesIn(node: unknown): string[] {
   if (!isNode(node)) {
     return [];
@@ -87,7 +95,9 @@ function rulesIn(node: unknown): string[] {
   }
 }
 
-/** The `rule` members of the object literals inside a `new LedgerError`'s options, wherever a choice puts them. */
+/**
+The `rule` members of the object literals inside a `new LedgerError`'s options, wherever a choice puts them.
+*/
 function optionRules(node: unknown): string[] {
   if (!isNode(node)) {
     return [];
@@ -112,7 +122,10 @@ function parameterNames(node: Node): (string | undefined)[] {
   );
 }
 
-/** What one source gives: its rule ids, the functions that take a `rule` (name and position), its calls, and the reasons of the errors it makes without options. */
+/**
+What one source gives: its rule ids, the functions that take a `rule` (name and position), its calls, and the
+reasons of the errors it makes without options.
+*/
 export type RuleFacts = {
   readonly rules: string[];
   readonly ruleParameters: Map<string, number>;
@@ -162,7 +175,10 @@ export function ruleFacts(text: string): RuleFacts {
   return facts;
 }
 
-/** The rule ids of several sources: their own, and the arguments their calls pass to any of their functions' `rule` parameters. */
+/**
+The rule ids of several sources: their own, and the arguments their calls pass to any of their functions'
+`rule` parameters.
+*/
 export function rulesOf(texts: readonly string[]): { rules: Set<string>; bareReasons: Set<string> } {
   const facts = texts.map(ruleFacts);
   const parameters = new Map(facts.flatMap((fact) => [...fact.ruleParameters]));
@@ -178,7 +194,9 @@ export function rulesOf(texts: readonly string[]): { rules: Set<string>; bareRea
   return { rules, bareReasons: new Set(facts.flatMap((fact) => fact.bareReasons)) };
 }
 
-/** The rule ids the ledger's source can give a `LedgerError`, and the reasons of those it makes without a rule. */
+/**
+The rule ids the ledger's source can give a `LedgerError`, and the reasons of those it makes without a rule.
+*/
 export function ledgerCodeRules(): { rules: Set<string>; bareReasons: Set<string> } {
   const texts = sourceFiles(['packages/client/src/ledger']).map((file) =>
     readFileSync(join(repositoryRoot, file.path), 'utf8'),
@@ -186,7 +204,10 @@ export function ledgerCodeRules(): { rules: Set<string>; bareReasons: Set<string
   return rulesOf(texts);
 }
 
-/** The rule ids a document's `## Ledger` section lists: the first cell of each table row, written `` `ledger.<rule>` ``. */
+/**
+The rule ids a document's `## Ledger` section lists: the first cell of each table row, written ``
+`ledger.<rule>` ``.
+*/
 export function documentedRules(markdown: string): string[] {
   const start = markdown.indexOf('\n## Ledger\n');
   if (start === -1) {

@@ -1,5 +1,9 @@
 /**
-`npm run demo`: the lost response, end to end, on this machine. It starts the mock agent on loopback, arms its `drop-after` fault (the agent runs the next SendMessage, then the answer is lost on the way back), makes one durable send with the file ledger, shows the record become unknown, reconciles it from the agent's task history, and prints the timeline: executing → unknown → committed, with the agent's execution count. It exits 1 if anything else happens, so it doubles as a smoke check.
+`npm run demo`: the lost response, end to end, on this machine. It starts the mock agent on loopback, arms its
+`drop-after` fault (the agent runs the next SendMessage, then the answer is lost on the way back), makes one
+durable send with the file ledger, shows the record become unknown, reconciles it from the agent's task
+history, and prints the timeline: executing → unknown → committed, with the agent's execution count. It exits
+1 if anything else happens, so it doubles as a smoke check.
 */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +21,8 @@ const directory = await mkdtemp(join(tmpdir(), 'surecall-demo-'));
 const ledger = await openLedger({ name: join(directory, 'sends.jsonl') });
 let ok = false;
 try {
-  // Local development (README.md#local-development): an http: card on a literal loopback address, trusted as first fetched.
+  // Local development (README.md#local-development): an http: card on a literal loopback address, trusted as
+  // first fetched.
   const client = await discover({
     cardUrl: mock.cardUrl,
     pins: [{ binding: 'JSONRPC', url: `${mock.origin}/a2a/jsonrpc` }],

@@ -4,7 +4,7 @@ The prose wrapper (`prose-wrap.ts`): what it refills, what it keeps, that a seco
 */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fill, opensBlock, wordsOf, wrapProse, wrapSource } from './prose-wrap.js';
+import { fill, opensBlock, wordsOf, wrapProse, wrapRepository, wrapSource } from './prose-wrap.js';
 
 describe('fill', () => {
   it.each([
@@ -136,5 +136,13 @@ describe('a second pass', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+// CONTRIBUTING.md rule 17: the repository's own comments and Markdown are already wrapped (`npm run wrap`
+// writes them).
+describe('the repository', () => {
+  it('has every comment and Markdown paragraph wrapped at the width', () => {
+    expect(wrapRepository().map(({ path }) => path)).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 /**
 @module
-`npm run wrap`: wraps the repository's prose at the formatter's width (`biome.json`'s `lineWidth`), which Biome
-does not do for comments and does not do for Markdown (CONTRIBUTING.md#comments-and-citations). Doc blocks and
-whole-line `//` comments of every TypeScript source (found by Babel's parser, so a `//` inside a string is never
-touched) and the paragraphs and list items of every tracked Markdown file are refilled; code fences, tables,
-headings, `@` tags' own lines and anything indented as code are kept as they are. `prose-wrap.test.ts` holds the
-repository to it. With `--check` it only lists the files it would change.
+`npm run wrap`: wraps the repository's prose at the formatter's width (`biome.json`'s `lineWidth`), which
+Biome does not do for comments and does not do for Markdown (CONTRIBUTING.md#comments-and-citations). Doc
+blocks and whole-line `//` comments of every TypeScript source (found by Babel's parser, so a `//` inside a
+string is never touched) and the paragraphs and list items of every tracked Markdown file are refilled; code
+fences, tables, headings, `@` tags' own lines and anything indented as code are kept as they are.
+`prose-wrap.test.ts` holds the repository to it. With `--check` it only lists the files it would change.
 */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,12 +19,14 @@ export const proseWidth: number = (
 ).formatter.lineWidth;
 
 /**
-A word that must not open a line: it would read as a list item, a heading, a quote, a table row, HTML, a fence or
-a JSDoc tag there (CommonMark lets a list item, a heading or a quote interrupt a paragraph).
+A word that must not open a line: it would read as a list item, a heading, a quote, a table row, HTML, a fence
+or a JSDoc tag there (CommonMark lets a list item, a heading or a quote interrupt a paragraph).
 */
 export const opensBlock: RegExp = /^([-*+]|#{1,6}|>.*|\|.*|<.*|@.*|\d+[.)]|```.*|~~~.*)$/;
 
-/** The words of prose: a code span and an inline tag (`{@link X}`) are one word, whatever spaces they hold. */
+/**
+The words of prose: a code span and an inline tag (`{@link X}`) are one word, whatever spaces they hold.
+*/
 export function wordsOf(text: string): string[] {
   return text.match(/(?:`[^`]*`|\{@[^}]*\}|[^\s`{]|[`{])+/g) ?? [];
 }
@@ -75,9 +77,9 @@ function keptAsIs(line: string): boolean {
 }
 
 /**
-Refills prose lines (a doc block's inside, a run of `//` comments' text, a Markdown file), each paragraph and list
-item at its own indentation. `base` is the indentation of the prose itself; a line indented deeper outside a list
-item is code, kept.
+Refills prose lines (a doc block's inside, a run of `//` comments' text, a Markdown file), each paragraph and
+list item at its own indentation. `base` is the indentation of the prose itself; a line indented deeper
+outside a list item is code, kept.
 */
 export function wrapProse(lines: readonly string[], base: string, width: number = proseWidth): string[] {
   const out: string[] = [];
@@ -136,7 +138,10 @@ type Comment = {
   loc: { start: { line: number; column: number }; end: { line: number; column: number } };
 };
 
-/** Rewraps one TypeScript source's doc blocks and whole-line comments; returns the text unchanged where none is long. */
+/**
+Rewraps one TypeScript source's doc blocks and whole-line comments; returns the text unchanged where none is
+long.
+*/
 export function wrapSource(path: string, text: string, width: number = proseWidth): string {
   const lines = text.split('\n');
   const ast = parse(text, {

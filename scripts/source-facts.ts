@@ -1,8 +1,9 @@
 /**
 @module
 What the repository's own structure tests read from the source (CONTRIBUTING.md#layout-and-naming): every
-non-test TypeScript file under a package's `src/`, parsed with Babel's parser (syntax only; no types are resolved),
-as its lines, its imports (relative ones resolved to files) and its functions with their line spans.
+non-test TypeScript file under a package's `src/`, parsed with Babel's parser (syntax only; no types are
+resolved), as its lines, its imports (relative ones resolved to files) and its functions with their line
+spans.
 */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -235,8 +236,9 @@ export function sourceFiles(folders: readonly string[] = packageSources): Source
 }
 
 /**
-The import cycles among `files`, each as the files on it in order: the strongly connected components of more than
-one file (or one that imports itself), by Tarjan's algorithm over the relative imports that are not loads.
+The import cycles among `files`, each as the files on it in order: the strongly connected components of more
+than one file (or one that imports itself), by Tarjan's algorithm over the relative imports that are not
+loads.
 */
 export function importCycles(files: readonly SourceFile[]): string[][] {
   const edges = new Map(

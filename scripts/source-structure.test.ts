@@ -1,8 +1,9 @@
 /**
 @module
-The house rules that can be measured (CONTRIBUTING.md#layout-and-naming), over every package's `src/` (tests aside):
-no file over 500 lines, no function over 120, and no import cycle. The readers they rest on (`source-facts.ts`) are
-tried first on sources written here, so a reader that stopped seeing functions or imports fails too.
+The house rules that can be measured (CONTRIBUTING.md#layout-and-naming), over every package's `src/` (tests
+aside): no file over 500 lines, no function over 120, and no import cycle. The readers they rest on
+(`source-facts.ts`) are tried first on sources written here, so a reader that stopped seeing functions or
+imports fails too.
 */
 import { describe, expect, it } from 'vitest';
 import { importCycles, parseSource, sourceFiles } from './source-facts.js';

@@ -1,7 +1,8 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
-Prints one plain closing line, `Tests: N passed, N failed`, after vitest's own summary, so that a CI log reader that does not know vitest still sees how many tests ran.
+Prints one plain closing line, `Tests: N passed, N failed`, after vitest's own summary, so that a CI log
+reader that does not know vitest still sees how many tests ran.
 */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {

@@ -11,12 +11,13 @@ import {
   withMockToken,
 } from './helpers.js';
 
-// docs/interop.md#browsers: Chromium re-sends a POST by itself when a reused keep-alive connection closes before any
-// byte of the answer. These specs lose the answer on a warm connection to a Node agent, read that agent's own
-// execution counter, and hold the ledger to it: never `committed` where the agent ran the send twice.
+// docs/interop.md#browsers: Chromium re-sends a POST by itself when a reused keep-alive connection closes
+// before any byte of the answer. These specs lose the answer on a warm connection to a Node agent, read that
+// agent's own execution counter, and hold the ledger to it: never `committed` where the agent ran the send
+// twice.
 
-// Each spec makes two or three durable sends, audits included, with a fault armed between them: on a loaded machine
-// that is more than the config's 30 s. Every wait is still for a state, never for a time.
+// Each spec makes two or three durable sends, audits included, with a fault armed between them: on a loaded
+// machine that is more than the config's 30 s. Every wait is still for a state, never for a time.
 test.describe.configure({ timeout: 90_000 });
 
 function sendsPanel(page: Page): Locator {
@@ -67,7 +68,8 @@ test('at-most-once from the browser to an agent that ignores keys: refused until
   await page.getByRole('tab', { name: 'Sends' }).click();
   await durableSend(page, 'task book the 9:40 to Lyon');
   const row = sendRow(page, 'task book the 9:40 to Lyon');
-  // Settled: duplicated when Chromium re-sent (the audit found two tasks), unknown when it did not (the answer lost).
+  // Settled: duplicated when Chromium re-sent (the audit found two tasks), unknown when it did not (the
+  // answer lost).
   await expect(row.getByTestId('durable-status')).toHaveText(/^(duplicated|unknown)$/);
   const ran = (await executionsAt(request, foreignAgentOrigin)) - armed;
   const status = await row.getByTestId('durable-status').textContent();
@@ -121,7 +123,8 @@ test('keyed delivery from the browser to an agent that honours keys: a lost answ
   await durableSend(page, 'task keyed booking');
   const row = sendRow(page, 'task keyed booking');
   await expect(row).toContainText(/keyed\s*key [0-9a-f-]+/);
-  // Committed when Chromium re-sent (the agent's key index answered the repeat with the same task), else unknown.
+  // Committed when Chromium re-sent (the agent's key index answered the repeat with the same task), else
+  // unknown.
   await expect(row.getByTestId('durable-status')).toHaveText(/^(committed|unknown)$/);
   if ((await row.getByTestId('durable-status').textContent()) === 'unknown') {
     await sendsPanel(page)

@@ -7,7 +7,11 @@ import { expect, test } from '@playwright/test';
 import { mockControl, nodeAgentCardUrl, screenshot } from './helpers.js';
 
 /**
-`surecall devtools --ledger <file>` in Chromium: the CLI makes a durable send whose answer the Node mock agent drops, serves the devtools app with the read-only endpoint over that file ledger, and the page shows the send in the unknown inbox without a Reconcile action. A `surecall sends reconcile` in another process then moves it to committed, and the page, polling the endpoint, follows. The production build of the devtools this config makes first is the app the CLI serves.
+`surecall devtools --ledger <file>` in Chromium: the CLI makes a durable send whose answer the Node mock agent
+drops, serves the devtools app with the read-only endpoint over that file ledger, and the page shows the send
+in the unknown inbox without a Reconcile action. A `surecall sends reconcile` in another process then moves it
+to committed, and the page, polling the endpoint, follows. The production build of the devtools this config
+makes first is the app the CLI serves.
 */
 
 const bin = fileURLToPath(new URL('../../packages/cli/bin/surecall.js', import.meta.url));

@@ -7,7 +7,8 @@ test('discovers the mock agent in the page and sends an echo', async ({ page }, 
   const agent = page.getByRole('tabpanel', { name: 'Agent' });
   await expect(agent.getByRole('heading', { name: 'surecall mock agent' })).toBeVisible();
   await expect(agent.getByTestId('card-digest')).toHaveText(/^sha256:[0-9a-f]{64}$/);
-  // The page's own origin is loopback http, which TLS cannot vouch for: discover() pinned the first fetch's digest.
+  // The page's own origin is loopback http, which TLS cannot vouch for: discover() pinned the first fetch's
+  // digest.
   await expect(agent.getByTestId('card-trust')).toHaveText(/^the digest of the first fetch/);
   // The mock honours keys and says so on its card; a client that reports `honoursIdempotency` agrees.
   await expect(agent.getByTestId('idempotency')).toHaveText(

@@ -30,7 +30,10 @@ async function reconcileAndSeeCommitted(page: Page): Promise<void> {
   ]);
 }
 
-/** Chooses at-most-once delivery, which a browser needs acknowledged (docs/interop.md#browsers); the devtools then audit each commit. */
+/**
+Chooses at-most-once delivery, which a browser needs acknowledged (docs/interop.md#browsers); the devtools
+then audit each commit.
+*/
 async function atMostOnce(page: Page): Promise<void> {
   await page.getByLabel('Delivery').selectOption('at-most-once');
   await expect(page.getByRole('button', { name: 'Durable send' })).toBeDisabled();
@@ -69,7 +72,9 @@ test('a reload after the answer was lost finds the ledger intact and the send st
   await page.goto(`/?card=${encodeURIComponent(withMockToken(nodeAgentCardUrl))}`);
   await expect(page.getByTestId('connection')).toContainText('JSONRPC · http://127.0.0.1:');
   await expect(page.getByTestId('ledger-role')).toHaveText(' · this tab writes the ledger');
-  // Not a dropped connection here: Chromium silently re-sends a request whose reused keep-alive connection closed without an answer, so against a separate process the "lost" answer can come back from a second execution. A gateway's 503 after commit is as ambiguous and is never re-sent.
+  // Not a dropped connection here: Chromium silently re-sends a request whose reused keep-alive connection
+  // closed without an answer, so against a separate process the "lost" answer can come back from a second
+  // execution. A gateway's 503 after commit is as ambiguous and is never re-sent.
   await armAfterCommit(page, '5xx after commit');
   await durableSendLost(page, 'task reload in the middle');
 

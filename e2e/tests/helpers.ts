@@ -1,6 +1,7 @@
 /**
 @module
-What every devtools spec starts with: the page open on the embedded mock agent, connected, and a screenshot helper that saves each shot as a test artifact.
+What every devtools spec starts with: the page open on the embedded mock agent, connected, and a screenshot
+helper that saves each shot as a test artifact.
 */
 import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
 
@@ -23,7 +24,9 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 const { DEVTOOLS_E2E_AGENT_PORT, DEVTOOLS_E2E_FOREIGN_PORT, DEVTOOLS_E2E_KEYED_PORT } = process.env;
 export const nodeAgentCardUrl = `http://127.0.0.1:${DEVTOOLS_E2E_AGENT_PORT ?? 4180}/.well-known/agent-card.json`;
 
-/** The Node mock agent in `foreign` mode: it ignores idempotency keys, so whatever reaches it twice runs twice. */
+/**
+The Node mock agent in `foreign` mode: it ignores idempotency keys, so whatever reaches it twice runs twice.
+*/
 export const foreignAgentOrigin = `http://127.0.0.1:${DEVTOOLS_E2E_FOREIGN_PORT ?? 4181}`;
 
 /** A second honouring Node mock agent, for the specs that count executions by difference. */
@@ -40,12 +43,18 @@ export const mockToken = process.env['SURECALL_E2E_MOCK_TOKEN'] ?? '';
 /** The headers that open the Node agents' control routes (`/__faults`, `/__executions`). */
 export const mockControl = { 'x-surecall-mock-token': mockToken } as const;
 
-/** A card URL as the page should be given it: with the control token in its fragment, so the Faults panel can reach the agent's fault lab (docs/interop.md#loopback-server-security). */
+/**
+A card URL as the page should be given it: with the control token in its fragment, so the Faults panel can
+reach the agent's fault lab (docs/interop.md#loopback-server-security).
+*/
 export function withMockToken(cardUrl: string): string {
   return `${cardUrl}#mock-token=${mockToken}`;
 }
 
-/** The agent's own execution counter, read from its `/__executions` route by the test runner, not through the page. */
+/**
+The agent's own execution counter, read from its `/__executions` route by the test runner, not through the
+page.
+*/
 export async function executionsAt(request: APIRequestContext, origin: string): Promise<number> {
   const response = await request.get(`${origin}/__executions`, { headers: mockControl });
   expect(response.status()).toBe(200);
@@ -54,7 +63,10 @@ export async function executionsAt(request: APIRequestContext, origin: string): 
   return body.total as number;
 }
 
-/** Arms one of the mock agent's after-commit faults on SendMessage from the Faults panel: the agent runs the next send, then its answer is lost (`Drop after commit`) or replaced by a gateway's 503 (`5xx after commit`). */
+/**
+Arms one of the mock agent's after-commit faults on SendMessage from the Faults panel: the agent runs the next
+send, then its answer is lost (`Drop after commit`) or replaced by a gateway's 503 (`5xx after commit`).
+*/
 export async function armAfterCommit(
   page: Page,
   fault: 'Drop after commit' | '5xx after commit' = 'Drop after commit',

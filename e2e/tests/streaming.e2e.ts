@@ -20,7 +20,8 @@ test('a streamed task shows its chunked artifact assembled and its frames with m
   await expect(history.nth(1)).toContainText('working');
   await expect(history.nth(2)).toContainText('completed');
   // GetTask's snapshot repeats a status the stream reported, or predates one: merged or placed by the agent's
-  // timestamps, never a fourth entry after `completed` (the timeline once showed a stale `submitted` there under load).
+  // timestamps, never a fourth entry after `completed` (the timeline once showed a stale `submitted` there
+  // under load).
   await expect(history).toHaveCount(3);
   const artifact = detail.getByTestId('artifact');
   await expect(artifact.getByTestId('artifact-text')).toHaveText('alpha beta gamma');

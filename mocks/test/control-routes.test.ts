@@ -1,5 +1,8 @@
 /**
-The mock agent's control routes on a real loopback server, reached by every other spelling of their paths without the token (issue 30, item 1; docs/interop.md#loopback-server-security): each is refused, no fault is armed or cleared, and the execution counter is neither read nor reset. The spellings are the shared table of `support/bypass-targets.ts`, which the CLI devtools server's test runs too.
+The mock agent's control routes on a real loopback server, reached by every other spelling of their paths
+without the token (issue 30, item 1; docs/interop.md#loopback-server-security): each is refused, no fault is
+armed or cleared, and the execution counter is neither read nor reset. The spellings are the shared table of
+`support/bypass-targets.ts`, which the CLI devtools server's test runs too.
 */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActiveFault } from '../src/faults/faults.js';
@@ -63,7 +66,8 @@ beforeAll(async () => {
 // Each case starts from the same state, so that one case's harm never shows up as another's.
 beforeEach(async () => {
   mock.faults.clear();
-  // A fault on an operation no request here makes, so that clearing it would show and nothing it does gets in the way.
+  // A fault on an operation no request here makes, so that clearing it would show and nothing it does gets in
+  // the way.
   mock.faults.set({ kind: 'drop-after', operation: 'CancelTask', count: 3 });
   armed = mock.faults.list();
   if (mock.executions.total() === 0) {

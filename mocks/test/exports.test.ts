@@ -1,5 +1,7 @@
 /**
-The value names of every entry of `@surecall/mocks`, imported through the package's own `exports` (CONTRIBUTING.md#public-entries): a name added to or dropped from an entry changes a list below, so the growth of the surface is a reviewed change.
+The value names of every entry of `@surecall/mocks`, imported through the package's own `exports`
+(CONTRIBUTING.md#public-entries): a name added to or dropped from an entry changes a list below, so the growth
+of the surface is a reviewed change.
 */
 import * as root from '@surecall/mocks';
 import * as browser from '@surecall/mocks/browser';

@@ -1,12 +1,22 @@
 /**
-Interop: the official `@a2a-js/sdk@1.3.0` client, over both HTTP bindings, against the mock agent on a loopback port. The SDK picks its transport from `preferredTransports`, then the card's `supportedInterfaces` order (docs/interop.md#the-official-js-sdk-client), so each binding is forced through `preferredTransports`.
+Interop: the official `@a2a-js/sdk@1.3.0` client, over both HTTP bindings, against the mock agent on a
+loopback port. The SDK picks its transport from `preferredTransports`, then the card's `supportedInterfaces`
+order (docs/interop.md#the-official-js-sdk-client), so each binding is forced through `preferredTransports`.
 
 What the SDK client does differently from the v1.0 spec, and is tested as it is (the mock accepts each):
-- HTTP+JSON SubscribeToTask is sent as POST with no body (the proto says GET; A2A spec §11.3.2 says POST), and CancelTask as POST with no body (docs/protocol-checks.md#requests recommends `{}`).
-- `listTaskPushNotificationConfig` (singular name) over HTTP+JSON sends neither `pageSize` nor `pageToken`, so push-config paging cannot be driven through it.
-- `getAgentCard()` calls GetExtendedAgentCard only because the card says `capabilities.extendedAgentCard`; the transport's own `getExtendedAgentCard` sends no `A2A-Version` (the `Client` wrapper adds it), so it is only called through `getAgentCard`.
-- The spec defines no error code for a missing credential (A2A spec §9.5): the mock answers HTTP 401 with JSON-RPC code -32000 / reason UNAUTHENTICATED, which the SDK has no class for. It surfaces as a generic `A2AError` with reason `INTERNAL_ERROR`: `JsonRpcTransportError` (envelopeCode -32000) over JSON-RPC, a REST `A2AError` with `statusCode` 401 over HTTP+JSON.
-- Results are ts-proto objects: numeric enums, `{ $case, value }` parts and union members, defaults filled in (`append: false`).
+- HTTP+JSON SubscribeToTask is sent as POST with no body (the proto says GET; A2A spec §11.3.2 says POST), and
+  CancelTask as POST with no body (docs/protocol-checks.md#requests recommends `{}`).
+- `listTaskPushNotificationConfig` (singular name) over HTTP+JSON sends neither `pageSize` nor `pageToken`, so
+  push-config paging cannot be driven through it.
+- `getAgentCard()` calls GetExtendedAgentCard only because the card says `capabilities.extendedAgentCard`; the
+  transport's own `getExtendedAgentCard` sends no `A2A-Version` (the `Client` wrapper adds it), so it is only
+  called through `getAgentCard`.
+- The spec defines no error code for a missing credential (A2A spec §9.5): the mock answers HTTP 401 with
+  JSON-RPC code -32000 / reason UNAUTHENTICATED, which the SDK has no class for. It surfaces as a generic
+  `A2AError` with reason `INTERNAL_ERROR`: `JsonRpcTransportError` (envelopeCode -32000) over JSON-RPC, a REST
+  `A2AError` with `statusCode` 401 over HTTP+JSON.
+- Results are ts-proto objects: numeric enums, `{ $case, value }` parts and union members, defaults filled in
+  (`append: false`).
 */
 import {
   CancelTaskRequest,

@@ -1,5 +1,9 @@
 /**
-The official SDK server as `startSdkAgent` wires it, probed with plain `fetch`: each of the eleven operations over both HTTP bindings, the executor's behaviours, push delivery, the bearer-gated extended card and the ProtoJSON card. Frames and bodies are read as the SDK writes them, so these tests also pin the SDK behaviours our client must accept (docs/interop.md#the-official-js-sdk-server): JSON-RPC delete answers `result: null`, REST delete 204, REST create 201, REST errors 400/404 with an ErrorInfo.
+The official SDK server as `startSdkAgent` wires it, probed with plain `fetch`: each of the eleven operations
+over both HTTP bindings, the executor's behaviours, push delivery, the bearer-gated extended card and the
+ProtoJSON card. Frames and bodies are read as the SDK writes them, so these tests also pin the SDK behaviours
+our client must accept (docs/interop.md#the-official-js-sdk-server): JSON-RPC delete answers `result: null`,
+REST delete 204, REST create 201, REST errors 400/404 with an ErrorInfo.
 */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ErrorInfo } from '../src/agent/remote-errors.js';
@@ -49,7 +53,8 @@ type Frame = WireStreamResponse & {
 let sdk: RunningSdkAgent;
 
 beforeAll(async () => {
-  // The SDK logs expected errors (console.error) and each push delivery (console.info); the assertions below are what matters.
+  // The SDK logs expected errors (console.error) and each push delivery (console.info); the assertions below
+  // are what matters.
   vi.spyOn(console, 'info').mockImplementation(() => undefined);
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   // A tick far beyond any test: `slow` tasks stay WORKING until canceled, so nothing depends on timing.
@@ -80,7 +85,10 @@ function rest(method: string, path: string, body?: Params, headers: Record<strin
   });
 }
 
-/** The operation's result: JSON-RPC `result` (checked to be the only member besides the envelope's), or the REST body. */
+/**
+The operation's result: JSON-RPC `result` (checked to be the only member besides the envelope's), or the REST
+body.
+*/
 function resultOf<T>(binding: Binding, { status, body }: Answer): T {
   expect(status).toBeLessThan(300);
   if (binding === 'HTTP+JSON') {
@@ -284,7 +292,8 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the SDK server over %s', (bind
     const list = await answer(await call(binding, 'listTaskPushNotificationConfigs', ids));
     expect(resultOf(binding, list)).toEqual({ configs: [{ ...config, id }] });
     const deleted = await answer(await call(binding, 'deleteTaskPushNotificationConfig', ids));
-    // docs/interop.md#the-official-js-sdk-server: JSON-RPC delete answers `result: null`, REST a 204 with no body.
+    // docs/interop.md#the-official-js-sdk-server: JSON-RPC delete answers `result: null`, REST a 204 with no
+    // body.
     if (binding === 'JSONRPC') {
       expect(resultOf(binding, deleted)).toBeNull();
     } else {
@@ -298,7 +307,8 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the SDK server over %s', (bind
     expect(resultOf<WireAgentCard>(binding, extended).description).toBe(sdkExtendedDescription);
     const wrong = { authorization: 'Bearer not-the-token' };
     const anonymous = await answer(await call(binding, 'getExtendedAgentCard', {}, wrong));
-    // The SDK's own model: an unauthenticated caller gets the public card, not an error (docs/interop.md#the-official-js-sdk-server).
+    // The SDK's own model: an unauthenticated caller gets the public card, not an error
+    // (docs/interop.md#the-official-js-sdk-server).
     expect(resultOf<WireAgentCard>(binding, anonymous).description).toBe(sdk.card.description);
   });
 

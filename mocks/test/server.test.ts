@@ -283,7 +283,8 @@ describe('listenLoopback', () => {
     expect(calls).toBe(0);
   });
 
-  // RFC 9112 §3.2: a request with two Host lines is invalid; Node keeps the first, so our own name first must not pass.
+  // RFC 9112 §3.2: a request with two Host lines is invalid; Node keeps the first, so our own name first must
+  // not pass.
   it.each([
     ['its own, then a foreign one', (port: number) => [`127.0.0.1:${port}`, 'evil.example']],
     ['a foreign one, then its own', (port: number) => ['evil.example', `127.0.0.1:${port}`]],

@@ -1,6 +1,7 @@
-// Typechecked in the scratch projects with `module: NodeNext`, `strict` and no `types` setting, under TypeScript 7
-// (the latest peers) and 5.9 (the oldest): every public entry's declarations resolve from the installed dist/, and
-// Node users see the file store's API through the export conditions of '@surecall/client/ledger'.
+// Typechecked in the scratch projects with `module: NodeNext`, `strict` and no `types` setting, under
+// TypeScript 7 (the latest peers) and 5.9 (the oldest): every public entry's declarations resolve from the
+// installed dist/, and Node users see the file store's API through the export conditions of
+// '@surecall/client/ledger'.
 
 import type { run } from '@surecall/cli';
 import { type A2aClient, type Message, textPart, userMessage } from '@surecall/client';

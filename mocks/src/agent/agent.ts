@@ -22,27 +22,45 @@ export type { IdempotencyMode } from './idempotency.js';
 
 /** How a mock agent behaves. Every field is optional. */
 export type AgentOptions = {
-  /** How the agent treats idempotency keys: `honouring` claims and replays them, `refusing` rejects keyed sends, `foreign` ignores keys. @default 'honouring' */
+  /**
+  How the agent treats idempotency keys: `honouring` claims and replays them, `refusing` rejects keyed sends,
+  `foreign` ignores keys. @default 'honouring'
+  */
   readonly mode?: IdempotencyMode;
-  /** Every request must carry a tenant (REST `/{tenant}/…` prefix, JSON-RPC `params.tenant`). @default false */
+  /**
+  Every request must carry a tenant (REST `/{tenant}/…` prefix, JSON-RPC `params.tenant`). @default false
+  */
   readonly tenantRequired?: boolean;
   /** Pause between the scripted steps of a task, so streams show progress. @default 25 */
   readonly stepMs?: number;
   /** How long an idempotency key is held; checked when a send claims it. @default 24 h */
   readonly keyTtlMs?: number;
-  /** Live idempotency keys a tenant may hold; a send with a new key past it is refused (HTTP 503 / -32603) and runs nothing. @default 100_000 */
+  /**
+  Live idempotency keys a tenant may hold; a send with a new key past it is refused (HTTP 503 / -32603) and
+  runs nothing. @default 100_000
+  */
   readonly keyCapPerTenant?: number;
   /** Clock for timestamps and key TTLs. @default Date.now */
   readonly now?: () => number;
-  /** How the agent prints its answers: one ProtoJSON style or several combined (docs/interop.md#serializer-styles). @default the styles named by the environment variable `SURECALL_MOCK_SERIALIZER` in Node (`emit-defaults,proto-names`), else 'omit-defaults' */
+  /**
+  How the agent prints its answers: one ProtoJSON style or several combined
+  (docs/interop.md#serializer-styles). @default the styles named by the environment variable
+  `SURECALL_MOCK_SERIALIZER` in Node (`emit-defaults,proto-names`), else 'omit-defaults'
+  */
   readonly serializer?: SerializerStyle | readonly SerializerStyle[];
-  /** Terminal tasks are forgotten this long after their last status change, so a keyed retry can meet a key that outlived its task (it answers TaskNotFound and runs nothing). @default never */
+  /**
+  Terminal tasks are forgotten this long after their last status change, so a keyed retry can meet a key that
+  outlived its task (it answers TaskNotFound and runs nothing). @default never
+  */
   readonly taskTtlMs?: number;
 };
 
 /** A running mock agent. */
 export type MockAgent = {
-  /** Serves `GET /.well-known/agent-card.json`, JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` (and `/a2a/rest/{tenant}/…`). URLs in the card use the request's origin. Anything else: 404. */
+  /**
+  Serves `GET /.well-known/agent-card.json`, JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` (and
+  `/a2a/rest/{tenant}/…`). URLs in the card use the request's origin. Anything else: 404.
+  */
   readonly handle: (request: Request) => Promise<Response>;
   /** How many business actions ran: what a test asserts to prove a retry did or did not run again. */
   readonly executions: Executions;
@@ -65,11 +83,17 @@ function checkWhole(name: string, value: number, min: number): number {
 }
 
 /**
-A reference A2A v1.0 agent that answers `Request`s with `Response`s, with no network of its own: put it behind MSW, a loopback `node:http` server or a Playwright route, or call `handle` directly in a unit test.
+A reference A2A v1.0 agent that answers `Request`s with `Response`s, with no network of its own: put it behind
+MSW, a loopback `node:http` server or a Playwright route, or call `handle` directly in a unit test.
 
-The first word of a message's first text part picks a behaviour: `echo …` (a direct Message), `task w1 w2 …` (an artifact streamed one chunk per word), `input` (INPUT_REQUIRED until a follow-up carrying the taskId), `auth` (AUTH_REQUIRED, then completes by itself), `slow N` (N seconds of progress, cancelable), `fail`, `reject`, `big N` (one text part of N KiB); anything else works like `task` with all the words.
+The first word of a message's first text part picks a behaviour: `echo …` (a direct Message), `task w1 w2 …`
+(an artifact streamed one chunk per word), `input` (INPUT_REQUIRED until a follow-up carrying the taskId),
+`auth` (AUTH_REQUIRED, then completes by itself), `slow N` (N seconds of progress, cancelable), `fail`,
+`reject`, `big N` (one text part of N KiB); anything else works like `task` with all the words.
 
-Tasks are kept per tenant. Push-config webhooks are POSTed only to literal loopback hosts (127.0.0.0/8, [::1]); any other URL is accepted and stored but never called, so a test cannot make the mock reach the outside world. GetExtendedAgentCard accepts any non-empty bearer token.
+Tasks are kept per tenant. Push-config webhooks are POSTed only to literal loopback hosts (127.0.0.0/8,
+[::1]); any other URL is accepted and stored but never called, so a test cannot make the mock reach the
+outside world. GetExtendedAgentCard accepts any non-empty bearer token.
 
 @example
 ```ts
@@ -137,7 +161,8 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   };
 }
 
-// A whole test suite runs against another printer by setting one variable (vite.config.ts does, per style); browsers have no environment.
+// A whole test suite runs against another printer by setting one variable (vite.config.ts does, per style);
+// browsers have no environment.
 function stylesFromEnvironment(): readonly SerializerStyle[] {
   const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const text = environment?.['SURECALL_MOCK_SERIALIZER'];

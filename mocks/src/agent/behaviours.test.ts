@@ -21,7 +21,8 @@ const steps = (text: string): readonly TimedStep[] => {
   }
   return result.steps;
 };
-// A compact picture of a plan: `WORKING`, `+text` for an appended chunk, `text|` for a last chunk, `…` for a pause.
+// A compact picture of a plan: `WORKING`, `+text` for an appended chunk, `text|` for a last chunk, `…` for a
+// pause.
 const shape = (text: string): string[] =>
   steps(text).map(({ step }) => {
     if (step.kind === 'status') {

@@ -6,7 +6,10 @@ import type { Message, TaskState } from './wire.js';
 /** The scripted behaviours, chosen by the first word of the message's first text part (case-insensitive). */
 export type BehaviourName = 'echo' | 'task' | 'input' | 'auth' | 'slow' | 'fail' | 'reject' | 'big';
 
-/** The data skills, chosen by the skill id a message names in its metadata (under `skillMetadataKey`, as `remoteSkill` of `@surecall/client` writes it) rather than by a word. */
+/**
+The data skills, chosen by the skill id a message names in its metadata (under `skillMetadataKey`, as
+`remoteSkill` of `@surecall/client` writes it) rather than by a word.
+*/
 export type DataSkillName = 'sum' | 'sum-task';
 
 /** One scripted change to a task. */
@@ -21,9 +24,14 @@ export type Step =
       readonly kind: 'artifact';
       readonly artifactId: string;
       readonly name: string;
-      /** The text of this chunk's single part; never empty, since an empty string would be left out by ProtoJSON and leave the part without content. */
+      /**
+      The text of this chunk's single part; never empty, since an empty string would be left out by ProtoJSON
+      and leave the part without content.
+      */
       readonly text: string;
-      /** When present, the chunk's single part is this JSON value as `application/json` instead of the text. */
+      /**
+      When present, the chunk's single part is this JSON value as `application/json` instead of the text.
+      */
       readonly data?: JsonValue;
       readonly append: boolean;
       readonly lastChunk: boolean;
@@ -41,7 +49,9 @@ export type Plan =
       readonly kind: 'reply';
       readonly behaviour: BehaviourName | DataSkillName;
       readonly text: string;
-      /** When present, the reply's single part is this JSON value as `application/json` instead of the text. */
+      /**
+      When present, the reply's single part is this JSON value as `application/json` instead of the text.
+      */
       readonly data?: JsonValue;
     }
   /** A task, created SUBMITTED, that then runs these steps. */
@@ -161,7 +171,9 @@ function dataSkillOf(message: Pick<Message, 'metadata'>): DataSkillName | undefi
   return dataSkills.find((skill) => skill.name === named)?.name;
 }
 
-/** The sum of a data skill's input: exactly one data part holding an object with the finite numbers `a` and `b`. */
+/**
+The sum of a data skill's input: exactly one data part holding an object with the finite numbers `a` and `b`.
+*/
 function sumOf(message: Pick<Message, 'parts'>): number {
   const [part, ...rest] = message.parts;
   const input = part !== undefined && 'data' in part ? part.data : undefined;
@@ -287,7 +299,9 @@ function bigPlan(argument: string | undefined): Plan {
   };
 }
 
-/** The words of `task …` (or of any unknown first word), one artifact chunk each, between WORKING and COMPLETED. */
+/**
+The words of `task …` (or of any unknown first word), one artifact chunk each, between WORKING and COMPLETED.
+*/
 function wordsPlan(behaviour: 'task' | 'default', words: readonly string[]): Plan {
   return {
     kind: 'task',
@@ -301,7 +315,9 @@ function wordsPlan(behaviour: 'task' | 'default', words: readonly string[]): Pla
 }
 
 /**
-The plan a new user message starts: a data skill named in its metadata (`sum`, `sum-task`), else the behaviour of the first word of its first text part. Arguments out of range (`slow 0`, `big x`) are refused with InvalidParams before anything runs.
+The plan a new user message starts: a data skill named in its metadata (`sum`, `sum-task`), else the behaviour
+of the first word of its first text part. Arguments out of range (`slow 0`, `big x`) are refused with
+InvalidParams before anything runs.
 
 @example
 ```ts
@@ -349,7 +365,8 @@ export function planFor(message: Pick<Message, 'parts' | 'metadata'>): Plan {
 }
 
 /**
-The steps that finish an INPUT_REQUIRED task once the client answers: an `answer` artifact greeting the first text of the answer, then COMPLETED. The task is already WORKING when they start.
+The steps that finish an INPUT_REQUIRED task once the client answers: an `answer` artifact greeting the first
+text of the answer, then COMPLETED. The task is already WORKING when they start.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-One call of an operation as the bindings hand it over and take its answer back: what a binding knows about the call besides its fields, and what the operation answers. The operations and the send path both speak these, so they live below both.
+One call of an operation as the bindings hand it over and take its answer back: what a binding knows about the
+call besides its fields, and what the operation answers. The operations and the send path both speak these, so
+they live below both.
 */
 import type { WireStreamResponse } from './wire.js';
 

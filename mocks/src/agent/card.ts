@@ -14,7 +14,9 @@ export const agentVersion = '0.1.0';
 
 /** What a card depends on. */
 export type CardOptions = {
-  /** The request's origin: every URL in the card is under it, so the card is right behind any port or proxy. */
+  /**
+  The request's origin: every URL in the card is under it, so the card is right behind any port or proxy.
+  */
   readonly origin: string;
   readonly mode: IdempotencyMode;
   /** The richer card answered by GetExtendedAgentCard to an authenticated caller. */
@@ -30,7 +32,12 @@ const skillOf = (info: (typeof behaviours)[number]): AgentSkill => ({
 });
 
 /**
-The agent's card (A2A spec §3.8). Both interfaces are listed without a `tenant`, even when the agent requires one: tests choose the tenant themselves and pass it as the REST path prefix or `params.tenant`. The idempotency extension is advertised only when the agent honours keys (docs/idempotency.md#honouring-peers). A bearer scheme is declared for GetExtendedAgentCard; no other operation needs credentials, so the requirements offer two alternatives, none (anonymous) or the bearer scheme alone, which lets a client choose either (docs/protocol-checks.md#security-selection).
+The agent's card (A2A spec §3.8). Both interfaces are listed without a `tenant`, even when the agent requires
+one: tests choose the tenant themselves and pass it as the REST path prefix or `params.tenant`. The
+idempotency extension is advertised only when the agent honours keys (docs/idempotency.md#honouring-peers). A
+bearer scheme is declared for GetExtendedAgentCard; no other operation needs credentials, so the requirements
+offer two alternatives, none (anonymous) or the bearer scheme alone, which lets a client choose either
+(docs/protocol-checks.md#security-selection).
 
 @example
 ```ts
@@ -76,11 +83,13 @@ export function buildAgentCard(options: CardOptions): WireAgentCard {
         },
       },
     },
-    // A2A spec §4.5.3: an empty alternative admits anonymous callers; the single-scheme one lets a bearer client reach the extended card.
+    // A2A spec §4.5.3: an empty alternative admits anonymous callers; the single-scheme one lets a bearer
+    // client reach the extended card.
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain'],
-    // The data skills take and give JSON only (A2A spec §4.4.5: a skill's modes override the card's defaults).
+    // The data skills take and give JSON only (A2A spec §4.4.5: a skill's modes override the card's
+    // defaults).
     skills: [
       ...behaviours.map(skillOf),
       ...dataSkills.map(
@@ -117,7 +126,9 @@ function matches(ifNoneMatch: string, tag: string): boolean {
 }
 
 /**
-The answer to `GET /.well-known/agent-card.json`: the card (as built, or as the agent's serializer printed it) as `application/json` with an `ETag` and `Cache-Control` (A2A spec §8.6); a matching `If-None-Match` gets 304 with no body. HEAD gets the headers alone; any other method 405.
+The answer to `GET /.well-known/agent-card.json`: the card (as built, or as the agent's serializer printed it)
+as `application/json` with an `ETag` and `Cache-Control` (A2A spec §8.6); a matching `If-None-Match` gets 304
+with no body. HEAD gets the headers alone; any other method 405.
 
 @example
 ```ts

@@ -1,5 +1,7 @@
 /**
-How many business actions the agent ran: the proof of what a retry did. A business action starts when a user message starts work: a new task, a direct reply, or the continuation of a task waiting for input. A replayed send, a read, a cancel or a refused request starts none.
+How many business actions the agent ran: the proof of what a retry did. A business action starts when a user
+message starts work: a new task, a direct reply, or the continuation of a task waiting for input. A replayed
+send, a read, a cancel or a refused request starts none.
 
 @example
 ```ts
@@ -25,7 +27,8 @@ export type ExecutionCounter = Executions & {
 };
 
 /**
-A fresh counter. Counts are kept per `(tenant, messageId)`; the same messageId under two tenants is two different messages.
+A fresh counter. Counts are kept per `(tenant, messageId)`; the same messageId under two tenants is two
+different messages.
 
 @example
 ```ts

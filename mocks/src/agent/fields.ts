@@ -1,10 +1,13 @@
 /**
 @module
-Typed readers of one field of a request, each refusing a wrong type or range with `InvalidParams` and a message naming the field's path, never its value.
+Typed readers of one field of a request, each refusing a wrong type or range with `InvalidParams` and a
+message naming the field's path, never its value.
 */
 import { AgentError } from './remote-errors.js';
 
-/** A request's fields as one binding delivered them: JSON-RPC `params`, or REST path, query and body merged. */
+/**
+A request's fields as one binding delivered them: JSON-RPC `params`, or REST path, query and body merged.
+*/
 export type Params = Readonly<Record<string, unknown>>;
 
 /** The `InvalidParams` error of a refused field. */
@@ -17,7 +20,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The own field `key` of `object`, or `undefined`: an inherited name such as `__proto__` is never a field. */
+/**
+The own field `key` of `object`, or `undefined`: an inherited name such as `__proto__` is never a field.
+*/
 export function field(object: Params, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
@@ -83,7 +88,8 @@ export function optionalBoolean(object: Params, key: string, path: string): bool
 export function optionalStruct(object: Params, key: string, path: string): void {
   const value = field(object, key);
   if (value !== undefined && !isObject(value)) {
-    // google.protobuf.Struct is a JSON object (A2A spec §5.5); a2a-rust refuses any other metadata at ingress too.
+    // google.protobuf.Struct is a JSON object (A2A spec §5.5); a2a-rust refuses any other metadata at ingress
+    // too.
     throw invalid(`${path} must be a JSON object`);
   }
 }

@@ -1,18 +1,25 @@
 /**
 @module
-The agent's side of the idempotency extension: the key index of docs/idempotency.md#server-semantics and docs/idempotency.md#what-the-tests-prove. The key rules themselves (the constants, `validateKey`, `keyOf`, the refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never disagree on what a key is.
+The agent's side of the idempotency extension: the key index of docs/idempotency.md#server-semantics and
+docs/idempotency.md#what-the-tests-prove. The key rules themselves (the constants, `validateKey`, `keyOf`, the
+refusal texts) are the client's, imported from `@surecall/client`, so the agent and the client can never
+disagree on what a key is.
 */
 import type { Message } from './wire.js';
 
 /**
-How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.com/idempotency-key']`; docs/idempotency.md#what-the-tests-prove):
-- `honouring`: keys are claimed per tenant before any work starts; an identical retry replays the first outcome, and the card advertises the extension;
-- `refusing`: no key index; a keyed send is refused with UnsupportedOperation (-32004) and nothing runs, so a client's "no advertisement" path can be tested;
+How the agent treats the a2a-rust idempotency key (`message.metadata['a2a-rust.com/idempotency-key']`;
+docs/idempotency.md#what-the-tests-prove):
+- `honouring`: keys are claimed per tenant before any work starts; an identical retry replays the first
+  outcome, and the card advertises the extension;
+- `refusing`: no key index; a keyed send is refused with UnsupportedOperation (-32004) and nothing runs, so a
+  client's "no advertisement" path can be tested;
 - `foreign`: the key is ignored entirely, like a server that never heard of the extension; a retry runs again.
 */
 export type IdempotencyMode = 'honouring' | 'refusing' | 'foreign';
 
-// The extension's URI (advertised in `capabilities.extensions` when honouring) is the client's own constant, not a copy.
+// The extension's URI (advertised in `capabilities.extensions` when honouring) is the client's own constant,
+// not a copy.
 export { idempotencyExtensionUri } from '@surecall/client/idempotency';
 
 /** What the first send of a key produced, and so what every replay of it answers with. */
@@ -22,7 +29,9 @@ export type KeyOutcome =
 
 /** The answer to a claim. */
 export type KeyClaim =
-  /** The key was free: the caller runs the send, and calls `release` if it fails before the outcome exists. */
+  /**
+  The key was free: the caller runs the send, and calls `release` if it fails before the outcome exists.
+  */
   | { readonly kind: 'claimed'; readonly release: () => void }
   /** The same message already holds the key: answer with its outcome, run nothing. */
   | { readonly kind: 'replay'; readonly outcome: KeyOutcome }
@@ -31,10 +40,14 @@ export type KeyClaim =
   /** The tenant holds `capPerTenant` live keys: refuse as unavailable, run nothing. */
   | { readonly kind: 'full' };
 
-/** The server-side key index of docs/idempotency.md#server-semantics and docs/idempotency.md#what-the-tests-prove: `(tenant, key) → (messageId, outcome, claimedAt)`. */
+/**
+The server-side key index of docs/idempotency.md#server-semantics and
+docs/idempotency.md#what-the-tests-prove: `(tenant, key) → (messageId, outcome, claimedAt)`.
+*/
 export type KeyIndex = {
   /**
-  Claim `key` for `messageId` of `tenant`, whose send will produce `outcome`. Synchronous, so racing sends in one agent get exactly one `claimed` (§2.6). Identity is the messageId, never the content (§2.2).
+  Claim `key` for `messageId` of `tenant`, whose send will produce `outcome`. Synchronous, so racing sends in
+  one agent get exactly one `claimed` (§2.6). Identity is the messageId, never the content (§2.2).
   */
   claim(tenant: string, key: string, messageId: string, outcome: KeyOutcome): KeyClaim;
   /** Live and expired-but-unswept keys held for a tenant. */
@@ -54,7 +67,8 @@ export type KeyIndexOptions = {
 type Holder = { readonly messageId: string; readonly outcome: KeyOutcome; readonly claimedAt: number };
 
 /**
-A key index. Keys are scoped to the tenant only, never to the context (§2.5), and are never removed with their task (§2.7): a retry after the task is gone finds the key and answers TaskNotFound instead of running again.
+A key index. Keys are scoped to the tenant only, never to the context (§2.5), and are never removed with their
+task (§2.7): a retry after the task is gone finds the key and answers TaskNotFound instead of running again.
 
 @example
 ```ts
@@ -95,11 +109,13 @@ export function createKeyIndex(options: KeyIndexOptions): KeyIndex {
           ? { kind: 'replay', outcome: held.outcome }
           : { kind: 'conflict' };
       }
-      // A key past its TTL is free again: the retry that arrives later is treated as a new send (docs/idempotency.md#key-lifetime).
+      // A key past its TTL is free again: the retry that arrives later is treated as a new send
+      // (docs/idempotency.md#key-lifetime).
       keys.delete(key);
       sweep(keys, at, false);
       if (keys.size >= capPerTenant) {
-        // A clock that went backwards can leave expired keys behind live ones; look at every key before refusing.
+        // A clock that went backwards can leave expired keys behind live ones; look at every key before
+        // refusing.
         sweep(keys, at, true);
       }
       if (keys.size >= capPerTenant) {

@@ -1,5 +1,6 @@
 /**
-A random UUID v4 from `crypto.getRandomValues`, which, unlike `crypto.randomUUID`, also works on plain-HTTP pages (a service worker under MSW).
+A random UUID v4 from `crypto.getRandomValues`, which, unlike `crypto.randomUUID`, also works on plain-HTTP
+pages (a service worker under MSW).
 
 @example
 ```ts

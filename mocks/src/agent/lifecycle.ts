@@ -1,17 +1,27 @@
 /**
 @module
-The timers and close hooks of one agent's operations: everything `close()` has to stop. Scripts, waits, streams and webhook deliveries schedule and register here, so that closing the agent ends them all at once.
+The timers and close hooks of one agent's operations: everything `close()` has to stop. Scripts, waits,
+streams and webhook deliveries schedule and register here, so that closing the agent ends them all at once.
 */
 
 /** The clock and the close hooks shared by the operations of one agent. */
 export type Lifecycle = {
   /** True once `close` has run: nothing new is scheduled after it. */
   readonly closed: boolean;
-  /** Run `run` after `ms`, unless the agent closes first; returns a function that cancels it. Does nothing once closed. */
+  /**
+  Run `run` after `ms`, unless the agent closes first; returns a function that cancels it. Does nothing once
+  closed.
+  */
   after(ms: number, run: () => void): () => void;
-  /** Resolves after `ms`, or as soon as the agent closes; one started after `close` never resolves, so callers check `closed` first. */
+  /**
+  Resolves after `ms`, or as soon as the agent closes; one started after `close` never resolves, so callers
+  check `closed` first.
+  */
   sleep(ms: number): Promise<void>;
-  /** Called once each by `close`: each ends one wait, stream or delivery, and removes itself when that ends first. */
+  /**
+  Called once each by `close`: each ends one wait, stream or delivery, and removes itself when that ends
+  first.
+  */
   readonly onClose: Set<() => void>;
   /** Stop every timer, then call every close hook. */
   close(): void;

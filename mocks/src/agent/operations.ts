@@ -58,7 +58,8 @@ function bearerToken(authorization: string | null): string | undefined {
 }
 
 /**
-The operations of the mock agent. Scripts advance on timers (`stepMs` apart); blocking sends wait on the task's own events, never on a clock.
+The operations of the mock agent. Scripts advance on timers (`stepMs` apart); blocking sends wait on the
+task's own events, never on a clock.
 
 @example
 ```ts

@@ -1,6 +1,9 @@
 /**
 @module
-Paging of the store's listings: ListTasks, newest status first, and ListTaskPushNotificationConfigs, in creation order. Page tokens are opaque handles to a cursor held here: a token names a position in the order, not an offset, so tasks created after it was issued never shift the pages that follow (they sort before the cursor).
+Paging of the store's listings: ListTasks, newest status first, and ListTaskPushNotificationConfigs, in
+creation order. Page tokens are opaque handles to a cursor held here: a token names a position in the order,
+not an offset, so tasks created after it was issued never shift the pages that follow (they sort before the
+cursor).
 */
 import { randomId } from './ids.js';
 import { AgentError } from './remote-errors.js';
@@ -16,7 +19,10 @@ import type {
 export type ListTasksQuery = {
   readonly contextId?: string | undefined;
   readonly status?: TaskState | undefined;
-  /** Milliseconds; tasks whose status timestamp is at or after it (inclusive, proto comment of `status_timestamp_after`). */
+  /**
+  Milliseconds; tasks whose status timestamp is at or after it (inclusive, proto comment of
+  `status_timestamp_after`).
+  */
   readonly statusTimestampAfter?: number | undefined;
   readonly pageSize: number;
   readonly pageToken?: string | undefined;
@@ -60,7 +66,8 @@ type ConfigCursor = {
   readonly seq: number;
 };
 
-// Tokens are handles into this agent's memory, so a forged or foreign token is recognised; the oldest are forgotten past this many.
+// Tokens are handles into this agent's memory, so a forged or foreign token is recognised; the oldest are
+// forgotten past this many.
 const maxPageTokens = 4096;
 
 /**

@@ -1,6 +1,7 @@
 /**
 @module
-Push notifications (A2A spec §4.3.3): a task's push configs, and the webhook POST of each of its status changes to every one of them, loopback hosts only.
+Push notifications (A2A spec §4.3.3): a task's push configs, and the webhook POST of each of its status
+changes to every one of them, loopback hosts only.
 */
 
 import { randomId } from './ids.js';
@@ -15,7 +16,9 @@ import type { TaskPushNotificationConfig } from './wire.js';
 export const webhookTimeoutMs = 5000;
 
 /**
-True when a webhook URL's host is a literal loopback address, 127.0.0.0/8 or [::1], after WHATWG URL parsing (so `127.1` and `0x7f000001` count). Names such as `localhost` do not: resolving them is outside the agent's control. The mock POSTs to no other host, so a test can never make it call the outside world.
+True when a webhook URL's host is a literal loopback address, 127.0.0.0/8 or [::1], after WHATWG URL parsing
+(so `127.1` and `0x7f000001` count). Names such as `localhost` do not: resolving them is outside the agent's
+control. The mock POSTs to no other host, so a test can never make it call the outside world.
 
 @example
 ```ts
@@ -49,7 +52,8 @@ export type PushOptions = {
 };
 
 /**
-Creates push delivery for one agent: from now on, every status change of a task is delivered to its push configs.
+Creates push delivery for one agent: from now on, every status change of a task is delivered to its push
+configs.
 
 @example
 ```ts
@@ -82,7 +86,8 @@ export function createPush(options: PushOptions): Push {
     const cancelTimeout = after(webhookTimeoutMs, abort);
     onClose.add(abort);
     try {
-      // Looked up at call time, never captured, so MSW and test spies see every delivery; a redirect is never followed off loopback.
+      // Looked up at call time, never captured, so MSW and test spies see every delivery; a redirect is never
+      // followed off loopback.
       const response = await globalThis.fetch(config.url, {
         method: 'POST',
         headers,
@@ -92,7 +97,8 @@ export function createPush(options: PushOptions): Push {
       });
       await response.body?.cancel();
     } catch {
-      // Delivery is at-most-once and best effort: a webhook that fails misses this event, and the task goes on.
+      // Delivery is at-most-once and best effort: a webhook that fails misses this event, and the task goes
+      // on.
     } finally {
       cancelTimeout();
       onClose.delete(abort);
@@ -103,7 +109,8 @@ export function createPush(options: PushOptions): Push {
     if (!isLoopbackUrl(config.url)) {
       return;
     }
-    // The webhook body is one StreamResponse in its HTTP+JSON form (A2A spec §4.3.3): the whole task as it now stands.
+    // The webhook body is one StreamResponse in its HTTP+JSON form (A2A spec §4.3.3): the whole task as it
+    // now stands.
     const body = JSON.stringify(
       print('StreamResponse', { task: store.view(record, { artifacts: 'when-present' }) }),
     );

@@ -8,12 +8,18 @@ export type AgentErrorMapping = {
   readonly httpStatus: number;
   /** Canonical gRPC code name, the AIP-193 `status`. */
   readonly status: string;
-  /** `google.rpc.ErrorInfo.reason`: the A2A error name in UPPER_SNAKE_CASE without `Error` (A2A spec §3.3.2). */
+  /**
+  `google.rpc.ErrorInfo.reason`: the A2A error name in UPPER_SNAKE_CASE without `Error` (A2A spec §3.3.2).
+  */
   readonly reason: string;
 };
 
 /**
-Every error the agent answers with: the protocol's own table (the client's `a2aErrors`, v1.0.1 columns: A2A spec §5.4 and §9.5) plus two of the mock's own decisions. `Unavailable` is the idempotency key cap: HTTP 503, and -32603 over JSON-RPC because neither spec defines a throttling code (docs/idempotency.md#errors-on-the-wire). `Unauthenticated` is -32000, outside the A2A range -32001…-32099, because the spec defines no code for it (A2A spec §9.5); it is sent with HTTP 401 on both bindings.
+Every error the agent answers with: the protocol's own table (the client's `a2aErrors`, v1.0.1 columns: A2A
+spec §5.4 and §9.5) plus two of the mock's own decisions. `Unavailable` is the idempotency key cap: HTTP 503,
+and -32603 over JSON-RPC because neither spec defines a throttling code
+(docs/idempotency.md#errors-on-the-wire). `Unauthenticated` is -32000, outside the A2A range -32001…-32099,
+because the spec defines no code for it (A2A spec §9.5); it is sent with HTTP 401 on both bindings.
 */
 export const agentErrors = Object.freeze({
   ...a2aErrors,
@@ -50,7 +56,8 @@ export type RestErrorBody = {
 };
 
 /**
-An error the agent answers with. Thrown anywhere below a binding; the binding turns it into its wire form. The message is the agent's own text; it never carries a request body or a header.
+An error the agent answers with. Thrown anywhere below a binding; the binding turns it into its wire form. The
+message is the agent's own text; it never carries a request body or a header.
 
 @example
 ```ts
@@ -103,7 +110,8 @@ export function jsonRpcError(error: AgentError): JsonRpcErrorObject {
 }
 
 /**
-The AIP-193 body of an error (A2A spec §11.6): `code` is the HTTP status, `status` the gRPC code name, and `details` holds the `ErrorInfo` that tells apart the errors sharing HTTP 400.
+The AIP-193 body of an error (A2A spec §11.6): `code` is the HTTP status, `status` the gRPC code name, and
+`details` holds the `ErrorInfo` that tells apart the errors sharing HTTP 400.
 
 @example
 ```ts

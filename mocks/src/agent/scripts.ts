@@ -1,6 +1,7 @@
 /**
 @module
-The scripted progress of a task: the steps of its behaviour's plan applied to the store one timer after another, `stepMs` apart unless a step names its own delay.
+The scripted progress of a task: the steps of its behaviour's plan applied to the store one timer after
+another, `stepMs` apart unless a step names its own delay.
 */
 import type { Step, TimedStep } from './behaviours.js';
 import { randomId } from './ids.js';
@@ -32,7 +33,8 @@ export function agentMessage(
   task: { readonly id: string; readonly contextId: string },
   text: string,
 ): Message {
-  // The client's identity check wants both ids on every agent message of a task (docs/protocol-checks.md#unary-answers).
+  // The client's identity check wants both ids on every agent message of a task
+  // (docs/protocol-checks.md#unary-answers).
   return {
     messageId: randomId(),
     contextId: task.contextId,

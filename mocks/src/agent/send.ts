@@ -1,6 +1,8 @@
 /**
 @module
-The send path (A2A spec §3.1.1, §3.1.2; docs/idempotency.md#server-semantics): SendMessage and SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at once, once the task settles, or as a stream.
+The send path (A2A spec §3.1.1, §3.1.2; docs/idempotency.md#server-semantics): SendMessage and
+SendStreamingMessage, which start a task or continue one, claim and replay idempotency keys, and answer at
+once, once the task settles, or as a stream.
 */
 import { keyErrorText, keyOf } from '@surecall/client/idempotency';
 import { continuationSteps, planFor } from './behaviours.js';
@@ -41,7 +43,8 @@ export type SendOptions = {
   readonly push: Push;
 };
 
-// A racing retry may claim its key before the winner's task exists: it looks this many times, this far apart (docs/idempotency.md#concurrent-retries).
+// A racing retry may claim its key before the winner's task exists: it looks this many times, this far apart
+// (docs/idempotency.md#concurrent-retries).
 const replayPolls = 10;
 const replayPollMs = 25;
 
@@ -55,7 +58,9 @@ function acceptsText(modes: readonly string[] | undefined): boolean {
   });
 }
 
-/** Claim the message's key, if it has one and keys are honoured; a conflict or a full index is refused here. */
+/**
+Claim the message's key, if it has one and keys are honoured; a conflict or a full index is refused here.
+*/
 function claimKey(
   options: SendOptions,
   tenant: string,
@@ -81,7 +86,10 @@ function claimKey(
   }
 }
 
-/** Run what a claimed send does; if it fails before its outcome exists, the key is released (docs/idempotency.md#server-semantics). */
+/**
+Run what a claimed send does; if it fails before its outcome exists, the key is released
+(docs/idempotency.md#server-semantics).
+*/
 function holding<T>(claim: { readonly release: () => void }, commit: () => T): T {
   try {
     return commit();
@@ -98,7 +106,8 @@ function checkKey(options: SendOptions, message: Message): void {
   }
   const reading = keyOf(message);
   if (!reading.ok) {
-    // docs/idempotency.md#server-semantics: a malformed key is refused before the agent asks whether it can honour keys at all.
+    // docs/idempotency.md#server-semantics: a malformed key is refused before the agent asks whether it can
+    // honour keys at all.
     throw new AgentError('InvalidParams', keyErrorText[reading.error]);
   }
   if (reading.value !== undefined && mode === 'refusing') {
@@ -164,7 +173,9 @@ async function replay(
   if (outcome.kind === 'message') {
     return messageAnswer(outcome.message, streaming);
   }
-  // docs/idempotency.md#replays: the replay answers with the first task. Unlike a2a-rust, a blocking replay waits as the first blocking send did, so it never hands a blocking caller a WORKING task (docs/protocol-checks.md#unary-answers, blocking-send lifecycle).
+  // docs/idempotency.md#replays: the replay answers with the first task. Unlike a2a-rust, a blocking replay
+  // waits as the first blocking send did, so it never hands a blocking caller a WORKING task
+  // (docs/protocol-checks.md#unary-answers, blocking-send lifecycle).
   return answer(options, await findReplayedTask(options, tenant, outcome.taskId), request, streaming, signal);
 }
 
@@ -194,7 +205,8 @@ async function send(
   return taskId === undefined ? start(options, call) : sendToTask(options, call, taskId);
 }
 
-// `sendToTask` and `start` run inside `send`, which is async, so what they throw is its rejection; they return a plain Outcome where one is ready, so a direct answer waits on no promise of its own.
+// `sendToTask` and `start` run inside `send`, which is async, so what they throw is its rejection; they
+// return a plain Outcome where one is ready, so a direct answer waits on no promise of its own.
 
 /** A message naming its task: a follow-up to a task waiting for input (A2A spec §3.1.1). */
 function sendToTask(options: SendOptions, call: SendCall, taskId: string): Promise<Outcome> {
@@ -253,7 +265,10 @@ function start(options: SendOptions, call: SendCall): Outcome | Promise<Outcome>
   return answer(options, record, request, streaming, signal);
 }
 
-/** Keep the new task, SUBMITTED, with the user's message as its history, and its push config if the send gave one. */
+/**
+Keep the new task, SUBMITTED, with the user's message as its history, and its push config if the send gave
+one.
+*/
 function createTask(
   options: SendOptions,
   call: SendCall,
@@ -262,7 +277,8 @@ function createTask(
   const { store, push } = options;
   const { request, context, contextId } = call;
   const { message } = request;
-  // The history keeps the user's message unchanged apart from the ids the server adds (docs/durable-send.md#recovery-modes, context-history recovery).
+  // The history keeps the user's message unchanged apart from the ids the server adds
+  // (docs/durable-send.md#recovery-modes, context-history recovery).
   const stored: Message = {
     ...message,
     ...(contextId === undefined ? { contextId: ids.contextId } : {}),

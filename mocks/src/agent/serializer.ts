@@ -1,13 +1,18 @@
 /**
 @module
-How the agent prints its answers: the ProtoJSON styles real A2A servers use, so a client can be tried against each (docs/interop.md#serializer-styles). ProtoJSON lets a printer omit or print a default, use the proto field name or the JSON name, and write an enum as its name or its number; a conformant parser reads them all as one message.
+How the agent prints its answers: the ProtoJSON styles real A2A servers use, so a client can be tried against
+each (docs/interop.md#serializer-styles). ProtoJSON lets a printer omit or print a default, use the proto
+field name or the JSON name, and write an enum as its name or its number; a conformant parser reads them all
+as one message.
 
 - `omit-defaults`: defaults left out, JSON names, enum names (the official JS SDK; the agent's own shape).
-- `emit-defaults`: every field without presence printed, at its default when unset (`"filename":""`, `"artifacts":[]`, `"metadata":{}`), as the official Python SDK does.
+- `emit-defaults`: every field without presence printed, at its default when unset (`"filename":""`,
+  `"artifacts":[]`, `"metadata":{}`), as the official Python SDK does.
 - `proto-names`: the original snake_case names (`context_id`, `status_update`).
 - `enum-numbers`: enums as integers (`"state":3`).
 
-Styles combine: `['emit-defaults', 'proto-names']`. The agent decides what to say; the style only changes how it is written.
+Styles combine: `['emit-defaults', 'proto-names']`. The agent decides what to say; the style only changes how
+it is written.
 */
 
 /** One printer style; see the module comment. */
@@ -62,7 +67,10 @@ export const protoEnums = {
 } as const;
 
 /**
-A field as a printer sees it. Scalars, lists, maps and enums have no presence (proto3): `emit-defaults` prints them when unset. A message, a oneof member or a proto3 `optional` scalar (`presence`) is printed only when set. `opaque` is a Struct or a Value, or a message the agent passes through as it is (security schemes): its content is never renamed.
+A field as a printer sees it. Scalars, lists, maps and enums have no presence (proto3): `emit-defaults` prints
+them when unset. A message, a oneof member or a proto3 `optional` scalar (`presence`) is printed only when
+set. `opaque` is a Struct or a Value, or a message the agent passes through as it is (security schemes): its
+content is never renamed.
 */
 type Field =
   | { readonly kind: 'string' | 'bool' | 'int' | 'map' }
@@ -195,7 +203,10 @@ type Options = {
   readonly enumNumbers: boolean;
 };
 
-/** A printer of `type`'s values in the given styles; `omit-defaults` alone (or nothing) prints values as they are. */
+/**
+A printer of `type`'s values in the given styles; `omit-defaults` alone (or nothing) prints values as they
+are.
+*/
 export type Serializer = (type: WireType, value: unknown) => unknown;
 
 /**
@@ -294,7 +305,8 @@ function protoName(name: string): string {
 }
 
 /**
-Reads `text` as a list of styles (`emit-defaults`, `proto-names,enum-numbers`), or `undefined` when a name is not a style.
+Reads `text` as a list of styles (`emit-defaults`, `proto-names,enum-numbers`), or `undefined` when a name is
+not a style.
 
 @example
 ```ts

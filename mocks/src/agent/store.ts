@@ -1,6 +1,7 @@
 /**
 @module
-The task store: tasks kept per tenant, with their history, artifacts, push configs and live listeners. Every operation is a function over one explicit `StoreState`; `createTaskStore` binds them to it.
+The task store: tasks kept per tenant, with their history, artifacts, push configs and live listeners. Every
+operation is a function over one explicit `StoreState`; `createTaskStore` binds them to it.
 */
 import { createPages, type ListPushConfigsQuery, type ListTasksQuery, type Pages } from './pages.js';
 import type { TaskListener, TaskRecord, TaskView } from './task-record.js';
@@ -29,9 +30,15 @@ export type TaskStore = {
   insert(tenant: string, task: WireTask): TaskRecord;
   /** A task of this tenant; another tenant's task is never found. */
   get(tenant: string, id: string): TaskRecord | undefined;
-  /** Change the status (stamped with the store's clock), move a status message into the history, and tell the listeners. */
+  /**
+  Change the status (stamped with the store's clock), move a status message into the history, and tell the
+  listeners.
+  */
   setStatus(record: TaskRecord, state: TaskState, message?: Message): void;
-  /** Fold an artifact chunk into the task (`append` adds parts to the artifact already held) and tell the listeners. */
+  /**
+  Fold an artifact chunk into the task (`append` adds parts to the artifact already held) and tell the
+  listeners.
+  */
   addArtifact(record: TaskRecord, chunk: ArtifactChunk): void;
   /** Add a message to the history without an event: the client sent it. */
   appendHistory(record: TaskRecord, message: Message): void;
@@ -63,14 +70,18 @@ type MutableRecord = {
   tenant: string;
   task: WireTask;
   updatedAt: number;
-  // Ties between equal timestamps go to the later change, so the order is total and a cursor never skips a task.
+  // Ties between equal timestamps go to the later change, so the order is total and a cursor never skips a
+  // task.
   updateSeq: number;
   pushConfigs: Map<string, TaskPushNotificationConfig>;
   pushConfigSeq: Map<string, number>;
   listeners: Set<TaskListener>;
 };
 
-/** Everything one store holds: its clock and eviction, its tenants' tasks, the listeners of every task, its pages, and the counter that orders changes. */
+/**
+Everything one store holds: its clock and eviction, its tenants' tasks, the listeners of every task, its
+pages, and the counter that orders changes.
+*/
 type StoreState = {
   readonly now: () => number;
   readonly taskTtlMs: number | undefined;
@@ -131,7 +142,8 @@ function view(record: TaskRecord, shape: TaskView): WireTask {
       : shape.historyLength === undefined
         ? history
         : history.slice(-shape.historyLength);
-  // A2A spec §3.2.4: historyLength 0 means no history, and an empty list is left out like any empty repeated field.
+  // A2A spec §3.2.4: historyLength 0 means no history, and an empty list is left out like any empty repeated
+  // field.
   if (kept.length > 0) {
     copy.history = structuredClone(kept);
   }
@@ -183,7 +195,8 @@ function addArtifact(state: StoreState, record: TaskRecord, chunk: ArtifactChunk
   if (chunk.append && held !== undefined) {
     held.parts.push(...structuredClone(chunk.artifact.parts));
   } else if (held !== undefined) {
-    // The spec leaves `append: false` on a known artifact open; the reading of docs/protocol-checks.md#stream-events (replace it) is what clients do.
+    // The spec leaves `append: false` on a known artifact open; the reading of
+    // docs/protocol-checks.md#stream-events (replace it) is what clients do.
     artifacts[index] = structuredClone(chunk.artifact);
   } else {
     artifacts.push(structuredClone(chunk.artifact));
@@ -194,7 +207,8 @@ function addArtifact(state: StoreState, record: TaskRecord, chunk: ArtifactChunk
       taskId: task.id,
       contextId: task.contextId,
       artifact: structuredClone(chunk.artifact),
-      // ProtoJSON leaves out fields holding their default, so `false` flags are not sent (docs/protocol-checks.md#protojson).
+      // ProtoJSON leaves out fields holding their default, so `false` flags are not sent
+      // (docs/protocol-checks.md#protojson).
       ...(chunk.append ? { append: true } : {}),
       ...(chunk.lastChunk ? { lastChunk: true } : {}),
     },
@@ -241,7 +255,9 @@ function deletePushConfig(record: TaskRecord, id: string): boolean {
 }
 
 /**
-A task store. Page tokens are opaque handles to a cursor held by the store's pages (`pages.ts`): a token names a position in the order, not an offset, so tasks created after it was issued never shift the pages that follow (they sort before the cursor).
+A task store. Page tokens are opaque handles to a cursor held by the store's pages (`pages.ts`): a token names
+a position in the order, not an offset, so tasks created after it was issued never shift the pages that follow
+(they sort before the cursor).
 
 @example
 ```ts

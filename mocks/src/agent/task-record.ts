@@ -1,6 +1,8 @@
 /**
 @module
-A task as the store keeps it, and how a copy of it is shaped for an answer: what the store, its pages and every part of the operations that holds a task share, kept apart from the store so that the pages can name it without importing the store that imports them.
+A task as the store keeps it, and how a copy of it is shaped for an answer: what the store, its pages and
+every part of the operations that holds a task share, kept apart from the store so that the pages can name it
+without importing the store that imports them.
 */
 import type { TaskPushNotificationConfig, WireStreamResponse, WireTask } from './wire.js';
 
@@ -22,6 +24,9 @@ export type TaskListener = (event: WireStreamResponse, record: TaskRecord) => vo
 export type TaskView = {
   /** Absent: all history; 0: none; n: the last n messages (A2A spec §3.2.4). */
   readonly historyLength?: number | undefined;
-  /** `always`: `artifacts` present, maybe `[]` (ListTasks with `includeArtifacts`); `omit`: never; `when-present`: only when there are some. */
+  /**
+  `always`: `artifacts` present, maybe `[]` (ListTasks with `includeArtifacts`); `omit`: never;
+  `when-present`: only when there are some.
+  */
   readonly artifacts: 'always' | 'omit' | 'when-present';
 };

@@ -1,6 +1,7 @@
 /**
 @module
-Watching a task change: waiting until it settles (a blocking send), and streaming its events until it does (a streaming send, SubscribeToTask).
+Watching a task change: waiting until it settles (a blocking send), and streaming its events until it does (a
+streaming send, SubscribeToTask).
 */
 import type { Lifecycle } from './lifecycle.js';
 import type { TaskStore } from './store.js';
@@ -12,7 +13,10 @@ import type { WireStreamResponse } from './wire.js';
 export type TaskStreams = {
   /** Resolves once the task is terminal or interrupted, the client has gone, or the agent closed. */
   settled(record: TaskRecord, signal: AbortSignal): Promise<void>;
-  /** The task's events from now on, after `first`, until a terminal or interrupted state (A2A spec §11.7, §3.1.6). */
+  /**
+  The task's events from now on, after `first`, until a terminal or interrupted state (A2A spec §11.7,
+  §3.1.6).
+  */
   liveStream(
     record: TaskRecord,
     first: WireStreamResponse,

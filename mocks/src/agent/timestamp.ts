@@ -1,7 +1,9 @@
 const timestampPattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
 
 /**
-Milliseconds of a ProtoJSON Timestamp: RFC 3339 in UTC with `Z` and 0–9 fractional digits (A2A spec §5.6.1). Digits below the millisecond round the bound up, since every task timestamp here is a whole millisecond and the bound is inclusive.
+Milliseconds of a ProtoJSON Timestamp: RFC 3339 in UTC with `Z` and 0–9 fractional digits (A2A spec §5.6.1).
+Digits below the millisecond round the bound up, since every task timestamp here is a whole millisecond and
+the bound is inclusive.
 
 @example
 ```ts

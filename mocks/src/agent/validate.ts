@@ -42,7 +42,8 @@ export const maxPushConfigPageSize = 100;
 
 const int32Max = 2_147_483_647;
 
-// By proto number (ProtoJSON accepts an enum's name or its number); 0 is TASK_STATE_UNSPECIFIED, which as a filter means none.
+// By proto number (ProtoJSON accepts an enum's name or its number); 0 is TASK_STATE_UNSPECIFIED, which as a
+// filter means none.
 const taskStates: readonly (TaskState | undefined)[] = [
   undefined,
   'TASK_STATE_SUBMITTED',
@@ -82,7 +83,9 @@ function checkPart(part: unknown, path: string): void {
 }
 
 /**
-Check a client's Message (A2A spec §3.1): `messageId`, `role` (`ROLE_USER` or `ROLE_AGENT`, as their names, §5.5) and at least one well-formed part are required; every other known field must have its type. Unknown fields are kept (§5.7).
+Check a client's Message (A2A spec §3.1): `messageId`, `role` (`ROLE_USER` or `ROLE_AGENT`, as their names,
+§5.5) and at least one well-formed part are required; every other known field must have its type. Unknown
+fields are kept (§5.7).
 
 @example
 ```ts
@@ -152,7 +155,8 @@ function checkPushConfig(value: unknown, path: string): PushConfigInput {
 }
 
 /**
-Check a SendMessage / SendStreamingMessage request (A2A spec §3.4): the message, its configuration and the request metadata. The message is returned as given, not rebuilt, so the history can keep it unchanged.
+Check a SendMessage / SendStreamingMessage request (A2A spec §3.4): the message, its configuration and the
+request metadata. The message is returned as given, not rebuilt, so the history can keep it unchanged.
 
 @example
 ```ts
@@ -213,7 +217,8 @@ function parseState(value: unknown): TaskState | undefined {
 }
 
 /**
-Check a ListTasks request (A2A spec §3.1.4): `pageSize` 1–100 (default 50), `historyLength` ≥ 0, `status` a TaskState, `statusTimestampAfter` a Timestamp, `includeArtifacts` a boolean.
+Check a ListTasks request (A2A spec §3.1.4): `pageSize` 1–100 (default 50), `historyLength` ≥ 0, `status` a
+TaskState, `statusTimestampAfter` a Timestamp, `includeArtifacts` a boolean.
 
 @example
 ```ts
@@ -248,7 +253,10 @@ export function parsePushConfigRef(params: Params): { taskId: string; id: string
   return { taskId: requiredId(params, 'taskId', 'taskId'), id: requiredId(params, 'id', 'id') };
 }
 
-/** Check a ListTaskPushNotificationConfigs request: `taskId` required, `pageSize` 0–100, where 0 (a plain proto3 int32 left unset) means the default of 100. */
+/**
+Check a ListTaskPushNotificationConfigs request: `taskId` required, `pageSize` 0–100, where 0 (a plain proto3
+int32 left unset) means the default of 100.
+*/
 export function parseListPushConfigs(params: Params): ListPushConfigsQuery & { taskId: string } {
   return {
     taskId: requiredId(params, 'taskId', 'taskId'),

@@ -1,5 +1,8 @@
 /**
-The A2A wire types this agent writes. They are the client's decoded types (one definition of the protocol for the whole repository), relaxed in the few places where the client reads a missing field as its default: ProtoJSON leaves out empty lists and `false` flags (A2A spec §5.5; docs/protocol-checks.md#protojson), and so does this agent.
+The A2A wire types this agent writes. They are the client's decoded types (one definition of the protocol for
+the whole repository), relaxed in the few places where the client reads a missing field as its default:
+ProtoJSON leaves out empty lists and `false` flags (A2A spec §5.5; docs/protocol-checks.md#protojson), and so
+does this agent.
 */
 import type {
   AgentCapabilities,
@@ -41,7 +44,10 @@ export type WireStreamResponse =
 /** A ListTasks page as written (A2A spec §3.1.4). */
 export type WireListTasksResponse = Omit<ListTasksResponse, 'tasks'> & { tasks: WireTask[] };
 
-/** An agent card as written: `securityRequirements` and `signatures` may be left out, and empty `extensions` are not sent. */
+/**
+An agent card as written: `securityRequirements` and `signatures` may be left out, and empty `extensions` are
+not sent.
+*/
 export type WireAgentCard = Omit<
   Omitting<AgentCard, 'securityRequirements' | 'signatures'>,
   'capabilities'

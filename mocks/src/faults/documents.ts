@@ -1,12 +1,17 @@
 /**
 @module
-The malformed-answer faults (internal to `faults.ts`): changes to one JSON document, a unary body or one frame's data, at the JSON-RPC envelope or in the result it carries. A document the fault does not fit comes back unchanged.
+The malformed-answer faults (internal to `faults.ts`): changes to one JSON document, a unary body or one
+frame's data, at the JSON-RPC envelope or in the result it carries. A document the fault does not fit comes
+back unchanged.
 */
 
 import { protoEnums } from '../agent/serializer.js';
 import type { Call, FaultSpec } from './fault-types.js';
 
-/** A JSON object, seen through the members the lab reads or rewrites; every other member passes through untouched. */
+/**
+A JSON object, seen through the members the lab reads or rewrites; every other member passes through
+untouched.
+*/
 export type JsonObject = {
   id?: unknown;
   contextId?: unknown;
@@ -77,7 +82,9 @@ export function frameOf(spec: DocumentFault): number {
 /** Where a document rewrite applies: to which operation's answer, for which fault. */
 export type DocumentRewrite = { readonly call: Call; readonly spec: DocumentFault };
 
-// The members the lab reads, whatever serializer style printed them (mocks/src/agent/serializer.ts): their proto field names become JSON names and enum numbers names, outside `metadata` and `data`, whose content is the sender's. A rewritten document is written back so, which every ProtoJSON parser reads too.
+// The members the lab reads, whatever serializer style printed them (mocks/src/agent/serializer.ts): their
+// proto field names become JSON names and enum numbers names, outside `metadata` and `data`, whose content is
+// the sender's. A rewritten document is written back so, which every ProtoJSON parser reads too.
 const enumNames: Readonly<Record<string, readonly string[]>> = {
   role: protoEnums.Role,
   state: protoEnums.TaskState,
@@ -126,14 +133,16 @@ export function rewriteDocument(
   if (!isRecord(parsed)) {
     return text;
   }
-  // Faults that read the result see it in JSON names; the envelope faults change the document and nothing else.
+  // Faults that read the result see it in JSON names; the envelope faults change the document and nothing
+  // else.
   const readsResult =
     spec.kind !== 'duplicate-keys' && spec.kind !== 'wrong-jsonrpc-id' && spec.kind !== 'result-and-error';
   const document = readsResult ? (canonicalNames(parsed) as JsonObject) : parsed;
   if (call.binding === 'JSONRPC') {
     return rewriteEnvelope(document, spec) ?? text;
   }
-  // HTTP+JSON answers are the bare result (A2A spec, §11.3); an error status carries an error body, not a result.
+  // HTTP+JSON answers are the bare result (A2A spec, §11.3); an error status carries an error body, not a
+  // result.
   if (status < 200 || status > 299 || spec.kind === 'wrong-jsonrpc-id' || spec.kind === 'result-and-error') {
     return text;
   }
@@ -143,7 +152,10 @@ export function rewriteDocument(
   return rewriteResult(document, spec) ? JSON.stringify(document) : text;
 }
 
-/** JSON-RPC 2.0, §5: an answer holds exactly one of `result` and `error`, and echoes the request `id` (in every stream event too, A2A spec §9.4.2). */
+/**
+JSON-RPC 2.0, §5: an answer holds exactly one of `result` and `error`, and echoes the request `id` (in every
+stream event too, A2A spec §9.4.2).
+*/
 function rewriteEnvelope(envelope: JsonObject, spec: DocumentFault): string | undefined {
   switch (spec.kind) {
     case 'wrong-jsonrpc-id': {
@@ -230,7 +242,10 @@ function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
   }
 }
 
-/** A send result or stream event is a proto `oneof payload`: exactly one member is present, and that member is what it is (A2A spec, Appendix A.2.1). Add a second, well-formed one. */
+/**
+A send result or stream event is a proto `oneof payload`: exactly one member is present, and that member is
+what it is (A2A spec, Appendix A.2.1). Add a second, well-formed one.
+*/
 function addUnionMember(result: JsonObject): boolean {
   const present = unionMembers.filter((member) => isRecord(result[member]));
   const [member] = present;
@@ -307,7 +322,10 @@ function alterHistory(result: JsonObject, replacement: string | undefined): bool
 
 const defaultAlteredData = { 'fault-lab': 'altered' };
 
-/** The parts of what the agent produced in a result: a reply message, each task's artifacts, an artifact update's artifact; never the history, whose messages are the caller's or earlier ones. */
+/**
+The parts of what the agent produced in a result: a reply message, each task's artifacts, an artifact update's
+artifact; never the history, whose messages are the caller's or earlier ones.
+*/
 function outputParts(result: JsonObject): unknown[] {
   const holders: unknown[] = [result.message];
   for (const task of tasksIn(result)) {

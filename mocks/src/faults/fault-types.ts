@@ -1,6 +1,8 @@
 /**
 @module
-What a fault is, apart from the lab that arms it (`faults.ts`): the binding and the handler it applies around, the specs of every kind, the result of checking one, and the call a request was recognised as. The lab, the spec checker and the rewrites all read these, so they sit below them all and the imports go one way.
+What a fault is, apart from the lab that arms it (`faults.ts`): the binding and the handler it applies around,
+the specs of every kind, the result of checking one, and the call a request was recognised as. The lab, the
+spec checker and the rewrites all read these, so they sit below them all and the imports go one way.
 */
 import type { JsonValue, OperationName } from '@surecall/client/protocol';
 
@@ -28,9 +30,15 @@ export type FrameTarget = {
 
 /** The request never reaches the agent: the client sees a network error and nothing was applied. */
 export type DropBeforeFault = FaultTarget & { readonly kind: 'drop-before' };
-/** The agent does the whole work (a stream is read to its end), then the client sees a network error: the lost response. */
+/**
+The agent does the whole work (a stream is read to its end), then the client sees a network error: the lost
+response.
+*/
 export type DropAfterFault = FaultTarget & { readonly kind: 'drop-after' };
-/** Wait `ms` before handling (`when: 'before'`, nothing is applied if the client gives up meanwhile) or before answering (`'after'`: applied, then late). */
+/**
+Wait `ms` before handling (`when: 'before'`, nothing is applied if the client gives up meanwhile) or before
+answering (`'after'`: applied, then late).
+*/
 export type DelayFault = FaultTarget & {
   readonly kind: 'delay';
   /** Milliseconds, 0 to 600 000. */
@@ -48,15 +56,23 @@ export type StatusAfterFault = FaultTarget & {
   /** Adds `Retry-After` with this many seconds. */
   readonly retryAfterSeconds?: number;
 };
-/** The SSE body breaks (a read error, like a reset connection) after `afterFrames` frames; the agent's work carries on. */
+/**
+The SSE body breaks (a read error, like a reset connection) after `afterFrames` frames; the agent's work
+carries on.
+*/
 export type CutStreamFault = FaultTarget & { readonly kind: 'cut-stream'; readonly afterFrames: number };
-/** The body ends early without any error: a unary body after half its bytes, a stream before its last frame (or after `afterFrames` frames, when given); the agent's work carries on. */
+/**
+The body ends early without any error: a unary body after half its bytes, a stream before its last frame (or
+after `afterFrames` frames, when given); the agent's work carries on.
+*/
 export type PrematureEofFault = FaultTarget & {
   readonly kind: 'premature-eof';
   /** Streams only: close cleanly after this many frames instead of before the last one. */
   readonly afterFrames?: number;
 };
-/** The result object's first member is written twice, textually (same value): only a strict parser notices. */
+/**
+The result object's first member is written twice, textually (same value): only a strict parser notices.
+*/
 export type DuplicateKeysFault = FaultTarget & FrameTarget & { readonly kind: 'duplicate-keys' };
 /** JSON-RPC only: the response `id` is not the request's. */
 export type WrongJsonRpcIdFault = FaultTarget & FrameTarget & { readonly kind: 'wrong-jsonrpc-id' };
@@ -80,7 +96,10 @@ export type OversizedSseLineFault = FaultTarget & {
   /** The line's length, terminator excluded: 2 bytes to 64 MiB. @default 614400 (600 KiB) */
   readonly bytes?: number;
 };
-/** A `{task}` SendMessage result is set to TASK_STATE_SUBMITTED, which a blocking send may not return (A2A spec, §3.2.2). */
+/**
+A `{task}` SendMessage result is set to TASK_STATE_SUBMITTED, which a blocking send may not return (A2A spec,
+§3.2.2).
+*/
 export type BlockingSubmittedFault = FaultTarget & { readonly kind: 'blocking-submitted' };
 /** The returned task (and its messages) carry another task id. */
 export type DifferentTaskIdFault = FaultTarget &
@@ -89,14 +108,20 @@ export type DifferentTaskIdFault = FaultTarget &
     /** @default the original id with `-substituted` appended */
     readonly taskId?: string;
   };
-/** The returned task's user message keeps its messageId but its text changes: a same-id payload substitution. */
+/**
+The returned task's user message keeps its messageId but its text changes: a same-id payload substitution.
+*/
 export type AlteredHistoryFault = FaultTarget &
   FrameTarget & {
     readonly kind: 'altered-history';
     /** @default the original text with ` (altered)` appended */
     readonly text?: string;
   };
-/** The agent's output says something else: every data part of a reply message, of a task's artifacts or of an artifact update holds `data` instead (the history is left alone). A protocol-valid answer whose content the caller's own schema must judge, such as a remote skill's output. */
+/**
+The agent's output says something else: every data part of a reply message, of a task's artifacts or of an
+artifact update holds `data` instead (the history is left alone). A protocol-valid answer whose content the
+caller's own schema must judge, such as a remote skill's output.
+*/
 export type AlteredDataFault = FaultTarget &
   FrameTarget & {
     readonly kind: 'altered-data';

@@ -123,7 +123,9 @@ function setUp(spec: FaultSpec, chunking?: (text: string) => readonly string[]) 
   return { ...agent, faults, handle: faults.wrap(agent.handle) };
 }
 
-/** A lab around an agent that answers each JSON-RPC method with the given result (a list is a stream of results). */
+/**
+A lab around an agent that answers each JSON-RPC method with the given result (a list is a stream of results).
+*/
 function withAnswers(results: Readonly<Record<string, unknown>>, spec: FaultSpec) {
   const handle: Handle = async (request) => {
     const { id, method } = (await request.json()) as { id: number; method: string };

@@ -1,8 +1,12 @@
 /**
 @module
-The fault lab: deterministic switches that make the mock agent lose, delay, cut or corrupt its answers, one operation at a time, so that every ambiguous outcome a client must handle can be produced on demand. A fault is armed for the next `count` requests that match its `operation` (and `binding`, when given); it then disarms itself. Only the oldest matching fault applies to a request: faults never combine.
+The fault lab: deterministic switches that make the mock agent lose, delay, cut or corrupt its answers, one
+operation at a time, so that every ambiguous outcome a client must handle can be produced on demand. A fault
+is armed for the next `count` requests that match its `operation` (and `binding`, when given); it then disarms
+itself. Only the oldest matching fault applies to a request: faults never combine.
 
-What each kind does, and to which answers it applies (a fault whose answer has another shape lets that answer through unchanged, and is still spent):
+What each kind does, and to which answers it applies (a fault whose answer has another shape lets that answer
+through unchanged, and is still spent):
 
 | kind | the work happens | unary answer | stream answer |
 |---|---|---|---|
@@ -80,7 +84,10 @@ function restOperation(method: string, path: string): OperationName | undefined 
   }
 }
 
-/** Which operation a request is: the agent's own route matching for HTTP+JSON, the `method` of a JSON-RPC body read off a clone. */
+/**
+Which operation a request is: the agent's own route matching for HTTP+JSON, the `method` of a JSON-RPC body
+read off a clone.
+*/
 async function recognise(request: Request): Promise<Call | undefined> {
   const path = new URL(request.url).pathname;
   if (path.startsWith(`${restPath}/`)) {
@@ -103,7 +110,8 @@ async function recognise(request: Request): Promise<Call | undefined> {
 type Armed = { readonly id: FaultId; readonly spec: FaultSpec; remaining: number };
 
 /**
-Create an empty fault lab. Wrap the agent's handler once; arm and clear faults at any time, from code or over HTTP (`/__faults`, served by the handlers of this package).
+Create an empty fault lab. Wrap the agent's handler once; arm and clear faults at any time, from code or over
+HTTP (`/__faults`, served by the handlers of this package).
 
 @example
 ```ts
@@ -135,7 +143,8 @@ export function createFaultLab(): FaultLab {
 
   return {
     set(fault) {
-      // A copy, so that a caller changing its object later cannot change an armed fault; `data` is JSON, so its JSON copy is exact.
+      // A copy, so that a caller changing its object later cannot change an armed fault; `data` is JSON, so
+      // its JSON copy is exact.
       const parsed = parseFaultSpec(fault);
       const spec = Object.freeze(
         parsed.kind === 'altered-data' && parsed.data !== undefined

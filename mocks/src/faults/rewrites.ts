@@ -1,6 +1,9 @@
 /**
 @module
-What an armed fault does to one exchange (internal to `faults.ts`): lose the answer, delay it, replace it with another status, or rewrite the answer the agent gave, frame by frame for a stream (`streams.ts`) or on one JSON document (`documents.ts`). Every fault but `drop-before` and an abandoned `delay` keeps the agent's work: only what the client reads changes.
+What an armed fault does to one exchange (internal to `faults.ts`): lose the answer, delay it, replace it with
+another status, or rewrite the answer the agent gave, frame by frame for a stream (`streams.ts`) or on one
+JSON document (`documents.ts`). Every fault but `drop-before` and an abandoned `delay` keeps the agent's work:
+only what the client reads changes.
 */
 
 import { rewriteDocument, rewritesDocuments } from './documents.js';

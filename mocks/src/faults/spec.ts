@@ -1,6 +1,8 @@
 /**
 @module
-Checking a fault spec (internal to `faults.ts`, which re-exports it): a known `kind`, the fields of that kind and of the target only, every parameter in its range. Refusals name the field with a fixed message and never echo the input.
+Checking a fault spec (internal to `faults.ts`, which re-exports it): a known `kind`, the fields of that kind
+and of the target only, every parameter in its range. Refusals name the field with a fixed message and never
+echo the input.
 */
 
 import { operationNames } from '@surecall/client/protocol';
@@ -112,7 +114,8 @@ function isKind(value: unknown): value is FaultKind {
 }
 
 /**
-Check an untrusted value (a `POST /__faults` body) against the fault spec: known `kind`, known fields only, every parameter in range. Never throws.
+Check an untrusted value (a `POST /__faults` body) against the fault spec: known `kind`, known fields only,
+every parameter in range. Never throws.
 
 @example
 ```ts

@@ -1,6 +1,7 @@
 /**
 @module
-The stream faults (internal to `faults.ts`): an SSE answer read frame by frame, then cut, ended early, preceded by an oversized line, or with one frame's data rewritten as a document.
+The stream faults (internal to `faults.ts`): an SSE answer read frame by frame, then cut, ended early,
+preceded by an oversized line, or with one frame's data rewritten as a document.
 */
 import { type DocumentRewrite, frameOf, rewriteDocument, rewritesDocuments } from './documents.js';
 import type { Call, FaultSpec } from './fault-types.js';
@@ -12,7 +13,10 @@ const encoder = new TextEncoder();
 /** A blank line ends an SSE event, whatever the line terminator (WHATWG HTML, §9.2.5). */
 const frameEnd = /\r\n\r\n|\n\n|\r\r/;
 
-/** Split an SSE body into frames, each ending with its blank line (A2A spec, §9.4.2 and §11.7: one event per frame); a trailing partial frame comes last. */
+/**
+Split an SSE body into frames, each ending with its blank line (A2A spec, §9.4.2 and §11.7: one event per
+frame); a trailing partial frame comes last.
+*/
 async function* readFrames(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<string, void> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -54,7 +58,8 @@ export function streamRewrite(
     let index = 0;
     let held: string | undefined;
     if (spec.kind === 'oversized-sse-line') {
-      // A comment line is the purest test of a line bound: it carries no event, so only the line length can fail it.
+      // A comment line is the purest test of a line bound: it carries no event, so only the line length can
+      // fail it.
       yield `:${'x'.repeat((spec.bytes ?? defaultOversizedLineBytes) - 1)}\n\n`;
     }
     for await (const frame of frames) {
@@ -110,7 +115,10 @@ export function streamRewrite(
   });
 }
 
-/** After a cut, keep reading what the agent still produces so that its work completes, as behind a dropped connection. */
+/**
+After a cut, keep reading what the agent still produces so that its work completes, as behind a dropped
+connection.
+*/
 async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   try {
     while (!(await reader.read()).done) {

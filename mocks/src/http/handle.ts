@@ -1,6 +1,9 @@
 /**
 @module
-The one request handler of the mock agent: `createMockHandle` puts the fault lab around the agent and adds the control routes. The loopback server serves it as it is, and the MSW mount (`handlers.ts`) hands it to MSW, so every mount answers exactly alike. This module imports nothing from MSW, so the loopback server, its command and the Playwright fixture run without it.
+The one request handler of the mock agent: `createMockHandle` puts the fault lab around the agent and adds the
+control routes. The loopback server serves it as it is, and the MSW mount (`handlers.ts`) hands it to MSW, so
+every mount answers exactly alike. This module imports nothing from MSW, so the loopback server, its command
+and the Playwright fixture run without it.
 
 Control routes (JSON bodies; never faulted):
 
@@ -104,7 +107,8 @@ function executionsRoute(request: Request, executions: MockAgent['executions']):
 }
 
 /**
-The agent's handler with the fault lab around it and the control routes (`/__faults`, `/__executions`) beside it. The loopback server and the MSW handlers both serve this.
+The agent's handler with the fault lab around it and the control routes (`/__faults`, `/__executions`) beside
+it. The loopback server and the MSW handlers both serve this.
 
 @example
 ```ts

@@ -6,7 +6,9 @@ import { createHandlers, createMockHandle } from './handlers.js';
 
 const origin = 'https://agent.test';
 
-/** A tiny stand-in for the agent: SendMessage counts an execution per messageId; a stream sends three frames. */
+/**
+A tiny stand-in for the agent: SendMessage counts an execution per messageId; a stream sends three frames.
+*/
 function fakeAgent() {
   const counts = new Map<string, number>();
   let total = 0;
@@ -186,7 +188,8 @@ describe('the MSW mount', () => {
   it('answers only its own paths on its origin when given one', async () => {
     mount();
     expect((await fetch(`${origin}/.well-known/agent-card.json`)).status).toBe(200);
-    // A page's own assets on that origin (a chunk it imports later) go to the network, here a host that does not exist.
+    // A page's own assets on that origin (a chunk it imports later) go to the network, here a host that does
+    // not exist.
     await expect(fetch(`${origin}/assets/frames.js`)).rejects.toThrow();
     await expect(fetch('https://other.test/.well-known/agent-card.json')).rejects.toThrow();
   });

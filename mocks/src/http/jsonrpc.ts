@@ -35,7 +35,8 @@ function errorResponse(
   extra: Readonly<Record<string, string>> = {},
 ): Response {
   const error = toAgentError(thrown);
-  // A2A spec §9.5: JSON-RPC errors travel in HTTP 200; only a refused credential gets 401, so that HTTP clients and proxies see it.
+  // A2A spec §9.5: JSON-RPC errors travel in HTTP 200; only a refused credential gets 401, so that HTTP
+  // clients and proxies see it.
   const unauthenticated = error.error === 'Unauthenticated';
   return Response.json(
     { jsonrpc: '2.0', id, error: jsonRpcError(error) },
@@ -52,7 +53,13 @@ function errorResponse(
 }
 
 /**
-Serve one JSON-RPC 2.0 request at the agent's JSON-RPC URL (A2A spec §9). The checks run in this order: POST, a JSON content type (-32005), JSON (-32700), the envelope (-32600: `jsonrpc: '2.0'`, an id that is a string, an integer or null, a method name; batches are refused), `A2A-Version` (-32009), the method (-32601), `params` an object (-32602). Every error is answered in HTTP 200 with `{jsonrpc, id, error: {code, message, data: [ErrorInfo]}}`, except a missing bearer on GetExtendedAgentCard (HTTP 401). Streams answer `text/event-stream`, each event a whole JSON-RPC response carrying the request's id (§9.4.2).
+Serve one JSON-RPC 2.0 request at the agent's JSON-RPC URL (A2A spec §9). The checks run in this order: POST,
+a JSON content type (-32005), JSON (-32700), the envelope (-32600: `jsonrpc: '2.0'`, an id that is a string,
+an integer or null, a method name; batches are refused), `A2A-Version` (-32009), the method (-32601), `params`
+an object (-32602). Every error is answered in HTTP 200 with
+`{jsonrpc, id, error: {code, message, data: [ErrorInfo]}}`, except a missing bearer on GetExtendedAgentCard
+(HTTP 401). Streams answer `text/event-stream`, each event a whole JSON-RPC response carrying the request's id
+(§9.4.2).
 
 @example
 ```ts

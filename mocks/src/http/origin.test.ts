@@ -33,7 +33,8 @@ describe('isLoopbackOrigin', () => {
     // Userinfo before a loopback host.
     'http://user@127.0.0.1:5173',
     'http://user:secret@localhost:5173',
-    // Not a serialized origin: a path, a query, a fragment, the default port, leading zeros, upper case, spaces.
+    // Not a serialized origin: a path, a query, a fragment, the default port, leading zeros, upper case,
+    // spaces.
     'http://127.0.0.1:5173/',
     'http://127.0.0.1:5173/x',
     'http://127.0.0.1:5173?x',

@@ -1,11 +1,18 @@
 /**
 @module
-Which `Origin` the loopback server trusts (docs/interop.md#loopback-server-security): a loopback origin (scheme `http`, host exactly `127.0.0.1`, `localhost` or `[::1]`, any valid port) or one of those it is told to trust, each compared as the serialized origin a browser sends (RFC 6454 §6.2). An origin is read as a URL, never matched as text, so `http://127.0.0.1:99999` (no such port), `http://127.0.0.1:80@evil.example` (userinfo before another host) or `http://127.0.0.1.evil.example` is no loopback origin.
+Which `Origin` the loopback server trusts (docs/interop.md#loopback-server-security): a loopback origin
+(scheme `http`, host exactly `127.0.0.1`, `localhost` or `[::1]`, any valid port) or one of those it is told
+to trust, each compared as the serialized origin a browser sends (RFC 6454 §6.2). An origin is read as a URL,
+never matched as text, so `http://127.0.0.1:99999` (no such port), `http://127.0.0.1:80@evil.example`
+(userinfo before another host) or `http://127.0.0.1.evil.example` is no loopback origin.
 */
 
 const loopbackHosts: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** `text` as a URL when it is a serialized origin (RFC 6454 §6.2): a scheme, a host and a port other than the scheme's default, nothing else, in the form a browser writes. */
+/**
+`text` as a URL when it is a serialized origin (RFC 6454 §6.2): a scheme, a host and a port other than the
+scheme's default, nothing else, in the form a browser writes.
+*/
 function serializedOrigin(text: string): URL | undefined {
   let parsed: URL;
   try {
@@ -18,7 +25,8 @@ function serializedOrigin(text: string): URL | undefined {
 }
 
 /**
-Whether `origin` is a loopback origin: `http://127.0.0.1`, `http://localhost` or `http://[::1]`, with any port from 0 to 65535, serialized as a browser sends it (no userinfo, no path, no default port, lower case).
+Whether `origin` is a loopback origin: `http://127.0.0.1`, `http://localhost` or `http://[::1]`, with any port
+from 0 to 65535, serialized as a browser sends it (no userinfo, no path, no default port, lower case).
 
 @example
 ```ts
@@ -31,7 +39,10 @@ export function isLoopbackOrigin(origin: string): boolean {
   return parsed !== undefined && parsed.protocol === 'http:' && loopbackHosts.has(parsed.hostname);
 }
 
-/** The trusted origins, checked once: each must be a serialized origin (RFC 6454, section 6.2), so that an exact string match is the comparison browsers make. */
+/**
+The trusted origins, checked once: each must be a serialized origin (RFC 6454, section 6.2), so that an exact
+string match is the comparison browsers make.
+*/
 export function trustedOrigins(origins: readonly string[]): ReadonlySet<string> {
   for (const origin of origins) {
     if (serializedOrigin(origin) === undefined) {

@@ -1,10 +1,19 @@
 /**
 @module
-The loopback server's request target, read once (docs/interop.md#loopback-server-security): the token check and the router both read the path this module returns, so no other spelling of a control route gets past the check to the route. The rules:
-- the origin form (`/path?query`) and the absolute form (`http://<authority>/path?query`, RFC 9112 §3.2.2) are read; the absolute form only with scheme `http` (else 400) and one of the server's own authorities (else 421, as a foreign `Host` gets), then reduced to its path and query; any other form (`*`, an authority alone) is a 400;
-- the path holds only what RFC 3986 §3.3 allows in it (unreserved and sub-delimiter characters, `:`, `@`, `/` and well-formed percent-encodings), else 400: a backslash, a fragment, a space or a byte above ASCII never reaches a parser that would read it as something else;
-- percent-encoded unreserved characters are decoded (RFC 3986 §6.2.2.2, so `%2E` is `.` and `%5F` is `_`), every other percent-encoding stays as it came: `%2F` and `%5C` are data inside a segment, never a separator;
-- dot segments are removed (RFC 3986 §5.2.4), `..` beyond the root dropping out; empty segments stay (`//__faults` is not `/__faults`), and so does the case (`/__FAULTS` is no control route);
+The loopback server's request target, read once (docs/interop.md#loopback-server-security): the token check
+and the router both read the path this module returns, so no other spelling of a control route gets past the
+check to the route. The rules:
+- the origin form (`/path?query`) and the absolute form (`http://<authority>/path?query`, RFC 9112 §3.2.2) are
+  read; the absolute form only with scheme `http` (else 400) and one of the server's own authorities (else
+  421, as a foreign `Host` gets), then reduced to its path and query; any other form (`*`, an authority alone)
+  is a 400;
+- the path holds only what RFC 3986 §3.3 allows in it (unreserved and sub-delimiter characters, `:`, `@`, `/`
+  and well-formed percent-encodings), else 400: a backslash, a fragment, a space or a byte above ASCII never
+  reaches a parser that would read it as something else;
+- percent-encoded unreserved characters are decoded (RFC 3986 §6.2.2.2, so `%2E` is `.` and `%5F` is `_`),
+  every other percent-encoding stays as it came: `%2F` and `%5C` are data inside a segment, never a separator;
+- dot segments are removed (RFC 3986 §5.2.4), `..` beyond the root dropping out; empty segments stay
+  (`//__faults` is not `/__faults`), and so does the case (`/__FAULTS` is no control route);
 - the query stays as it came.
 */
 
@@ -42,7 +51,10 @@ function decodeUnreserved(path: string): string {
   });
 }
 
-/** RFC 3986 §5.2.4 over an absolute path: `.` segments go, `..` takes the segment before it (none at the root), and a path ending in either ends in `/`. */
+/**
+RFC 3986 §5.2.4 over an absolute path: `.` segments go, `..` takes the segment before it (none at the root),
+and a path ending in either ends in `/`.
+*/
 function removeDotSegments(path: string): string {
   const segments = path.split('/').slice(1);
   const kept: string[] = [];
@@ -62,7 +74,8 @@ function removeDotSegments(path: string): string {
 }
 
 /**
-Read a raw request target (`IncomingMessage.url`) against the server's own authorities (`127.0.0.1:<port>`, lower case): the path to check and route, or why it is refused. Never throws.
+Read a raw request target (`IncomingMessage.url`) against the server's own authorities (`127.0.0.1:<port>`,
+lower case): the path to check and route, or why it is refused. Never throws.
 
 @example
 ```ts
@@ -96,7 +109,8 @@ export function readRequestTarget(target: string, authorities: readonly string[]
     return refused(400, 'character');
   }
   const path = removeDotSegments(decodeUnreserved(raw));
-  // The router reads the path of a WHATWG URL built from this one: should that parser read it otherwise, neither reads it.
+  // The router reads the path of a WHATWG URL built from this one: should that parser read it otherwise,
+  // neither reads it.
   if (new URL(`http://127.0.0.1${path}`).pathname !== path) {
     return refused(400, 'ambiguous');
   }

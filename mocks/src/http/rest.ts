@@ -22,7 +22,9 @@ export type RestBinding = {
 
 type QueryType = 'string' | 'int' | 'bool' | 'enum';
 
-/** One matched route: the operation, the tenant, the fields taken from the path, and how to read the query. */
+/**
+One matched route: the operation, the tenant, the fields taken from the path, and how to read the query.
+*/
 export type RestRoute = {
   readonly operation: OperationName;
   readonly tenant: string;
@@ -54,7 +56,12 @@ function decode(segment: string): string {
 }
 
 /**
-Match an HTTP method and a path below the binding's URL to an operation (A2A spec §2.1, with the proto's `/{tenant}` forms). The tenant is the first segment when that segment is not one of the operation roots `message:send`, `message:stream`, `tasks` and `extendedAgentCard`, so a tenant with one of those names cannot be addressed over HTTP+JSON. Each segment is percent-decoded after matching, so ids and tenants may hold `/` or `:` when encoded. SubscribeToTask answers both GET (the proto) and POST (the prose and the official clients). Returns `undefined` for anything else.
+Match an HTTP method and a path below the binding's URL to an operation (A2A spec §2.1, with the proto's
+`/{tenant}` forms). The tenant is the first segment when that segment is not one of the operation roots
+`message:send`, `message:stream`, `tasks` and `extendedAgentCard`, so a tenant with one of those names cannot
+be addressed over HTTP+JSON. Each segment is percent-decoded after matching, so ids and tenants may hold `/`
+or `:` when encoded. SubscribeToTask answers both GET (the proto) and POST (the prose and the official
+clients). Returns `undefined` for anything else.
 
 @example
 ```ts
@@ -138,7 +145,10 @@ export function matchRestRoute(method: string, path: string): RestRoute | undefi
   return undefined;
 }
 
-/** Read the query of a GET as typed fields (A2A spec §11.5): camelCase names, decimal numbers, `true`/`false`, enum names. Unknown names are ignored. */
+/**
+Read the query of a GET as typed fields (A2A spec §11.5): camelCase names, decimal numbers, `true`/`false`,
+enum names. Unknown names are ignored.
+*/
 function readQuery(url: URL, types: Readonly<Record<string, QueryType>>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [name, type] of Object.entries(types)) {
@@ -207,7 +217,12 @@ function errorResponse(thrown: unknown, extensions: readonly string[]): Response
 }
 
 /**
-Serve one HTTP+JSON request below the binding's URL (A2A spec §11). `path` is the part of the URL path after the binding's own, such as `/tasks/t-1` or `/acme/tasks/t-1`. The route is matched first (404 `METHOD_NOT_FOUND` otherwise), then `A2A-Version`, then the query or the JSON body. The tenant comes from the path only: a body `tenant` must be absent or the same. Answers are `application/a2a+json`: 200 with the result message, 201 for a created push config and 204 for a deleted one (as the official JS SDK answers), AIP-193 bodies for errors, `text/event-stream` for streams with one bare StreamResponse per event (§11.7).
+Serve one HTTP+JSON request below the binding's URL (A2A spec §11). `path` is the part of the URL path after
+the binding's own, such as `/tasks/t-1` or `/acme/tasks/t-1`. The route is matched first (404
+`METHOD_NOT_FOUND` otherwise), then `A2A-Version`, then the query or the JSON body. The tenant comes from the
+path only: a body `tenant` must be absent or the same. Answers are `application/a2a+json`: 200 with the result
+message, 201 for a created push config and 204 for a deleted one (as the official JS SDK answers), AIP-193
+bodies for errors, `text/event-stream` for streams with one bare StreamResponse per event (§11.7).
 
 @example
 ```ts

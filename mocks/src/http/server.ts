@@ -1,12 +1,22 @@
 /**
 @module
-The loopback mount: a `node:http` server on 127.0.0.1 that turns each Node request into a WHATWG `Request`, calls a handler, and streams its `Response` back chunk by chunk (so SSE frames arrive as they are produced). A network-error `Response` (`Response.error()`) destroys the socket without an answer, and a body that errors mid-way resets the connection: the client sees exactly what a lost answer looks like on a real wire.
+The loopback mount: a `node:http` server on 127.0.0.1 that turns each Node request into a WHATWG `Request`,
+calls a handler, and streams its `Response` back chunk by chunk (so SSE frames arrive as they are produced). A
+network-error `Response` (`Response.error()`) destroys the socket without an answer, and a body that errors
+mid-way resets the connection: the client sees exactly what a lost answer looks like on a real wire.
 
 The server keeps websites the user happens to visit out (docs/interop.md#loopback-server-security):
-- a `Host` other than its own loopback authority gets 421 (a DNS-rebinding page reaches 127.0.0.1 under its own host name);
-- the request target is read once (`request-target.ts`): an absolute form naming another authority gets 421, one that does not normalise cleanly (a backslash, a fragment, a character RFC 3986 keeps out of a path) 400, and the token check and the handler both get the same normalised path, dot segments removed;
-- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`, read as URLs by `origin.ts`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
-- every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`, else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try without a preflight, which it fails.
+- a `Host` other than its own loopback authority gets 421 (a DNS-rebinding page reaches 127.0.0.1 under its
+  own host name);
+- the request target is read once (`request-target.ts`): an absolute form naming another authority gets 421,
+  one that does not normalise cleanly (a backslash, a fragment, a character RFC 3986 keeps out of a path) 400,
+  and the token check and the handler both get the same normalised path, dot segments removed;
+- a request or preflight whose `Origin` is not trusted gets 403: trusted are the loopback origins
+  (`http://127.0.0.1:<any port>`, `http://localhost:<any port>`, `http://[::1]:<any port>`, read as URLs by
+  `origin.ts`) and those in `corsOrigins`; a trusted `Origin` is reflected with `Vary: Origin`, never `*`;
+- every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`,
+  else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try
+  without a preflight, which it fails.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -25,13 +35,26 @@ export type LoopbackOptions = {
   readonly handle: Handle;
   /** The TCP port; 0 picks a free one. @default 0 */
   readonly port?: number;
-  /** Answer CORS preflights of trusted origins and label answers readable by them, so a page on another port (the devtools) can call the agent. Without it, no answer carries CORS headers and every preflight is refused. @default true */
+  /**
+  Answer CORS preflights of trusted origins and label answers readable by them, so a page on another port (the
+  devtools) can call the agent. Without it, no answer carries CORS headers and every preflight is
+  refused. @default true
+  */
   readonly cors?: boolean;
-  /** Origins trusted besides the loopback ones (`http://127.0.0.1:*`, `http://localhost:*`, `http://[::1]:*`), each a serialized origin such as `https://devtools.example`. @default [] */
+  /**
+  Origins trusted besides the loopback ones (`http://127.0.0.1:*`, `http://localhost:*`, `http://[::1]:*`),
+  each a serialized origin such as `https://devtools.example`. @default []
+  */
   readonly corsOrigins?: readonly string[];
-  /** The token the control routes (`/__…`) demand in `x-surecall-mock-token`: at least 32 characters of `[A-Za-z0-9_-]`. @default 32 random bytes, base64url */
+  /**
+  The token the control routes (`/__…`) demand in `x-surecall-mock-token`: at least 32 characters of
+  `[A-Za-z0-9_-]`. @default 32 random bytes, base64url
+  */
   readonly token?: string;
-  /** Larger request bodies get a 413: the mock only guards its own memory, above anything a client may send (its ceiling is 32 MiB). @default 67108864 (64 MiB) */
+  /**
+  Larger request bodies get a 413: the mock only guards its own memory, above anything a client may send (its
+  ceiling is 32 MiB). @default 67108864 (64 MiB)
+  */
   readonly maxRequestBodyBytes?: number;
 };
 
@@ -41,7 +64,9 @@ export type LoopbackServer = {
   readonly port: number;
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
-  /** The per-run token of the control routes: send it as `x-surecall-mock-token` to reach any path under `/__`. */
+  /**
+  The per-run token of the control routes: send it as `x-surecall-mock-token` to reach any path under `/__`.
+  */
   readonly token: string;
   /** Stop listening and cut every open connection, streams included. */
   close(): Promise<void>;
@@ -135,7 +160,8 @@ function corsHeaders(incoming: IncomingMessage, origin: string): Record<string, 
     // `*` does not cover Authorization, so echo what the trusted page asks for.
     headers['access-control-allow-headers'] = requested;
   }
-  // Chromium's Private Network Access preflight: a public page asking to reach loopback; only trusted pages get a yes.
+  // Chromium's Private Network Access preflight: a public page asking to reach loopback; only trusted pages
+  // get a yes.
   if (incoming.headers['access-control-request-private-network'] === 'true') {
     headers['access-control-allow-private-network'] = 'true';
   }
@@ -216,11 +242,16 @@ type ListenerState = {
   readonly maxBytes: number;
 };
 
-/** A request past every check: the target it is routed by, and the trusted `Origin` to reflect (`undefined`: no CORS headers). */
+/**
+A request past every check: the target it is routed by, and the trusted `Origin` to reflect (`undefined`: no
+CORS headers).
+*/
 type Admitted = { readonly target: RoutedTarget; readonly allowOrigin: string | undefined };
 
 /**
-The request's one `Host` (RFC 9112 §3.2: a request with more than one is invalid), or `undefined`. Node keeps only the first of repeated `Host` lines in `headers`, so a second one, say a foreign name after our own, is counted in `rawHeaders`.
+The request's one `Host` (RFC 9112 §3.2: a request with more than one is invalid), or `undefined`. Node keeps
+only the first of repeated `Host` lines in `headers`, so a second one, say a foreign name after our own, is
+counted in `rawHeaders`.
 */
 function soleHost(incoming: IncomingMessage): string | undefined {
   let count = 0;
@@ -232,7 +263,10 @@ function soleHost(incoming: IncomingMessage): string | undefined {
   return count === 1 ? incoming.headers.host : undefined;
 }
 
-/** The checks before the handler, in order: Host, request target, Origin, a trusted preflight answered here, the token. Answers the request itself and returns `undefined` when one ends it. */
+/**
+The checks before the handler, in order: Host, request target, Origin, a trusted preflight answered here, the
+token. Answers the request itself and returns `undefined` when one ends it.
+*/
 function admit(
   state: ListenerState,
   incoming: IncomingMessage,
@@ -240,7 +274,8 @@ function admit(
 ): Admitted | undefined {
   const host = soleHost(incoming)?.toLowerCase();
   if (host === undefined || !state.hosts().includes(host)) {
-    // DNS rebinding: a page whose name now resolves to 127.0.0.1 still says its own name in Host (RFC 9110, section 15.5.20).
+    // DNS rebinding: a page whose name now resolves to 127.0.0.1 still says its own name in Host (RFC 9110,
+    // section 15.5.20).
     refuse(outgoing, 421, 'Misdirected Request');
     return undefined;
   }
@@ -258,7 +293,8 @@ function admit(
   const allowed =
     requestOrigin !== undefined && (isLoopbackOrigin(requestOrigin) || state.trusted.has(requestOrigin));
   if (requestOrigin !== undefined && !(state.cors && allowed)) {
-    // A browser sends Origin on every cross-origin request: an untrusted page neither reads nor changes anything here.
+    // A browser sends Origin on every cross-origin request: an untrusted page neither reads nor changes
+    // anything here.
     refuse(outgoing, 403, 'Forbidden');
     return undefined;
   }
@@ -278,7 +314,10 @@ function admit(
   return { target: target.value, allowOrigin };
 }
 
-/** One request: admitted, its body read within the bound, handed to the handler as a WHATWG `Request` addressed to the routed target, and the answer streamed back. */
+/**
+One request: admitted, its body read within the bound, handed to the handler as a WHATWG `Request` addressed
+to the routed target, and the answer streamed back.
+*/
 async function serve(
   state: ListenerState,
   incoming: IncomingMessage,
@@ -301,7 +340,8 @@ async function serve(
       .end('Request body too large\n');
     return;
   }
-  // The origin and the routed target joined as text, never resolved as a reference: the handler's URL has exactly the path the token check read.
+  // The origin and the routed target joined as text, never resolved as a reference: the handler's URL has
+  // exactly the path the token check read.
   const url = `${state.origin()}${admitted.target.path}${admitted.target.query}`;
   let response: Response;
   try {
@@ -329,7 +369,8 @@ export type NodeListenerOptions = Pick<
 };
 
 /**
-A `node:http` request listener that serves `handle`. Requests get the URL `origin` + path, and a signal that aborts when the client goes away.
+A `node:http` request listener that serves `handle`. Requests get the URL `origin` + path, and a signal that
+aborts when the client goes away.
 
 @example
 ```ts
@@ -363,7 +404,8 @@ export function createNodeListener(
 }
 
 /**
-Serve `handle` on 127.0.0.1. Resolves once listening; `close()` also cuts open streams, so a test never waits on a hanging one.
+Serve `handle` on 127.0.0.1. Resolves once listening; `close()` also cuts open streams, so a test never waits
+on a hanging one.
 
 @example
 ```ts

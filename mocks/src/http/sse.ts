@@ -9,7 +9,8 @@ export type SseEvent = {
 };
 
 /**
-One event in the `text/event-stream` format (WHATWG HTML §9.2): optional `event:` and `id:` lines, one `data:` line per line of the payload, and a blank line that dispatches it. The inverse of the client's decoder.
+One event in the `text/event-stream` format (WHATWG HTML §9.2): optional `event:` and `id:` lines, one `data:`
+line per line of the payload, and a blank line that dispatches it. The inverse of the client's decoder.
 
 @example
 ```ts
@@ -25,7 +26,8 @@ export function encodeSseEvent(event: SseEvent): string {
   if (event.id !== undefined) {
     out += `id: ${singleLine(event.id)}\n`;
   }
-  // A CR, LF or CRLF inside the payload would end the field early, so each line gets its own `data:` field; the decoder joins them back with LF.
+  // A CR, LF or CRLF inside the payload would end the field early, so each line gets its own `data:` field;
+  // the decoder joins them back with LF.
   for (const line of event.data.split(/\r\n|\r|\n/)) {
     out += `data: ${line}\n`;
   }
@@ -36,7 +38,10 @@ function singleLine(value: string): string {
   return value.replace(/[\r\n]/g, ' ');
 }
 
-/** The response headers of every stream: the media type of A2A spec §9.4.2 / §11.7, and no caching or proxy buffering, so each event reaches the client as it is written. */
+/**
+The response headers of every stream: the media type of A2A spec §9.4.2 / §11.7, and no caching or proxy
+buffering, so each event reaches the client as it is written.
+*/
 export const sseHeaders: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
@@ -44,7 +49,8 @@ export const sseHeaders: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /**
-A byte stream of SSE events from a stream of values: each value is turned into one event by `toEvent`. Cancelling the byte stream cancels the source, so a client that hangs up releases the agent's subscription.
+A byte stream of SSE events from a stream of values: each value is turned into one event by `toEvent`.
+Cancelling the byte stream cancels the source, so a client that hangs up releases the agent's subscription.
 
 @example
 ```ts

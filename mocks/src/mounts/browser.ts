@@ -1,6 +1,8 @@
 /**
 @module
-The mock agent in a browser, behind MSW's `setupWorker`: the devtools (and e2e pages) talk to it with plain `fetch`, and flip faults through `POST /__faults` on the page's own origin. Imports nothing from `node:*`. `mockServiceWorker.js` must be served from the page's public folder (`npx msw init <publicDir> --no-save`).
+The mock agent in a browser, behind MSW's `setupWorker`: the devtools (and e2e pages) talk to it with plain
+`fetch`, and flip faults through `POST /__faults` on the page's own origin. Imports nothing from `node:*`.
+`mockServiceWorker.js` must be served from the page's public folder (`npx msw init <publicDir> --no-save`).
 */
 import { type SetupWorker, setupWorker } from 'msw/browser';
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
@@ -10,7 +12,11 @@ import { createHandlers } from '../http/handlers.js';
 
 /** Options of {@link createMockAgentWorker}: the agent's, plus the origin it answers for. */
 export type MockAgentWorkerOptions = AgentOptions & {
-  /** The origin the worker answers for; requests to any other origin go to the network. A service worker sees a page's cross-origin requests too, so answering the agent's paths everywhere would stand in for a real agent the page talks to. @default the page's origin */
+  /**
+  The origin the worker answers for; requests to any other origin go to the network. A service worker sees a
+  page's cross-origin requests too, so answering the agent's paths everywhere would stand in for a real agent
+  the page talks to. @default the page's origin
+  */
   readonly origin?: string;
 };
 
@@ -23,7 +29,10 @@ export type MockAgentWorker = {
   readonly executions: Executions;
   /** The agent card's URL on `origin`. */
   readonly cardUrl: string;
-  /** Register the worker. A page loads its own assets too, so unmatched requests go to the network. @default { onUnhandledFrame: 'bypass' } */
+  /**
+  Register the worker. A page loads its own assets too, so unmatched requests go to the network. @default {
+  onUnhandledFrame: 'bypass' }
+  */
   start(options?: Parameters<SetupWorker['start']>[0]): Promise<void>;
   /** Unregister the interception and stop the agent's timers. */
   stop(): void;

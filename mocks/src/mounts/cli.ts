@@ -1,9 +1,19 @@
 #!/usr/bin/env node
 /**
 @module
-`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]` (in this repository: `npm run mock-agent -- …`)
+`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]`
+(in this repository: `npm run mock-agent -- …`)
 
-Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens (`--port 0` picks a free port), so a script can wait for that line. The token is the per-run secret of the control routes (`/__faults`, `/__executions`), sent as `x-surecall-mock-token`; it is random unless the environment sets `SURECALL_MOCK_TOKEN` (32 to 256 characters of `[A-Za-z0-9_-]`), which a test harness that starts the agent does to know it in advance. Browsers may call the agent from loopback pages and from each `--cors-origin` (docs/interop.md#loopback-server-security). `--banner` then prints the card URL and example calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0. `--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and exit 2.
+Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens
+(`--port 0` picks a free port), so a script can wait for that line. The token is the per-run secret of the
+control routes (`/__faults`, `/__executions`), sent as `x-surecall-mock-token`; it is random unless the
+environment sets `SURECALL_MOCK_TOKEN` (32 to 256 characters of `[A-Za-z0-9_-]`), which a test harness that
+starts the agent does to know it in advance. Browsers may call the agent from loopback pages and from each
+`--cors-origin` (docs/interop.md#loopback-server-security). `--banner` then prints the card URL and example
+calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0.
+`--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`,
+`enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage
+on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';

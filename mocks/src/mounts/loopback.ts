@@ -1,6 +1,8 @@
 /**
 @module
-The mock agent on a real loopback port, for anything that must see a wire: other processes, the official SDK, Playwright, the `surecall-mock-agent` command. It imports nothing from MSW, so it runs where MSW is not installed (`@surecall/mocks/node` re-exports it beside the MSW mount).
+The mock agent on a real loopback port, for anything that must see a wire: other processes, the official SDK,
+Playwright, the `surecall-mock-agent` command. It imports nothing from MSW, so it runs where MSW is not
+installed (`@surecall/mocks/node` re-exports it beside the MSW mount).
 */
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
 import { agentCardPath } from '../agent/card.js';
@@ -22,7 +24,9 @@ export type RunningMockAgent = {
   /** `<origin>/.well-known/agent-card.json` */
   readonly cardUrl: string;
   readonly port: number;
-  /** The per-run token of the control routes (`/__faults`, `/__executions`): send it as `x-surecall-mock-token`. */
+  /**
+  The per-run token of the control routes (`/__faults`, `/__executions`): send it as `x-surecall-mock-token`.
+  */
   readonly token: string;
   readonly agent: MockAgent;
   readonly faults: FaultLab;
@@ -32,7 +36,9 @@ export type RunningMockAgent = {
 };
 
 /**
-Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes (behind `token`). Only loopback pages and `corsOrigins` may call it from a browser (docs/interop.md#loopback-server-security).
+Start the mock agent on 127.0.0.1, with its fault lab and the `/__faults` and `/__executions` control routes
+(behind `token`). Only loopback pages and `corsOrigins` may call it from a browser
+(docs/interop.md#loopback-server-security).
 
 @example
 ```ts

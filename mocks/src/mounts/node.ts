@@ -1,6 +1,8 @@
 /**
 @module
-The mock agent for Node: in-process behind MSW's `setupServer` (no real socket: MSW 3 answers over a simulated one, for unit tests of code that calls `fetch`), or on a real loopback port (for anything that must see a wire: other processes, the official SDK, Playwright).
+The mock agent for Node: in-process behind MSW's `setupServer` (no real socket: MSW 3 answers over a simulated
+one, for unit tests of code that calls `fetch`), or on a real loopback port (for anything that must see a
+wire: other processes, the official SDK, Playwright).
 */
 import { type SetupServer, setupServer } from 'msw/node';
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
@@ -15,7 +17,10 @@ export { startMockAgent } from './loopback.js';
 
 /** Options of {@link createMockAgentServer}: the agent's, plus the origin it answers for. */
 export type MockAgentServerOptions = AgentOptions & {
-  /** The origin MSW answers for. `https` costs nothing here (no TLS happens in-process) and passes a client's TLS-only rule. @default 'https://agent.test' */
+  /**
+  The origin MSW answers for. `https` costs nothing here (no TLS happens in-process) and passes a client's
+  TLS-only rule. @default 'https://agent.test'
+  */
   readonly origin?: string;
 };
 
@@ -29,7 +34,10 @@ export type MockAgentServer = {
   readonly origin: string;
   /** `<origin>/.well-known/agent-card.json` */
   readonly cardUrl: string;
-  /** Start intercepting; unhandled requests fail the test unless told otherwise. @default { onUnhandledFrame: 'error' } */
+  /**
+  Start intercepting; unhandled requests fail the test unless told otherwise. @default { onUnhandledFrame:
+  'error' }
+  */
   listen(options?: Parameters<SetupServer['listen']>[0]): void;
   /** Stop intercepting and stop the agent's timers. */
   close(): void;

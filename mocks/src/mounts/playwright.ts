@@ -1,6 +1,7 @@
 /**
 @module
-A Playwright `test` with a `mockAgent` fixture: the mock agent on a loopback port, started in the test's process for each test (or once per worker), stopped afterwards.
+A Playwright `test` with a `mockAgent` fixture: the mock agent on a loopback port, started in the test's
+process for each test (or once per worker), stopped afterwards.
 
 @example
 ```ts
@@ -24,7 +25,10 @@ import { type RunningMockAgent, type StartMockAgentOptions, startMockAgent } fro
 
 export { expect } from '@playwright/test';
 
-/** What a test gets: where the agent is, the token of its control routes (`x-surecall-mock-token`), its fault lab, its execution counter and the agent itself. */
+/**
+What a test gets: where the agent is, the token of its control routes (`x-surecall-mock-token`), its fault
+lab, its execution counter and the agent itself.
+*/
 export type MockAgentFixture = Pick<
   RunningMockAgent,
   'cardUrl' | 'origin' | 'token' | 'faults' | 'executions' | 'agent'
@@ -33,17 +37,27 @@ export type MockAgentFixture = Pick<
 /** Scope of the agent a test gets. */
 export type MockAgentScope = 'test' | 'worker';
 
-/** Test-scoped fixtures and options added by {@link test}; set the options with `test.use`, in a file or a describe. */
+/**
+Test-scoped fixtures and options added by {@link test}; set the options with `test.use`, in a file or a
+describe.
+*/
 export type MockAgentTestFixtures = {
   /** The running mock agent. */
   readonly mockAgent: MockAgentFixture;
   /** Options of the agent (mode, tenantRequired, stepMs, …). @default {} */
   readonly mockAgentOptions: StartMockAgentOptions;
-  /** `'test'`: a fresh agent per test. `'worker'`: tests of one worker with the same options share one agent, whose faults are cleared and execution counts reset after each test (its tasks stay, as on any long-running agent). @default 'test' */
+  /**
+  `'test'`: a fresh agent per test. `'worker'`: tests of one worker with the same options share one agent,
+  whose faults are cleared and execution counts reset after each test (its tasks stay, as on any long-running
+  agent). @default 'test'
+  */
   readonly mockAgentScope: MockAgentScope;
 };
 
-/** The worker's shared agents, one per distinct options, started on first use and stopped with the worker. Internal to {@link test}. */
+/**
+The worker's shared agents, one per distinct options, started on first use and stopped with the worker.
+Internal to {@link test}.
+*/
 export type MockAgentWorkerFixtures = {
   readonly mockAgentShared: { get(options: StartMockAgentOptions): Promise<RunningMockAgent> };
 };

@@ -1,6 +1,9 @@
 /**
 @module
-The official `@a2a-js/sdk@1.3.0` server on a loopback port, for interop tests and benchmarks: both HTTP bindings over one `DefaultRequestHandler` with in-memory task and push stores, streaming, push notifications and the extended card enabled, and the executor of `sdk-executor.ts` (the mock agent's words: `echo`, `task`, `input`, `slow`, and its data skills `sum` and `sum-task`). Node only (express).
+The official `@a2a-js/sdk@1.3.0` server on a loopback port, for interop tests and benchmarks: both HTTP
+bindings over one `DefaultRequestHandler` with in-memory task and push stores, streaming, push notifications
+and the extended card enabled, and the executor of `sdk-executor.ts` (the mock agent's words: `echo`, `task`,
+`input`, `slow`, and its data skills `sum` and `sum-task`). Node only (express).
 */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,8 +75,8 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
     description: extended
       ? sdkExtendedDescription
       : 'The official SDK server; the first word of a message picks a behaviour: echo, task, input, slow.',
-    // The same two endpoints again under a tenant (A2A spec §8.3.2): the SDK routes it as a REST path segment or the
-    // JSON-RPC `params.tenant`, and scopes its stores by it.
+    // The same two endpoints again under a tenant (A2A spec §8.3.2): the SDK routes it as a REST path segment
+    // or the JSON-RPC `params.tenant`, and scopes its stores by it.
     supportedInterfaces: [
       { url: `${origin}${jsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${origin}${restPath}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
@@ -95,7 +98,8 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
       streaming: true,
       pushNotifications: true,
       extendedAgentCard: true,
-      // A URN is a URI (RFC 3986, RFC 8141), and the spec asks no more of an extension's `uri`: real cards name extensions so.
+      // A URN is a URI (RFC 3986, RFC 8141), and the spec asks no more of an extension's `uri`: real cards
+      // name extensions so.
       extensions: [
         { uri: sdkExtensionUri, description: 'Declared only: an extension named by a URN.', required: false },
       ],
@@ -103,8 +107,9 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'Unlocks the extended card.' } },
     },
-    // A2A spec §4.5: an OR of alternatives. The empty one admits anonymous callers; the bearer one lets a client hold a
-    // token at all (docs/protocol-checks.md#security-selection: a bearer client needs a single-scheme alternative naming its scheme).
+    // A2A spec §4.5: an OR of alternatives. The empty one admits anonymous callers; the bearer one lets a
+    // client hold a token at all (docs/protocol-checks.md#security-selection: a bearer client needs a
+    // single-scheme alternative naming its scheme).
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
@@ -115,7 +120,8 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
         description: 'echo, task, input and slow, as the mock agent does them.',
         tags: ['interop'],
       },
-      // The mock agent's data skills, JSON in and out (A2A spec §4.4.5: a skill's modes override the card's defaults).
+      // The mock agent's data skills, JSON in and out (A2A spec §4.4.5: a skill's modes override the card's
+      // defaults).
       ...dataSkills.map((skill) => ({
         id: skill.name,
         name: skill.name,
@@ -131,21 +137,24 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
 
 /** The SDK's type for a card, which `JSON.stringify` writes as `wire` (it honours `toJSON`). */
 function sdkCard(wire: WireAgentCard): SdkAgentCard {
-  // The SDK's card endpoint serialises its provider's answer with JSON.stringify; a bare ts-proto object would leak
-  // `{"$case": …}` oneofs and numeric enums (docs/interop.md#the-official-js-sdk-server), so the object writes its ProtoJSON form instead.
+  // The SDK's card endpoint serialises its provider's answer with JSON.stringify; a bare ts-proto object
+  // would leak `{"$case": …}` oneofs and numeric enums (docs/interop.md#the-official-js-sdk-server), so the
+  // object writes its ProtoJSON form instead.
   return Object.assign(SdkAgentCard.fromJSON(wire), { toJSON: () => wire });
 }
 
 function bearerUserBuilder(token: string): UserBuilder {
   const anonymous = UserBuilder.noAuthentication;
   const authenticated: User = { isAuthenticated: true, userName: 'bearer' };
-  // The SDK's own model: the builder names the caller, and the static extended card goes only to an authenticated one.
+  // The SDK's own model: the builder names the caller, and the static extended card goes only to an
+  // authenticated one.
   return async (request: Request) =>
     request.get('authorization') === `Bearer ${token}` ? authenticated : anonymous();
 }
 
 /**
-Starts the official SDK server on 127.0.0.1 with a free port: the card at `/.well-known/agent-card.json`, JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` and a push webhook at `/webhook`.
+Starts the official SDK server on 127.0.0.1 with a free port: the card at `/.well-known/agent-card.json`,
+JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` and a push webhook at `/webhook`.
 
 @example
 ```ts
@@ -183,7 +192,8 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
   const userBuilder = bearerUserBuilder(bearerToken);
   const pushes: PushDelivery[] = [];
 
-  // Routes are added after listen so that the card can name the bound port; nothing can call before we return.
+  // Routes are added after listen so that the card can name the bound port; nothing can call before we
+  // return.
   app.use(agentCardPath, agentCardHandler({ agentCardProvider: requestHandler }));
   app.use(jsonRpcPath, jsonRpcHandler({ requestHandler, userBuilder }));
   app.use(restPath, restHandler({ requestHandler, userBuilder }));

@@ -1,6 +1,8 @@
 /**
 @module
-The events the SDK executor publishes (`executor.ts`): a task's first snapshot, its status changes and its artifact chunks, written as ProtoJSON in our own wire types and handed to the SDK's event bus through its `fromJSON` codecs, so the SDK's own serialiser decides what goes on the wire.
+The events the SDK executor publishes (`executor.ts`): a task's first snapshot, its status changes and its
+artifact chunks, written as ProtoJSON in our own wire types and handed to the SDK's event bus through its
+`fromJSON` codecs, so the SDK's own serialiser decides what goes on the wire.
 */
 import { randomUUID } from 'node:crypto';
 import {
@@ -29,7 +31,8 @@ export const now = (): string => new Date().toISOString();
 
 /** An agent message of the task, holding `text`. */
 export function agentMessage(ids: Ids, text: string): Message {
-  // Our identity check wants both ids on every agent message of a task (docs/protocol-checks.md#unary-answers).
+  // Our identity check wants both ids on every agent message of a task
+  // (docs/protocol-checks.md#unary-answers).
   return {
     messageId: randomUUID(),
     contextId: ids.contextId,
@@ -67,7 +70,10 @@ export function publishArtifact(bus: ExecutionEventBus, event: WireArtifactUpdat
   bus.publish(AgentEvent.artifactUpdate(SdkTaskArtifactUpdateEvent.fromJSON(event)));
 }
 
-/** Publish the task SUBMITTED, with the user's message as its history: the first event of an execution that runs a task. */
+/**
+Publish the task SUBMITTED, with the user's message as its history: the first event of an execution that runs
+a task.
+*/
 export function publishSubmitted(bus: ExecutionEventBus, ids: Ids, user: SdkMessage): void {
   const task: WireTask = {
     id: ids.taskId,
@@ -75,7 +81,8 @@ export function publishSubmitted(bus: ExecutionEventBus, ids: Ids, user: SdkMess
     status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
     artifacts: [],
   };
-  // The SDK requires a Task or Message as the first event of every execution; it keeps the user turn in the history.
+  // The SDK requires a Task or Message as the first event of every execution; it keeps the user turn in the
+  // history.
   const sdkTask = SdkTask.fromJSON(task);
   sdkTask.history = [{ ...user, taskId: ids.taskId, contextId: ids.contextId }];
   bus.publish(AgentEvent.task(sdkTask));

@@ -1,6 +1,13 @@
 /**
 @module
-An `AgentExecutor` for the official `@a2a-js/sdk` server that behaves like the mock agent for the words the interop tests use: `echo …` answers a direct Message; `task a b c` (and any unknown first word) runs a task that streams one artifact chunk per word and completes; `input` stops in INPUT_REQUIRED and completes on a follow-up carrying its taskId; `slow N` sends one progress chunk per tick for N ticks and stops on CancelTask; a message naming the data skill `sum` or `sum-task` in its metadata gets `{ "sum": a + b }` as a direct data Message or as the data artifact of a completed task. Events are written as ProtoJSON, typed by our own wire types, and handed to the SDK through its `fromJSON` codecs, so the SDK's own serialiser decides what goes on the wire.
+An `AgentExecutor` for the official `@a2a-js/sdk` server that behaves like the mock agent for the words the
+interop tests use: `echo …` answers a direct Message; `task a b c` (and any unknown first word) runs a task
+that streams one artifact chunk per word and completes; `input` stops in INPUT_REQUIRED and completes on a
+follow-up carrying its taskId; `slow N` sends one progress chunk per tick for N ticks and stops on CancelTask;
+a message naming the data skill `sum` or `sum-task` in its metadata gets `{ "sum": a + b }` as a direct data
+Message or as the data artifact of a completed task. Events are written as ProtoJSON, typed by our own wire
+types, and handed to the SDK through its `fromJSON` codecs, so the SDK's own serialiser decides what goes on
+the wire.
 */
 import { randomUUID } from 'node:crypto';
 import type { Message as SdkMessage } from '@a2a-js/sdk';
@@ -28,7 +35,10 @@ export type SdkExecutorOptions = {
 /** The executor, plus `close()` to stop every running `slow` task's timer. */
 export type SdkExecutor = AgentExecutor & { close(): void };
 
-/** What one executor holds: the tick of `slow` and the running `slow` tasks by id, which CancelTask and close() stop early. */
+/**
+What one executor holds: the tick of `slow` and the running `slow` tasks by id, which CancelTask and close()
+stop early.
+*/
 type ExecutorState = {
   readonly tickMs: number;
   readonly running: Map<string, { readonly ids: Ids; readonly stop: (canceled: boolean) => void }>;
@@ -43,7 +53,9 @@ function firstText(message: SdkMessage): string {
   return '';
 }
 
-/** `a + b` of a data skill's single data part, or `undefined` when the input is not `{ a: number, b: number }`. */
+/**
+`a + b` of a data skill's single data part, or `undefined` when the input is not `{ a: number, b: number }`.
+*/
 function sumOf(message: SdkMessage): number | undefined {
   const [part, ...rest] = message.parts;
   const input: unknown = part?.content?.$case === 'data' ? part.content.value : undefined;
@@ -123,7 +135,8 @@ async function execute(state: ExecutorState, context: RequestContext, bus: Execu
   const [first = '', second] = words;
   const command = first.toLowerCase();
   if (command === 'echo') {
-    // A2A spec §3.1.1: the agent may answer with a direct Message; it belongs to no task, so it carries no taskId.
+    // A2A spec §3.1.1: the agent may answer with a direct Message; it belongs to no task, so it carries no
+    // taskId.
     publishMessage(bus, {
       messageId: randomUUID(),
       contextId: ids.contextId,
@@ -191,7 +204,8 @@ function runSum(bus: ExecutionEventBus, ids: Ids, user: SdkMessage, skill: 'sum'
 async function cancelTask(state: ExecutorState, taskId: string, bus: ExecutionEventBus): Promise<void> {
   const entry = state.running.get(taskId);
   if (entry === undefined) {
-    // Nothing runs for this task: the SDK then sees no CANCELED event and answers TaskNotCancelable (docs/interop.md#the-official-js-sdk-server).
+    // Nothing runs for this task: the SDK then sees no CANCELED event and answers TaskNotCancelable
+    // (docs/interop.md#the-official-js-sdk-server).
     return;
   }
   entry.stop(true);
@@ -199,7 +213,8 @@ async function cancelTask(state: ExecutorState, taskId: string, bus: ExecutionEv
 }
 
 /**
-Creates the executor. Every `execute` publishes its first Task or Message synchronously, as the SDK requires; a `slow` task then runs on a timer until its ticks are done or `cancelTask` publishes CANCELED.
+Creates the executor. Every `execute` publishes its first Task or Message synchronously, as the SDK requires;
+a `slow` task then runs on a timer until its ticks are done or `cancelTask` publishes CANCELED.
 
 @example
 ```ts

@@ -1,10 +1,19 @@
 /**
 @module
-The request targets that spell a protected route another way (issue 30, item 1): dot segments, plain and percent-encoded, `..` beyond the root, encoded separators, backslashes, double slashes, another case, a trailing slash, a fragment, and the absolute form with the server's own authority and with foreign ones. A local server that guards some routes with a token must refuse every one of them without it; the mock agent's test (`mocks/test/control-routes.test.ts`) and the CLI devtools server's (`packages/cli/test/devtools.test.ts`) run this one table. Each target is sent as it is, through `node:http` with a raw `path`, because `fetch` normalises a URL before it sends it.
+The request targets that spell a protected route another way (issue 30, item 1): dot segments, plain and
+percent-encoded, `..` beyond the root, encoded separators, backslashes, double slashes, another case, a
+trailing slash, a fragment, and the absolute form with the server's own authority and with foreign ones. A
+local server that guards some routes with a token must refuse every one of them without it; the mock agent's
+test (`mocks/test/control-routes.test.ts`) and the CLI devtools server's
+(`packages/cli/test/devtools.test.ts`) run this one table. Each target is sent as it is, through `node:http`
+with a raw `path`, because `fetch` normalises a URL before it sends it.
 */
 import { request } from 'node:http';
 
-/** One spelling: its name, and the raw request target it makes of a route's path (`/__faults`) on a server's port. */
+/**
+One spelling: its name, and the raw request target it makes of a route's path (`/__faults`) on a server's
+port.
+*/
 export type BypassTarget = {
   readonly name: string;
   readonly target: (path: string, port: number) => string;
@@ -109,7 +118,9 @@ export type RawRequest = {
   readonly body?: string;
 };
 
-/** Send one request to 127.0.0.1:`port` with `target` on its request line as it is, and read the whole answer. */
+/**
+Send one request to 127.0.0.1:`port` with `target` on its request line as it is, and read the whole answer.
+*/
 export function rawRequest(
   port: number,
   { method, target, headers = {}, body }: RawRequest,

@@ -1,5 +1,6 @@
 /**
-Helpers for this package's own tests: build A2A requests for `agent.handle` on either binding, and read their answers. Not part of the public API.
+Helpers for this package's own tests: build A2A requests for `agent.handle` on either binding, and read their
+answers. Not part of the public API.
 */
 import type { MockAgent } from '../../src/agent/agent.js';
 import { randomId } from '../../src/agent/ids.js';
@@ -90,7 +91,10 @@ export async function readSse(response: Response): Promise<unknown[]> {
     );
 }
 
-/** Each event's member name, with the state of `task` and `statusUpdate` events: `task:SUBMITTED`, `artifactUpdate`, … */
+/**
+Each event's member name, with the state of `task` and `statusUpdate` events: `task:SUBMITTED`,
+`artifactUpdate`, …
+*/
 export function eventKinds(events: readonly WireStreamResponse[]): string[] {
   return events.map((event) => {
     if ('task' in event) {

@@ -1,6 +1,8 @@
 /**
 @module
-The command line, read by Node's own `util.parseArgs` (strict: an unknown flag, a missing value or a stray argument is a usage error) and checked into one typed command. Nothing here does I/O; a refusal is a {@link UsageError} whose message says what to change, exit code 2.
+The command line, read by Node's own `util.parseArgs` (strict: an unknown flag, a missing value or a stray
+argument is a usage error) and checked into one typed command. Nothing here does I/O; a refusal is a
+{@link UsageError} whose message says what to change, exit code 2.
 */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { JsonValue, ProtocolBinding } from '@surecall/client';
@@ -22,7 +24,10 @@ export type ConnectArgs = {
   readonly scheme: string | undefined;
 };
 
-/** The delivery modes a shell may ask for (docs/durable-send.md#delivery-modes); the attested one needs a written attestation, which a flag is not. */
+/**
+The delivery modes a shell may ask for (docs/durable-send.md#delivery-modes); the attested one needs a written
+attestation, which a flag is not.
+*/
 export type CliDelivery = 'keyed' | 'at-most-once';
 
 /** One command, checked. */
@@ -73,7 +78,8 @@ const connectOptions = {
 } as const satisfies ParseArgsConfig['options'];
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
-// The PostgreSQL store's rule for its schema name: lowercase letters, digits and `_`, at most 48, not starting with a digit.
+// The PostgreSQL store's rule for its schema name: lowercase letters, digits and `_`, at most 48, not
+// starting with a digit.
 const SCHEMA = /^[a-z_][a-z0-9_]{0,47}$/;
 
 /** `--schema`, which only a `postgres://` ledger takes. */
@@ -98,7 +104,8 @@ function read<O extends NonNullable<ParseArgsConfig['options']>>(args: readonly 
   try {
     return parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
   } catch (error) {
-    // parseArgs names the flag in its message ("Unknown option '--x'"); the value of a flag never appears in it.
+    // parseArgs names the flag in its message ("Unknown option '--x'"); the value of a flag never appears in
+    // it.
     throw new UsageError(error instanceof Error ? error.message : 'the arguments could not be read');
   }
 }

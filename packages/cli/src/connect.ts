@@ -1,6 +1,10 @@
 /**
 @module
-From flags to a checked client. The card is fetched once and checked as `discover()` checks it (docs/protocol-checks.md#discovery-steps); `--digest` must equal its digest. With `--pin`, `discover()` itself picks the interface and refuses a card whose preferred interface is not pinned, trusting exactly the digest just checked. Without, the user accepts the card's word: the first v1.0 interface (of `--binding`, when given), which the output names. Tokens come from an environment variable or stdin, never from argv.
+From flags to a checked client. The card is fetched once and checked as `discover()` checks it
+(docs/protocol-checks.md#discovery-steps); `--digest` must equal its digest. With `--pin`, `discover()` itself
+picks the interface and refuses a card whose preferred interface is not pinned, trusting exactly the digest
+just checked. Without, the user accepts the card's word: the first v1.0 interface (of `--binding`, when
+given), which the output names. Tokens come from an environment variable or stdin, never from argv.
 */
 import {
   type A2aClient,
@@ -88,7 +92,10 @@ async function securityFor(io: Io, args: ConnectArgs, card: AgentCard): Promise<
   return { kind: 'bearer', scheme, token: async () => token };
 }
 
-/** The interface the card prefers among those this client speaks, of `binding` when given (A2A spec §8.3.2: the order is the preference). */
+/**
+The interface the card prefers among those this client speaks, of `binding` when given (A2A spec §8.3.2: the
+order is the preference).
+*/
 function preferredPin(card: AgentCard, binding: ProtocolBinding | undefined): InterfacePin {
   const entry = card.supportedInterfaces.find(
     (candidate) =>

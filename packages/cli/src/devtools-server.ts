@@ -1,6 +1,11 @@
 /**
 @module
-The devtools server of `surecall devtools` (README.md#the-surecall-command): the built devtools app and a read-only JSON endpoint over one ledger, so a file or shared ledger is inspected in a browser without database credentials in the page. Like every local server of the project it binds 127.0.0.1 only, refuses a request whose Host header is not its own (DNS rebinding), serves the ledger only to a caller holding the random per-run token (`Authorization: Bearer`), and never sends `Access-Control-Allow-Origin`, so no other origin can read it.
+The devtools server of `surecall devtools` (README.md#the-surecall-command): the built devtools app and a
+read-only JSON endpoint over one ledger, so a file or shared ledger is inspected in a browser without database
+credentials in the page. Like every local server of the project it binds 127.0.0.1 only, refuses a request
+whose Host header is not its own (DNS rebinding), serves the ledger only to a caller holding the random
+per-run token (`Authorization: Bearer`), and never sends `Access-Control-Allow-Origin`, so no other origin can
+read it.
 */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -13,7 +18,10 @@ import type { LedgerView } from './ledger-view.js';
 /** The running server. */
 export type DevtoolsServer = {
   readonly origin: string;
-  /** The page to open: the token rides in the fragment, which the browser never sends to a server or in a Referer. */
+  /**
+  The page to open: the token rides in the fragment, which the browser never sends to a server or in a
+  Referer.
+  */
   readonly url: string;
   readonly token: string;
   close(): Promise<void>;
@@ -125,7 +133,9 @@ export async function startDevtoolsServer(options: DevtoolsServerOptions): Promi
   }
 
   const server = createServer((request, response) => {
-    // RFC 9110 §7.2: the Host a browser sends names the origin it meant; any other is a rebound name or a stranger. RFC 9112 §3.2: one Host only (Node keeps the first of several in `headers`, so they are counted raw).
+    // RFC 9110 §7.2: the Host a browser sends names the origin it meant; any other is a rebound name or a
+    // stranger. RFC 9112 §3.2: one Host only (Node keeps the first of several in `headers`, so they are
+    // counted raw).
     const hostLines = request.rawHeaders.filter(
       (_, index) => index % 2 === 0 && /^host$/i.test(request.rawHeaders[index] ?? ''),
     );

@@ -1,6 +1,9 @@
 /**
 @module
-The durable agent a command builds over a client and a ledger, and how a durable outcome is reported. Delivery follows the card unless `--delivery` says otherwise: `keyed` where the agent honours idempotency keys (a re-send of the identical keyed message is then a replay), `at-most-once` elsewhere, each with the recovery that fits it (docs/durable-send.md#recovery-modes).
+The durable agent a command builds over a client and a ledger, and how a durable outcome is reported. Delivery
+follows the card unless `--delivery` says otherwise: `keyed` where the agent honours idempotency keys (a
+re-send of the identical keyed message is then a replay), `at-most-once` elsewhere, each with the recovery
+that fits it (docs/durable-send.md#recovery-modes).
 */
 import {
   type A2aClient,
@@ -16,7 +19,10 @@ import { exitCodeOf } from './exit-code.js';
 import type { Output } from './output.js';
 import { terminalText } from './text.js';
 
-/** The context-history bounds the CLI probes with: 4 pages of 100 tasks, 64 history messages each, a probe a second at most, 10 probes. */
+/**
+The context-history bounds the CLI probes with: 4 pages of 100 tasks, 64 history messages each, a probe a
+second at most, 10 probes.
+*/
 export const contextHistory: RecoveryStrategy = Object.freeze({
   kind: 'context-history',
   maxPages: 4,
@@ -26,7 +32,8 @@ export const contextHistory: RecoveryStrategy = Object.freeze({
 });
 
 /**
-A durable agent over `client` and `ledger` for `delivery` (the card's choice when undefined), scoping tokens to `skill` when given.
+A durable agent over `client` and `ledger` for `delivery` (the card's choice when undefined), scoping tokens
+to `skill` when given.
 
 @throws {SetupError} for `keyed` delivery to an agent that does not honour keys.
 */
@@ -89,7 +96,11 @@ const advice: Readonly<Record<string, string>> = {
   duplicated: 'the message is in two tasks: a person decides',
 };
 
-/** One line for a person: the record, its status, what it proved and what to do. The record's strings are the ledger's, some of them the peer's (a task id) and all of them whatever wrote the ledger: each is printed through `terminalText`. */
+/**
+One line for a person: the record, its status, what it proved and what to do. The record's strings are the
+ledger's, some of them the peer's (a task id) and all of them whatever wrote the ledger: each is printed
+through `terminalText`.
+*/
 export function outcomeLine(record: LedgerRecord, status: string): string {
   const { state } = record;
   const detail =

@@ -1,13 +1,15 @@
 /**
 @module
-The exit codes a script can branch on (README.md#the-surecall-command): one per way a result can end, from the durable send's own vocabulary (docs/durable-send.md#the-promise).
+The exit codes a script can branch on (README.md#the-surecall-command): one per way a result can end, from the
+durable send's own vocabulary (docs/durable-send.md#the-promise).
 */
 import type { DurableAgent } from '@surecall/client';
 import type { DurableStatus } from '@surecall/client/ledger';
 
 /**
 - `0` answered (a plain send) or committed (a durable one); a command that only reads succeeded;
-- `1` failed: not started, or not applied (the agent refused it before applying it); a card that could not be fetched or checked;
+- `1` failed: not started, or not applied (the agent refused it before applying it); a card that could not be
+  fetched or checked;
 - `2` usage or options: a flag, an argument or an option broke a rule, the usage is printed;
 - `3` outcome unknown: the send may have run; reconcile it, never send it again;
 - `4` unresolved or duplicated: probing gave up or found evidence against itself; a person decides.
@@ -24,7 +26,8 @@ export const exitCodes = Object.freeze({
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
 
 /**
-The exit code of a durable record's status; a status this build does not know (a newer store's) counts as unresolved, so a script never reads it as done.
+The exit code of a durable record's status; a status this build does not know (a newer store's) counts as
+unresolved, so a script never reads it as done.
 
 @example
 ```ts
@@ -46,7 +49,9 @@ export function exitCodeOf(status: DurableStatus | 'duplicated' | string): ExitC
   }
 }
 
-/** The worst of several exit codes: unresolved over unknown over failed over ok; usage never mixes with results. */
+/**
+The worst of several exit codes: unresolved over unknown over failed over ok; usage never mixes with results.
+*/
 export function worst(codes: readonly ExitCode[]): ExitCode {
   return codes.reduce<ExitCode>((left, right) => Math.max(left, right) as ExitCode, exitCodes.ok);
 }
@@ -55,7 +60,11 @@ export function worst(codes: readonly ExitCode[]): ExitCode {
 export type PassReport = Awaited<ReturnType<DurableAgent['reconcileDue']>>;
 
 /**
-The exit code of a `reconcileDue` pass (README.md#the-surecall-command), from its report: `4` when a record was left unresolved, or probed into a status the report does not count (duplicated: claimed, probed, and neither committed, pending, unresolved, skipped nor superseded); `3` when one is still unknown: pending, claimed but not probeable here (skipped), or moved by another writer first (superseded: this process cannot say what that writer found, `sends list` can); `0` when every claimed record committed, or nothing was due.
+The exit code of a `reconcileDue` pass (README.md#the-surecall-command), from its report: `4` when a record
+was left unresolved, or probed into a status the report does not count (duplicated: claimed, probed, and
+neither committed, pending, unresolved, skipped nor superseded); `3` when one is still unknown: pending,
+claimed but not probeable here (skipped), or moved by another writer first (superseded: this process cannot
+say what that writer found, `sends list` can); `0` when every claimed record committed, or nothing was due.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-An error in words a person can act on, and the exit code it means. Every library error's message is already public-safe (ARCHITECTURE.md#errors: constants, rule ids, never remote text, a body, a token or a URL); an error of any other kind is named by its class only.
+An error in words a person can act on, and the exit code it means. Every library error's message is already
+public-safe (ARCHITECTURE.md#errors: constants, rule ids, never remote text, a body, a token or a URL); an
+error of any other kind is named by its class only.
 */
 import { isClientError } from '@surecall/client';
 import { UsageError } from './args.js';
@@ -45,7 +47,8 @@ const ledgerHints: Readonly<Record<string, string>> = {
 };
 
 /**
-The failure `error` means. A client error that left (`dispatched`) and was not refused before it applied anything is an unknown outcome (exit 3): the send may have run.
+The failure `error` means. A client error that left (`dispatched`) and was not refused before it applied
+anything is an unknown outcome (exit 3): the send may have run.
 
 @example
 ```ts

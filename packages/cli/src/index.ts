@@ -1,6 +1,7 @@
 /**
 @module
-`@surecall/cli`: the `surecall` command (README.md#the-surecall-command), and the same as a function for scripts that would rather not spawn a process.
+`@surecall/cli`: the `surecall` command (README.md#the-surecall-command), and the same as a function for
+scripts that would rather not spawn a process.
 */
 
 export type { Command, ConnectArgs } from './args.js';

@@ -1,6 +1,10 @@
 /**
 @module
-A read-only view of a file ledger (docs/durable-send.md#reading-a-file-ledger): the client's own read-only open of the journal (`@surecall/client/ledger/file`, `readOnly: true`), which takes no lock and writes nothing, so it can be inspected while a sender holds it, and checks every line as the store's own open does. A journal that is missing, unreadable or damaged is a setup problem in words, with the line and the rule a damaged one breaks.
+A read-only view of a file ledger (docs/durable-send.md#reading-a-file-ledger): the client's own read-only
+open of the journal (`@surecall/client/ledger/file`, `readOnly: true`), which takes no lock and writes
+nothing, so it can be inspected while a sender holds it, and checks every line as the store's own open does. A
+journal that is missing, unreadable or damaged is a setup problem in words, with the line and the rule a
+damaged one breaks.
 */
 import { LedgerError } from '@surecall/client';
 import type { Ledger } from '@surecall/client/ledger';
@@ -36,7 +40,8 @@ async function reading<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
-Opens a read-only view of the journal `path` names, resolved as a durable send resolves it (a relative name under the ledger directory, docs/durable-send.md#where-the-file-ledger-lives).
+Opens a read-only view of the journal `path` names, resolved as a durable send resolves it (a relative name
+under the ledger directory, docs/durable-send.md#where-the-file-ledger-lives).
 
 @example
 ```ts

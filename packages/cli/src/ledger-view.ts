@@ -1,6 +1,8 @@
 /**
 @module
-What a reading command sees of a ledger (`sends list`, `show`, `watch`, `devtools`): the records, a record's history, and its changes as they come, whichever store holds them. A read-only `Ledger` (a file journal opened `readOnly`, a PostgreSQL follower) is one as it is.
+What a reading command sees of a ledger (`sends list`, `show`, `watch`, `devtools`): the records, a record's
+history, and its changes as they come, whichever store holds them. A read-only `Ledger` (a file journal opened
+`readOnly`, a PostgreSQL follower) is one as it is.
 */
 import type { Ledger, LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
 

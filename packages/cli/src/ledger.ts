@@ -1,6 +1,12 @@
 /**
 @module
-The ledger a command names with `--ledger`: a file path (the Node journal store, docs/durable-send.md#ledger-stores) or a `postgres://` URL (the fleet store, `@surecall/client/ledger/postgres`, loaded only when asked for, so an installation without PostgreSQL never loads `pg`). Commands that write (a durable send, a reconciliation) open the store itself; commands that only read (`list`, `show`, `watch`, `devtools`) get a `LedgerView` (`ledger-view.ts`) of the store opened read-only: for a file, the client's read-only open of the journal (`journal-view.ts`), which takes no lock, so a running sender is never locked out.
+The ledger a command names with `--ledger`: a file path (the Node journal store,
+docs/durable-send.md#ledger-stores) or a `postgres://` URL (the fleet store,
+`@surecall/client/ledger/postgres`, loaded only when asked for, so an installation without PostgreSQL never
+loads `pg`). Commands that write (a durable send, a reconciliation) open the store itself; commands that only
+read (`list`, `show`, `watch`, `devtools`) get a `LedgerView` (`ledger-view.ts`) of the store opened
+read-only: for a file, the client's read-only open of the journal (`journal-view.ts`), which takes no lock, so
+a running sender is never locked out.
 */
 import { hostname } from 'node:os';
 import type { Ledger } from '@surecall/client/ledger';
@@ -49,7 +55,8 @@ async function openPostgres(
     { connectionString },
     {
       ...(schema === undefined ? {} : { schema }),
-      // A reader takes no lease and writes nothing (not even the sweep of orphaned leases a writer's open does): it follows the fleet (LISTEN/NOTIFY) without getting in its way.
+      // A reader takes no lease and writes nothing (not even the sweep of orphaned leases a writer's open
+      // does): it follows the fleet (LISTEN/NOTIFY) without getting in its way.
       ...(readOnly
         ? { readOnly: true }
         : // One worker id per CLI process, never reused by a live one: a restarted worker ends its predecessor's leases (docs/durable-send.md#leases), and this process's leases lapse on their own if it dies.
@@ -72,7 +79,9 @@ export async function openWritable(spec: string, schema?: string): Promise<Ledge
     return openPostgres(spec, schema, false);
   }
   const { openLedger } = await import('@surecall/client/ledger/file');
-  // A command sends and settles its records one at a time, and nothing else in the process waits meanwhile: each sync is made on the event-loop thread, without waking a file-system thread for it (docs/durable-send.md#what-a-durable-send-costs).
+  // A command sends and settles its records one at a time, and nothing else in the process waits meanwhile:
+  // each sync is made on the event-loop thread, without waking a file-system thread for it
+  // (docs/durable-send.md#what-a-durable-send-costs).
   return openLedger({ name: spec, loneSync: 'event-loop' });
 }
 

@@ -1,6 +1,7 @@
 /**
 @module
-The `surecall` process: runs {@link run} over the process's streams and sets the exit code. The first Ctrl-C (SIGINT) or SIGTERM stops a stream, a watch or the devtools server cleanly; a second one exits at once.
+The `surecall` process: runs {@link run} over the process's streams and sets the exit code. The first Ctrl-C
+(SIGINT) or SIGTERM stops a stream, a watch or the devtools server cleanly; a second one exits at once.
 */
 import { run } from './run.js';
 

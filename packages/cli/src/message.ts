@@ -1,6 +1,8 @@
 /**
 @module
-Printing what an agent answered, for a person: a task's id, state and artifacts, a message's parts. The answer itself is printed because the user asked for it: every string of it through `terminalText` (one line, controls and invisible characters shown escaped), a data part as compact JSON through `terminalJson`.
+Printing what an agent answered, for a person: a task's id, state and artifacts, a message's parts. The answer
+itself is printed because the user asked for it: every string of it through `terminalText` (one line, controls
+and invisible characters shown escaped), a data part as compact JSON through `terminalJson`.
 */
 import type { Artifact, Message, Part, StreamResponse, Task } from '@surecall/client';
 import type { Output } from './output.js';

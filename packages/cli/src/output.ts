@@ -1,6 +1,10 @@
 /**
 @module
-Where the command writes (README.md#the-surecall-command): with `--json`, one JSON document per result on stdout, one per line, written by `terminalJson` (text.ts), so no peer string in it reaches the terminal raw; otherwise plain lines for a person, in which the commands print every peer string through `terminalText` where they format it. On a terminal, a live progress line on stderr during streams and scans, erased before anything else is written. Errors go to stderr as `surecall: <words>`, never with remote text or a token.
+Where the command writes (README.md#the-surecall-command): with `--json`, one JSON document per result on
+stdout, one per line, written by `terminalJson` (text.ts), so no peer string in it reaches the terminal raw;
+otherwise plain lines for a person, in which the commands print every peer string through `terminalText` where
+they format it. On a terminal, a live progress line on stderr during streams and scans, erased before anything
+else is written. Errors go to stderr as `surecall: <words>`, never with remote text or a token.
 */
 import { terminalJson } from './text.js';
 

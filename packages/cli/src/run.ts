@@ -1,6 +1,8 @@
 /**
 @module
-One run of the `surecall` command: read the arguments, run the command, map whatever happened to an exit code (README.md#the-surecall-command). Every failure is reported on stderr in words (`failure.ts`); a usage error also prints the usage.
+One run of the `surecall` command: read the arguments, run the command, map whatever happened to an exit code
+(README.md#the-surecall-command). Every failure is reported on stderr in words (`failure.ts`); a usage error
+also prints the usage.
 */
 import { parseCommand } from './args.js';
 import { cardCommand } from './commands/card.js';
@@ -13,7 +15,8 @@ import { createOutput, type Io } from './output.js';
 import { usage } from './usage.js';
 
 /**
-Runs the command `argv` names (without `node` and the script) and resolves to its exit code; never throws. `signal` stops a stream, a watch or the devtools server (Ctrl-C).
+Runs the command `argv` names (without `node` and the script) and resolves to its exit code; never throws.
+`signal` stops a stream, a watch or the devtools server (Ctrl-C).
 
 @example
 ```ts

@@ -24,7 +24,8 @@ const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const keptFormat =
   /(?<=\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D(?=\p{Extended_Pictographic})|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
 
-// What every generated string draws from often: each class the function escapes (one code point each), text that looks like its escapes, and the parts of emoji sequences.
+// What every generated string draws from often: each class the function escapes (one code point each), text
+// that looks like its escapes, and the parts of emoji sequences.
 const hostile = [
   ...'\x00\x07\x08\t\n\r\x1b\x7f\x80\x85\x9b\x9d\x9f\u00ad\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029',
   ...'\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff\u{e0001}\u{e0067}\u{e007f}',

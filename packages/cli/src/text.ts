@@ -1,11 +1,22 @@
 /**
 @module
-Peer text on a terminal (README.md#the-surecall-command): a card's names, an id, a task's status message, an artifact's chunks are the peer's words, printed because the user asked for them. Every such string is printed through `terminalText`, and every JSON document through `terminalJson`, so a peer can neither move the cursor, clear the screen, set the title or a hyperlink (ECMA-48 §5: C0, DEL, C1, and the ESC, CSI and OSC sequences they start), nor forge a line of ours, nor make text read otherwise than it is (bidi overrides and isolates, zero-width and other invisible format characters).
+Peer text on a terminal (README.md#the-surecall-command): a card's names, an id, a task's status message, an
+artifact's chunks are the peer's words, printed because the user asked for them. Every such string is printed
+through `terminalText`, and every JSON document through `terminalJson`, so a peer can neither move the cursor,
+clear the screen, set the title or a hyperlink (ECMA-48 §5: C0, DEL, C1, and the ESC, CSI and OSC sequences
+they start), nor forge a line of ours, nor make text read otherwise than it is (bidi overrides and isolates,
+zero-width and other invisible format characters).
 
-A person's output is line-oriented, and a line feed in a peer's text would print a line that reads as ours (`COMPLETED: done`, a record's outcome): so every peer string is printed on one line, its line feeds, carriage returns and tabs shown as `\n`, `\r`, `\t`. The exact text is in the `--json` documents.
+A person's output is line-oriented, and a line feed in a peer's text would print a line that reads as ours
+(`COMPLETED: done`, a record's outcome): so every peer string is printed on one line, its line feeds, carriage
+returns and tabs shown as `\n`, `\r`, `\t`. The exact text is in the `--json` documents.
 */
 
-// What is shown escaped: the backslash (so the escaped form reads back one way), controls (Cc: C0, DEL, C1), format characters (Cf: bidi controls, zero-width characters, the BOM, tag characters…), the line and paragraph separators (Zl, Zp) and unpaired surrogates (Cs). Kept as they are: U+200D after an emoji (or its skin tone, or its VS16) and before another, the ZWJ that joins 👩‍💻 into one emoji, and the tag characters of an emoji tag sequence (🏴 + tags + cancel tag, a subdivision flag).
+// What is shown escaped: the backslash (so the escaped form reads back one way), controls (Cc: C0, DEL, C1),
+// format characters (Cf: bidi controls, zero-width characters, the BOM, tag characters…), the line and
+// paragraph separators (Zl, Zp) and unpaired surrogates (Cs). Kept as they are: U+200D after an emoji (or its
+// skin tone, or its VS16) and before another, the ZWJ that joins 👩‍💻 into one emoji, and the tag characters
+// of an emoji tag sequence (🏴 + tags + cancel tag, a subdivision flag).
 const shownInText =
   /(?:\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|(?<=\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D(?=\p{Extended_Pictographic}))|([\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}])/gu;
 
@@ -13,7 +24,9 @@ const short: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r
 
 const hex = (code: number, digits: number) => code.toString(16).padStart(digits, '0');
 
-/** One escaped code point: `\\`, `\n`, `\r`, `\t`, `\xhh` below U+0100, `\uhhhh` in the BMP, `\u{hhhhh}` above. */
+/**
+One escaped code point: `\\`, `\n`, `\r`, `\t`, `\xhh` below U+0100, `\uhhhh` in the BMP, `\u{hhhhh}` above.
+*/
 function escaped(char: string): string {
   const code = char.codePointAt(0) ?? 0;
   return (
@@ -23,7 +36,10 @@ function escaped(char: string): string {
 }
 
 /**
-A peer's `text` as one line of terminal text: nothing in it is a control, an escape sequence, a bidi control or an invisible format character, every such code point is shown escaped (`\x1b`, `\u202e`, `\n`), and a backslash as `\\`, so the printed form reads back to exactly one text. Letters, marks, CJK, emoji and their ZWJ sequences are printed as they are.
+A peer's `text` as one line of terminal text: nothing in it is a control, an escape sequence, a bidi control
+or an invisible format character, every such code point is shown escaped (`\x1b`, `\u202e`, `\n`), and a
+backslash as `\\`, so the printed form reads back to exactly one text. Letters, marks, CJK, emoji and their
+ZWJ sequences are printed as they are.
 
 @example
 ```ts
@@ -38,7 +54,8 @@ export function terminalText(text: string): string {
   );
 }
 
-// What JSON.stringify leaves raw but a terminal would act on or hide: DEL, C1, format characters, U+2028 and U+2029 (it already escapes C0 and unpaired surrogates, and nothing outside a string is beyond ASCII).
+// What JSON.stringify leaves raw but a terminal would act on or hide: DEL, C1, format characters, U+2028 and
+// U+2029 (it already escapes C0 and unpaired surrogates, and nothing outside a string is beyond ASCII).
 const shownInJson = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
 
 /** `\uhhhh` for each UTF-16 unit of `char`: a JSON string escape, which JSON.parse reads back as `char`. */
@@ -51,7 +68,9 @@ function jsonEscaped(char: string): string {
 }
 
 /**
-`value` as compact JSON that is also safe terminal text: `JSON.stringify`, with the characters it leaves raw that a terminal would act on or hide (DEL, C1, format characters, U+2028, U+2029) written as `\u` escapes. The document is still valid JSON and parses back to the same value.
+`value` as compact JSON that is also safe terminal text: `JSON.stringify`, with the characters it leaves raw
+that a terminal would act on or hide (DEL, C1, format characters, U+2028, U+2029) written as `\u` escapes. The
+document is still valid JSON and parses back to the same value.
 
 @example
 ```ts

@@ -1,6 +1,7 @@
 /**
 @module
-The usage text, printed on stderr with exit code 2 whenever the arguments break a rule, and on stdout for `surecall help`.
+The usage text, printed on stderr with exit code 2 whenever the arguments break a rule, and on stdout for
+`surecall help`.
 */
 
 /** The whole usage, one command per paragraph. */

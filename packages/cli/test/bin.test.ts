@@ -1,5 +1,7 @@
 /**
-Which code the `surecall` bin runs: the built `dist/` once installed under a node_modules folder, the TypeScript source in a working copy of the repository even when an earlier build left a `dist/` there. Each case copies the bin into a throwaway package whose `dist/main.js` and `src/main.ts` print which one ran.
+Which code the `surecall` bin runs: the built `dist/` once installed under a node_modules folder, the
+TypeScript source in a working copy of the repository even when an earlier build left a `dist/` there. Each
+case copies the bin into a throwaway package whose `dist/main.js` and `src/main.ts` print which one ran.
 */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -21,7 +23,10 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** A package at `root/relative` with the bin, a built `dist/` and the source, each saying which one ran; tsx resolvable from it. */
+/**
+A package at `root/relative` with the bin, a built `dist/` and the source, each saying which one ran; tsx
+resolvable from it.
+*/
 async function fakePackage(root: string, relative: string): Promise<string> {
   const folder = join(root, relative);
   await mkdir(join(folder, 'bin'), { recursive: true });

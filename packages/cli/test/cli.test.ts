@@ -1,5 +1,7 @@
 /**
-The `surecall` command end to end: the bin (`packages/cli/bin/surecall.js`, which runs the TypeScript source in a clone of the repository) in a child process, against the mock agent on a loopback port in this process, so the agent's own execution counter proves what the command did.
+The `surecall` command end to end: the bin (`packages/cli/bin/surecall.js`, which runs the TypeScript source
+in a clone of the repository) in a child process, against the mock agent on a loopback port in this process,
+so the agent's own execution counter proves what the command did.
 */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,5 +1,8 @@
 /**
-The devtools server of `surecall devtools` over a real file ledger: the read-only endpoint behind the per-run token, the Host check, no CORS grant, no path outside the app's folder; and the devtools' read-only ledger source (`packages/devtools/src/ledger-source/remote-ledger.ts`) reading it as the page does, following a send another writer makes meanwhile.
+The devtools server of `surecall devtools` over a real file ledger: the read-only endpoint behind the per-run
+token, the Host check, no CORS grant, no path outside the app's folder; and the devtools' read-only ledger
+source (`packages/devtools/src/ledger-source/remote-ledger.ts`) reading it as the page does, following a send
+another writer makes meanwhile.
 */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -126,7 +129,8 @@ describe('the devtools server', () => {
     }
   });
 
-  // RFC 9112 §3.2: Node keeps the first of two Host lines, so its own name first, then a foreign one, must not pass.
+  // RFC 9112 §3.2: Node keeps the first of two Host lines, so its own name first, then a foreign one, must
+  // not pass.
   it('refuses two Host headers, its own first, even with the token', async () => {
     const { port } = new URL(server.origin);
     const head = await new Promise<string>((resolve, reject) => {

@@ -1,5 +1,11 @@
 /**
-The `surecall` command end to end against a peer whose words are hostile (README.md#the-surecall-command): the mock agent on a real loopback socket (`listenLoopback`), its card served with a name, a version, a skill and an interface tenant holding bidi controls and invisible characters (all a label may hold), and its SendMessage answers with the task's id, its status message and its artifact's name rewritten the same way, the message text carrying escape sequences and a line feed that would forge a line of ours. Every line `card`, `send` (plain, echoed, streamed, durable) and `sends list|show` print shows those characters escaped, and every `--json` document is valid JSON holding the exact text, with nothing a terminal would act on or hide.
+The `surecall` command end to end against a peer whose words are hostile (README.md#the-surecall-command): the
+mock agent on a real loopback socket (`listenLoopback`), its card served with a name, a version, a skill and
+an interface tenant holding bidi controls and invisible characters (all a label may hold), and its SendMessage
+answers with the task's id, its status message and its artifact's name rewritten the same way, the message
+text carrying escape sequences and a line feed that would forge a line of ours. Every line `card`, `send`
+(plain, echoed, streamed, durable) and `sends list|show` print shows those characters escaped, and every
+`--json` document is valid JSON holding the exact text, with nothing a terminal would act on or hide.
 */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,12 +22,15 @@ import { type LoopbackServer, listenLoopback } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, surecall } from './support/surecall.js';
 
-// A label (a name, an id, a tenant) may hold no control character, but bidi controls and invisible format characters pass the card contract: an override that reverses what follows, an isolate, a zero-width space, a BOM.
+// A label (a name, an id, a tenant) may hold no control character, but bidi controls and invisible format
+// characters pass the card contract: an override that reverses what follows, an isolate, a zero-width space,
+// a BOM.
 const hostileName = 'acme\u202egnp.exe\u2066\u200bagent\ufeffbot';
 const shownName = 'acme\\u202egnp.exe\\u2066\\u200bagent\\ufeffbot';
 const hostileTaskId = 'task-\u202e1\u200b';
 const shownTaskId = 'task-\\u202e1\\u200b';
-// A text part may hold anything: clear the screen, a hyperlink (OSC 8), a C1 CSI, a line feed that forges a line of ours, a carriage return, an override, a backslash.
+// A text part may hold anything: clear the screen, a hyperlink (OSC 8), a C1 CSI, a line feed that forges a
+// line of ours, a carriage return, an override, a backslash.
 const hostileText =
   'ok\x1b[2J\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07\u009b31m\nCOMPLETED: forged\r\u202eevil\\';
 const shownText =
@@ -64,7 +73,10 @@ function hostileCard(card: WireCard): WireCard {
   };
 }
 
-/** A SendMessage answer whose task the mock agent made, with its id, its status message (where it has one) and its artifacts' names hostile. */
+/**
+A SendMessage answer whose task the mock agent made, with its id, its status message (where it has one) and
+its artifacts' names hostile.
+*/
 function hostileAnswer(body: WireAnswer): WireAnswer {
   const { result } = body;
   if (result?.task === undefined) {

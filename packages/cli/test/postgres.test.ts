@@ -1,5 +1,9 @@
 /**
-The `surecall` command over the fleet ledger (`--ledger postgres://…`, docs/durable-send.md#running-a-fleet), on the real PostgreSQL the `cli (postgres)` project's global setup starts (`packages/client/test/support/postgres-setup.ts`, or the server `SURECALL_PG_URL` names): the bin in child processes against the mock agent on loopback, so the agent's own execution counter and the ledger's own tables prove what each command did. Each test works in a schema of its own.
+The `surecall` command over the fleet ledger (`--ledger postgres://…`, docs/durable-send.md#running-a-fleet),
+on the real PostgreSQL the `cli (postgres)` project's global setup starts
+(`packages/client/test/support/postgres-setup.ts`, or the server `SURECALL_PG_URL` names): the bin in child
+processes against the mock agent on loopback, so the agent's own execution counter and the ledger's own tables
+prove what each command did. Each test works in a schema of its own.
 */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -276,7 +280,8 @@ describe('surecall devtools over a postgres:// ledger', () => {
     const app = join(directory, 'app');
     await mkdir(app);
     await writeFile(join(app, 'index.html'), '<!doctype html><title>devtools</title>');
-    // The view `devtools` serves: the store opened read-only (src/ledger.ts), as `surecall devtools` opens it.
+    // The view `devtools` serves: the store opened read-only (src/ledger.ts), as `surecall devtools` opens
+    // it.
     const view = await openView(url, schema);
     const server = await startDevtoolsServer({ view, root: app, port: 0 });
     try {

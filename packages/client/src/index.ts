@@ -1,8 +1,13 @@
 /**
 @module
-surecall: an A2A v1.0 client that records every send before it leaves, checks every answer strictly, and resolves every ambiguous outcome by evidence, never by a blind re-send.
+surecall: an A2A v1.0 client that records every send before it leaves, checks every answer strictly, and
+resolves every ambiguous outcome by evidence, never by a blind re-send.
 
-This entry holds what an application needs to call an agent. The rest has its own entry: `@surecall/client/ledger` (the durable stores; export conditions pick IndexedDB in browsers and the journal file in Node), `@surecall/client/protocol` (parsers, the error table, the operation table) and `@surecall/client/idempotency` (the agent's half of the key extension). Anything else is internal; `test/exports.test.ts` lists every entry's names, so a new one is a reviewed change.
+This entry holds what an application needs to call an agent. The rest has its own entry:
+`@surecall/client/ledger` (the durable stores; export conditions pick IndexedDB in browsers and the journal
+file in Node), `@surecall/client/protocol` (parsers, the error table, the operation table) and
+`@surecall/client/idempotency` (the agent's half of the key extension). Anything else is internal;
+`test/exports.test.ts` lists every entry's names, so a new one is a reviewed change.
 */
 
 /* Client */
@@ -48,7 +53,9 @@ export { verifyCardSignature } from './discovery/signature.js';
 
 /* Remote skills as typed functions (Standard Schema validators) */
 
-// Listed ahead of the durable sends they run on: a bundler lays modules out in the order it meets them, and the root entry's bundle is 0.09 kB smaller gzipped with the skill's own modules met first (CONTRIBUTING.md#packages-and-size).
+// Listed ahead of the durable sends they run on: a bundler lays modules out in the order it meets them, and
+// the root entry's bundle is 0.09 kB smaller gzipped with the skill's own modules met first
+// (CONTRIBUTING.md#packages-and-size).
 
 export type {
   CompletionOptions,

@@ -33,7 +33,8 @@ beforeAll(async () => {
       { schemes: {} },
       { schemes: { bearer: { list: ['agent.invoke', 'a2a.read', 'agent.invoke'] } } },
     ],
-    // The echo skill asks for its own scope (docs/protocol-checks.md#security-selection, skill-level security).
+    // The echo skill asks for its own scope (docs/protocol-checks.md#security-selection, skill-level
+    // security).
     skills: served.skills.map((skill) =>
       skill.id === 'echo'
         ? { ...skill, securityRequirements: [{ schemes: { bearer: { list: ['skill.invoke'] } } }] }

@@ -58,7 +58,9 @@ function userMessage(text: string, extra: Partial<Message> = {}): Message {
   return { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra };
 }
 
-/** Runs `call`, returning the events it delivered before its error (a unary call delivers none) and the error. */
+/**
+Runs `call`, returning the events it delivered before its error (a unary call delivers none) and the error.
+*/
 async function failure(call: () => Promise<unknown> | AsyncIterable<StreamResponse>): Promise<{
   readonly delivered: StreamResponse[];
   readonly error: ClientError;
@@ -91,7 +93,10 @@ function events(binding: ProtocolBinding, rpcId: unknown, results: readonly unkn
   return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
-/** Answers one operation of one binding with `respond`, given the JSON-RPC id of the request; everything else reaches the agent. */
+/**
+Answers one operation of one binding with `respond`, given the JSON-RPC id of the request; everything else
+reaches the agent.
+*/
 function answer(
   binding: ProtocolBinding,
   operation: ClientMethod,
@@ -123,7 +128,8 @@ type FaultCase = readonly [
   (typeof bindings)[number] | 'both',
 ];
 
-// Every fault of the lab that corrupts an answer (mocks/src/faults/faults.ts), and the kind and reason the client must report.
+// Every fault of the lab that corrupts an answer (mocks/src/faults/faults.ts), and the kind and reason the
+// client must report.
 const malformed: readonly FaultCase[] = [
   ['premature-eof', 'send', 'invalid-response json', 'both'],
   ['duplicate-keys', 'send', 'invalid-response json', 'both'],
@@ -171,7 +177,8 @@ describe.each(bindings)('the fault lab over %s', (binding) => {
       const sent = await client.sendMessage({ message: userMessage('task a') });
       taskId = 'task' in sent ? sent.task.id : '';
     }
-    // A frame fault hits the second event of the stream (the first Task is its identity), a document fault the answer.
+    // A frame fault hits the second event of the stream (the first Task is its identity), a document fault
+    // the answer.
     mock.faults.set({
       kind,
       operation: operationOf[call],

@@ -1,5 +1,7 @@
 /**
-`ClientOptions.headers` and `ClientOptions.fetch` over a real loopback server (docs/protocol-checks.md#extra-headers): the mock agent behind `listenLoopback`, with a recorder in front that keeps each request's method, path and headers.
+`ClientOptions.headers` and `ClientOptions.fetch` over a real loopback server
+(docs/protocol-checks.md#extra-headers): the mock agent behind `listenLoopback`, with a recorder in front that
+keeps each request's method, path and headers.
 */
 import {
   agentCardPath,
@@ -71,7 +73,10 @@ type Extra = {
   readonly retry?: { readonly initialBackoffMs: number; readonly random: () => number };
 };
 
-/** JSON-RPC through `discover()` (the card's preferred interface); HTTP+JSON through `fetchAgentCard()` and `createClient()`. Either way the card fetch takes the same `fetch`. */
+/**
+JSON-RPC through `discover()` (the card's preferred interface); HTTP+JSON through `fetchAgentCard()` and
+`createClient()`. Either way the card fetch takes the same `fetch`.
+*/
 async function connect(binding: 'JSONRPC' | 'HTTP+JSON', extra: Extra = {}): Promise<A2aClient> {
   const cardUrl = `${server.origin}${agentCardPath}`;
   const security = { kind: 'anonymous' } as const;

@@ -34,7 +34,8 @@ async function recorded(): Promise<readonly Seen[]> {
 
 beforeAll(async () => {
   mock.listen();
-  // The mock card states no requirements; a bearer client needs a single-scheme alternative (docs/protocol-checks.md#security-selection), anonymous use stays allowed.
+  // The mock card states no requirements; a bearer client needs a single-scheme alternative
+  // (docs/protocol-checks.md#security-selection), anonymous use stays allowed.
   rawCard = {
     ...(await servedCard(mock.cardUrl)),
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: ['agent.invoke'] } } }],
@@ -104,7 +105,10 @@ async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamRes
   return events;
 }
 
-/** The eleven operations in the order of docs/durable-send.md#what-the-tests-prove, on two tasks left in INPUT_REQUIRED. */
+/**
+The eleven operations in the order of docs/durable-send.md#what-the-tests-prove, on two tasks left in
+INPUT_REQUIRED.
+*/
 async function runAll(client: A2aClient) {
   const sent = await client.sendMessage({ message: userMessage('input') });
   const first = taskOf(sent);

@@ -1,5 +1,7 @@
 /**
-What an error's message tells a person (ARCHITECTURE.md#errors): the operation, the field path or the bound, and for a send whose outcome is unknown what to do; the `cause` of a broken connection is the platform's code alone. Over a real loopback wire: the mock agent, and a server that resets the connection.
+What an error's message tells a person (ARCHITECTURE.md#errors): the operation, the field path or the bound,
+and for a send whose outcome is unknown what to do; the `cause` of a broken connection is the platform's code
+alone. Over a real loopback wire: the mock agent, and a server that resets the connection.
 */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +28,8 @@ beforeAll(async () => {
     trust: { kind: 'first-fetch' },
     security: { kind: 'anonymous' },
   });
-  // Answers the card as the mock does, then resets the connection of every A2A request (a TCP RST, not a clean close).
+  // Answers the card as the mock does, then resets the connection of every A2A request (a TCP RST, not a
+  // clean close).
   const card = await (await fetch(mock.cardUrl)).text();
   reset = createServer((request, response) => {
     if (request.url === '/.well-known/agent-card.json') {

@@ -8,10 +8,12 @@ import * as postgresLedger from '@surecall/client/ledger/postgres';
 import * as protocol from '@surecall/client/protocol';
 import { describe, expect, it } from 'vitest';
 import { readSource } from '../../../scripts/source-facts.js';
-// The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by name.
+// The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by
+// name.
 import * as idbLedger from '../src/ledger/idb.js';
 
-// Every entry's runtime names, sorted: a name added to or dropped from the public API changes a snapshot below, so it is a reviewed change.
+// Every entry's runtime names, sorted: a name added to or dropped from the public API changes a snapshot
+// below, so it is a reviewed change.
 const names = (entry: object): string[] => Object.keys(entry).sort();
 
 describe('the package entries', () => {

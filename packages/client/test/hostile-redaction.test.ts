@@ -1,5 +1,8 @@
 /**
-A hostile peer that reflects the client's bearer token back as JSON member names, error messages, ErrorInfo fields, SSE event types and card keys (docs/protocol-checks.md#redaction, `redact.violation-path`). Whatever it sends, the token appears nowhere outside the wire layer: not in an error's message, stack, `JSON.stringify` or `util.inspect`, not in a client or durable event, not in the bytes of a file ledger.
+A hostile peer that reflects the client's bearer token back as JSON member names, error messages, ErrorInfo
+fields, SSE event types and card keys (docs/protocol-checks.md#redaction, `redact.violation-path`). Whatever
+it sends, the token appears nowhere outside the wire layer: not in an error's message, stack, `JSON.stringify`
+or `util.inspect`, not in a client or durable event, not in the bytes of a file ledger.
 */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

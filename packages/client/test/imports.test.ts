@@ -1,9 +1,9 @@
 /**
 @module
-ARCHITECTURE.md#import-rules, checked: the floors of `packages/client/src` and what each may import, and the owner of
-each dependency, are read from the two tables of that section, and every import of every source file (tests aside,
-type-only imports included) is held to them. The rules are this test's data, so the document cannot drift from the
-code; a new folder, an arrow up or a second owner fails here until the document says so.
+ARCHITECTURE.md#import-rules, checked: the floors of `packages/client/src` and what each may import, and the
+owner of each dependency, are read from the two tables of that section, and every import of every source file
+(tests aside, type-only imports included) is held to them. The rules are this test's data, so the document
+cannot drift from the code; a new folder, an arrow up or a second owner fails here until the document says so.
 */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,7 +71,10 @@ function readRules(text: string): Rules {
   return { floors, owners, load: [load[1], load[2]] };
 }
 
-/** Whether `path` (relative to `src/`) is named by a rule's `folder/` or `file.ts`, or by `node:*`-style patterns. */
+/**
+Whether `path` (relative to `src/`) is named by a rule's `folder/` or `file.ts`, or by `node:*`-style
+patterns.
+*/
 const covers = (rule: string, path: string): boolean =>
   rule.endsWith('/') ? path.startsWith(rule) : path === rule;
 
@@ -79,7 +82,10 @@ function floorOf(rules: Rules, path: string): Floor | undefined {
   return rules.floors.find((floor) => floor.paths.some((rule) => covers(rule, path)));
 }
 
-/** Every import that breaks a rule, as `from → to`: an arrow to a floor the row does not name, an unowned dependency, another load. */
+/**
+Every import that breaks a rule, as `from → to`: an arrow to a floor the row does not name, an unowned
+dependency, another load.
+*/
 function violations(rules: Rules, files: readonly SourceFile[]): string[] {
   const found: string[] = [];
   for (const file of files) {

@@ -1,15 +1,25 @@
 /**
-Interop: our strict client against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts: its express apps, `DefaultRequestHandler`, in-memory task and push stores) on a loopback port, over both bindings: the eleven operations, a streamed chunked artifact, the input-required round trip, cancel while subscribed, and errors mapped to their kinds.
+Interop: our strict client against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts: its
+express apps, `DefaultRequestHandler`, in-memory task and push stores) on a loopback port, over both bindings:
+the eleven operations, a streamed chunked artifact, the input-required round trip, cancel while subscribed,
+and errors mapped to their kinds.
 
-What the SDK server does that the spec tolerates, and our client accepts here (docs/interop.md#the-official-js-sdk-server):
-- JSON-RPC DeleteTaskPushNotificationConfig answers `"result": null`; REST answers 204 with an `application/a2a+json` content type and no body.
+What the SDK server does that the spec tolerates, and our client accepts here
+(docs/interop.md#the-official-js-sdk-server):
+- JSON-RPC DeleteTaskPushNotificationConfig answers `"result": null`; REST answers 204 with an
+  `application/a2a+json` content type and no body.
 - REST CreateTaskPushNotificationConfig answers 201.
-- REST errors use the v1.0.1 status table (TaskNotCancelable and UnsupportedOperation are 400 FAILED_PRECONDITION, not 409 / 400 UNIMPLEMENTED); they agree with the ErrorInfo, so the code is authoritative in both bindings.
-- JSON-RPC SubscribeToTask of a terminal task answers a JSON error in HTTP 200 instead of an event stream (docs/protocol-checks.md#stream-establishment).
-- ProtoJSON drops defaults: first chunks carry no `append`/`lastChunk`, the extended card's requirements come back as `[{}, {"schemes":{"bearer":{}}}]`, empty `history`/`artifacts` are absent.
+- REST errors use the v1.0.1 status table (TaskNotCancelable and UnsupportedOperation are 400
+  FAILED_PRECONDITION, not 409 / 400 UNIMPLEMENTED); they agree with the ErrorInfo, so the code is
+  authoritative in both bindings.
+- JSON-RPC SubscribeToTask of a terminal task answers a JSON error in HTTP 200 instead of an event stream
+  (docs/protocol-checks.md#stream-establishment).
+- ProtoJSON drops defaults: first chunks carry no `append`/`lastChunk`, the extended card's requirements come
+  back as `[{}, {"schemes":{"bearer":{}}}]`, empty `history`/`artifacts` are absent.
 - A missing push config is reported as TASK_NOT_FOUND (-32001).
 - A body over express's 100 kB limit gets an HTML 413 page, not an A2A error.
-- The server refuses any request without `A2A-Version: 1.0`, so every call that succeeds here also proves the header.
+- The server refuses any request without `A2A-Version: 1.0`, so every call that succeeds here also proves the
+  header.
 */
 
 import {
@@ -37,7 +47,8 @@ let card: AgentCard;
 let digest: string;
 
 beforeAll(async () => {
-  // The SDK logs expected errors (console.error) and each push delivery (console.info); the assertions are what matters.
+  // The SDK logs expected errors (console.error) and each push delivery (console.info); the assertions are
+  // what matters.
   vi.spyOn(console, 'info').mockImplementation(() => undefined);
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   // A tick far beyond any test: a `slow` task stays WORKING until canceled, so nothing depends on timing.
@@ -357,8 +368,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('our client against the SDK ser
         push: () => client.getTaskPushNotificationConfig({ taskId: id, id: 'no-such-config' }),
       };
       const error = await failure(calls[probe]);
-      // A JSON-RPC code counts only in a 2xx answer; a REST one only when status, `status` string and ErrorInfo agree,
-      // which the SDK's v1.0.1 table does (docs/interop.md#the-official-js-sdk-server, docs/protocol-checks.md#unary-answers).
+      // A JSON-RPC code counts only in a 2xx answer; a REST one only when status, `status` string and
+      // ErrorInfo agree, which the SDK's v1.0.1 table does (docs/interop.md#the-official-js-sdk-server,
+      // docs/protocol-checks.md#unary-answers).
       expect(error).toMatchObject({
         kind: 'remote',
         remoteCode: code,

@@ -1,5 +1,8 @@
 /**
-Stream resumption against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) through a real loopback proxy that resets every event stream after two SSE events (test/support/resetting-proxy.ts), over both bindings: the stream ends as an unbroken one would, the message crosses the proxy once, and each reset is followed by exactly one SubscribeToTask (docs/protocol-checks.md#stream-resumption).
+Stream resumption against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) through a real
+loopback proxy that resets every event stream after two SSE events (test/support/resetting-proxy.ts), over
+both bindings: the stream ends as an unbroken one would, the message crosses the proxy once, and each reset is
+followed by exactly one SubscribeToTask (docs/protocol-checks.md#stream-resumption).
 */
 import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -31,7 +34,9 @@ afterAll(async () => {
   vi.restoreAllMocks();
 });
 
-/** A client of the SDK server through the proxy: the served card, its interfaces moved to the proxy's origin. */
+/**
+A client of the SDK server through the proxy: the served card, its interfaces moved to the proxy's origin.
+*/
 async function clientThrough(binding: 'JSONRPC' | 'HTTP+JSON') {
   proxy = await startResettingProxy(sdk.origin, { events: 2 });
   const served = await (await fetch(sdk.cardUrl)).text();

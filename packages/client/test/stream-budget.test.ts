@@ -1,5 +1,10 @@
 /**
-What one caller's stream may spend across every resumption (docs/protocol-checks.md#stream-resumption, "Budgets"): one event budget (`limits.sseEvents`), one byte budget (`limits.sseTotalBytes`), `resume.totalAttempts` subscriptions and `resume.totalTimeMs` of resuming without progress, and only a new state or artifact counts as progress. Each peer here is written by hand (`support/crafted-stream.ts`) to keep a stream going for ever: it stops only at a budget, or, on code that has none, at the subscription the peer finally refuses. Every wait runs on fake timers.
+What one caller's stream may spend across every resumption (docs/protocol-checks.md#stream-resumption,
+"Budgets"): one event budget (`limits.sseEvents`), one byte budget (`limits.sseTotalBytes`),
+`resume.totalAttempts` subscriptions and `resume.totalTimeMs` of resuming without progress, and only a new
+state or artifact counts as progress. Each peer here is written by hand (`support/crafted-stream.ts`) to keep
+a stream going for ever: it stops only at a budget, or, on code that has none, at the subscription the peer
+finally refuses. Every wait runs on fake timers.
 */
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { HttpResponse, http } from 'msw';
@@ -19,10 +24,14 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-/** Far more subscriptions than any budget allows: a peer refuses the next one, so code without a budget ends too. */
+/**
+Far more subscriptions than any budget allows: a peer refuses the next one, so code without a budget ends too.
+*/
 const patience = 300;
 
-/** Reads a stream under fake time: what it delivered, the error it ended with, and the fake milliseconds it took. */
+/**
+Reads a stream under fake time: what it delivered, the error it ended with, and the fake milliseconds it took.
+*/
 async function consume(stream: AsyncIterable<StreamResponse>): Promise<{
   readonly delivered: StreamResponse[];
   readonly error: unknown;
@@ -182,7 +191,8 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
     );
 
     expect(delivered).toHaveLength(1);
-    // Each subscription ends one idle time after it opened, comments or not; three attempts without progress, then the stream fails.
+    // Each subscription ends one idle time after it opened, comments or not; three attempts without progress,
+    // then the stream fails.
     expect(error).toMatchObject({ kind: 'transport', reason: 'idle', dispatched: true });
     expect(subscriptions()).toBe(3);
     expect(breaks(events).map(({ reason }) => reason)).toEqual(['read', 'idle', 'idle', 'idle']);
@@ -198,7 +208,8 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
       { event: taskAt('TASK_STATE_WORKING', '2026-01-01T00:00:02Z') },
       { fail: true },
     ]);
-    // The snapshot, then for fifty seconds a repeat twice a second: events, so the idle bound never fires, and never delivered.
+    // The snapshot, then for fifty seconds a repeat twice a second: events, so the idle bound never fires,
+    // and never delivered.
     const repeats = Array.from({ length: 100 }, (): Piece[] => [
       { waitMs: 500 },
       { event: statusAt('TASK_STATE_SUBMITTED', '2026-01-01T00:00:01Z') },

@@ -1,5 +1,8 @@
 /**
-Stream resumption against the mock agent (docs/protocol-checks.md#stream-resumption): the fault lab's `cut-stream` and `premature-eof` at every frame index of a streamed task, over both bindings, end for the consumer exactly as an unbroken stream does, with the message sent once and one SubscribeToTask per break. Every wait runs on fake timers.
+Stream resumption against the mock agent (docs/protocol-checks.md#stream-resumption): the fault lab's
+`cut-stream` and `premature-eof` at every frame index of a streamed task, over both bindings, end for the
+consumer exactly as an unbroken stream does, with the message sent once and one SubscribeToTask per break.
+Every wait runs on fake timers.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientEvent, StreamBreakEvent, StreamResumeEvent } from '../src/client/events.js';
@@ -90,7 +93,8 @@ describe.each(bindings)('resuming a broken stream over %s', (binding) => {
       expect(mock.agent.executions.of(message.messageId)).toBe(1);
       expect(requests(events, 'SendStreamingMessage')).toBe(1);
       if (afterFrames === 0) {
-        // Before the first event the task is unknown: the send's outcome is open, and nothing is resubscribed.
+        // Before the first event the task is unknown: the send's outcome is open, and nothing is
+        // resubscribed.
         expect(isClientError(error)).toBe(true);
         expect(error).toMatchObject(
           kind === 'cut-stream'
@@ -118,7 +122,9 @@ describe.each(bindings)('resuming a broken stream over %s', (binding) => {
           ? [{ attempt: 1, via: 'GetTask', error: { kind: 'remote', reason: 'UNSUPPORTED_OPERATION' } }]
           : []),
       ]);
-      // The fault lab notices the cut only when the agent produces the next frame, so a break before the last frame lands on a finished task: the subscription is refused (A2A spec §3.1.6) and one GetTask supplies the final snapshot. Earlier breaks land on a running task.
+      // The fault lab notices the cut only when the agent produces the next frame, so a break before the last
+      // frame lands on a finished task: the subscription is refused (A2A spec §3.1.6) and one GetTask
+      // supplies the final snapshot. Earlier breaks land on a running task.
       expect(requests(events, 'GetTask')).toBe(last ? 1 : 0);
       if (last) {
         expect(delivered.at(-1)).toMatchObject({ task: { status: { state: 'TASK_STATE_COMPLETED' } } });
@@ -260,7 +266,8 @@ describe.each(bindings)('resumption scenarios over %s', (binding) => {
 
     expect(error).toBeUndefined();
     expect(assemble(delivered).status?.state).toBe('TASK_STATE_COMPLETED');
-    // The fault lab answers 503 only once the subscription's stream is over, so the second attempt finds the task finished: refused (A2A spec §3.1.6), then read by GetTask.
+    // The fault lab answers 503 only once the subscription's stream is over, so the second attempt finds the
+    // task finished: refused (A2A spec §3.1.6), then read by GetTask.
     expect(resumes(events)).toMatchObject([
       { attempt: 1, delayMs: 125, reason: 'read', via: 'SubscribeToTask', error: { reason: 'read' } },
       {
@@ -331,7 +338,10 @@ describe.each(bindings)('resumption scenarios over %s', (binding) => {
   });
 });
 
-/** SSE answers written by hand, for what the mock agent never does: keep-alive comments, silence, a break after an interrupted state. */
+/**
+SSE answers written by hand, for what the mock agent never does: keep-alive comments, silence, a break after
+an interrupted state.
+*/
 describe.each(bindings)('hand-written streams over %s', (binding) => {
   const ids = { id: 'task-h', contextId: 'context-h' };
   const taskAt = (state: string, artifactText?: string): JsonObject => ({
@@ -381,7 +391,8 @@ describe.each(bindings)('hand-written streams over %s', (binding) => {
     const { delivered, error } = await consume(client.sendStreamingMessage({ message: userMessage(words) }));
 
     expect(error).toBeUndefined();
-    // docs/protocol-checks.md#sse-decoding: the 60 s idle bound is the wait between events, and comments do not restart it; the break comes a minute in, long before the reset.
+    // docs/protocol-checks.md#sse-decoding: the 60 s idle bound is the wait between events, and comments do
+    // not restart it; the break comes a minute in, long before the reset.
     expect(breaks(events)).toMatchObject([{ reason: 'idle', frames: 2, resumable: true, taskId: ids.id }]);
     expect((breaks(events)[0]?.time ?? 0) - started).toBeGreaterThanOrEqual(60_000);
     expect((breaks(events)[0]?.time ?? 0) - started).toBeLessThan(61_000);

@@ -1,6 +1,9 @@
 /**
 @module
-The mock agent's control routes, over `fetch` on the agent's origin (`GET/POST/DELETE /__faults`, `GET/DELETE /__executions`; see mocks/src/http/handlers.ts). The same calls reach the embedded mock in the page and a loopback one (`npm run mock-agent`, which answers CORS to loopback pages and demands its per-run token in `x-surecall-mock-token` on these routes; docs/interop.md#loopback-server-security).
+The mock agent's control routes, over `fetch` on the agent's origin (`GET/POST/DELETE /__faults`,
+`GET/DELETE /__executions`; see mocks/src/http/handlers.ts). The same calls reach the embedded mock in the
+page and a loopback one (`npm run mock-agent`, which answers CORS to loopback pages and demands its per-run
+token in `x-surecall-mock-token` on these routes; docs/interop.md#loopback-server-security).
 */
 import type { ActiveFault, FaultSpec } from '@surecall/mocks';
 import { type ExecutionCount, executionsPath, parseExecutions, parseFaultList } from './model/faults.js';
@@ -57,7 +60,8 @@ function refused(response: Response, route: string): FaultLabError {
 }
 
 /**
-The control routes of the mock agent at `origin`; `token` is a loopback agent's per-run control token (the embedded mock needs none). A 401 means the token is missing or not this run's.
+The control routes of the mock agent at `origin`; `token` is a loopback agent's per-run control token (the
+embedded mock needs none). A 401 means the token is missing or not this run's.
 
 @example
 ```ts

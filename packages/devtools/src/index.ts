@@ -1,6 +1,8 @@
 /**
 @module
-`@surecall/devtools`: see what a surecall client, its ledger and an A2A agent are doing. The standalone app (`npm start`) and this embeddable panel are built from the same components; the panel reads the client only through its public fields and `client.events`.
+`@surecall/devtools`: see what a surecall client, its ledger and an A2A agent are doing. The standalone app
+(`npm start`) and this embeddable panel are built from the same components; the panel reads the client only
+through its public fields and `client.events`.
 
 @example
 ```tsx

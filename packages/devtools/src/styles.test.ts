@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-// The panel's stylesheet is embedded in host pages: every rule must sit under the panel's root class, so no host
-// element or class (`.error`, `.panel`, `table`) is ever restyled (README.md, "Embed it").
+// The panel's stylesheet is embedded in host pages: every rule must sit under the panel's root class, so no
+// host element or class (`.error`, `.panel`, `table`) is ever restyled (README.md, "Embed it").
 function topLevelSelectors(css: string): string[] {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const selectors: string[] = [];

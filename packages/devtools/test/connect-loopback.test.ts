@@ -2,8 +2,9 @@ import { createMockAgentServer } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/app/connect.js';
 
-// The embedded mock agent answers on the page's loopback http origin; this one does the same in Node. Not port 9 or
-// another of the Fetch standard's bad ports, which fetch refuses before MSW 3 (which intercepts at the socket) sees it.
+// The embedded mock agent answers on the page's loopback http origin; this one does the same in Node. Not
+// port 9 or another of the Fetch standard's bad ports, which fetch refuses before MSW 3 (which intercepts at
+// the socket) sees it.
 const loopback = createMockAgentServer({ stepMs: 0, origin: 'http://127.0.0.1:4590' });
 
 beforeAll(() => loopback.listen());

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/app/connect.js';
 import { createFaultLabClient, FaultLabError } from '../src/fault-lab.js';
 
-// The Faults panel against `npm run mock-agent`'s server: a real loopback socket whose control routes demand the per-run token.
+// The Faults panel against `npm run mock-agent`'s server: a real loopback socket whose control routes demand
+// the per-run token.
 let agent: RunningMockAgent;
 
 beforeAll(async () => {

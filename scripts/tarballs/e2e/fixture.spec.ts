@@ -1,4 +1,5 @@
-// The Playwright fixture of the installed @surecall/mocks, in Debian's Chromium: a page fetches the agent's card.
+// The Playwright fixture of the installed @surecall/mocks, in Debian's Chromium: a page fetches the agent's
+// card.
 import { expect, test } from '@surecall/mocks/playwright';
 
 test('the installed fixture serves a mock agent to a page', async ({ page, mockAgent }) => {

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
-// Debian's Chromium with the launch options of the repository's e2e/playwright.config.ts; the built web app served by
-// `vite preview` on the loopback port scripts/tarballs.sh picked.
+// Debian's Chromium with the launch options of the repository's e2e/playwright.config.ts; the built web app
+// served by `vite preview` on the loopback port scripts/tarballs.sh picked.
 const { CHROMIUM_PATH, SURECALL_WEB_PORT = '4173' } = process.env;
 const origin = `http://127.0.0.1:${SURECALL_WEB_PORT}`;
 

@@ -1,5 +1,7 @@
-// The web app built from the installed tarballs (web/main.js), in Debian's Chromium: the MSW worker of the installed
-// @surecall/mocks answers in the page, the installed client sends to it, and the installed panel shows the agent.
+// The web app built from the installed tarballs (web/main.js), in Debian's Chromium: the MSW worker of the
+// installed
+// @surecall/mocks answers in the page, the installed client sends to it, and the installed panel shows the
+// agent.
 import { expect, test } from '@playwright/test';
 
 test('the built web app runs the mock agent in the page, sends to it and shows the panel', async ({

@@ -1,6 +1,8 @@
 /**
 @module
-`surecall card <card-url>`: fetch and check the card as `discover()` does (docs/protocol-checks.md#discovery-steps) and print what a reviewer needs, ending with the digest (`sha256:<hex>`, SHA-256 over the RFC 8785 form) to pin with `--digest` or `trust: { kind: 'digest' }`.
+`surecall card <card-url>`: fetch and check the card as `discover()` does
+(docs/protocol-checks.md#discovery-steps) and print what a reviewer needs, ending with the digest
+(`sha256:<hex>`, SHA-256 over the RFC 8785 form) to pin with `--digest` or `trust: { kind: 'digest' }`.
 */
 import { type AgentCard, fetchAgentCard, honoursIdempotency } from '@surecall/client';
 import { type ExitCode, exitCodes } from '../exit-code.js';
@@ -79,7 +81,8 @@ export function cardReport(card: AgentCard, digest: string): CardReport {
 }
 
 function printReport(out: Output, report: CardReport): void {
-  // Every string of the report but the digest is the card's, so the peer's words (README.md#the-surecall-command).
+  // Every string of the report but the digest is the card's, so the peer's words
+  // (README.md#the-surecall-command).
   const p = terminalText;
   out.line(`${p(report.name)} ${p(report.version)}`);
   out.line('interfaces (* the one discover() uses)');

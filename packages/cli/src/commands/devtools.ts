@@ -1,6 +1,9 @@
 /**
 @module
-`surecall devtools --ledger …`: serves the built devtools app on 127.0.0.1 with a read-only view of the ledger (`devtools-server.ts`) until Ctrl-C. The app is looked for beside the built CLI (`dist/devtools`, packed by `prepack`) and, in a clone of the repository, in `packages/devtools/dist-app` (`npm run build:app --workspace @surecall/devtools`).
+`surecall devtools --ledger …`: serves the built devtools app on 127.0.0.1 with a read-only view of the ledger
+(`devtools-server.ts`) until Ctrl-C. The app is looked for beside the built CLI (`dist/devtools`, packed by
+`prepack`) and, in a clone of the repository, in `packages/devtools/dist-app`
+(`npm run build:app --workspace @surecall/devtools`).
 */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,9 @@
 /**
 @module
-`surecall send <card-url> [<text>]`: one message (a text part, and a data part with `--data`), sent plainly (SendMessage), streaming (`--stream`: SendStreamingMessage, its states and artifact chunks printed as they arrive), or durably (`--durable`: recorded in the ledger before it leaves, sent once, classified committed, failed or unknown; docs/durable-send.md#the-promise).
+`surecall send <card-url> [<text>]`: one message (a text part, and a data part with `--data`), sent plainly
+(SendMessage), streaming (`--stream`: SendStreamingMessage, its states and artifact chunks printed as they
+arrive), or durably (`--durable`: recorded in the ledger before it leaves, sent once, classified committed,
+failed or unknown; docs/durable-send.md#the-promise).
 */
 import { type A2aClient, type JsonValue, type Message, type Part, skillMetadataKey } from '@surecall/client';
 import type { CliDelivery, ConnectArgs } from '../args.js';

@@ -1,6 +1,10 @@
 /**
 @module
-`surecall sends list|show|reconcile|watch --ledger …`: the unknown inbox from a shell (docs/durable-send.md#reconciling-an-unknown). Reading never locks a file ledger; `reconcile` opens the store to write, builds the durable agents of the agent `--card` names (one per delivery mode, each with the recovery that fits it); with ids it probes those records once, without it runs one `reconcileDue` pass per agent, so the ledger's claims (leases on PostgreSQL) decide which records this process probes.
+`surecall sends list|show|reconcile|watch --ledger …`: the unknown inbox from a shell
+(docs/durable-send.md#reconciling-an-unknown). Reading never locks a file ledger; `reconcile` opens the store
+to write, builds the durable agents of the agent `--card` names (one per delivery mode, each with the recovery
+that fits it); with ids it probes those records once, without it runs one `reconcileDue` pass per agent, so
+the ledger's claims (leases on PostgreSQL) decide which records this process probes.
 */
 import type { DurableAgent } from '@surecall/client';
 import { type Ledger, type LedgerRecord, statusOf } from '@surecall/client/ledger';
@@ -95,7 +99,8 @@ async function watch(
   signal: AbortSignal,
 ): Promise<ExitCode> {
   const view = await openView(spec, schema);
-  // The newest revision printed per record: following starts before the listing, so a change made while the listing runs is neither lost nor printed twice.
+  // The newest revision printed per record: following starts before the listing, so a change made while the
+  // listing runs is neither lost nor printed twice.
   const printed = new Map<string, number>();
   let heard: LedgerRecord[] | undefined = [];
   const print = (record: LedgerRecord) => {
@@ -154,14 +159,18 @@ function sum(left: PassReport, right: PassReport): PassReport {
   };
 }
 
-/** Reconciles what is due with `agent.reconcileDue` (docs/durable-send.md#reconciling-what-is-due): the ledger's claims pick the records, so two processes reconciling one PostgreSQL ledger never probe one record twice. */
+/**
+Reconciles what is due with `agent.reconcileDue` (docs/durable-send.md#reconciling-what-is-due): the ledger's
+claims pick the records, so two processes reconciling one PostgreSQL ledger never probe one record twice.
+*/
 async function reconcileDue(
   out: Output,
   ledger: Ledger,
   agents: readonly DurableAgent[],
   signal: AbortSignal,
 ): Promise<ExitCode> {
-  // The records the pass moved, in the order it moved them: each is printed once, as it stands after the pass.
+  // The records the pass moved, in the order it moved them: each is printed once, as it stands after the
+  // pass.
   const moved = new Set<string>();
   let report: PassReport = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
   out.progress('reconciling what is due…');
@@ -244,7 +253,8 @@ async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSign
         if (signal.aborted) {
           throw error;
         }
-        // One record's refusal (a card edited since the send, a store error) leaves it as it was; the others go on.
+        // One record's refusal (a card edited since the send, a store error) leaves it as it was; the others
+        // go on.
         const failure = failureOf(error);
         out.document({ ...recordSummary(record, statusOf(record)), error: failure.text });
         out.error(`${terminalText(record.id)}: ${failure.text}`);

@@ -1,6 +1,7 @@
 /**
 @module
-The `surecall` bin (`packages/cli/bin/surecall.js`, which runs the TypeScript source in a clone of the repository) in a child process, for the tests that drive the command end to end.
+The `surecall` bin (`packages/cli/bin/surecall.js`, which runs the TypeScript source in a clone of the
+repository) in a child process, for the tests that drive the command end to end.
 */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,10 @@ export type Running = {
   stdout(): string;
   /** Resolves when it exits and its output is closed. */
   readonly done: Promise<Run>;
-  /** Kills the bin and the process it runs the source in (its process group) with SIGKILL: a crash, nothing cleaned up. */
+  /**
+  Kills the bin and the process it runs the source in (its process group) with SIGKILL: a crash, nothing
+  cleaned up.
+  */
   crash(): void;
 };
 

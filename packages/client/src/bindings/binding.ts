@@ -1,6 +1,12 @@
 /**
 @module
-The one interface both protocol bindings implement (ARCHITECTURE.md#layers-of-the-client, layer "bindings"): the client speaks to a `Binding` and never to HTTP. JSON-RPC (`jsonrpc.ts`) and HTTP+JSON (`rest.ts`) build the request their way and run the same transport-level checks of docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#sse-decoding and docs/protocol-checks.md#stream-events on the answer, so that what comes back is a decoded, union-exact value or one of the closed error kinds. The semantic checks (task identity, lifecycle, pages, stream order) sit on top, in `checks.ts` and `stream.ts`.
+The one interface both protocol bindings implement (ARCHITECTURE.md#layers-of-the-client, layer "bindings"):
+the client speaks to a `Binding` and never to HTTP. JSON-RPC (`jsonrpc.ts`) and HTTP+JSON (`rest.ts`) build
+the request their way and run the same transport-level checks of docs/protocol-checks.md#unary-answers,
+docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#sse-decoding and
+docs/protocol-checks.md#stream-events on the answer, so that what comes back is a decoded, union-exact value
+or one of the closed error kinds. The semantic checks (task identity, lifecycle, pages, stream order) sit on
+top, in `checks.ts` and `stream.ts`.
 */
 import type { Limits } from '../core/limits.js';
 import type { JsonValue } from '../protocol/json-value.js';
@@ -16,7 +22,10 @@ export type UnaryMethod = Exclude<ClientMethod, 'sendStreamingMessage' | 'subscr
 /** The two operations answered with an SSE stream of `StreamResponse` (A2A spec, §3.1.2 and §3.1.6). */
 export type StreamMethod = 'sendStreamingMessage' | 'subscribeToTask';
 
-/** What one call adds to the binding's fixed options: members of the `wire/http` request of the same names, spread into it as they are. */
+/**
+What one call adds to the binding's fixed options: members of the `wire/http` request of the same names,
+spread into it as they are.
+*/
 export type CallContext = {
   /** Ends the call: before dispatch a `RequestError('aborted')`, after it a `TransportError('aborted')`. */
   readonly signal?: AbortSignal;
@@ -26,16 +35,27 @@ export type CallContext = {
   readonly onDispatch?: (method: 'GET' | 'POST' | 'DELETE') => void;
   /** Extra request headers, e.g. A2A-Extensions. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The caller's extra headers for this request (`ClientOptions.headers`), asked with its URL and method and already checked. */
+  /**
+  The caller's extra headers for this request (`ClientOptions.headers`), asked with its URL and method and
+  already checked.
+  */
   readonly extraHeaders?: CheckedExtraHeaders;
-  /** The client's `fetch` (`ClientOptions.fetch`); absent, the platform's, looked up when the request leaves. */
+  /**
+  The client's `fetch` (`ClientOptions.fetch`); absent, the platform's, looked up when the request leaves.
+  */
   readonly fetch?: FetchFunction;
 };
 
-/** A checked unary answer: `value` is decoded and contract-valid; `raw` is the parsed JSON of the result before decoding (needed where absence or exact bytes matter). */
+/**
+A checked unary answer: `value` is decoded and contract-valid; `raw` is the parsed JSON of the result before
+decoding (needed where absence or exact bytes matter).
+*/
 export type UnaryResult<T> = { readonly value: T; readonly raw: JsonValue; readonly httpStatus: number };
 
-/** One decoded stream event: `event` is one StreamResponse member (exactly one key), `raw` its JSON, `wireBytes` from the SSE decoder. */
+/**
+One decoded stream event: `event` is one StreamResponse member (exactly one key), `raw` its JSON, `wireBytes`
+from the SSE decoder.
+*/
 export type StreamFrame = {
   readonly event: StreamResponse;
   readonly raw: JsonValue;
@@ -43,7 +63,9 @@ export type StreamFrame = {
 };
 
 /**
-One protocol binding to one agent interface. Every failure is a `ClientError`: before dispatch `request` or `authorization` (nothing was sent), after it `transport`, `http-protocol`, `remote` or `invalid-response`, all with `dispatched: true`. Nothing is ever retried and no redirect is followed.
+One protocol binding to one agent interface. Every failure is a `ClientError`: before dispatch `request` or
+`authorization` (nothing was sent), after it `transport`, `http-protocol`, `remote` or `invalid-response`, all
+with `dispatched: true`. Nothing is ever retried and no redirect is followed.
 
 @example
 ```ts
@@ -64,7 +86,10 @@ export type Binding = {
     request: OperationRequest<N>,
     context: CallContext,
   ): Promise<UnaryResult<OperationResponse<N>>>;
-  /** Resolves once the stream is established (2xx text/event-stream, deadline = establishment); iterate for frames; `return()` releases it. */
+  /**
+  Resolves once the stream is established (2xx text/event-stream, deadline = establishment); iterate for
+  frames; `return()` releases it.
+  */
   stream<N extends StreamMethod>(
     operation: N,
     request: OperationRequest<N>,
@@ -76,10 +101,16 @@ export type Binding = {
 export type BindingOptions = {
   /** The interface URL (`AgentInterface.url`): absolute http(s), no credentials, query or fragment. */
   readonly url: string;
-  /** The interface's tenant (A2A spec, §8.3.2): put into every request by the binding, never taken from the caller. */
+  /**
+  The interface's tenant (A2A spec, §8.3.2): put into every request by the binding, never taken from the
+  caller.
+  */
   readonly tenant?: string;
   /** From `resolveLimits()`. */
   readonly limits: Limits;
-  /** How HTTP+JSON sends SubscribeToTask: the prose says POST, the proto GET; official servers take both. @default 'POST' */
+  /**
+  How HTTP+JSON sends SubscribeToTask: the prose says POST, the proto GET; official servers take
+  both. @default 'POST'
+  */
   readonly subscribeMethod?: 'POST' | 'GET';
 };

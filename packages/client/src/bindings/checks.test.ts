@@ -59,7 +59,8 @@ const task = (fields: Partial<Task> = {}, state: TaskState = 'TASK_STATE_COMPLET
 });
 const withStatusMessage = (message: Message): Task =>
   task({ status: { state: 'TASK_STATE_COMPLETED', message } });
-// Message fields without one member, as exactOptionalPropertyTypes wants an absent key rather than `undefined`.
+// Message fields without one member, as exactOptionalPropertyTypes wants an absent key rather than
+// `undefined`.
 const { contextId: _context, ...agentWithoutContext } = agent();
 const { taskId: _task, ...agentWithoutTask } = agent();
 

@@ -1,8 +1,13 @@
 /**
 @module
-The semantic checks of a decoded answer (docs/protocol-checks.md#unary-answers: resource identity, blocking-send lifecycle; the task pages and push configs are checked in `page-checks.ts`). They run after the schema decode, are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a rule and a path into the response, never a value from it.
+The semantic checks of a decoded answer (docs/protocol-checks.md#unary-answers: resource identity,
+blocking-send lifecycle; the task pages and push configs are checked in `page-checks.ts`). They run after the
+schema decode, are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a
+rule and a path into the response, never a value from it.
 
-Reasons: `identity` for a resource that is not the one asked about (or a message inside it that belongs elsewhere), `lifecycle` for a blocking send answered before the task settled, `page` for a page that breaks its own contract or the request's filters.
+Reasons: `identity` for a resource that is not the one asked about (or a message inside it that belongs
+elsewhere), `lifecycle` for a blocking send answered before the task settled, `page` for a page that breaks
+its own contract or the request's filters.
 */
 
 import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
@@ -14,7 +19,10 @@ import { isInterrupted, isTerminal, type Task } from '../protocol/task.js';
 /** What a check may add to the error it throws: the HTTP status of the answer, where there was one. */
 export type CheckOptions = { readonly httpStatus?: number };
 
-/** What a task must be: its id, its context and the most history messages it may carry. A missing field is not checked. */
+/**
+What a task must be: its id, its context and the most history messages it may carry. A missing field is not
+checked.
+*/
 export type TaskExpectation = {
   readonly id?: string | undefined;
   readonly contextId?: string | undefined;
@@ -23,7 +31,10 @@ export type TaskExpectation = {
 
 /** Options of {@link checkSendResult}. */
 export type SendCheckOptions = CheckOptions & {
-  /** The answer replays an earlier keyed send: it may be a task that is still working (docs/idempotency.md#replays). */
+  /**
+  The answer replays an earlier keyed send: it may be a task that is still working
+  (docs/idempotency.md#replays).
+  */
   readonly replay?: boolean;
 };
 
@@ -41,7 +52,10 @@ export function fail(
   });
 }
 
-/** The task a send may answer with: the message's `taskId` and `contextId` when it set them, and the configured `historyLength`. */
+/**
+The task a send may answer with: the message's `taskId` and `contextId` when it set them, and the configured
+`historyLength`.
+*/
 export function sendExpectation(request: SendMessageRequest): TaskExpectation {
   return {
     id: request.message.taskId,
@@ -51,7 +65,8 @@ export function sendExpectation(request: SendMessageRequest): TaskExpectation {
 }
 
 /**
-Checks a status message (of a task or of a status update event): an agent message of exactly this task and context, both ids present (docs/protocol-checks.md#unary-answers, resource identity of a Task).
+Checks a status message (of a task or of a status update event): an agent message of exactly this task and
+context, both ids present (docs/protocol-checks.md#unary-answers, resource identity of a Task).
 */
 export function checkStatusMessage(
   message: Message,
@@ -71,7 +86,9 @@ export function checkStatusMessage(
 }
 
 /**
-Task identity at `path` (`$` for GetTask, `$.task` for a send, `$.tasks[3]` in a page): the expected id and context, at most `historyLength` history messages, a status message of this very task, and a history whose messages belong to it. A2A spec §3.2.4: the server MUST NOT return more history than asked for.
+Task identity at `path` (`$` for GetTask, `$.task` for a send, `$.tasks[3]` in a page): the expected id and
+context, at most `historyLength` history messages, a status message of this very task, and a history whose
+messages belong to it. A2A spec §3.2.4: the server MUST NOT return more history than asked for.
 */
 export function checkTaskAt(
   task: Task,
@@ -93,7 +110,8 @@ export function checkTaskAt(
     checkStatusMessage(task.status.message, owner, `${path}.status.message`, options);
   }
   task.history.forEach((message, index) => {
-    // A user message may leave its ids out (the client's own, echoed); an agent message must carry both (A2A spec §4.1.4).
+    // A user message may leave its ids out (the client's own, echoed); an agent message must carry both (A2A
+    // spec §4.1.4).
     const agent = message.role === 'ROLE_AGENT';
     if (message.contextId === undefined ? agent : message.contextId !== owner.contextId) {
       fail('identity', 'history-context-id', `${path}.history[${index}].contextId`, options);
@@ -105,7 +123,9 @@ export function checkTaskAt(
 }
 
 /**
-Direct Message identity at `path`: an agent message, with a `contextId` (the request's when it set one), and a `taskId` only when the request named a task, then equal to it. A2A spec §4.1.4: a server message carries `contextId` always and `taskId` only if a task exists.
+Direct Message identity at `path`: an agent message, with a `contextId` (the request's when it set one), and a
+`taskId` only when the request named a task, then equal to it. A2A spec §4.1.4: a server message carries
+`contextId` always and `taskId` only if a task exists.
 */
 export function checkDirectMessageAt(
   message: Message,
@@ -128,9 +148,13 @@ export function checkDirectMessageAt(
 }
 
 /**
-Checks the answer to SendMessage against its request: the task's or the direct message's identity, then the blocking lifecycle. Without `configuration.returnImmediately: true` a send is blocking and the task must be terminal or interrupted (A2A spec §3.2.2); `SUBMITTED` or `WORKING` fails with reason `lifecycle`.
+Checks the answer to SendMessage against its request: the task's or the direct message's identity, then the
+blocking lifecycle. Without `configuration.returnImmediately: true` a send is blocking and the task must be
+terminal or interrupted (A2A spec §3.2.2); `SUBMITTED` or `WORKING` fails with reason `lifecycle`.
 
-With `replay: true` the lifecycle rule is lifted: a keyed blocking retry is answered with the task's current snapshot, which does not wait for the task to settle and may legitimately be `SUBMITTED` or `WORKING` (docs/idempotency.md#replays). Identity is still checked.
+With `replay: true` the lifecycle rule is lifted: a keyed blocking retry is answered with the task's current
+snapshot, which does not wait for the task to settle and may legitimately be `SUBMITTED` or `WORKING`
+(docs/idempotency.md#replays). Identity is still checked.
 
 @example
 ```ts
@@ -158,7 +182,8 @@ export function checkSendResult(
 }
 
 /**
-Checks a task answered by GetTask or CancelTask (the task is the whole result, so paths start at `$`): `id` is the requested one, and the rest of Task identity holds (see {@link checkTaskAt}).
+Checks a task answered by GetTask or CancelTask (the task is the whole result, so paths start at `$`): `id` is
+the requested one, and the rest of Task identity holds (see {@link checkTaskAt}).
 
 @example
 ```ts

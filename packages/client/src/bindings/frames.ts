@@ -1,6 +1,10 @@
 /**
 @module
-An established SSE answer as an iterator of checked frames (docs/protocol-checks.md#sse-decoding, docs/protocol-checks.md#stream-events), and the decoding of one stream event both bindings share. The binding says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even before the first `next()`.
+An established SSE answer as an iterator of checked frames (docs/protocol-checks.md#sse-decoding,
+docs/protocol-checks.md#stream-events), and the decoding of one stream event both bindings share. The binding
+says how one event becomes a frame; this file owns the lifetime: the first error ends the iteration and
+nothing follows it, and the HTTP body is released on every way out — the end, an error, or `return()`, even
+before the first `next()`.
 */
 import { InvalidResponseError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
@@ -24,7 +28,8 @@ export const streamResponseMembers: readonly string[] = Object.freeze([
 export type FrameType = 'message' | 'error';
 
 /**
-The type of an SSE event: absent and `message` are the same (WHATWG HTML, "dispatch the event"); `error` carries an error; anything else is refused, since A2A spec, §9.4.2 and §11.7 define no other.
+The type of an SSE event: absent and `message` are the same (WHATWG HTML, "dispatch the event"); `error`
+carries an error; anything else is refused, since A2A spec, §9.4.2 and §11.7 define no other.
 
 @throws InvalidResponseError `sse` (dispatched) with the rule `event-type`.
 @example
@@ -50,7 +55,8 @@ export type EstablishedStream = Pick<HttpStreamResponse, 'release'> & {
 const finished: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
-Iterates the frames of an established stream: each SSE event, decoded within the SSE bounds of `limits` and the caller's `signal`, goes through `toFrame`, whose error ends the stream like a decoder error.
+Iterates the frames of an established stream: each SSE event, decoded within the SSE bounds of `limits` and
+the caller's `signal`, goes through `toFrame`, whose error ends the stream like a decoder error.
 
 @example
 ```ts
@@ -104,7 +110,8 @@ export function streamFrames(
 }
 
 /**
-Decodes one stream event: the exact union first (docs/protocol-checks.md#stream-events), then the StreamResponse schema (`schema`: a stream loads the schemas with its first call).
+Decodes one stream event: the exact union first (docs/protocol-checks.md#stream-events), then the
+StreamResponse schema (`schema`: a stream loads the schemas with its first call).
 
 @throws InvalidResponseError `schema` (dispatched, no HTTP status: the stream was established with a 2xx).
 @example

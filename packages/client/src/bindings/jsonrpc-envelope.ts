@@ -1,6 +1,8 @@
 /**
 @module
-The JSON-RPC 2.0 envelope of an answer (JSON-RPC 2.0 §5; docs/protocol-checks.md#unary-answers): read and checked to the letter, for the binding's answers (`jsonrpc.ts`), its refusals (`jsonrpc-error.ts`) and its stream events (`jsonrpc-stream.ts`) alike.
+The JSON-RPC 2.0 envelope of an answer (JSON-RPC 2.0 §5; docs/protocol-checks.md#unary-answers): read and
+checked to the letter, for the binding's answers (`jsonrpc.ts`), its refusals (`jsonrpc-error.ts`) and its
+stream events (`jsonrpc-stream.ts`) alike.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../protocol/json-value.js';
@@ -10,7 +12,9 @@ import { failureInit } from './result.js';
 export type Envelope = { readonly result: JsonValue } | { readonly error: JsonValue };
 
 /**
-Why `raw` is not the answer to request `id`, or the envelope it is. JSON-RPC 2.0 §5: `jsonrpc` is exactly `"2.0"`, `id` is exactly the number sent (the string `"1"` is not 1), and exactly one of `result` and `error` is present, where `"result": null` is present.
+Why `raw` is not the answer to request `id`, or the envelope it is. JSON-RPC 2.0 §5: `jsonrpc` is exactly
+`"2.0"`, `id` is exactly the number sent (the string `"1"` is not 1), and exactly one of `result` and `error`
+is present, where `"result": null` is present.
 */
 export function readEnvelope(raw: JsonValue, id: number): Envelope | Violation {
   if (!isJsonObject(raw)) {

@@ -1,6 +1,10 @@
 /**
 @module
-The JSON-RPC binding's refusals (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events): a non-2xx answer, a stream request answered without an event stream, and an `error` envelope, each as the closed error it is. It loads with the first refusal or the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"); `jsonrpc.ts` reads the envelope and hands it here.
+The JSON-RPC binding's refusals (docs/protocol-checks.md#unary-answers,
+docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events): a non-2xx answer, a
+stream request answered without an event stream, and an `error` envelope, each as the closed error it is. It
+loads with the first refusal or the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use");
+`jsonrpc.ts` reads the envelope and hands it here.
 */
 import { HttpProtocolError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
@@ -14,7 +18,10 @@ import { parseBody } from './result.js';
 export type FailedResponse = Parameters<typeof failedAnswer>[0];
 
 /**
-A non-2xx answer to request `id`: the code of an error in it is not authoritative (docs/protocol-checks.md#unary-answers). A `RemoteError` without a code for an `error` envelope, `HttpProtocolError('result-on-error-status')` for a `result`, otherwise `HttpProtocolError` (`status` for an empty body, `error-envelope` for anything else).
+A non-2xx answer to request `id`: the code of an error in it is not authoritative
+(docs/protocol-checks.md#unary-answers). A `RemoteError` without a code for an `error` envelope,
+`HttpProtocolError('result-on-error-status')` for a `result`, otherwise `HttpProtocolError` (`status` for an
+empty body, `error-envelope` for anything else).
 
 @example
 ```ts
@@ -41,7 +48,9 @@ export function jsonRpcFailure(response: FailedResponse, id: number, limits: Lim
 }
 
 /**
-A stream request answered without an event stream (docs/protocol-checks.md#stream-establishment). A non-2xx answer reads as {@link jsonRpcFailure}; a 2xx JSON answer is read as an envelope, and only an error in it means something; anything else is `HttpProtocolError('media-type')`.
+A stream request answered without an event stream (docs/protocol-checks.md#stream-establishment). A non-2xx
+answer reads as {@link jsonRpcFailure}; a 2xx JSON answer is read as an envelope, and only an error in it
+means something; anything else is `HttpProtocolError('media-type')`.
 
 @example
 ```ts
@@ -69,7 +78,8 @@ export function jsonRpcRefusal(response: FailedResponse, id: number, limits: Lim
 }
 
 /**
-The `error` of an envelope in a 2xx answer (`httpStatus`) or a stream (`undefined`): the code is authoritative. A malformed error object is `InvalidResponseError('jsonrpc-envelope')`.
+The `error` of an envelope in a 2xx answer (`httpStatus`) or a stream (`undefined`): the code is
+authoritative. A malformed error object is `InvalidResponseError('jsonrpc-envelope')`.
 
 @example
 ```ts

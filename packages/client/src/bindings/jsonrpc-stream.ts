@@ -1,6 +1,10 @@
 /**
 @module
-A JSON-RPC stream once its request is built (A2A spec §9.4.2; docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events): the request goes out, an answer that is no event stream is a refusal, and every event is a whole JSON-RPC response carrying the request's id whose `result` is one StreamResponse. It loads with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"); `jsonrpc.ts` draws the id and builds the request.
+A JSON-RPC stream once its request is built (A2A spec §9.4.2; docs/protocol-checks.md#stream-establishment,
+docs/protocol-checks.md#stream-events): the request goes out, an answer that is no event stream is a refusal,
+and every event is a whole JSON-RPC response carrying the request's id whose `result` is one StreamResponse.
+It loads with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"); `jsonrpc.ts`
+draws the id and builds the request.
 */
 import type { Limits } from '../core/limits.js';
 import { operationSchemas } from '../protocol/operation-schemas.js';
@@ -12,7 +16,9 @@ import { envelopeError, isEnvelope, readEnvelope } from './jsonrpc-envelope.js';
 import { jsonRpcRefusal, jsonRpcRemoteError } from './jsonrpc-error.js';
 import { parseBody } from './result.js';
 
-/** What `jsonrpc.ts` built for one stream: the request id, the HTTP request, the bounds and the caller's signal. */
+/**
+What `jsonrpc.ts` built for one stream: the request id, the HTTP request, the bounds and the caller's signal.
+*/
 export type JsonRpcStreamRequest = {
   readonly id: number;
   readonly http: HttpExchangeRequest;
@@ -21,7 +27,8 @@ export type JsonRpcStreamRequest = {
 };
 
 /**
-Opens the stream of `operation` and iterates its checked frames; throws the refusal when the answer is no event stream.
+Opens the stream of `operation` and iterates its checked frames; throws the refusal when the answer is no
+event stream.
 
 @example
 ```ts
@@ -50,7 +57,8 @@ export async function jsonRpcStream(
       throw envelopeError(envelope);
     }
     if ('error' in envelope) {
-      // In a stream no HTTP status can contradict the code: it is authoritative (docs/protocol-checks.md#stream-events).
+      // In a stream no HTTP status can contradict the code: it is authoritative
+      // (docs/protocol-checks.md#stream-events).
       throw jsonRpcRemoteError(envelope.error, undefined);
     }
     if (type === 'error') {

@@ -1,6 +1,9 @@
 /**
 @module
-The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events).
+The JSON-RPC 2.0 binding (A2A spec, §9): every call is a POST of `{ jsonrpc: '2.0', id, method, params }` to
+the interface URL, with a numeric id from the client's one counter, and every answer is an envelope checked to
+the letter (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment,
+docs/protocol-checks.md#stream-events).
 */
 import type { Load } from '../core/lazy.js';
 import type { JsonObject } from '../protocol/json-value.js';
@@ -16,7 +19,9 @@ import { interfaceUrl } from './request.js';
 import { decodeAnswer, parseBody, type SchemaCode, schemasOf } from './result.js';
 
 /**
-What the binding loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"): the schemas of every operation but SendMessage, a refusal's decoding, the answer rules of the other operations and the stream machinery. The client hands the loader down (`client/loader.ts`).
+What the binding loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"):
+the schemas of every operation but SendMessage, a refusal's decoding, the answer rules of the other operations
+and the stream machinery. The client hands the loader down (`client/loader.ts`).
 */
 export type JsonRpcCode = SchemaCode & {
   readonly jsonRpcFailure: typeof jsonRpcFailure;
@@ -27,16 +32,25 @@ export type JsonRpcCode = SchemaCode & {
 
 /** Options of {@link createJsonRpcBinding}: the interface, plus the client's id counter. */
 export type JsonRpcBindingOptions = BindingOptions & {
-  /** The next request id: one counter per client, starting at 1, shared by every operation (docs/protocol-checks.md#requests). */
+  /**
+  The next request id: one counter per client, starting at 1, shared by every operation
+  (docs/protocol-checks.md#requests).
+  */
   readonly nextId: () => number;
   /** Loads the code the binding needs past a plain send's answer. */
   readonly load: Load<JsonRpcCode>;
 };
 
 /**
-Creates the JSON-RPC binding of one interface. `params` is the request message as ProtoJSON (A2A spec, §9.1) with the interface's `tenant` added when it has one (§8.3.2); GetExtendedAgentCard sends `{}` or `{ tenant }`.
+Creates the JSON-RPC binding of one interface. `params` is the request message as ProtoJSON (A2A spec, §9.1)
+with the interface's `tenant` added when it has one (§8.3.2); GetExtendedAgentCard sends `{}` or `{ tenant }`.
 
-Answers, in order: a 2xx is parsed as bounded JSON and must be this request's envelope (`invalid-response`, reason `json` or `jsonrpc-envelope`); its `error` is a `RemoteError` whose code is authoritative; its `result` is decoded (`schema`). A non-2xx answer is a `RemoteError` without a code when it carries an `error` envelope, `HttpProtocolError('result-on-error-status')` when it carries a `result`, and otherwise `HttpProtocolError` (`status` for an empty body, `error-envelope` for anything else: a 401 or 403 from an authentication proxy included, whose status the error keeps).
+Answers, in order: a 2xx is parsed as bounded JSON and must be this request's envelope (`invalid-response`,
+reason `json` or `jsonrpc-envelope`); its `error` is a `RemoteError` whose code is authoritative; its `result`
+is decoded (`schema`). A non-2xx answer is a `RemoteError` without a code when it carries an `error` envelope,
+`HttpProtocolError('result-on-error-status')` when it carries a `result`, and otherwise `HttpProtocolError`
+(`status` for an empty body, `error-envelope` for anything else: a 401 or 403 from an authentication proxy
+included, whose status the error keeps).
 
 @example
 ```ts
@@ -85,10 +99,12 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
       const response = await exchange(http);
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
-        // A refusal's decoding loads with the first one (ARCHITECTURE.md#decisions, "Code loads with its first use"); the request has left.
+        // A refusal's decoding loads with the first one (ARCHITECTURE.md#decisions, "Code loads with its
+        // first use"); the request has left.
         throw (await load(true)).jsonRpcFailure(response, id, limits);
       }
-      // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null` (docs/protocol-checks.md#unary-answers).
+      // A 204 or an empty 2xx is no envelope: even a delete answers `"result": {}` or `null`
+      // (docs/protocol-checks.md#unary-answers).
       const envelope = readEnvelope(parseBody(response.body, limits, httpStatus), id);
       if (!isEnvelope(envelope)) {
         throw envelopeError(envelope, httpStatus);
@@ -109,7 +125,8 @@ export function createJsonRpcBinding(options: JsonRpcBindingOptions): Binding {
     async stream(operation, request, context) {
       // The id is drawn before the first await: the caller learns it synchronously (client/call-context.ts).
       const { id, http } = prepare(operation, request, context, 'sse');
-      // The stream's machinery loads with the first stream, before anything is sent (ARCHITECTURE.md#decisions, "Code loads with its first use").
+      // The stream's machinery loads with the first stream, before anything is sent
+      // (ARCHITECTURE.md#decisions, "Code loads with its first use").
       const { jsonRpcStream } = await load(false);
       return jsonRpcStream(operation, { id, http, limits, signal: context.signal });
     },

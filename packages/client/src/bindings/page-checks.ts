@@ -1,6 +1,10 @@
 /**
 @module
-The semantic checks of the answers of ListTasks and of the push-config operations (docs/protocol-checks.md#unary-answers: task-page contract and filters, push-config identity), on top of `checks.ts`. They load with the first call of such an operation (ARCHITECTURE.md#decisions, "Code loads with its first use"), are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names a rule and a path, never a value.
+The semantic checks of the answers of ListTasks and of the push-config operations
+(docs/protocol-checks.md#unary-answers: task-page contract and filters, push-config identity), on top of
+`checks.ts`. They load with the first call of such an operation (ARCHITECTURE.md#decisions, "Code loads with
+its first use"), are pure, and throw `InvalidResponseError` with `dispatched: true` and a violation that names
+a rule and a path, never a value.
 */
 
 import type { TaskPushNotificationConfig } from '../protocol/push.js';
@@ -20,8 +24,12 @@ const TASK_PAGE_MAX = 100;
 /**
 Checks a ListTasks page (docs/protocol-checks.md#pages: contract and filters), with reason `page`:
 
-- contract: echoed `pageSize` in 1..100, no more tasks than it, `totalSize` ≥ 0 and ≥ the tasks, unique task ids, newest status timestamp first among the tasks that have one (compared as instants: fraction lengths differ between peers);
-- filters: echoed `pageSize` ≤ the requested one; every task in the requested context and state; with `statusTimestampAfter`, every task has a timestamp ≥ the bound (inclusive, A2A spec §3.1.4); without `includeArtifacts: true`, no task has an `artifacts` field at all, not even `[]`.
+- contract: echoed `pageSize` in 1..100, no more tasks than it, `totalSize` ≥ 0 and ≥ the tasks, unique task
+  ids, newest status timestamp first among the tasks that have one (compared as instants: fraction lengths
+  differ between peers);
+- filters: echoed `pageSize` ≤ the requested one; every task in the requested context and state; with
+  `statusTimestampAfter`, every task has a timestamp ≥ the bound (inclusive, A2A spec §3.1.4); without
+  `includeArtifacts: true`, no task has an `artifacts` field at all, not even `[]`.
 
 Each task also passes Task identity with the requested `historyLength`; those failures keep reason `identity`.
 
@@ -95,7 +103,9 @@ function checkFilters(request: ListTasksRequest, task: Task, path: string, optio
 }
 
 /**
-Checks one push-notification config against the task it was asked for (docs/protocol-checks.md#unary-answers, push config identity), with reason `identity`: `taskId` equals the request's, `id` is present, and equals the request's `id` when one was given (Get, or a Create that chose its id).
+Checks one push-notification config against the task it was asked for (docs/protocol-checks.md#unary-answers,
+push config identity), with reason `identity`: `taskId` equals the request's, `id` is present, and equals the
+request's `id` when one was given (Get, or a Create that chose its id).
 
 @example
 ```ts
@@ -127,7 +137,8 @@ function checkConfigAt(
 }
 
 /**
-Checks a page of push-notification configs: no more entries than the requested `pageSize` (reason `page`), each on the requested task with an id (reason `identity`), ids unique (reason `page`).
+Checks a page of push-notification configs: no more entries than the requested `pageSize` (reason `page`),
+each on the requested task with an id (reason `identity`), ids unique (reason `page`).
 
 @example
 ```ts

@@ -1,6 +1,9 @@
 /**
 @module
-The answers of the push-config operations beyond their schemas (docs/protocol-checks.md#unary-answers): the empty answer of a delete, and a push config's `tenant`, which may only repeat the interface's. Only those operations reach this, so it loads with their schemas (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use"); every other operation's answer is decoded by `decodeAnswer` (`result.ts`) alone.
+The answers of the push-config operations beyond their schemas (docs/protocol-checks.md#unary-answers): the
+empty answer of a delete, and a push config's `tenant`, which may only repeat the interface's. Only those
+operations reach this, so it loads with their schemas (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads
+with its first use"); every other operation's answer is decoded by `decodeAnswer` (`result.ts`) alone.
 */
 import { InvalidResponseError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../protocol/json-value.js';
@@ -18,7 +21,10 @@ function isEmptyAnswer(raw: JsonValue): boolean {
   return raw === null || (isJsonObject(raw) && Object.keys(raw).length === 0);
 }
 
-/** A push config's `tenant` may only repeat the interface's; it is then dropped, since callers never see tenants (docs/protocol-checks.md#requests). */
+/**
+A push config's `tenant` may only repeat the interface's; it is then dropped, since callers never see tenants
+(docs/protocol-checks.md#requests).
+*/
 function withoutTenant(
   config: TaskPushNotificationConfig,
   source: ResultSource,
@@ -35,7 +41,9 @@ function withoutTenant(
 }
 
 /**
-Decodes the result of any unary operation: `null` or `{}` for DeleteTaskPushNotificationConfig (google.protobuf.Empty; docs/protocol-checks.md#unary-answers, delete), `decodeAnswer` (`result.ts`) for the rest, then the push config's tenant.
+Decodes the result of any unary operation: `null` or `{}` for DeleteTaskPushNotificationConfig
+(google.protobuf.Empty; docs/protocol-checks.md#unary-answers, delete), `decodeAnswer` (`result.ts`) for the
+rest, then the push config's tenant.
 
 @throws InvalidResponseError `schema` or `identity` (dispatched).
 @example

@@ -1,6 +1,10 @@
 /**
 @module
-A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers: the JSON-RPC error object, the HTTP+JSON error; docs/protocol-checks.md#stream-events). The remote text is validated (non-empty, ≤ 16 KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
+A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers: the JSON-RPC error object,
+the HTTP+JSON error; docs/protocol-checks.md#stream-events). The remote text is validated (non-empty, ≤ 16
+KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC
+code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx
+answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
 */
 import { type ExchangeError, HttpProtocolError, RemoteError } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
@@ -19,14 +23,20 @@ import type { HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 import { parseRetryAfter } from '../wire/retry-after.js';
 
-/** Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it (docs/protocol-checks.md#unary-answers). `retryAfterMs` is the answer's `Retry-After`, if it had one. */
+/**
+Whether a JSON-RPC error's code can be trusted: only a 2xx answer or a stream event says it
+(docs/protocol-checks.md#unary-answers). `retryAfterMs` is the answer's `Retry-After`, if it had one.
+*/
 export type JsonRpcAuthority = {
   readonly authoritative: boolean;
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;
 };
 
-/** What every error built from one non-2xx answer carries: dispatched, its status, and its `Retry-After` when valid. */
+/**
+What every error built from one non-2xx answer carries: dispatched, its status, and its `Retry-After` when
+valid.
+*/
 export type FailedAnswerInit = {
   readonly dispatched: true;
   readonly httpStatus: number;
@@ -48,7 +58,10 @@ function remote(
 }
 
 /**
-A JSON-RPC `error` member as a `RemoteError`, or the violation that makes it no error object (`{ code: int32, message: non-empty ≤ 16 KiB, data? }`, JSON-RPC 2.0 §5.1). With authority, `remoteCode` is the code and `reason` the code's own reason when the table knows the code; without it, only an ErrorInfo in `data` names the error.
+A JSON-RPC `error` member as a `RemoteError`, or the violation that makes it no error object
+(`{ code: int32, message: non-empty ≤ 16 KiB, data? }`, JSON-RPC 2.0 §5.1). With authority, `remoteCode` is
+the code and `reason` the code's own reason when the table knows the code; without it, only an ErrorInfo in
+`data` names the error.
 
 @example
 ```ts
@@ -75,7 +88,10 @@ export function fromJsonRpcError(error: unknown, authority: JsonRpcAuthority): D
 }
 
 /**
-An HTTP+JSON error body (A2A spec, §11.6: AIP-193 `{ error: { code, status, message, details } }`) as a `RemoteError`, or `undefined` when it is no such envelope or its `code` is not the HTTP status it came with. The A2A code is exposed only when the HTTP status, the `status` string and exactly one A2A ErrorInfo agree, in the v1.0.1 or the v1.0.0 table. `retryAfterMs` is the answer's `Retry-After`, if it had one.
+An HTTP+JSON error body (A2A spec, §11.6: AIP-193 `{ error: { code, status, message, details } }`) as a
+`RemoteError`, or `undefined` when it is no such envelope or its `code` is not the HTTP status it came with.
+The A2A code is exposed only when the HTTP status, the `status` string and exactly one A2A ErrorInfo agree, in
+the v1.0.1 or the v1.0.0 table. `retryAfterMs` is the answer's `Retry-After`, if it had one.
 
 @example
 ```ts
@@ -98,7 +114,10 @@ export function fromRestEnvelope(
 }
 
 /**
-An error sent inside an HTTP+JSON stream (docs/protocol-checks.md#stream-events), or `undefined` when the data is neither form. The AIP-193 envelope is read without the HTTP cross-check, its own `code` standing in for the status; a bare `{ code, message }` is authoritative only for a code of the A2A table, which holds no HTTP status, so the two can never be confused.
+An error sent inside an HTTP+JSON stream (docs/protocol-checks.md#stream-events), or `undefined` when the data
+is neither form. The AIP-193 envelope is read without the HTTP cross-check, its own `code` standing in for the
+status; a bare `{ code, message }` is authoritative only for a code of the A2A table, which holds no HTTP
+status, so the two can never be confused.
 
 @example
 ```ts
@@ -126,7 +145,12 @@ export function fromRestStreamError(data: JsonValue): RemoteError | undefined {
 }
 
 /**
-The error for a non-2xx answer (docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment): what `interpret` makes of its JSON body (a `RemoteError`, or another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page. Every one carries the answer's `Retry-After` as `retryAfterMs` when the headers hold a valid one (A2A spec §3.3.2: a 503 MAY send it), which `interpret` receives in `init`.
+The error for a non-2xx answer (docs/protocol-checks.md#unary-answers,
+docs/protocol-checks.md#stream-establishment): what `interpret` makes of its JSON body (a `RemoteError`, or
+another error the binding chose), else `HttpProtocolError` — `status` for an empty body (the peer said only
+its status), `error-envelope` for any body that is not a JSON error envelope, such as a proxy's HTML 413 page.
+Every one carries the answer's `Retry-After` as `retryAfterMs` when the headers hold a valid one (A2A spec
+§3.3.2: a 503 MAY send it), which `interpret` receives in `init`.
 
 @example
 ```ts

@@ -1,11 +1,13 @@
 /**
 @module
-The request side both bindings share: the interface URL, read once. The request itself arrives already checked against the outbound contract (`client/outbound.ts`, the one place that decides what may leave).
+The request side both bindings share: the interface URL, read once. The request itself arrives already checked
+against the outbound contract (`client/outbound.ts`, the one place that decides what may leave).
 */
 import { OptionsError } from '../core/errors.js';
 
 /**
-The interface URL, parsed once when a binding is built: absolute `http:` or `https:`, with no credentials, query or fragment (an interface URL is a base that paths are appended to; discovery refuses the rest too).
+The interface URL, parsed once when a binding is built: absolute `http:` or `https:`, with no credentials,
+query or fragment (an interface URL is a base that paths are appended to; discovery refuses the rest too).
 
 @throws OptionsError `url` (`inconsistent`).
 @example

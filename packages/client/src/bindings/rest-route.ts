@@ -1,6 +1,8 @@
 /**
 @module
-Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules; docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
+Where an HTTP+JSON request's fields go (A2A spec, §11.3–§11.5 and the proto's `google.api.http` rules;
+docs/protocol-checks.md#requests): the path variables into their segments, the tenant into the leading
+segment, every other field into the JSON body of a POST or the query of a GET or DELETE.
 */
 import type { ClientMethod } from '../protocol/operations.js';
 import { expandPath } from '../protocol/path-template.js';
@@ -10,7 +12,8 @@ import { type HttpMethod, routes } from '../protocol/routes.js';
 export type RestRoute = { readonly method: HttpMethod; readonly path: string; readonly body?: string };
 
 /**
-The query parameters of each GET and DELETE, in the order they are written (docs/protocol-checks.md#requests). A field not listed is never sent: the path variables are in the path, and `tenant` is the path prefix.
+The query parameters of each GET and DELETE, in the order they are written (docs/protocol-checks.md#requests).
+A field not listed is never sent: the path variables are in the path, and `tenant` is the path prefix.
 */
 const queryFields: Readonly<Partial<Record<ClientMethod, readonly string[]>>> = Object.freeze({
   getTask: ['historyLength'],
@@ -26,7 +29,10 @@ const queryFields: Readonly<Partial<Record<ClientMethod, readonly string[]>>> = 
   listTaskPushNotificationConfigs: ['pageSize', 'pageToken'],
 });
 
-/** `pageSize` is always sent, so that the page an agent returns is checked against the size actually asked for (docs/protocol-checks.md#requests, ARCHITECTURE.md#bounds). */
+/**
+`pageSize` is always sent, so that the page an agent returns is checked against the size actually asked for
+(docs/protocol-checks.md#requests, ARCHITECTURE.md#bounds).
+*/
 const defaultPageSize = 50;
 const pagedOperations: ReadonlySet<ClientMethod> = new Set(['listTasks', 'listTaskPushNotificationConfigs']);
 
@@ -41,7 +47,8 @@ function stringField(fields: Readonly<Record<string, unknown>>, name: string): s
   return typeof value === 'string' ? value : undefined;
 }
 
-// A2A spec, §11.5: camelCase names, decimal numbers, `true`/`false`, enum names, timestamps as written; RFC 3986 percent-encoding.
+// A2A spec, §11.5: camelCase names, decimal numbers, `true`/`false`, enum names, timestamps as written; RFC
+// 3986 percent-encoding.
 function queryString(operation: ClientMethod, fields: Readonly<Record<string, unknown>>): string {
   const pairs: string[] = [];
   for (const name of queryFields[operation] ?? []) {
@@ -61,7 +68,10 @@ function queryString(operation: ClientMethod, fields: Readonly<Record<string, un
 }
 
 /**
-The route of an already checked request (one without a `tenant`: see `prepareCall` in client/outbound.ts). The tenant and the path variables never go into the body or the query: google.api.http binds them to the path, the official JS SDK server takes the tenant from the path alone, and the reference mock refuses a body that names another.
+The route of an already checked request (one without a `tenant`: see `prepareCall` in client/outbound.ts). The
+tenant and the path variables never go into the body or the query: google.api.http binds them to the path, the
+official JS SDK server takes the tenant from the path alone, and the reference mock refuses a body that names
+another.
 
 @throws RequestError `invalid-params` (not dispatched) when a path variable is missing, empty, `.` or `..`.
 @example

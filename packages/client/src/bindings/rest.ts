@@ -1,6 +1,11 @@
 /**
 @module
-The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies, and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers, docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events). It loads only with the first call of a client pinned to it (`rest-loader.ts`), so it imports the schema table and the stream machinery directly: they load with it.
+The HTTP+JSON binding (A2A spec, §11): one route per operation below the interface URL (A2A spec §11.3, with
+the proto's `/{tenant}` forms), the request's other fields in a JSON body or the query, AIP-193 error bodies,
+and bare StreamResponse events (docs/protocol-checks.md#requests, docs/protocol-checks.md#unary-answers,
+docs/protocol-checks.md#stream-establishment, docs/protocol-checks.md#stream-events). It loads only with the
+first call of a client pinned to it (`rest-loader.ts`), so it imports the schema table and the stream
+machinery directly: they load with it.
 */
 import { HttpProtocolError, InvalidResponseError } from '../core/errors.js';
 import { optionalMembers } from '../core/optional-members.js';
@@ -19,7 +24,10 @@ import { parseBody, unionViolation } from './result.js';
 // A2A spec, §11.1 (v1.0.1): HTTP+JSON requests are application/a2a+json.
 const contentType = 'application/a2a+json';
 
-/** The 2xx statuses an answer may carry: 201 for a created config and 204 for a deleted one, as the official JS SDK server answers (docs/interop.md#the-official-js-sdk-server), 200 otherwise. */
+/**
+The 2xx statuses an answer may carry: 201 for a created config and 204 for a deleted one, as the official JS
+SDK server answers (docs/interop.md#the-official-js-sdk-server), 200 otherwise.
+*/
 function statusAllowed(operation: UnaryMethod, status: number): boolean {
   switch (operation) {
     case 'createTaskPushNotificationConfig':
@@ -32,9 +40,17 @@ function statusAllowed(operation: UnaryMethod, status: number): boolean {
 }
 
 /**
-Creates the HTTP+JSON binding of one interface. Requests: the tenant is one percent-encoded path segment right after the interface URL's path, each path variable one segment; body operations POST a JSON object holding every field that is not in the path (`{}` at least; docs/protocol-checks.md#requests), query operations send the rest as camelCase query parameters (`pageSize` always, 50 unless given; `includeArtifacts` only when true); SubscribeToTask is a POST without a body, or a GET with `subscribeMethod: 'GET'`.
+Creates the HTTP+JSON binding of one interface. Requests: the tenant is one percent-encoded path segment right
+after the interface URL's path, each path variable one segment; body operations POST a JSON object holding
+every field that is not in the path (`{}` at least; docs/protocol-checks.md#requests), query operations send
+the rest as camelCase query parameters (`pageSize` always, 50 unless given; `includeArtifacts` only when
+true); SubscribeToTask is a POST without a body, or a GET with `subscribeMethod: 'GET'`.
 
-Answers: a 2xx must carry its operation's status and an `application/json` or `application/a2a+json` body, which is parsed as bounded JSON and decoded (DeleteTaskPushNotificationConfig may also answer 204 or an empty 2xx). A non-2xx is read as an AIP-193 envelope whose `code` is the HTTP status: a `RemoteError`, with `remoteCode` only when the status, the `status` string and one A2A ErrorInfo agree; anything else is `HttpProtocolError` (`status` for an empty body, `error-envelope` otherwise).
+Answers: a 2xx must carry its operation's status and an `application/json` or `application/a2a+json` body,
+which is parsed as bounded JSON and decoded (DeleteTaskPushNotificationConfig may also answer 204 or an empty
+2xx). A non-2xx is read as an AIP-193 envelope whose `code` is the HTTP status: a `RemoteError`, with
+`remoteCode` only when the status, the `status` string and one A2A ErrorInfo agree; anything else is
+`HttpProtocolError` (`status` for an empty body, `error-envelope` otherwise).
 
 @example
 ```ts
@@ -44,7 +60,8 @@ await binding.unary('getTask', { id: 'task-1', historyLength: 1 }, {}); // GET /
 */
 export function createRestBinding(options: BindingOptions): Binding {
   const base = interfaceUrl(options.url);
-  // docs/protocol-checks.md#requests: a trailing empty segment is dropped, so `/a2a/` and `/a2a` name the same routes.
+  // docs/protocol-checks.md#requests: a trailing empty segment is dropped, so `/a2a/` and `/a2a` name the
+  // same routes.
   const prefix = `${base.origin}${base.pathname.replace(/\/$/, '')}`;
   const { limits, tenant } = options;
   const source = optionalMembers({ tenant });
@@ -121,7 +138,8 @@ export function createRestBinding(options: BindingOptions): Binding {
         const violation =
           type === 'error' ? { rule: 'error-event', path: '$' } : unionViolation(raw, streamResponseMembers);
         if (violation !== undefined) {
-          // docs/protocol-checks.md#stream-events: an error event, or data that is no StreamResponse but is an error, is the peer's error.
+          // docs/protocol-checks.md#stream-events: an error event, or data that is no StreamResponse but is
+          // an error, is the peer's error.
           throw (
             fromRestStreamError(raw) ?? new InvalidResponseError('schema', { dispatched: true, violation })
           );

@@ -1,6 +1,10 @@
 /**
 @module
-The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact one-key union on the raw value, and the operation's response schema. The two rules only a binding can apply because only it knows the request's shape, the empty delete answer and the push config's tenant, are in `push-config-answer.ts`, which loads with those operations.
+The response side both bindings share (docs/protocol-checks.md#unary-answers: bounded JSON, exact response
+union, decode and contract, delete; docs/protocol-checks.md#stream-events): bytes to bounded JSON, the exact
+one-key union on the raw value, and the operation's response schema. The two rules only a binding can apply
+because only it knows the request's shape, the empty delete answer and the push config's tenant, are in
+`push-config-answer.ts`, which loads with those operations.
 */
 import { InvalidResponseError, type Violation } from '../core/errors.js';
 import type { Load } from '../core/lazy.js';
@@ -14,19 +18,26 @@ import { isKnownField } from '../protocol/scalars.js';
 import { SendMessageRequest, SendMessageResponse } from '../protocol/send-message.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
 
-/** Where a result came from: the HTTP status of its answer (absent inside a stream) and the interface's tenant. */
+/**
+Where a result came from: the HTTP status of its answer (absent inside a stream) and the interface's tenant.
+*/
 export type ResultSource = { readonly httpStatus?: number; readonly tenant?: string };
 
 /** The request schema and the answer schema of each operation (`protocol/operation-schemas.ts`). */
 export type OperationSchemas = typeof operationSchemas;
 
-/** What {@link schemasOf} loads: the schema table of every operation, which loads with the first call of one other than SendMessage. */
+/**
+What {@link schemasOf} loads: the schema table of every operation, which loads with the first call of one
+other than SendMessage.
+*/
 export type SchemaCode = { readonly operationSchemas: OperationSchemas };
 
 const sendMessageSchemas = Object.freeze({ request: SendMessageRequest, response: SendMessageResponse });
 
 /**
-The request and answer schemas of `operation`. SendMessage's are on the path of every client; every other operation's load with its first call through `load`, before its request leaves (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a failed load is `TransportError('network')` with `dispatched: false`.
+The request and answer schemas of `operation`. SendMessage's are on the path of every client; every other
+operation's load with its first call through `load`, before its request leaves (ARCHITECTURE.md#decisions,
+"Code loads with its first use"), so a failed load is `TransportError('network')` with `dispatched: false`.
 
 @example
 ```ts
@@ -47,15 +58,19 @@ export async function schemasOf<N extends ClientMethod>(
 /** The members of SendMessageResponse (A2A spec, §3.1.1). */
 export const sendResponseMembers: readonly string[] = Object.freeze(['task', 'message']);
 
-/** The `InvalidResponseError` fields of an answer: always dispatched, with its HTTP status when there is one. */
+/**
+The `InvalidResponseError` fields of an answer: always dispatched, with its HTTP status when there is one.
+*/
 export function failureInit(httpStatus: number | undefined): { dispatched: true; httpStatus?: number } {
   return httpStatus === undefined ? { dispatched: true } : { dispatched: true, httpStatus };
 }
 
 /**
-Parses an answer's body or an event's data under the JSON bounds of `limits` (docs/protocol-checks.md#bounded-json: duplicate keys, depth, sizes, trailing data, unsafe integers).
+Parses an answer's body or an event's data under the JSON bounds of `limits`
+(docs/protocol-checks.md#bounded-json: duplicate keys, depth, sizes, trailing data, unsafe integers).
 
-@throws InvalidResponseError `json` (dispatched) pointing at the broken rule, never quoting the body: its path names indexes and the protocol's own member names only.
+@throws InvalidResponseError `json` (dispatched) pointing at the broken rule, never quoting the body: its path
+  names indexes and the protocol's own member names only.
 @example
 ```ts
 const raw = parseBody(response.body, limits, response.status);
@@ -73,7 +88,10 @@ export function parseBody(input: Uint8Array | string, limits: Limits, httpStatus
 }
 
 /**
-Why `raw` is not exactly one member of a oneof, or `undefined` when it is: an object with exactly one key, and that key one of `members`. Stricter than A2A spec, §5.7 on purpose (docs/protocol-checks.md#unary-answers, exact unions): `{}`, two keys, a known key beside an unknown one, an unknown key alone and an array are all refused, since a peer that sends them did not say which answer it meant.
+Why `raw` is not exactly one member of a oneof, or `undefined` when it is: an object with exactly one key, and
+that key one of `members`. Stricter than A2A spec, §5.7 on purpose (docs/protocol-checks.md#unary-answers,
+exact unions): `{}`, two keys, a known key beside an unknown one, an unknown key alone and an array are all
+refused, since a peer that sends them did not say which answer it meant.
 
 @example
 ```ts
@@ -109,7 +127,10 @@ export function schemaError(source: ResultSource, violation: Violation): Invalid
 }
 
 /**
-Decodes the answer of a unary operation that has one (docs/protocol-checks.md#unary-answers): the exact union for SendMessage, then the operation's response schema (`schema`, from {@link schemasOf}). SendMessage's answer needs nothing else; the other operations' go through `decodeResult` (`push-config-answer.ts`), which adds the empty delete answer and the push config's tenant and loads with their schemas.
+Decodes the answer of a unary operation that has one (docs/protocol-checks.md#unary-answers): the exact union
+for SendMessage, then the operation's response schema (`schema`, from {@link schemasOf}). SendMessage's answer
+needs nothing else; the other operations' go through `decodeResult` (`push-config-answer.ts`), which adds the
+empty delete answer and the push config's tenant and loads with their schemas.
 
 @throws InvalidResponseError `schema` (dispatched).
 @example

@@ -1,15 +1,23 @@
 /**
 @module
-The state of one stream's lifecycle validator (`bindings/stream.ts`, docs/protocol-checks.md#stream-lifecycle), as one explicit record: where the stream comes from, how far it has come (its phase, its task's ids and settled state, each artifact's chunk state), where a resumption seam left it (docs/protocol-checks.md#stream-resumption), and its first failure, which stays final. The functions over it are `bindings/stream.ts`'s.
+The state of one stream's lifecycle validator (`bindings/stream.ts`,
+docs/protocol-checks.md#stream-lifecycle), as one explicit record: where the stream comes from, how far it has
+come (its phase, its task's ids and settled state, each artifact's chunk state), where a resumption seam left
+it (docs/protocol-checks.md#stream-resumption), and its first failure, which stays final. The functions over
+it are `bindings/stream.ts`'s.
 */
 import type { SendMessageRequest } from '../protocol/send-message.js';
 
-/** Where a stream comes from: a streaming send (checked against its request) or a subscription to one task. */
+/**
+Where a stream comes from: a streaming send (checked against its request) or a subscription to one task.
+*/
 export type StreamOrigin =
   | { readonly kind: 'send'; readonly request: SendMessageRequest }
   | { readonly kind: 'subscribe'; readonly taskId: string };
 
-/** `terminal` or `interrupted` once the task has reached such a state (and not left it); `undefined` otherwise. */
+/**
+`terminal` or `interrupted` once the task has reached such a state (and not left it); `undefined` otherwise.
+*/
 export type Settled = 'terminal' | 'interrupted' | undefined;
 
 /** Everything one validator holds between two events; a member left out has not happened yet. */

@@ -55,7 +55,10 @@ const followUp: StreamOrigin = {
   request: { message: user(owner), configuration: { historyLength: 0 } },
 };
 
-/** Where the stream must fail: the index of the refused event (`events.length` for the end), then reason, rule and path. */
+/**
+Where the stream must fail: the index of the refused event (`events.length` for the end), then reason, rule
+and path.
+*/
 type Failure = readonly [number, InvalidResponseReason, string, string?];
 
 /** Feeds every event, then ends; returns how far it got and what it threw. */
@@ -468,7 +471,8 @@ describe('createStreamValidator: properties', () => {
   it('accepts every valid task stream broken anywhere and resumed from a snapshot taken at any later point', () => {
     fc.assert(
       fc.property(validStream, fc.nat(), fc.nat(), ({ origin, events }, breakPick, gapPick) => {
-        // A break after `at` events; the subscription's snapshot holds the task as it stood after `from` events.
+        // A break after `at` events; the subscription's snapshot holds the task as it stood after `from`
+        // events.
         const at = 1 + (breakPick % (events.length - 1));
         const from = at + (gapPick % (events.length - at));
         let state: TaskState = 'TASK_STATE_SUBMITTED';
@@ -592,7 +596,8 @@ describe('createStreamValidator across a resumption seam', () => {
     validator.accept(whole('TASK_STATE_SUBMITTED', '2026-01-01T00:00:01Z', false));
     validator.accept(at('TASK_STATE_INPUT_REQUIRED', '2026-01-01T00:00:03Z'));
     validator.seam();
-    // A regression: the snapshot is a repeat like an older update, so the interrupted state and the open artifact stand.
+    // A regression: the snapshot is a repeat like an older update, so the interrupted state and the open
+    // artifact stand.
     expect(
       validator.accept(
         snapshot('TASK_STATE_WORKING', {

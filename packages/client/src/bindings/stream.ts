@@ -1,23 +1,44 @@
 /**
 @module
-The lifecycle validator of one SendStreamingMessage or SubscribeToTask stream (docs/protocol-checks.md#stream-lifecycle): every decoded event goes through `accept`, the end of the body through `end`.
+The lifecycle validator of one SendStreamingMessage or SubscribeToTask stream
+(docs/protocol-checks.md#stream-lifecycle): every decoded event goes through `accept`, the end of the body
+through `end`.
 
-States: awaiting the first event, then either a completed direct-Message stream or a task stream that tracks the task's ids, whether it has settled, and each artifact's chunk state (known ids, sealed or not).
+States: awaiting the first event, then either a completed direct-Message stream or a task stream that tracks
+the task's ids, whether it has settled, and each artifact's chunk state (known ids, sealed or not).
 
 Reasons of the `InvalidResponseError`s it throws (all `dispatched: true`):
-- `identity`: an event of another task or context, a status message that is not the agent's for this task, a first event that is not the task or message the request asked for;
-- `stream`: events out of order: an update before the first Task, a second Task snapshot, a Message inside a task stream or on a subscription, anything after a Message, an `append` chunk for an artifact that was never started or already sealed by `lastChunk`;
+- `identity`: an event of another task or context, a status message that is not the agent's for this task, a
+  first event that is not the task or message the request asked for;
+- `stream`: events out of order: an update before the first Task, a second Task snapshot, a Message inside a
+  task stream or on a subscription, anything after a Message, an `append` chunk for an artifact that was never
+  started or already sealed by `lastChunk`;
 - `lifecycle`: an event after a terminal state, or an end before the task settled (a premature end).
 
 Decisions where the sources differ:
-- After a terminal state nothing more is accepted, not even the last Task snapshot that A2A spec §11.7 lets a server send before closing: the stream lifecycle rules reject it (docs/protocol-checks.md#stream-lifecycle), and neither the official `@a2a-js/sdk` 1.3.0 server (its captured streams end with the terminal `statusUpdate`) nor `mocks/` sends one.
-- An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open after `AUTH_REQUIRED`, and the official server does exactly that, so StateKnot's stricter rule would refuse a conformant peer. A later non-settled status makes an end premature again.
-- A subscription's first Task passes the whole Task identity check with the subscribed id (status message and history belong to it), not only the id comparison StateKnot makes.
-- The first failure is final: any later `accept` or `end` throws that same error again, with one exception: a premature end is a break that `seam` repairs.
+- After a terminal state nothing more is accepted, not even the last Task snapshot that A2A spec §11.7 lets a
+  server send before closing: the stream lifecycle rules reject it (docs/protocol-checks.md#stream-lifecycle),
+  and neither the official `@a2a-js/sdk` 1.3.0 server (its captured streams end with the terminal
+  `statusUpdate`) nor `mocks/` sends one.
+- An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further
+  events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open
+  after `AUTH_REQUIRED`, and the official server does exactly that, so StateKnot's stricter rule would refuse
+  a conformant peer. A later non-settled status makes an end premature again.
+- A subscription's first Task passes the whole Task identity check with the subscribed id (status message and
+  history belong to it), not only the id comparison StateKnot makes.
+- The first failure is final: any later `accept` or `end` throws that same error again, with one exception: a
+  premature end is a break that `seam` repairs.
 
-Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` marks where a broken stream continues with a SubscribeToTask (or a GetTask snapshot). The next event must be a Task snapshot of the same task and context; it replaces the artifacts held (a snapshot's artifacts are whole, so appends continue from them) and the settled state, unless its status is older than the last status delivered: then it is a regression, `accept` returns `false`, and what was held stands. From then on a status update older than the last status delivered is a repeat: `accept` returns `false` and the event is not delivered.
+Across a resumption seam (docs/protocol-checks.md#stream-resumption): `seam()` marks where a broken stream
+continues with a SubscribeToTask (or a GetTask snapshot). The next event must be a Task snapshot of the same
+task and context; it replaces the artifacts held (a snapshot's artifacts are whole, so appends continue from
+them) and the settled state, unless its status is older than the last status delivered: then it is a
+regression, `accept` returns `false`, and what was held stands. From then on a status update older than the
+last status delivered is a repeat: `accept` returns `false` and the event is not delivered.
 
-The validator's state is one explicit record (`StreamState`, `bindings/stream-state.ts`); the checks of each event are functions of it here, and `createStreamValidator` holds one record for one stream, which its `end` and `seam` move.
+The validator's state is one explicit record (`StreamState`, `bindings/stream-state.ts`); the checks of each
+event are functions of it here, and `createStreamValidator` holds one record for one stream, which its `end`
+and `seam` move.
 */
 
 import { InvalidResponseError } from '../core/errors.js';
@@ -73,7 +94,10 @@ function checkOwner(
   }
 }
 
-/** The first event after a seam: a Task snapshot of the same task and context; `false` when it is older than the status delivered. */
+/**
+The first event after a seam: a Task snapshot of the same task and context; `false` when it is older than the
+status delivered.
+*/
 function acceptSnapshot(state: StreamState, event: StreamResponse): boolean {
   if (!('task' in event)) {
     // A2A spec §3.1.6: a subscription starts with the Task, so a resumed stream does too.
@@ -92,18 +116,23 @@ function acceptSnapshot(state: StreamState, event: StreamResponse): boolean {
   }
   state.settled = settledOf(task.status.state);
   state.lastStatusTime = time ?? state.lastStatusTime;
-  // A snapshot's artifacts are whole: what was held before the seam is replaced, and appends continue from these.
+  // A snapshot's artifacts are whole: what was held before the seam is replaced, and appends continue from
+  // these.
   state.artifacts.clear();
   holdArtifacts(state, task);
   return true;
 }
 
-/** Whether a status `time` is older than the `last` one delivered; without both there is nothing to compare. */
+/**
+Whether a status `time` is older than the `last` one delivered; without both there is nothing to compare.
+*/
 function isOlder(time: string | undefined, last: string | undefined): boolean {
   return time !== undefined && last !== undefined && compareTimestamps(time, last) < 0;
 }
 
-/** Checks one event in order and moves the state; returns `false` for a status update a resumed stream repeats. */
+/**
+Checks one event in order and moves the state; returns `false` for a status update a resumed stream repeats.
+*/
 function acceptEvent(state: StreamState, event: StreamResponse): boolean {
   if (state.phase === 'seam') {
     return acceptSnapshot(state, event);
@@ -163,7 +192,8 @@ function acceptEvent(state: StreamState, event: StreamResponse): boolean {
     checkOwner(state, update, '$.artifactUpdate');
     const { artifactId } = update.artifact;
     if (update.append) {
-      // A2A spec §4.2.2: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing to add to.
+      // A2A spec §4.2.2: `append` adds parts to an artifact sent earlier; after `lastChunk` there is nothing
+      // to add to.
       const sealed = state.artifacts.get(artifactId);
       if (sealed === undefined) {
         fail('stream', 'append-unknown-artifact', '$.artifactUpdate.artifact.artifactId');
@@ -172,22 +202,31 @@ function acceptEvent(state: StreamState, event: StreamResponse): boolean {
         fail('stream', 'append-sealed-artifact', '$.artifactUpdate.artifact.artifactId');
       }
     }
-    // `append: false` starts or replaces the artifact (docs/protocol-checks.md#stream-lifecycle), which reopens it.
+    // `append: false` starts or replaces the artifact (docs/protocol-checks.md#stream-lifecycle), which
+    // reopens it.
     state.artifacts.set(artifactId, update.lastChunk);
   }
   return true;
 }
 
 /**
-Checks the events of one stream in order. `accept` and `end` throw `InvalidResponseError` with `dispatched: true`; `accept` returns `false` for a status update a resumed stream repeats (not to be delivered again); `complete` says whether the stream may end now (after a direct Message, or once the task is terminal or interrupted); `seam` continues a task stream that broke, `settled` says how far its task has come.
+Checks the events of one stream in order. `accept` and `end` throw `InvalidResponseError` with
+`dispatched: true`; `accept` returns `false` for a status update a resumed stream repeats (not to be delivered
+again); `complete` says whether the stream may end now (after a direct Message, or once the task is terminal
+or interrupted); `seam` continues a task stream that broke, `settled` says how far its task has come.
 */
 export type StreamValidator = {
   accept(event: StreamResponse): boolean;
   end(): void;
-  /** The stream broke and continues from a fresh snapshot: throws the stream's failure unless it is none or a premature end. */
+  /**
+  The stream broke and continues from a fresh snapshot: throws the stream's failure unless it is none or a
+  premature end.
+  */
   seam(): void;
   readonly complete: boolean;
-  /** `terminal` or `interrupted` once the task has reached such a state (and not left it); `undefined` otherwise. */
+  /**
+  `terminal` or `interrupted` once the task has reached such a state (and not left it); `undefined` otherwise.
+  */
   readonly settled: 'terminal' | 'interrupted' | undefined;
 };
 
@@ -219,7 +258,8 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       guarded(state, () => {
         if (!isComplete(state)) {
           state.prematureEnd = true;
-          // A2A spec §3.1.2: a task stream closes once the task is terminal (or interrupted, §11.7); earlier is a cut.
+          // A2A spec §3.1.2: a task stream closes once the task is terminal (or interrupted, §11.7); earlier
+          // is a cut.
           throw new InvalidResponseError('lifecycle', {
             dispatched: true,
             violation: { rule: 'premature-end' },
@@ -233,7 +273,8 @@ export function createStreamValidator(origin: StreamOrigin): StreamValidator {
       }
       state.failure = undefined;
       state.prematureEnd = false;
-      // A subscription that broke before its first event simply starts again; a task stream waits for its snapshot.
+      // A subscription that broke before its first event simply starts again; a task stream waits for its
+      // snapshot.
       if (state.phase === 'task') {
         state.phase = 'seam';
         state.resumed = true;

@@ -1,6 +1,9 @@
 /**
 @module
-Builders for the message a client sends and its parts (A2A spec §4.1.4, §4.1.6): the values are the plain wire types, so a builder is never needed, only shorter. Each builder decodes what it built with the very schema a send checks (docs/protocol-checks.md#requests), so a bad part (an empty URL, a `data` that is not JSON, a part list over the bound) is refused here, with the rule and the field path, rather than at the send.
+Builders for the message a client sends and its parts (A2A spec §4.1.4, §4.1.6): the values are the plain wire
+types, so a builder is never needed, only shorter. Each builder decodes what it built with the very schema a
+send checks (docs/protocol-checks.md#requests), so a bad part (an empty URL, a `data` that is not JSON, a part
+list over the bound) is refused here, with the rule and the field path, rather than at the send.
 
 @example
 ```ts
@@ -65,7 +68,9 @@ export function fileUrlPart(url: string, options?: PartOptions): Part {
   return part({ url }, options);
 }
 
-/** A `ROLE_USER` message: from one text, one part or a list of parts; a fresh `messageId` unless one is given. */
+/**
+A `ROLE_USER` message: from one text, one part or a list of parts; a fresh `messageId` unless one is given.
+*/
 export function userMessage(parts: string | Part | readonly Part[], options: MessageOptions = {}): Message {
   const list =
     typeof parts === 'string' ? [{ text: parts }] : Array.isArray(parts) ? [...parts] : [parts as Part];

@@ -1,6 +1,13 @@
 /**
 @module
-What one call carries and what the calls of one client share (ARCHITECTURE.md#layers-of-the-client, layer "client"): the per-call options, the call as the runner tracks it, and the runner's state (`CallKit`: one binding, one JSON-RPC id counter, one call counter, the client's events). Then what every call does with them: it begins, its events name it, its request passes the outbound contract once (`prepare`), its attempts run under the client's retry policy (`attempts`), each attempt gets its token context, extra headers and `request` event around the binding's own call (`start`, which builds the binding's `CallContext`), and a failure ends it named for its operation (`fail`). The unary half is `unary-call.ts`, the stream half `streaming.ts`; `call.ts` joins them.
+What one call carries and what the calls of one client share (ARCHITECTURE.md#layers-of-the-client, layer
+"client"): the per-call options, the call as the runner tracks it, and the runner's state (`CallKit`: one
+binding, one JSON-RPC id counter, one call counter, the client's events). Then what every call does with them:
+it begins, its events name it, its request passes the outbound contract once (`prepare`), its attempts run
+under the client's retry policy (`attempts`), each attempt gets its token context, extra headers and `request`
+event around the binding's own call (`start`, which builds the binding's `CallContext`), and a failure ends it
+named for its operation (`fail`). The unary half is `unary-call.ts`, the stream half `streaming.ts`; `call.ts`
+joins them.
 */
 import type { Binding, CallContext, HeaderTarget, StreamMethod } from '../bindings/binding.js';
 import { type SchemaCode, schemasOf } from '../bindings/result.js';
@@ -21,7 +28,8 @@ import type { TokenAttempt, TokenContext } from './security.js';
 import type { skillCallScopes } from './skill-scopes.js';
 
 /**
-What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then choose the token's scopes), and, for the durable layer, the attempt it makes.
+What one call may add: a cancellation signal, the skill it invokes (whose own security requirements then
+choose the token's scopes), and, for the durable layer, the attempt it makes.
 
 @example
 ```ts
@@ -29,13 +37,25 @@ await client.sendMessage({ message }, { signal: AbortSignal.timeout(5_000), skil
 ```
 */
 export type CallOptions = {
-  /** Cancels the call: before dispatch `RequestError('aborted')`, after it `TransportError('aborted')`; it also ends a stream. */
+  /**
+  Cancels the call: before dispatch `RequestError('aborted')`, after it `TransportError('aborted')`; it also
+  ends a stream.
+  */
   readonly signal?: AbortSignal;
-  /** A skill id of the card: the skill's `securityRequirements`, when it declares some, set the token's scopes. */
+  /**
+  A skill id of the card: the skill's `securityRequirements`, when it declares some, set the token's scopes.
+  */
   readonly skill?: string;
-  /** Passed to the token provider as `TokenContext.attempt`. A call made for a durable attempt is never retried by the client's policy. */
+  /**
+  Passed to the token provider as `TokenContext.attempt`. A call made for a durable attempt is never retried
+  by the client's policy.
+  */
   readonly attempt?: TokenAttempt;
-  /** Streams only: how a stream that breaks once it has named its task resumes, by SubscribeToTask and never by sending again (`resumption.ts`); `false` turns it off. Unary calls ignore it. @default { attempts: 3, totalAttempts: 32, totalTimeMs: 300000, initialDelayMs: 250, maxDelayMs: 5000 } */
+  /**
+  Streams only: how a stream that breaks once it has named its task resumes, by SubscribeToTask and never by
+  sending again (`resumption.ts`); `false` turns it off. Unary calls ignore it. @default { attempts: 3,
+  totalAttempts: 32, totalTimeMs: 300000, initialDelayMs: 250, maxDelayMs: 5000 }
+  */
   readonly resume?: ResumeOptions | boolean;
 };
 
@@ -48,13 +68,18 @@ export type Call = {
   readonly operation: OperationName;
   readonly started: number;
   rpcId?: number;
-  /** What the token provider threw, so that a deliberate `permission-denied` survives the transport's mapping. */
+  /**
+  What the token provider threw, so that a deliberate `permission-denied` survives the transport's mapping.
+  */
   providerError?: unknown;
   /** The try the client's retry policy is on, from 1; `ClientOptions.headers` is told it. */
   attempt?: number;
 };
 
-/** Runs one stream call already begun by the caller: yields each checked event, reports `stream-*` events, and throws what the caller's `fail` returns. */
+/**
+Runs one stream call already begun by the caller: yields each checked event, reports `stream-*` events, and
+throws what the caller's `fail` returns.
+*/
 export type StreamRun = (
   call: Call,
   operation: StreamMethod,
@@ -63,7 +88,9 @@ export type StreamRun = (
 ) => AsyncGenerator<StreamResponse, void, undefined>;
 
 /**
-What a call loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"): every operation's schemas but SendMessage's, a skill's scopes, the retry loop, the checks of the caller's extra headers. The client hands the loader down (`loader.ts`), so this module need not import it.
+What a call loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"):
+every operation's schemas but SendMessage's, a skill's scopes, the retry loop, the checks of the caller's
+extra headers. The client hands the loader down (`loader.ts`), so this module need not import it.
 */
 export type CallCode = SchemaCode & {
   readonly skillCallScopes: typeof skillCallScopes;
@@ -71,7 +98,10 @@ export type CallCode = SchemaCode & {
   readonly extraHeadersOf: typeof extraHeadersOf;
 };
 
-/** The state of one client's call runner, which its stream half (`streaming.ts`) shares: the same binding, events, outbound contract, retry policy and token context. */
+/**
+The state of one client's call runner, which its stream half (`streaming.ts`) shares: the same binding,
+events, outbound contract, retry policy and token context.
+*/
 export type CallKit = {
   readonly resolved: ResolvedClientOptions;
   readonly hub: EventHub;
@@ -81,10 +111,16 @@ export type CallKit = {
   readonly headers: { readonly 'a2a-extensions': string } | undefined;
   /** The calls begun so far: the last one's `callId`. */
   calls: number;
-  /** docs/protocol-checks.md#requests: one JSON-RPC id counter per client, from 1, shared by every operation. The binding draws the id synchronously while `issuing` is set, so each call learns its own. */
+  /**
+  docs/protocol-checks.md#requests: one JSON-RPC id counter per client, from 1, shared by every operation. The
+  binding draws the id synchronously while `issuing` is set, so each call learns its own.
+  */
   lastRpcId: number;
   issuing?: Call | undefined;
-  /** The stream runner, loaded with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"). */
+  /**
+  The stream runner, loaded with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first
+  use").
+  */
   runStream?: StreamRun;
 };
 
@@ -101,7 +137,10 @@ type EventMembers = ClientEvent extends infer E
     : never
   : never;
 
-/** Reports an event of `call`, built only when the client's events are listened to: what every event carries (ARCHITECTURE.md#events-and-redaction), then `build`'s own members. */
+/**
+Reports an event of `call`, built only when the client's events are listened to: what every event carries
+(ARCHITECTURE.md#events-and-redaction), then `build`'s own members.
+*/
 export function report(kit: CallKit, call: Call, build: () => EventMembers): void {
   kit.hub.emit(() => ({
     callId: call.id,
@@ -117,7 +156,10 @@ export function elapsed(call: Call): number {
   return performance.now() - call.started;
 }
 
-/** A send (never an idempotent read or cancel) that may have reached the peer and was not authoritatively refused: docs/durable-send.md#classifying-a-failure. */
+/**
+A send (never an idempotent read or cancel) that may have reached the peer and was not authoritatively
+refused: docs/durable-send.md#classifying-a-failure.
+*/
 function sendOutcomeUnknown(call: Call, error: ExchangeError): boolean {
   const send = call.method === 'sendMessage' || call.method === 'sendStreamingMessage';
   const refused =
@@ -125,7 +167,10 @@ function sendOutcomeUnknown(call: Call, error: ExchangeError): boolean {
   return send && error.dispatched && !refused;
 }
 
-/** Ends a failed call and returns what to throw; `answered`: a stream already delivered a valid first event, so its send's outcome is known. */
+/**
+Ends a failed call and returns what to throw; `answered`: a stream already delivered a valid first event, so
+its send's outcome is known.
+*/
 export function fail(kit: CallKit, call: Call, error: unknown, answered = false): unknown {
   const denied = call.providerError;
   // The transport maps every provider failure to `unavailable`; the provider's own refusal is kept.
@@ -147,7 +192,8 @@ export function fail(kit: CallKit, call: Call, error: unknown, answered = false)
 }
 
 /**
-The outbound contract, once per call: every attempt sends this same request. An operation other than SendMessage loads its schemas first (ARCHITECTURE.md#decisions, "Code loads with its first use").
+The outbound contract, once per call: every attempt sends this same request. An operation other than
+SendMessage loads its schemas first (ARCHITECTURE.md#decisions, "Code loads with its first use").
 
 @example
 ```ts
@@ -168,7 +214,10 @@ export async function prepare(
 }
 
 /**
-Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt simply runs once, which is all `runWithRetry` would do with it.
+Runs `attempt` under the client's retry policy, reporting each retry; `keyed` from the prepared request. A
+call made for a durable attempt never retries: the durable agent sends once and reconciles, and a retry would
+be an attempt its ledger never recorded (docs/durable-send.md#the-promise). Without a policy the attempt
+simply runs once, which is all `runWithRetry` would do with it.
 
 @example
 ```ts
@@ -186,7 +235,8 @@ export function attempts<T>(
   if (policy === undefined) {
     return attempt(1);
   }
-  // The retry loop loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), before anything is sent.
+  // The retry loop loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its
+  // first use"), before anything is sent.
   return kit.load(false).then(({ runWithRetry }) =>
     runWithRetry(
       {
@@ -241,7 +291,8 @@ export function start<T>(
     ...(extraHeaders === undefined
       ? {}
       : {
-          // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built; the checks load with the first request of a client given them.
+          // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built;
+          // the checks load with the first request of a client given them.
           extraHeaders: async (target: HeaderTarget) =>
             (await kit.load(false)).extraHeadersOf(
               ({ url, method: sentMethod }) =>
@@ -260,7 +311,8 @@ export function start<T>(
     ...(provider === undefined
       ? {}
       : {
-          // docs/protocol-checks.md#token-provider: once per HTTP request, inside its deadline (the transport bounds the wait).
+          // docs/protocol-checks.md#token-provider: once per HTTP request, inside its deadline (the transport
+          // bounds the wait).
           authorize: async (signal: AbortSignal) => {
             try {
               return await provider(Object.freeze({ ...tokenContext, signal }));

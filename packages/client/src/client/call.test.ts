@@ -7,7 +7,8 @@ import { createCaller } from './call.js';
 import { type ClientEvent, createEventHub } from './events.js';
 import { resolveClientOptions } from './options.js';
 
-// A scripted binding in place of the JSON-RPC one: it draws its id and dispatches synchronously, as the real one does.
+// A scripted binding in place of the JSON-RPC one: it draws its id and dispatches synchronously, as the real
+// one does.
 const script = vi.hoisted(() => ({
   frames: [] as unknown[],
   failAfter: undefined as number | undefined,
@@ -140,7 +141,8 @@ describe('a stream call', () => {
       const running = run(caller.stream('subscribeToTask', { id: 't-1' }, { resume: { random: () => 0 } }));
       await vi.advanceTimersByTimeAsync(10_000);
       const { delivered, error } = await running;
-      // The first snapshot and one per attempt: a snapshot alone is no progress, so the three attempts are shared.
+      // The first snapshot and one per attempt: a snapshot alone is no progress, so the three attempts are
+      // shared.
       expect(delivered).toEqual([working, working, working, working]);
       expect(error).toMatchObject({ kind: 'transport', reason: 'read', dispatched: true });
       expect(

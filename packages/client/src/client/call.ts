@@ -1,6 +1,8 @@
 /**
 @module
-The call runner of one client (ARCHITECTURE.md#layers-of-the-client, layer "client"): `createCaller` builds its state (`CallKit`, `call-context.ts`) and hands each call to its half, unary (`unary-call.ts`) or stream (`streaming.ts`, which loads with the first stream); both go through the attempts of `call-context.ts`.
+The call runner of one client (ARCHITECTURE.md#layers-of-the-client, layer "client"): `createCaller` builds
+its state (`CallKit`, `call-context.ts`) and hands each call to its half, unary (`unary-call.ts`) or stream
+(`streaming.ts`, which loads with the first stream); both go through the attempts of `call-context.ts`.
 */
 import type { Binding, StreamMethod, UnaryMethod } from '../bindings/binding.js';
 import { createJsonRpcBinding } from '../bindings/jsonrpc.js';
@@ -44,7 +46,9 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
     : lazyRestBinding(options, loadDeferred);
 }
 
-/** The binding's next JSON-RPC id (docs/protocol-checks.md#requests), told to the call whose request it builds. */
+/**
+The binding's next JSON-RPC id (docs/protocol-checks.md#requests), told to the call whose request it builds.
+*/
 function nextRpcId(kit: CallKit): number {
   kit.lastRpcId += 1;
   if (kit.issuing !== undefined) {
@@ -62,7 +66,8 @@ async function* stream(
   const call = begin(kit, operation);
   if (kit.runStream === undefined) {
     try {
-      // The stream runner, its lifecycle validator and resumption load with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use").
+      // The stream runner, its lifecycle validator and resumption load with the first stream
+      // (ARCHITECTURE.md#decisions, "Code loads with its first use").
       kit.runStream = (await loadDeferred(false)).streamRunner(kit);
     } catch (error) {
       throw fail(kit, call, error);
@@ -72,7 +77,10 @@ async function* stream(
 }
 
 /**
-Creates the call runner of one client: every call goes through the outbound contract, gets its token context and inspector events, and has its answer checked; a stream goes through the lifecycle validator. With a retry policy, each attempt (a stream's establishment only) runs inside `runWithRetry`: one call, one `callId`, a `request` event per attempt and a `retry` event before each wait.
+Creates the call runner of one client: every call goes through the outbound contract, gets its token context
+and inspector events, and has its answer checked; a stream goes through the lifecycle validator. With a retry
+policy, each attempt (a stream's establishment only) runs inside `runWithRetry`: one call, one `callId`, a
+`request` event per attempt and a `retry` event before each wait.
 
 @example
 ```ts

@@ -1,7 +1,12 @@
-// Two imports come first on purpose (CONTRIBUTING.md#packages-and-size): a bundler lays the modules out in the order it first meets them, and gzip finds repeats only within 32 KiB. The loader first, so that in a one-file bundle the deferred module (ARCHITECTURE.md#decisions, "Code loads with its first use") sits with the protocol and JSON code it shares most of its text with, ahead of ky; -0.6 kB gzipped on `discover()` whole and on the root entry (`.size-limit.js`).
+// Two imports come first on purpose (CONTRIBUTING.md#packages-and-size): a bundler lays the modules out in
+// the order it first meets them, and gzip finds repeats only within 32 KiB. The loader first, so that in a
+// one-file bundle the deferred module (ARCHITECTURE.md#decisions, "Code loads with its first use") sits with
+// the protocol and JSON code it shares most of its text with, ahead of ky; -0.6 kB gzipped on `discover()`
+// whole and on the root entry (`.size-limit.js`).
 import { loadDeferred } from './loader.js';
 
-// The call runner second, ahead of the answer checks: on the page's path, ky and zod then come first and the client's own code follows in one run; -0.1 kB on the page and on `npm run bench -- client`.
+// The call runner second, ahead of the answer checks: on the page's path, ky and zod then come first and the
+// client's own code follows in one run; -0.1 kB on the page and on `npm run bench -- client`.
 
 import { type CallOptions, createCaller } from './call.js';
 
@@ -21,7 +26,11 @@ import type { OperationParams } from './outbound.js';
 import type { ProtocolBinding } from './security.js';
 
 /**
-What SendMessage returns: the protocol's answer, plus `replayed: true` when it came from a retry of a keyed send to an honouring peer. The peer then answered with the task its key holds, which an earlier attempt may have created, in whatever state it has reached: a blocking send's task may still be `SUBMITTED` or `WORKING` (docs/idempotency.md#replays), so follow it with `getTask` or `subscribeToTask`. The member is absent otherwise; it is the client's, never the peer's.
+What SendMessage returns: the protocol's answer, plus `replayed: true` when it came from a retry of a keyed
+send to an honouring peer. The peer then answered with the task its key holds, which an earlier attempt may
+have created, in whatever state it has reached: a blocking send's task may still be `SUBMITTED` or `WORKING`
+(docs/idempotency.md#replays), so follow it with `getTask` or `subscribeToTask`. The member is absent
+otherwise; it is the client's, never the peer's.
 
 @example
 ```ts
@@ -34,7 +43,11 @@ if ('task' in result && result.replayed === true && !isTerminal(result.task.stat
 export type SendMessageResult = SendMessageResponse & { readonly replayed?: true };
 
 /**
-A strict A2A v1.0 client bound to one interface of one agent (ARCHITECTURE.md#layers-of-the-client, layer "client"). It is stateless and immutable: it never retries unless given a retry policy (and then only what `retry.ts` allows), never follows a redirect, never sends what breaks the outbound contract or a capability of the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched` says whether the outcome may be unknown.
+A strict A2A v1.0 client bound to one interface of one agent (ARCHITECTURE.md#layers-of-the-client, layer
+"client"). It is stateless and immutable: it never retries unless given a retry policy (and then only what
+`retry.ts` allows), never follows a redirect, never sends what breaks the outbound contract or a capability of
+the card, and checks every answer before returning it. Every failure is a `ClientError` whose `dispatched`
+says whether the outcome may be unknown.
 
 @example
 ```ts
@@ -51,15 +64,28 @@ export type A2aClient = {
   readonly cardDigest: string;
   /** The binding of the pinned interface. */
   readonly binding: ProtocolBinding;
-  /** The interface this client talks to: its binding, WHATWG-serialized URL and tenant. The durable ledger records it as the agent's identity. */
+  /**
+  The interface this client talks to: its binding, WHATWG-serialized URL and tenant. The durable ledger
+  records it as the agent's identity.
+  */
   readonly pin: InterfacePin;
   /** Redacted inspector events of every call. */
   readonly events: ClientEvents;
-  /** Whether the peer honours idempotency keys: its card advertises the extension, unless `peerHonoursIdempotency` said otherwise. Only then is a keyed send retried (docs/idempotency.md#retry-policy). */
+  /**
+  Whether the peer honours idempotency keys: its card advertises the extension, unless
+  `peerHonoursIdempotency` said otherwise. Only then is a keyed send retried
+  (docs/idempotency.md#retry-policy).
+  */
   readonly honoursIdempotency: boolean;
-  /** SendMessage (A2A spec §3.1.1): the task (settled, unless `returnImmediately` or `replayed`) or a direct message. */
+  /**
+  SendMessage (A2A spec §3.1.1): the task (settled, unless `returnImmediately` or `replayed`) or a direct
+  message.
+  */
   sendMessage(params: OperationParams<'sendMessage'>, options?: CallOptions): Promise<SendMessageResult>;
-  /** SendStreamingMessage (A2A spec §3.1.2). Nothing is sent until iteration starts; breaking out releases the stream. */
+  /**
+  SendStreamingMessage (A2A spec §3.1.2). Nothing is sent until iteration starts; breaking out releases the
+  stream.
+  */
   sendStreamingMessage(
     params: OperationParams<'sendStreamingMessage'>,
     options?: CallOptions,
@@ -95,7 +121,10 @@ export type A2aClient = {
     params: OperationParams<'deleteTaskPushNotificationConfig'>,
     options?: CallOptions,
   ): Promise<void>;
-  /** GetExtendedAgentCard (A2A spec §3.1.11): returned as data only; it never changes this client. Needs bearer security. */
+  /**
+  GetExtendedAgentCard (A2A spec §3.1.11): returned as data only; it never changes this client. Needs bearer
+  security.
+  */
   getExtendedAgentCard(
     params?: OperationParams<'getExtendedAgentCard'>,
     options?: CallOptions,
@@ -103,7 +132,9 @@ export type A2aClient = {
 };
 
 /**
-Builds a client for one pinned interface of an agent whose card is already validated (`discover()` calls this once it has fetched and digested the card). Throws `OptionsError` when the options break a rule (see `resolveClientOptions`).
+Builds a client for one pinned interface of an agent whose card is already validated (`discover()` calls this
+once it has fetched and digested the card). Throws `OptionsError` when the options break a rule (see
+`resolveClientOptions`).
 
 @example
 ```ts
@@ -171,5 +202,6 @@ export function createClient(options: ClientOptions): A2aClient {
   });
 }
 
-// Delete has no resource to check (its answer variants are the binding's), and the extended card is revalidated by the binding's card decode.
+// Delete has no resource to check (its answer variants are the binding's), and the extended card is
+// revalidated by the binding's card decode.
 function ignoreCheck(): void {}

@@ -4,7 +4,9 @@ import type { StreamResponse } from '../protocol/stream.js';
 import type { ProtocolBinding } from './security.js';
 
 /**
-What every inspector event carries: which call it belongs to and when it happened. Events are redacted exactly like errors: no URL, token, header, request body or remote error text is ever in one; `taskId` is the only identifier of the peer's state.
+What every inspector event carries: which call it belongs to and when it happened. Events are redacted exactly
+like errors: no URL, token, header, request body or remote error text is ever in one; `taskId` is the only
+identifier of the peer's state.
 */
 export type ClientEventBase = {
   /** Numbers the calls of one client from 1: every event of one call carries the same `callId`. */
@@ -16,7 +18,10 @@ export type ClientEventBase = {
   readonly time: number;
 };
 
-/** The request is about to leave: emitted immediately before `fetch`, once the token (if any) is in hand. From here on the outcome may be unknown. */
+/**
+The request is about to leave: emitted immediately before `fetch`, once the token (if any) is in hand. From
+here on the outcome may be unknown.
+*/
 export type ClientRequestEvent = ClientEventBase & {
   readonly type: 'request';
   readonly httpMethod: HttpMethod;
@@ -26,7 +31,9 @@ export type ClientRequestEvent = ClientEventBase & {
   readonly taskId?: string;
 };
 
-/** A checked answer arrived: for a unary call the whole contract-valid body, for a stream its establishment. */
+/**
+A checked answer arrived: for a unary call the whole contract-valid body, for a stream its establishment.
+*/
 export type ClientResponseEvent = ClientEventBase & {
   readonly type: 'response';
   /** True when this is the start of a stream; its frames follow as `stream-frame` events. */
@@ -40,7 +47,10 @@ export type ClientResponseEvent = ClientEventBase & {
 /** Which member of the StreamResponse union an event is (A2A spec §3.2.3). */
 export type StreamEventKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdate';
 
-/** One stream event, after every check: the frame inspector's row. Gaps are the differences between consecutive `time`s. */
+/**
+One stream event, after every check: the frame inspector's row. Gaps are the differences between consecutive
+`time`s.
+*/
 export type StreamFrameEvent = ClientEventBase & {
   readonly type: 'stream-frame';
   /** 0 for the first event of the stream. */
@@ -52,7 +62,10 @@ export type StreamFrameEvent = ClientEventBase & {
   readonly event: StreamResponse;
 };
 
-/** A stream ended without an error: `complete` when the peer closed it where the lifecycle allows, `released` when the caller stopped iterating first. */
+/**
+A stream ended without an error: `complete` when the peer closed it where the lifecycle allows, `released`
+when the caller stopped iterating first.
+*/
 export type StreamEndEvent = ClientEventBase & {
   readonly type: 'stream-end';
   readonly reason: 'complete' | 'released';
@@ -64,10 +77,16 @@ export type StreamEndEvent = ClientEventBase & {
   readonly durationMs: number;
 };
 
-/** Why a stream broke (`resumption.ts`): how its transport failed, or `premature-end` when the peer closed it before the task settled. */
+/**
+Why a stream broke (`resumption.ts`): how its transport failed, or `premature-end` when the peer closed it
+before the task settled.
+*/
 export type StreamBreakReason = 'read' | 'idle' | 'network' | 'timeout' | 'premature-end';
 
-/** An established stream broke (docs/protocol-checks.md#stream-resumption). `resumable` says whether a resumption follows (`stream-resume` events) or the stream fails with this error (an `error` event). */
+/**
+An established stream broke (docs/protocol-checks.md#stream-resumption). `resumable` says whether a resumption
+follows (`stream-resume` events) or the stream fails with this error (an `error` event).
+*/
 export type StreamBreakEvent = ClientEventBase & {
   readonly type: 'stream-break';
   readonly reason: StreamBreakReason;
@@ -80,7 +99,11 @@ export type StreamBreakEvent = ClientEventBase & {
   readonly error: Readonly<Record<string, unknown>>;
 };
 
-/** A broken stream is about to resume (docs/protocol-checks.md#stream-resumption): by SubscribeToTask after `delayMs`, or, once a subscription was refused, by one GetTask at once (`via`). The attempt's `request` event, with its own operation, follows under the same `callId`. */
+/**
+A broken stream is about to resume (docs/protocol-checks.md#stream-resumption): by SubscribeToTask after
+`delayMs`, or, once a subscription was refused, by one GetTask at once (`via`). The attempt's `request` event,
+with its own operation, follows under the same `callId`.
+*/
 export type StreamResumeEvent = ClientEventBase & {
   readonly type: 'stream-resume';
   /** From 1; it counts the attempts since the stream last made progress. */
@@ -91,11 +114,16 @@ export type StreamResumeEvent = ClientEventBase & {
   readonly taskId: string;
   /** How the attempt reads the task: a subscription, or the one GetTask after a subscription was refused. */
   readonly via: 'SubscribeToTask' | 'GetTask';
-  /** What made this attempt necessary: the break for the first, the previous attempt's failure after that (the refusal, for a GetTask), as its public-safe `toJSON()`. */
+  /**
+  What made this attempt necessary: the break for the first, the previous attempt's failure after that (the
+  refusal, for a GetTask), as its public-safe `toJSON()`.
+  */
   readonly error: Readonly<Record<string, unknown>>;
 };
 
-/** The call failed. `error` is the error's own public-safe `toJSON()`, so it holds nothing a log could not. */
+/**
+The call failed. `error` is the error's own public-safe `toJSON()`, so it holds nothing a log could not.
+*/
 export type ClientErrorEvent = ClientEventBase & {
   readonly type: 'error';
   readonly error: Readonly<Record<string, unknown>>;
@@ -103,12 +131,17 @@ export type ClientErrorEvent = ClientEventBase & {
   readonly durationMs: number;
 };
 
-/** An attempt failed and the retry policy will try again after `delayMs` (`retry.ts`): the next attempt's `request` event follows the wait. */
+/**
+An attempt failed and the retry policy will try again after `delayMs` (`retry.ts`): the next attempt's
+`request` event follows the wait.
+*/
 export type ClientRetryEvent = ClientEventBase & {
   readonly type: 'retry';
   /** The attempt that failed, from 1; the next one is `attempt + 1`. */
   readonly attempt: number;
-  /** The wait before the next attempt: the jittered backoff, or the peer's `Retry-After` clamped to the cap. */
+  /**
+  The wait before the next attempt: the jittered backoff, or the peer's `Retry-After` clamped to the cap.
+  */
   readonly delayMs: number;
   /** The failed attempt's error, as its public-safe `toJSON()`. */
   readonly error: Readonly<Record<string, unknown>>;
@@ -143,7 +176,9 @@ export type ClientEvent =
   | ClientRetryEvent
   | ClientErrorEvent;
 
-/** Receives every event; whatever it throws or rejects with is ignored, so an inspector can never break a call. */
+/**
+Receives every event; whatever it throws or rejects with is ignored, so an inspector can never break a call.
+*/
 export type ClientEventListener = (event: ClientEvent) => unknown;
 
 /**
@@ -156,7 +191,9 @@ unsubscribe();
 ```
 */
 export type ClientEvents = {
-  /** Registers `listener` for every later event; the returned function removes it (calling it twice is harmless). */
+  /**
+  Registers `listener` for every later event; the returned function removes it (calling it twice is harmless).
+  */
   subscribe(listener: ClientEventListener): () => void;
 };
 
@@ -215,7 +252,8 @@ export function createEventHub(): EventHub {
 }
 
 /**
-The public-safe form of anything a call threw: a client error's own `toJSON()`; for anything else only that it was unexpected, since its message could hold anything.
+The public-safe form of anything a call threw: a client error's own `toJSON()`; for anything else only that it
+was unexpected, since its message could hold anything.
 
 @example
 ```ts

@@ -5,7 +5,8 @@ afterEach(() => {
   vi.resetModules();
 });
 
-// Each case compiles the deferred module's whole graph afresh (`vi.resetModules`): seconds on a loaded machine.
+// Each case compiles the deferred module's whole graph afresh (`vi.resetModules`): seconds on a loaded
+// machine.
 describe('loadDeferred', { timeout: 30_000 }, () => {
   it('loads the deferred module once and hands every caller the same one', async () => {
     vi.resetModules();

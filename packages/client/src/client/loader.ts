@@ -1,12 +1,13 @@
 /**
 @module
-The one dynamic `import()` of the client (ARCHITECTURE.md#decisions, "Code loads with its first use"): `deferred.ts`,
-everything the path of `discover()` and a plain `sendMessage()` never reaches. It sits where a client is made, and the
-client hands it down to the floors that need what it loads (the bindings' `load`, the call runner's `CallKit.load`, the checked extra headers of
-`wire/http.ts`), so none of them imports a floor above (ARCHITECTURE.md#import-rules).
+The one dynamic `import()` of the client (ARCHITECTURE.md#decisions, "Code loads with its first use"):
+`deferred.ts`, everything the path of `discover()` and a plain `sendMessage()` never reaches. It sits where a
+client is made, and the client hands it down to the floors that need what it loads (the bindings' `load`, the
+call runner's `CallKit.load`, the checked extra headers of `wire/http.ts`), so none of them imports a floor
+above (ARCHITECTURE.md#import-rules).
 
-What it loads is named here by what each floor asks of it, not by importing `deferred.ts`, whose own imports reach back
-to this floor: the `import()` below is checked against {@link DeferredCode} by the compiler.
+What it loads is named here by what each floor asks of it, not by importing `deferred.ts`, whose own imports
+reach back to this floor: the `import()` below is checked against {@link DeferredCode} by the compiler.
 */
 
 import type { JsonRpcCode } from '../bindings/jsonrpc.js';
@@ -30,8 +31,8 @@ export type DeferredCode = JsonRpcCode &
 let loading: Promise<DeferredCode> | undefined;
 
 /**
-The deferred module, imported at most once per realm; a failed load is `TransportError('network')` with the caller's
-`dispatched`, and the next call tries again.
+The deferred module, imported at most once per realm; a failed load is `TransportError('network')` with the
+caller's `dispatched`, and the next call tries again.
 
 @example
 ```ts

@@ -15,7 +15,8 @@ import {
 } from './security.js';
 
 /**
-The one interface the client talks to: a binding, its URL and its tenant, exactly as the card lists them (docs/protocol-checks.md#discovery-steps, step 12).
+The one interface the client talks to: a binding, its URL and its tenant, exactly as the card lists them
+(docs/protocol-checks.md#discovery-steps, step 12).
 
 @example
 ```ts
@@ -24,14 +25,18 @@ const pin: InterfacePin = { binding: 'HTTP+JSON', url: 'https://partner.example/
 */
 export type InterfacePin = {
   readonly binding: ProtocolBinding;
-  /** An absolute `http(s)` URL with no userinfo, query or fragment; compared with the card's after WHATWG parsing, so `https://h:443/a2a` equals `https://h/a2a` but `/a2a/` does not equal `/a2a`. */
+  /**
+  An absolute `http(s)` URL with no userinfo, query or fragment; compared with the card's after WHATWG
+  parsing, so `https://h:443/a2a` equals `https://h/a2a` but `/a2a/` does not equal `/a2a`.
+  */
   readonly url: string;
   /** The interface's tenant: both absent, or byte-equal. */
   readonly tenant?: string;
 };
 
 /**
-What a {@link HeadersOption} is told about the HTTP request it adds headers to. Each attempt of a call is asked again, so a header can name the attempt (a fresh `traceparent` span per try).
+What a {@link HeadersOption} is told about the HTTP request it adds headers to. Each attempt of a call is
+asked again, so a header can name the attempt (a fresh `traceparent` span per try).
 
 @example
 ```ts
@@ -55,7 +60,13 @@ export type HeaderContext = {
 };
 
 /**
-Extra request headers, as a function of the request (docs/protocol-checks.md#extra-headers): a W3C `traceparent`, a tenant header a gateway needs. Called synchronously once per HTTP request, before the token provider; return `undefined` for none. Names must be RFC 9110 tokens, values RFC 9110 field values of visible ASCII, and no name may be a protocol header (`A2A-Version`, `A2A-Extensions`, `Accept`, `Content-Type`, `Authorization`, `Idempotency-Key`) or one a browser would drop (`Host`, `Cookie`, `Proxy-*`, `Sec-*`…): the call is refused with `RequestError('invalid-params')` before anything is sent, never silently changed. A function that throws refuses the call the same way.
+Extra request headers, as a function of the request (docs/protocol-checks.md#extra-headers): a W3C
+`traceparent`, a tenant header a gateway needs. Called synchronously once per HTTP request, before the token
+provider; return `undefined` for none. Names must be RFC 9110 tokens, values RFC 9110 field values of visible
+ASCII, and no name may be a protocol header (`A2A-Version`, `A2A-Extensions`, `Accept`, `Content-Type`,
+`Authorization`, `Idempotency-Key`) or one a browser would drop (`Host`, `Cookie`, `Proxy-*`, `Sec-*`…): the
+call is refused with `RequestError('invalid-params')` before anything is sent, never silently changed. A
+function that throws refuses the call the same way.
 
 @example
 ```ts
@@ -65,7 +76,9 @@ const headers: HeadersOption = ({ attempt }) => ({ traceparent: newTraceparent()
 export type HeadersOption = (context: HeaderContext) => Readonly<Record<string, string>> | undefined;
 
 /**
-Everything a client is built from. `discover()` fills these from a fetched, digested card; until then a caller passes an already validated card (from `parseAgentCard`) and its digest (from `cardDigest(rawCard)` in `digest.ts`, over the card's JSON exactly as received).
+Everything a client is built from. `discover()` fills these from a fetched, digested card; until then a caller
+passes an already validated card (from `parseAgentCard`) and its digest (from `cardDigest(rawCard)` in
+`digest.ts`, over the card's JSON exactly as received).
 
 @example
 ```ts
@@ -85,19 +98,42 @@ export type ClientOptions = {
   /** The interface to talk to; the card must list it with `protocolVersion` `1.0`. */
   readonly pin: InterfacePin;
   readonly security: SecurityOptions;
-  /** Extension URIs to request through `A2A-Extensions`, in this order; each must be declared by the card, and every extension the card marks `required` must be here (docs/protocol-checks.md#discovery-steps, step 13). @default [] */
+  /**
+  Extension URIs to request through `A2A-Extensions`, in this order; each must be declared by the card, and
+  every extension the card marks `required` must be here (docs/protocol-checks.md#discovery-steps, step
+  13). @default []
+  */
   readonly extensions?: readonly string[];
   /** Overrides of the bounds table (`defaultLimits`). @default {} */
   readonly limits?: LimitsOptions;
-  /** How HTTP+JSON subscribes: POST (the spec's prose, the official clients) or GET (the proto's annotation). @default 'POST' */
+  /**
+  How HTTP+JSON subscribes: POST (the spec's prose, the official clients) or GET (the proto's
+  annotation). @default 'POST'
+  */
   readonly subscribeMethod?: 'POST' | 'GET';
-  /** The opt-in retry policy (`retry.ts`); `{}` takes every default. Without one, nothing is ever re-sent. @default undefined */
+  /**
+  The opt-in retry policy (`retry.ts`); `{}` takes every default. Without one, nothing is ever
+  re-sent. @default undefined
+  */
   readonly retry?: RetryPolicyOptions;
-  /** Whether the peer honours idempotency keys. Leave it out to read it off the card (`honoursIdempotency(card)`); `true` asserts it for a peer known to implement the extension whose card does not say so, `false` denies it whatever the card says. Only an honouring peer makes a keyed send retryable (docs/idempotency.md#honouring-peers). @default honoursIdempotency(card) */
+  /**
+  Whether the peer honours idempotency keys. Leave it out to read it off the card
+  (`honoursIdempotency(card)`); `true` asserts it for a peer known to implement the extension whose card does
+  not say so, `false` denies it whatever the card says. Only an honouring peer makes a keyed send retryable
+  (docs/idempotency.md#honouring-peers). @default honoursIdempotency(card)
+  */
   readonly peerHonoursIdempotency?: boolean;
-  /** Extra headers for every request, computed per request ({@link HeadersOption}); they can add to the protocol's headers, never replace one. @default undefined */
+  /**
+  Extra headers for every request, computed per request ({@link HeadersOption}); they can add to the
+  protocol's headers, never replace one. @default undefined
+  */
   readonly headers?: HeadersOption;
-  /** The `fetch` every request goes through (a proxy agent, an mTLS dispatcher, a test double): called as a plain function with ky's `Request` and an init carrying the body and the deadline's signal. Without one, `globalThis.fetch` as it is when each request leaves, so MSW installed later still applies. @default undefined */
+  /**
+  The `fetch` every request goes through (a proxy agent, an mTLS dispatcher, a test double): called as a plain
+  function with ky's `Request` and an init carrying the body and the deadline's signal. Without one,
+  `globalThis.fetch` as it is when each request leaves, so MSW installed later still applies. @default
+  undefined
+  */
   readonly fetch?: FetchFunction;
 };
 
@@ -131,9 +167,13 @@ export const defaultClientOptions = Object.freeze({
   subscribeMethod: 'POST' as 'POST' | 'GET',
 });
 
-/** A card digest as `cardDigest` writes it: `sha256:` and 64 lowercase hex digits (docs/protocol-checks.md#card-trust). */
+/**
+A card digest as `cardDigest` writes it: `sha256:` and 64 lowercase hex digits
+(docs/protocol-checks.md#card-trust).
+*/
 export const CARD_DIGEST = /^sha256:[0-9a-f]{64}$/;
-// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma (docs/protocol-checks.md#extensions).
+// An extension URI goes into a header value as one comma-separated item: visible ASCII, no comma
+// (docs/protocol-checks.md#extensions).
 const HEADER_ITEM = /^[\x21-\x2b\x2d-\x7e]+$/;
 const EXTENSION_HEADER_BYTES = 8 * 1024;
 
@@ -154,7 +194,8 @@ function pinUrl(url: unknown): URL {
   } catch {
     parsed = undefined;
   }
-  // A pin names an interface, never a query or a fragment (docs/protocol-checks.md#discovery-steps: pins cannot carry one).
+  // A pin names an interface, never a query or a fragment (docs/protocol-checks.md#discovery-steps: pins
+  // cannot carry one).
   if (
     parsed === undefined ||
     (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
@@ -187,7 +228,8 @@ function resolvePin(card: AgentCard, pin: InterfacePin): ResolvedClientOptions['
     throw new OptionsError('pin.tenant', 'malformed');
   }
   const url = pinUrl(pin.url);
-  // docs/protocol-checks.md#discovery-steps, steps 11-12: same binding (exact spelling), version exactly 1.0, same parsed URL, same tenant.
+  // docs/protocol-checks.md#discovery-steps, steps 11-12: same binding (exact spelling), version exactly 1.0,
+  // same parsed URL, same tenant.
   const listed = card.supportedInterfaces.some(
     (entry: AgentInterface) =>
       entry.protocolBinding === pin.binding &&
@@ -202,7 +244,9 @@ function resolvePin(card: AgentCard, pin: InterfacePin): ResolvedClientOptions['
 }
 
 /**
-What breaks an extension list (docs/protocol-checks.md#extensions; docs/protocol-checks.md#discovery-steps, steps 2 and 13): the `problem`, and the `index` of the entry at fault where there is one. `createClient` and `discover()` each name it in their own error.
+What breaks an extension list (docs/protocol-checks.md#extensions; docs/protocol-checks.md#discovery-steps,
+steps 2 and 13): the `problem`, and the `index` of the entry at fault where there is one. `createClient` and
+`discover()` each name it in their own error.
 */
 export type ExtensionProblem = {
   readonly problem:
@@ -215,7 +259,10 @@ export type ExtensionProblem = {
   readonly index?: number;
 };
 
-/** The first problem of a list of extension URIs: the list alone, then, given the `card`, what it declares and requires. */
+/**
+The first problem of a list of extension URIs: the list alone, then, given the `card`, what it declares and
+requires.
+*/
 export function extensionProblem(
   extensions: readonly unknown[],
   card?: AgentCard,
@@ -245,7 +292,8 @@ export function extensionProblem(
   if (card === undefined) {
     return undefined;
   }
-  // docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it requires.
+  // docs/protocol-checks.md#discovery-steps, step 13: request only what the card declares, and everything it
+  // requires.
   const declared = card.capabilities.extensions;
   const declaredUris = new Set(declared.map((entry) => entry.uri));
   const undeclared = extensions.findIndex((uri) => !declaredUris.has(uri as string));
@@ -286,7 +334,12 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
 }
 
 /**
-Validates the client options and applies the defaults: the only place they are merged (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed, `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity}; `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy}; `peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`).
+Validates the client options and applies the defaults: the only place they are merged
+(CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed,
+`unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too
+many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity};
+`limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy};
+`peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`).
 
 @example
 ```ts
@@ -306,7 +359,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (typeof options.cardDigest !== 'string' || !CARD_DIGEST.test(options.cardDigest)) {
     throw new OptionsError('cardDigest', 'malformed');
   }
-  // A private frozen copy: the caller's object can change afterwards, the client's card cannot (ARCHITECTURE.md#layers-of-the-client: immutable once discovered).
+  // A private frozen copy: the caller's object can change afterwards, the client's card cannot
+  // (ARCHITECTURE.md#layers-of-the-client: immutable once discovered).
   let card: AgentCard;
   try {
     card = deepFreeze(structuredClone(options.card));
@@ -337,7 +391,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     limits: resolveLimits(options.limits ?? defaultClientOptions.limits),
     subscribeMethod,
     retry: options.retry === undefined ? undefined : resolveRetryPolicy(options.retry),
-    // docs/idempotency.md#honouring-peers: the card is the evidence; an explicit assertion (either way) is the operator's word over it.
+    // docs/idempotency.md#honouring-peers: the card is the evidence; an explicit assertion (either way) is
+    // the operator's word over it.
     honoursIdempotency: asserted ?? honoursIdempotency(card),
     headers,
     fetch,

@@ -8,7 +8,8 @@ import { type PrepareInput, prepareCall as prepareWith } from './outbound.js';
 import { type ResolvedSecurity, resolveSecurity } from './security.js';
 import { skillCallScopes } from './skill-scopes.js';
 
-// The call runner hands prepareCall the operation's request schema (`schemasOf`); the tests take it from the table.
+// The call runner hands prepareCall the operation's request schema (`schemasOf`); the tests take it from the
+// table.
 function prepareCall(input: Omit<PrepareInput, 'schema'>) {
   return prepareWith({ ...input, schema: operationSchemas[input.operation].request });
 }

@@ -8,7 +8,8 @@ import type { ResolvedSecurity } from './security.js';
 import type { skillCallScopes } from './skill-scopes.js';
 
 /**
-The parameters of an operation as a caller writes them: its request without `tenant`, which only the pinned interface sets (docs/protocol-checks.md#requests: contract types refuse an inbound tenant override).
+The parameters of an operation as a caller writes them: its request without `tenant`, which only the pinned
+interface sets (docs/protocol-checks.md#requests: contract types refuse an inbound tenant override).
 
 @example
 ```ts
@@ -23,9 +24,15 @@ export type PrepareInput = {
   readonly security: ResolvedSecurity;
   readonly operation: ClientMethod;
   readonly params: unknown;
-  /** The `skill` the call names (`CallOptions.skill`), with the rule that picks its scopes (`skill-scopes.ts`), which the caller loads with the first such call; `undefined` for the card's scopes. */
+  /**
+  The `skill` the call names (`CallOptions.skill`), with the rule that picks its scopes (`skill-scopes.ts`),
+  which the caller loads with the first such call; `undefined` for the card's scopes.
+  */
   readonly skill: { readonly id: unknown; readonly scopesOf: typeof skillCallScopes } | undefined;
-  /** The operation's request schema, from `schemasOf(operation)` (`bindings/result.ts`): SendMessage's is on the path, the others load with their first call. */
+  /**
+  The operation's request schema, from `schemasOf(operation)` (`bindings/result.ts`): SendMessage's is on the
+  path, the others load with their first call.
+  */
   readonly schema: OperationSchemas[ClientMethod]['request'];
 };
 
@@ -58,7 +65,8 @@ function stringMember(value: unknown, key: string): string | undefined {
   return typeof found === 'string' ? found : undefined;
 }
 
-// docs/protocol-checks.md#requests: capabilities before anything else, so a card that cannot serve the call never sees it.
+// docs/protocol-checks.md#requests: capabilities before anything else, so a card that cannot serve the call
+// never sees it.
 function gate(card: AgentCard, security: ResolvedSecurity, operation: ClientMethod, params: unknown): void {
   const { capability } = methods[operation] as { readonly capability?: keyof typeof capabilityReasons };
   if (capability !== undefined && !card.capabilities[capability]) {
@@ -73,13 +81,17 @@ function gate(card: AgentCard, security: ResolvedSecurity, operation: ClientMeth
   ) {
     throw new CapabilityError('push-notifications');
   }
-  // docs/protocol-checks.md#extended-card (A2A spec §13.3): the extended card needs credentials; an anonymous client never asks.
+  // docs/protocol-checks.md#extended-card (A2A spec §13.3): the extended card needs credentials; an anonymous
+  // client never asks.
   if (operation === 'getExtendedAgentCard' && security.kind === 'anonymous') {
     throw new AuthorizationError('unauthenticated');
   }
 }
 
-/** The task a request targets: task-scoped operations, and a send continuing a task (docs/protocol-checks.md#token-provider). */
+/**
+The task a request targets: task-scoped operations, and a send continuing a task
+(docs/protocol-checks.md#token-provider).
+*/
 function targetTask(operation: ClientMethod, request: object): string | undefined {
   switch (operation) {
     case 'getTask':
@@ -100,7 +112,12 @@ function targetTask(operation: ClientMethod, request: object): string | undefine
 }
 
 /**
-Everything decided before a request may leave (docs/protocol-checks.md#requests), in order: the capability gates (`CapabilityError`), credentials for the extended card (`AuthorizationError('unauthenticated')`), then the outbound contract (`RequestError('invalid-params')` with the violation): no caller `tenant`; the operation's request schema (role `ROLE_USER`, no `taskId` in a send's push config, `historyLength` ≤ 256, ListTasks `pageSize` 1..100, push-config `pageSize` 1..256, ids ≤ 512 B, page tokens ≤ 2048 B); a `taskId` for a new push config; a known `skill` whose requirements the client can satisfy. Nothing here sends anything.
+Everything decided before a request may leave (docs/protocol-checks.md#requests), in order: the capability
+gates (`CapabilityError`), credentials for the extended card (`AuthorizationError('unauthenticated')`), then
+the outbound contract (`RequestError('invalid-params')` with the violation): no caller `tenant`; the
+operation's request schema (role `ROLE_USER`, no `taskId` in a send's push config, `historyLength` ≤ 256,
+ListTasks `pageSize` 1..100, push-config `pageSize` 1..256, ids ≤ 512 B, page tokens ≤ 2048 B); a `taskId` for
+a new push config; a known `skill` whose requirements the client can satisfy. Nothing here sends anything.
 
 @example
 ```ts
@@ -119,7 +136,8 @@ export function prepareCall(input: PrepareInput): PreparedCall {
     throw new RequestError('invalid-params', { violation: decoded.error.violation });
   }
   const request = decoded.value as object;
-  // The route of CreateTaskPushNotificationConfig names the task (A2A spec §3.1.7); the schema leaves it optional because a send's config must omit it.
+  // The route of CreateTaskPushNotificationConfig names the task (A2A spec §3.1.7); the schema leaves it
+  // optional because a send's config must omit it.
   if (operation === 'createTaskPushNotificationConfig' && stringMember(request, 'taskId') === undefined) {
     throw invalid('required', '$.taskId');
   }

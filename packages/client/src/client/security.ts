@@ -9,7 +9,8 @@ import { labelRule } from '../protocol/text.js';
 export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON';
 
 /**
-Who the durable layer is sending for, when it is the caller (docs/protocol-checks.md#token-provider, `attempt`): the ledger record of the send and the physical attempt. Absent for direct client use.
+Who the durable layer is sending for, when it is the caller (docs/protocol-checks.md#token-provider,
+`attempt`): the ledger record of the send and the physical attempt. Absent for direct client use.
 
 @example
 ```ts
@@ -24,7 +25,8 @@ export type TokenAttempt = {
 };
 
 /**
-The public-safe description of exactly one HTTP request, handed to the token provider (docs/protocol-checks.md#token-provider) so it can mint a short-lived token scoped to it.
+The public-safe description of exactly one HTTP request, handed to the token provider
+(docs/protocol-checks.md#token-provider) so it can mint a short-lived token scoped to it.
 
 @example
 ```ts
@@ -53,12 +55,19 @@ export type TokenContext = {
 };
 
 /**
-Returns a bearer token for one request. It is called once per authenticated HTTP request, inside that request's deadline; a rejection, a timeout, or anything but a non-empty RFC 6750 `b64token` string (`undefined`, `''`, a CR or LF, a space, another type) fails the call with `AuthorizationError('unavailable')` and nothing is sent: a bearer client never falls back to an anonymous request (docs/protocol-checks.md#token-provider). Reject with `new AuthorizationError('permission-denied')` to say this caller may not make this request.
+Returns a bearer token for one request. It is called once per authenticated HTTP request, inside that
+request's deadline; a rejection, a timeout, or anything but a non-empty RFC 6750 `b64token` string
+(`undefined`, `''`, a CR or LF, a space, another type) fails the call with `AuthorizationError('unavailable')`
+and nothing is sent: a bearer client never falls back to an anonymous request
+(docs/protocol-checks.md#token-provider). Reject with `new AuthorizationError('permission-denied')` to say
+this caller may not make this request.
 */
 export type TokenProvider = (context: TokenContext) => Promise<string>;
 
 /**
-How the client authenticates (docs/protocol-checks.md#security-selection): anonymously, or with a bearer token through one of the card's schemes (HTTP `bearer`, OAuth 2.0 or OpenID Connect) that the card lists as a single-scheme alternative.
+How the client authenticates (docs/protocol-checks.md#security-selection): anonymously, or with a bearer token
+through one of the card's schemes (HTTP `bearer`, OAuth 2.0 or OpenID Connect) that the card lists as a
+single-scheme alternative.
 
 @example
 ```ts
@@ -95,7 +104,13 @@ function sortedUnique(scopes: readonly string[]): readonly string[] {
 }
 
 /**
-The scopes `security` needs under `requirements`, an OR of AND-groups (docs/protocol-checks.md#security-selection): anonymous is allowed iff the list is empty or has an empty alternative; bearer needs a declared, bearer-compatible scheme that some alternative names **alone** (an AND-group of two or more schemes is never partly satisfied, so it is skipped), and takes that alternative's scopes, sorted (UTF-16 code-unit order) and de-duplicated. Throws `OptionsError` on `option`: `malformed` (scheme name), `not-in-card` (scheme not declared), `unsupported` (not bearer-compatible), `not-satisfied` (no alternative admits the choice).
+The scopes `security` needs under `requirements`, an OR of AND-groups
+(docs/protocol-checks.md#security-selection): anonymous is allowed iff the list is empty or has an empty
+alternative; bearer needs a declared, bearer-compatible scheme that some alternative names **alone** (an
+AND-group of two or more schemes is never partly satisfied, so it is skipped), and takes that alternative's
+scopes, sorted (UTF-16 code-unit order) and de-duplicated. Throws `OptionsError` on `option`: `malformed`
+(scheme name), `not-in-card` (scheme not declared), `unsupported` (not bearer-compatible), `not-satisfied` (no
+alternative admits the choice).
 
 @example
 ```ts
@@ -125,7 +140,8 @@ export function selectScopes(
   if (!bearerCompatible(scheme)) {
     throw new OptionsError(`${option}.scheme`, 'unsupported');
   }
-  // docs/protocol-checks.md#security-selection, step 2: even a card with no requirements cannot be used with a bearer token.
+  // docs/protocol-checks.md#security-selection, step 2: even a card with no requirements cannot be used with
+  // a bearer token.
   for (const entry of requirements) {
     const names = Object.keys(entry.schemes);
     if (names.length === 1 && names[0] === name) {
@@ -136,7 +152,8 @@ export function selectScopes(
 }
 
 /**
-Selects the client's security against the card's own requirements (docs/protocol-checks.md#security-selection): the one place a security choice is validated.
+Selects the client's security against the card's own requirements
+(docs/protocol-checks.md#security-selection): the one place a security choice is validated.
 
 @example
 ```ts
@@ -154,7 +171,10 @@ export function resolveSecurity(card: AgentCard, security: SecurityOptions): Res
   );
 }
 
-/** The shape of a security choice, before any card is read: an object, of a known `kind`, a bearer one with a `token` function; `OptionsError` (`malformed`) naming the member otherwise. */
+/**
+The shape of a security choice, before any card is read: an object, of a known `kind`, a bearer one with a
+`token` function; `OptionsError` (`malformed`) naming the member otherwise.
+*/
 export function checkSecurityShape(security: SecurityOptions): void {
   if (security === null || typeof security !== 'object') {
     throw new OptionsError('security', 'malformed');

@@ -1,13 +1,20 @@
 /**
 @module
-The scopes of a call made for one of the card's skills (`CallOptions.skill`; docs/protocol-checks.md#security-selection, skill-level security). Only a call that names a skill reaches this, so it loads with the first one (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use").
+The scopes of a call made for one of the card's skills (`CallOptions.skill`;
+docs/protocol-checks.md#security-selection, skill-level security). Only a call that names a skill reaches
+this, so it loads with the first one (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first
+use").
 */
 import { OptionsError, RequestError } from '../core/errors.js';
 import type { AgentCard } from '../protocol/agent-card.js';
 import { type ResolvedSecurity, selectScopes } from './security.js';
 
 /**
-The scopes a call made for `skillId` needs (docs/protocol-checks.md#security-selection, skill-level security): the skill's own requirements when it declares some, otherwise the card-level scopes already selected. An empty list counts as none, because ProtoJSON cannot tell an empty repeated field from a missing one. Throws `OptionsError` on `skills.<index>.securityRequirements` when the client's security cannot satisfy the skill, and `undefined` is returned for a skill the card does not list.
+The scopes a call made for `skillId` needs (docs/protocol-checks.md#security-selection, skill-level security):
+the skill's own requirements when it declares some, otherwise the card-level scopes already selected. An empty
+list counts as none, because ProtoJSON cannot tell an empty repeated field from a missing one. Throws
+`OptionsError` on `skills.<index>.securityRequirements` when the client's security cannot satisfy the skill,
+and `undefined` is returned for a skill the card does not list.
 
 @example
 ```ts
@@ -31,7 +38,9 @@ export function skillScopes(
 }
 
 /**
-The token's scopes for a call that names `skill`, as the outbound contract refuses it (docs/protocol-checks.md#requests): `RequestError` `invalid-params` `unknown-skill` for a skill the card does not list, `skill-security` for one whose requirements this client's security cannot satisfy.
+The token's scopes for a call that names `skill`, as the outbound contract refuses it
+(docs/protocol-checks.md#requests): `RequestError` `invalid-params` `unknown-skill` for a skill the card does
+not list, `skill-security` for one whose requirements this client's security cannot satisfy.
 
 @example
 ```ts

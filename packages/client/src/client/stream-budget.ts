@@ -1,6 +1,11 @@
 /**
 @module
-What one caller's stream spends across every resumption (docs/protocol-checks.md#stream-resumption, "Budgets"): its connections together carry at most `limits.sseEvents` events and `limits.sseTotalBytes` bytes, as one connection would, and its resumptions at most `resume.totalAttempts` attempts and `resume.totalTimeMs` without progress. Progress is strict: an update beyond the snapshot with a new state or a new artifact; a repeat, an identical update or a clean end is none. The state is one record (`StreamBudget`) that `streaming.ts` holds for the stream and moves through these functions.
+What one caller's stream spends across every resumption (docs/protocol-checks.md#stream-resumption,
+"Budgets"): its connections together carry at most `limits.sseEvents` events and `limits.sseTotalBytes` bytes,
+as one connection would, and its resumptions at most `resume.totalAttempts` attempts and `resume.totalTimeMs`
+without progress. Progress is strict: an update beyond the snapshot with a new state or a new artifact; a
+repeat, an identical update or a clean end is none. The state is one record (`StreamBudget`) that
+`streaming.ts` holds for the stream and moves through these functions.
 */
 import type { StreamFrame } from '../bindings/binding.js';
 import { InvalidResponseError } from '../core/errors.js';
@@ -39,7 +44,10 @@ export function createStreamBudget(limits: StreamBudget['limits']): StreamBudget
 }
 
 /**
-Counts one frame received against the stream's event and byte budgets. A connection's own decoder refuses what passes them within it first; across connections the same rules apply, with `offset` counted over the whole stream (the bytes before the refused event for `too-many-events`, `sseTotalBytes` for `stream-too-large`). Throws `InvalidResponseError('sse')`.
+Counts one frame received against the stream's event and byte budgets. A connection's own decoder refuses what
+passes them within it first; across connections the same rules apply, with `offset` counted over the whole
+stream (the bytes before the refused event for `too-many-events`, `sseTotalBytes` for `stream-too-large`).
+Throws `InvalidResponseError('sse')`.
 
 @example
 ```ts
@@ -64,7 +72,10 @@ function refusal(rule: 'too-many-events' | 'stream-too-large', offset: number): 
 }
 
 /**
-Takes one delivered event into account; returns whether it is progress: a status update with another state than the last delivered, or an artifact update that appends or names an artifact the consumer does not hold. A Task snapshot is never progress: it sets what the next updates are measured against. Progress closes the open span of resumption time.
+Takes one delivered event into account; returns whether it is progress: a status update with another state
+than the last delivered, or an artifact update that appends or names an artifact the consumer does not hold. A
+Task snapshot is never progress: it sets what the next updates are measured against. Progress closes the open
+span of resumption time.
 
 @example
 ```ts
@@ -102,7 +113,8 @@ function remainingMs(budget: StreamBudget, policy: ResumePolicy): number {
 }
 
 /**
-Whether the stream may resume once more: room for one more event and byte (a resumed stream starts with its snapshot), an attempt and some time left.
+Whether the stream may resume once more: room for one more event and byte (a resumed stream starts with its
+snapshot), an attempt and some time left.
 
 @example
 ```ts
@@ -119,7 +131,9 @@ export function hasRoom(budget: StreamBudget, policy: ResumePolicy): boolean {
 }
 
 /**
-Spends one attempt that first waits `delayMs`: opens the span of resumption time at the first attempt after progress, and returns `false`, spending nothing, when no attempt is left or the wait would use up the time left.
+Spends one attempt that first waits `delayMs`: opens the span of resumption time at the first attempt after
+progress, and returns `false`, spending nothing, when no attempt is left or the wait would use up the time
+left.
 
 @example
 ```ts
@@ -136,7 +150,9 @@ export function spendAttempt(budget: StreamBudget, policy: ResumePolicy, delayMs
 }
 
 /**
-A resumed stream under the stream's resumption time: until it makes progress (`progressed`), a read that outlasts the time left ends it, releasing the source, and rejects with `broken`, the break being resumed, which the time left then no longer lets resume.
+A resumed stream under the stream's resumption time: until it makes progress (`progressed`), a read that
+outlasts the time left ends it, releasing the source, and rejects with `broken`, the break being resumed,
+which the time left then no longer lets resume.
 
 @example
 ```ts
@@ -160,7 +176,8 @@ export function bounded(
           () => {
             // The time is spent, whatever a timer's rounding left over: the break this ends is not resumed.
             budget.spentMs = policy.totalTimeMs;
-            // Not awaited: the break is thrown at once, and the source releases its body as on every way out (`bindings/frames.ts`).
+            // Not awaited: the break is thrown at once, and the source releases its body as on every way out
+            // (`bindings/frames.ts`).
             source.return?.().catch(ignore);
             reject(broken);
           },

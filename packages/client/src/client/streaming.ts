@@ -1,6 +1,10 @@
 /**
 @module
-The stream half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): a SendStreamingMessage or SubscribeToTask call establishes its stream through the client's binding, checks every event with the lifecycle validator (`bindings/stream.ts`) and resumes a broken stream by reading its task (docs/protocol-checks.md#stream-resumption). It loads with the first stream (ARCHITECTURE.md#decisions, "Code loads with its first use"), so `call.ts` reaches it only through a dynamic `import()`.
+The stream half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): a
+SendStreamingMessage or SubscribeToTask call establishes its stream through the client's binding, checks every
+event with the lifecycle validator (`bindings/stream.ts`) and resumes a broken stream by reading its task
+(docs/protocol-checks.md#stream-resumption). It loads with the first stream (ARCHITECTURE.md#decisions, "Code
+loads with its first use"), so `call.ts` reaches it only through a dynamic `import()`.
 */
 import type { StreamFrame, StreamMethod } from '../bindings/binding.js';
 import { checkTask } from '../bindings/checks.js';
@@ -44,7 +48,10 @@ import {
   spendAttempt,
 } from './stream-budget.js';
 
-/** What a resumption starts from: the task, the break and its reason, the attempts already spent without progress, and what the whole stream has spent. */
+/**
+What a resumption starts from: the task, the break and its reason, the attempts already spent without
+progress, and what the whole stream has spent.
+*/
 export type ResumeSession = {
   readonly taskId: string;
   readonly broken: unknown;
@@ -53,19 +60,28 @@ export type ResumeSession = {
   readonly budget: StreamBudget;
 };
 
-/** Where a resumption left the stream: the new source, or the settled task GetTask read instead; and the attempts spent. */
+/**
+Where a resumption left the stream: the new source, or the settled task GetTask read instead; and the attempts
+spent.
+*/
 export type Resumed = {
   readonly source: AsyncIterableIterator<StreamFrame> | undefined;
   readonly task?: Task;
   readonly used: number;
 };
 
-/** A resumption's own exchange (SubscribeToTask or GetTask) under the stream's `callId`: its `request` event names the operation it really is. */
+/**
+A resumption's own exchange (SubscribeToTask or GetTask) under the stream's `callId`: its `request` event
+names the operation it really is.
+*/
 function exchange(call: Call, method: 'subscribeToTask' | 'getTask'): Call {
   return { id: call.id, method, operation: methods[method].name, started: call.started };
 }
 
-/** The task by GetTask, when it has settled (terminal or interrupted); `undefined` when it has not or cannot be read. */
+/**
+The task by GetTask, when it has settled (terminal or interrupted); `undefined` when it has not or cannot be
+read.
+*/
 async function finalSnapshot(
   kit: CallKit,
   call: Call,
@@ -87,7 +103,10 @@ async function finalSnapshot(
 }
 
 /**
-Resumes a stream that broke once its task was known (docs/protocol-checks.md#stream-resumption): waits, subscribes to the task and returns the new source; after a refusal, one GetTask returns the task when it has settled. Throws `broken` when the attempts run out, a peer asks to wait longer than allowed, or the task is still running but cannot be subscribed to; the caller's abort during a wait ends it as an abort.
+Resumes a stream that broke once its task was known (docs/protocol-checks.md#stream-resumption): waits,
+subscribes to the task and returns the new source; after a refusal, one GetTask returns the task when it has
+settled. Throws `broken` when the attempts run out, a peer asks to wait longer than allowed, or the task is
+still running but cannot be subscribed to; the caller's abort during a wait ends it as an abort.
 
 @example
 ```ts
@@ -140,7 +159,8 @@ export async function resumeStream(
       }
       previous = error;
       if (!isTransientResumeFailure(error)) {
-        // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
+        // A refusal: A2A spec §3.1.6 answers a subscription to a terminal task with UnsupportedOperation, and
+        // a peer may not serve subscriptions at all. One GetTask tells whether anything is left to wait for.
         report(kit, call, () => ({
           type: 'stream-resume',
           attempt,
@@ -164,7 +184,10 @@ export async function resumeStream(
   throw broken;
 }
 
-/** One stream call as it runs: what it reports its events under, the events it has delivered with their SSE bytes, and what it may spend over every resumption. */
+/**
+One stream call as it runs: what it reports its events under, the events it has delivered with their SSE
+bytes, and what it may spend over every resumption.
+*/
 type StreamCall = {
   readonly kit: CallKit;
   readonly call: Call;
@@ -173,7 +196,9 @@ type StreamCall = {
   readonly budget: StreamBudget;
 };
 
-/** The task an event of a task stream names (a direct Message ends its stream, so it never names one to resume). */
+/**
+The task an event of a task stream names (a direct Message ends its stream, so it never names one to resume).
+*/
 function taskIdOf(event: StreamResponse): string | undefined {
   if ('task' in event) {
     return event.task.id;
@@ -208,7 +233,10 @@ function reportEnd(run: StreamCall, reason: 'complete' | 'released'): void {
   }));
 }
 
-/** A break of the established stream: reports it, and resumes when it can (docs/protocol-checks.md#stream-resumption); otherwise throws `error`. */
+/**
+A break of the established stream: reports it, and resumes when it can
+(docs/protocol-checks.md#stream-resumption); otherwise throws `error`.
+*/
 function resumeAfter(
   run: StreamCall,
   error: unknown,
@@ -223,7 +251,9 @@ function resumeAfter(
   if (reason === undefined) {
     throw error;
   }
-  // Nothing to resume: no policy, the task is unknown (the send's outcome is the durable agent's question), the caller stopped, or the task already reached a state where the stream may end (docs/protocol-checks.md#stream-resumption).
+  // Nothing to resume: no policy, the task is unknown (the send's outcome is the durable agent's question),
+  // the caller stopped, or the task already reached a state where the stream may end
+  // (docs/protocol-checks.md#stream-resumption).
   const resumable =
     policy !== undefined &&
     used < policy.attempts &&
@@ -271,7 +301,8 @@ async function* runStream(
     const policy = resolveResumePolicy(options?.resume, kit.resolved.limits.streamIdleTimeoutMs);
     const prepared = await prepare(kit, call, params, options);
     const { request } = prepared;
-    // Only the establishment is retried: once the stream is open, a break is resumed by reading the task, never by sending again (docs/idempotency.md#retry-policy, streams).
+    // Only the establishment is retried: once the stream is open, a break is resumed by reading the task,
+    // never by sending again (docs/idempotency.md#retry-policy, streams).
     const keyed = carriesIdempotencyKey(operation, request, kit.resolved.honoursIdempotency);
     let source: AsyncIterableIterator<StreamFrame> | undefined = await attempts(
       kit,
@@ -301,7 +332,8 @@ async function* runStream(
     let used = 0;
     while (source !== undefined) {
       try {
-        // for-await releases the binding's iterator on every exit but its own failure: a check that throws, or the caller leaving.
+        // for-await releases the binding's iterator on every exit but its own failure: a check that throws,
+        // or the caller leaving.
         for await (const frame of source) {
           countFrame(run.budget, frame);
           if (!validator.accept(frame.event)) {
@@ -323,7 +355,8 @@ async function* runStream(
         if (resumed.task !== undefined) {
           const event = { task: resumed.task };
           if (!validator.accept(event)) {
-            // Older than the status delivered (docs/protocol-checks.md#stream-resumption): nothing newer was found, so the stream fails with its break.
+            // Older than the status delivered (docs/protocol-checks.md#stream-resumption): nothing newer was
+            // found, so the stream fails with its break.
             throw error;
           }
           // GetTask's answer was no SSE event: it adds no stream bytes.
@@ -346,7 +379,8 @@ async function* runStream(
 }
 
 /**
-The stream runner of one client, built once from the caller's shared parts (`CallKit`): the same binding, events, outbound contract, retry policy and token context as its unary calls.
+The stream runner of one client, built once from the caller's shared parts (`CallKit`): the same binding,
+events, outbound contract, retry policy and token context as its unary calls.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-The unary half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): one call of an operation that answers once, through the outbound contract and the retry policy (`call-context.ts`), its answer checked (docs/protocol-checks.md#unary-answers) before the `response` event and the caller see it.
+The unary half of the call runner (ARCHITECTURE.md#layers-of-the-client, layer "client"): one call of an
+operation that answers once, through the outbound contract and the retry policy (`call-context.ts`), its
+answer checked (docs/protocol-checks.md#unary-answers) before the `response` event and the caller see it.
 */
 import type { UnaryMethod } from '../bindings/binding.js';
 import { carriesIdempotencyKey } from '../idempotency/retry.js';
@@ -17,7 +19,11 @@ import {
   start,
 } from './call-context.js';
 
-/** The semantic check of one unary answer (docs/protocol-checks.md#unary-answers), given the request actually sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in whatever state it has reached (docs/idempotency.md#replays). */
+/**
+The semantic check of one unary answer (docs/protocol-checks.md#unary-answers), given the request actually
+sent. `replay` is true for the answer to a retry of a keyed send, which may be the first attempt's task in
+whatever state it has reached (docs/idempotency.md#replays).
+*/
 export type UnaryCheck<N extends UnaryMethod> = (
   request: OperationRequest<N>,
   value: OperationResponse<N>,
@@ -52,9 +58,11 @@ export async function unary<N extends UnaryMethod>(
       const { value, httpStatus } = await start(kit, call, prepared, options, (sent, context) =>
         kit.binding.unary(operation, sent as OperationRequest<N>, context),
       );
-      // docs/idempotency.md#replays: a keyed retry is answered with the key's task as it stands now, settled or not.
+      // docs/idempotency.md#replays: a keyed retry is answered with the key's task as it stands now, settled
+      // or not.
       const replay = keyed && number > 1;
-      // The page and push-config checks load with their operation's schemas, before the request left (`client.ts`); the others run at once.
+      // The page and push-config checks load with their operation's schemas, before the request left
+      // (`client.ts`); the others run at once.
       const checking = check(prepared.request as OperationRequest<N>, value, httpStatus, replay);
       if (checking !== undefined) {
         await checking;

@@ -122,7 +122,8 @@ describe('canonicalJson: values without a canonical form', () => {
   });
 });
 
-// JSON values with any Unicode text (well-formed), any finite double, and names that may collide with Object.prototype members.
+// JSON values with any Unicode text (well-formed), any finite double, and names that may collide with
+// Object.prototype members.
 const json: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -176,7 +177,10 @@ function reorder(value: JsonValue, seed: number): JsonValue {
   return copy;
 }
 
-/** `-0` canonicalizes to `0` by design (RFC 8785 §3.2.2.3), as JSON.stringify writes it, so the round trip compares against that. */
+/**
+`-0` canonicalizes to `0` by design (RFC 8785 §3.2.2.3), as JSON.stringify writes it, so the round trip
+compares against that.
+*/
 function withoutNegativeZero(value: JsonValue): JsonValue {
   return JSON.parse(JSON.stringify(value));
 }

@@ -1,6 +1,8 @@
 /**
 @module
-RFC 8785, the JSON Canonicalization Scheme (JCS): one exact text for one JSON value, whatever the member order, whitespace or number spelling of the document it came from. The card digest hashes it (docs/protocol-checks.md#card-trust), and A2A spec §8.4 signs over it.
+RFC 8785, the JSON Canonicalization Scheme (JCS): one exact text for one JSON value, whatever the member
+order, whitespace or number spelling of the document it came from. The card digest hashes it
+(docs/protocol-checks.md#card-trust), and A2A spec §8.4 signs over it.
 */
 
 import type { JsonValue } from './json-value.js';
@@ -10,7 +12,8 @@ import { loneSurrogateIndex } from './utf8.js';
 Why a value has no canonical form.
 
 - `non-finite`: `NaN` or an infinity; JSON has no such number (RFC 8785 §3.2.2.3).
-- `lone-surrogate`: a string or member name holding an unpaired UTF-16 surrogate; JCS input must be I-JSON (RFC 8785 §3.1, RFC 7493 §2.1), and such a string has no UTF-8 form to hash.
+- `lone-surrogate`: a string or member name holding an unpaired UTF-16 surrogate; JCS input must be I-JSON
+  (RFC 8785 §3.1, RFC 7493 §2.1), and such a string has no UTF-8 form to hash.
 - `not-json`: anything `JSON.parse` cannot produce, such as `undefined`, a function or a BigInt, at any depth.
 */
 export type CanonicalJsonReason = 'non-finite' | 'lone-surrogate' | 'not-json';
@@ -26,7 +29,8 @@ export class CanonicalJsonError extends Error {
   }
 }
 
-// Printable ASCII other than `"` and `\`: written as it is between quotes (RFC 8785 §3.2.2.2 escapes none of it), which spares most ids, labels and digests the general path.
+// Printable ASCII other than `"` and `\`: written as it is between quotes (RFC 8785 §3.2.2.2 escapes none of
+// it), which spares most ids, labels and digests the general path.
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 function string(text: string): string {
@@ -36,12 +40,16 @@ function string(text: string): string {
   if (loneSurrogateIndex(text) !== -1) {
     throw new CanonicalJsonError('lone-surrogate');
   }
-  // RFC 8785 §3.2.2.2: the escaping is exactly ECMAScript's JSON.stringify (\b \t \n \f \r, other controls as lowercase \u00xx, `"` and `\`; everything else as is).
+  // RFC 8785 §3.2.2.2: the escaping is exactly ECMAScript's JSON.stringify (\b \t \n \f \r, other controls as
+  // lowercase \u00xx, `"` and `\`; everything else as is).
   return JSON.stringify(text);
 }
 
 /**
-RFC 8785 §3.2.3: member names sort by their UTF-16 code units, which is what `<` compares on strings. The few names of an object are sorted in place by insertion, which allocates nothing (`Array.prototype.sort` copies into a work array on every call, a large share of what a ledger commit allocates); many names go through `sort`, whose default order is the same (ECMA-262 §23.1.3.30.2).
+RFC 8785 §3.2.3: member names sort by their UTF-16 code units, which is what `<` compares on strings. The few
+names of an object are sorted in place by insertion, which allocates nothing (`Array.prototype.sort` copies
+into a work array on every call, a large share of what a ledger commit allocates); many names go through
+`sort`, whose default order is the same (ECMA-262 §23.1.3.30.2).
 */
 function sortedNames(names: string[]): string[] {
   if (names.length > 16) {
@@ -67,7 +75,8 @@ function write(value: unknown): string {
       if (!Number.isFinite(value)) {
         throw new CanonicalJsonError('non-finite');
       }
-      // RFC 8785 §3.2.2.3: ECMAScript Number-to-String, which JSON.stringify applies (`-0` becomes `0`, `1e21` `1e+21`).
+      // RFC 8785 §3.2.2.3: ECMAScript Number-to-String, which JSON.stringify applies (`-0` becomes `0`,
+      // `1e21` `1e+21`).
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
@@ -75,7 +84,8 @@ function write(value: unknown): string {
       if (value === null) {
         return 'null';
       }
-      // Plain concatenation: V8 builds these as ropes, cheaper than the arrays map and join allocate on the ledger's hot path.
+      // Plain concatenation: V8 builds these as ropes, cheaper than the arrays map and join allocate on the
+      // ledger's hot path.
       if (Array.isArray(value)) {
         let text = '[';
         for (let index = 0; index < value.length; index++) {
@@ -98,9 +108,12 @@ function write(value: unknown): string {
 }
 
 /**
-The RFC 8785 canonical text of a JSON value: members sorted by the UTF-16 code units of their names, no whitespace, strings escaped as `JSON.stringify` does, numbers in their shortest ECMAScript form. Two values that `JSON.parse` reads alike, whatever their member order or number spelling, give the same text.
+The RFC 8785 canonical text of a JSON value: members sorted by the UTF-16 code units of their names, no
+whitespace, strings escaped as `JSON.stringify` does, numbers in their shortest ECMAScript form. Two values
+that `JSON.parse` reads alike, whatever their member order or number spelling, give the same text.
 
-Integers beyond ±(2^53−1) are canonicalized as the doubles they became when parsed (RFC 8785 §3.2.2.3); the bounded JSON parser refuses them before that can happen (docs/protocol-checks.md#bounded-json).
+Integers beyond ±(2^53−1) are canonicalized as the doubles they became when parsed (RFC 8785 §3.2.2.3); the
+bounded JSON parser refuses them before that can happen (docs/protocol-checks.md#bounded-json).
 
 @throws {CanonicalJsonError} for `NaN`, an infinity, an unpaired surrogate, or a value JSON cannot hold.
 

@@ -1,5 +1,8 @@
 /**
-The closed error taxonomy of one exchange with an agent (ARCHITECTURE.md#errors). Every error says whether the request may have reached the peer (`dispatched`), so that a caller, or the durable ledger, never has to guess. Messages are constant and public-safe: no remote text, body, token or URL ever appears in a message, a stack, `JSON.stringify(error)` or an inspector event.
+The closed error taxonomy of one exchange with an agent (ARCHITECTURE.md#errors). Every error says whether the
+request may have reached the peer (`dispatched`), so that a caller, or the durable ledger, never has to guess.
+Messages are constant and public-safe: no remote text, body, token or URL ever appears in a message, a stack,
+`JSON.stringify(error)` or an inspector event.
 
 @example
 ```ts
@@ -15,7 +18,8 @@ try {
 import { optionalMembers } from './optional-members.js';
 import { type Violation, violationText } from './violation-text.js';
 
-// The pointer lives with its wording (`violation-text.ts`) so that neither module imports the other; callers keep importing it from here.
+// The pointer lives with its wording (`violation-text.ts`) so that neither module imports the other; callers
+// keep importing it from here.
 export type { Violation } from './violation-text.js';
 export type ErrorKind =
   | 'request'
@@ -29,7 +33,11 @@ export type ErrorKind =
 /** Why a request was refused before it left: the caller's input broke a bound or a rule. */
 export type RequestReason = 'body-too-large' | 'invalid-params' | 'aborted';
 
-/** Why no credentials went out (docs/protocol-checks.md#token-provider, docs/protocol-checks.md#extended-card): the provider failed or timed out, refused this request, or the client has none for an operation that needs them. */
+/**
+Why no credentials went out (docs/protocol-checks.md#token-provider, docs/protocol-checks.md#extended-card):
+the provider failed or timed out, refused this request, or the client has none for an operation that needs
+them.
+*/
 export type AuthorizationReason = 'unavailable' | 'permission-denied' | 'unauthenticated';
 
 /** Why the bytes did not arrive whole. */
@@ -62,13 +70,19 @@ type ErrorInit = {
   readonly cause?: unknown;
 };
 
-/** The public-safe cause of a broken exchange: the platform's error code (`ECONNRESET`, `ECONNREFUSED`, `UND_ERR_SOCKET`), never its message, which may hold a host name or an address. */
+/**
+The public-safe cause of a broken exchange: the platform's error code (`ECONNRESET`, `ECONNREFUSED`,
+`UND_ERR_SOCKET`), never its message, which may hold a host name or an address.
+*/
 export type TransportCause = { readonly code: string };
 
 // An error code is a constant identifier; anything else (a message, a URL) is never copied.
 const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
 
-/** The code of a platform failure, read along its `cause` chain (Node's fetch wraps the socket's error): a POSIX code (`E…`) first, else the first code found. */
+/**
+The code of a platform failure, read along its `cause` chain (Node's fetch wraps the socket's error): a POSIX
+code (`E…`) first, else the first code found.
+*/
 export function transportCause(error: unknown): TransportCause | undefined {
   let found: string | undefined;
   let current = error;
@@ -85,18 +99,29 @@ export function transportCause(error: unknown): TransportCause | undefined {
   return found === undefined ? undefined : Object.freeze({ code: found });
 }
 
-// What follows the operation in an exchange error's message: the kind, the reason and the violation, never a value.
+// What follows the operation in an exchange error's message: the kind, the reason and the violation, never a
+// value.
 const details = new WeakMap<object, string>();
 
-/** The abstract base class of the seven errors an exchange with an agent throws: `instanceof ExchangeError` holds for exactly the members of {@link ClientError}. Discovery, options, ledger and canonical-JSON errors are separate classes and do not extend it. Narrow with `switch (error.kind)`. */
+/**
+The abstract base class of the seven errors an exchange with an agent throws: `instanceof ExchangeError` holds
+for exactly the members of {@link ClientError}. Discovery, options, ledger and canonical-JSON errors are
+separate classes and do not extend it. Narrow with `switch (error.kind)`.
+*/
 export abstract class ExchangeError extends Error {
   abstract readonly kind: ErrorKind;
   abstract readonly reason: string;
-  /** True once the request may have reached the peer: every failure after that point leaves the outcome open. */
+  /**
+  True once the request may have reached the peer: every failure after that point leaves the outcome open.
+  */
   readonly dispatched: boolean;
   /** The HTTP status of the answer, where one was received. */
   readonly httpStatus: number | undefined;
-  /** How long the peer asked the client to wait before trying again, in milliseconds: its `Retry-After` (RFC 9110, §10.2.3), where the error answer carried a valid one. A retry policy waits this long instead of its backoff, clamped to its cap. */
+  /**
+  How long the peer asked the client to wait before trying again, in milliseconds: its `Retry-After` (RFC
+  9110, §10.2.3), where the error answer carried a valid one. A retry policy waits this long instead of its
+  backoff, clamped to its cap.
+  */
   readonly retryAfterMs: number | undefined;
   /** The A2A operation that failed (`SendMessage`), once the error left a client call. */
   readonly operation: string | undefined;
@@ -125,7 +150,8 @@ export abstract class ExchangeError extends Error {
   }
 }
 
-// The violation, where there is one, says which rule refused what, in words (core/violation-text.ts): never the value.
+// The violation, where there is one, says which rule refused what, in words (core/violation-text.ts): never
+// the value.
 function describe(kind: ErrorKind, reason: string, violation?: Violation): string {
   const text = violationText(violation);
   return `${kind} (${reason})${text === undefined ? '' : `: ${text}`}`;
@@ -224,7 +250,9 @@ export class InvalidResponseError extends ExchangeError {
 }
 
 /**
-Names the operation in an exchange error's message (`A2A SendMessage failed: transport (network, ECONNRESET)`) and sets `operation`; for a send whose outcome is unknown, the message adds what to do: `outcome unknown: reconcile, do not resend`. Called once, where a client call ends (`client/call-context.ts`).
+Names the operation in an exchange error's message (`A2A SendMessage failed: transport (network, ECONNRESET)`)
+and sets `operation`; for a send whose outcome is unknown, the message adds what to do:
+`outcome unknown: reconcile, do not resend`. Called once, where a client call ends (`client/call-context.ts`).
 */
 export function nameOperation(error: ExchangeError, operation: string, outcomeUnknown: boolean): void {
   const detail = details.get(error);
@@ -241,7 +269,10 @@ export function nameOperation(error: ExchangeError, operation: string, outcomeUn
   }
 }
 
-/** Every error an exchange can throw, as one closed union on `kind`: the type to narrow (`switch (error.kind)`), where {@link ExchangeError} is the class they share. */
+/**
+Every error an exchange can throw, as one closed union on `kind`: the type to narrow (`switch (error.kind)`),
+where {@link ExchangeError} is the class they share.
+*/
 export type ClientError =
   | RequestError
   | AuthorizationError
@@ -316,7 +347,10 @@ export type EndpointRule =
   | 'agent-card-path-required'
   | 'invalid-tenant';
 
-/** Why `discover()` refused (docs/protocol-checks.md#discovery-steps): one closed union, spelled as ARCHITECTURE.md#errors spells it. */
+/**
+Why `discover()` refused (docs/protocol-checks.md#discovery-steps): one closed union, spelled as
+ARCHITECTURE.md#errors spells it.
+*/
 export type DiscoveryReason =
   | 'MissingInterfacePin'
   | 'TooManyInterfacePins'
@@ -335,12 +369,17 @@ export type DiscoveryReason =
 /**
 The public-safe detail of a {@link DiscoveryError}: a constant, never a value.
 
-- An {@link EndpointRule}: the card URL (`Discovery`), a pin (`InterfacePinMismatch`) or the card's chosen interface (`NoSupportedInterface`) broke it.
-- `Discovery`: how the card fetch failed: `network`, `timeout`, `aborted`, `read`, `redirect`, `status` (not 2xx; see `httpStatus`), `media-type`.
-- `InvalidAgentCard`: `body-too-large`, `json` (strict JSON refused it) or `schema` (the card contract did), with the `violation`.
-- `InvalidExtensions`: `malformed`, `duplicate`, `too-many`, `header-too-large`. `ExtensionMismatch`: `undeclared`, `required-missing`.
+- An {@link EndpointRule}: the card URL (`Discovery`), a pin (`InterfacePinMismatch`) or the card's chosen
+  interface (`NoSupportedInterface`) broke it.
+- `Discovery`: how the card fetch failed: `network`, `timeout`, `aborted`, `read`, `redirect`, `status` (not
+  2xx; see `httpStatus`), `media-type`.
+- `InvalidAgentCard`: `body-too-large`, `json` (strict JSON refused it) or `schema` (the card contract did),
+  with the `violation`.
+- `InvalidExtensions`: `malformed`, `duplicate`, `too-many`, `header-too-large`. `ExtensionMismatch`:
+  `undeclared`, `required-missing`.
 - `NoSupportedInterface`: `no-usable-interface`. `InterfacePinMismatch`: `no-matching-pin`.
-- `Security`: `invalid-scheme-name`, `anonymous-not-allowed`, `bearer-scheme-unsupported`, `requirement-not-satisfied`.
+- `Security`: `invalid-scheme-name`, `anonymous-not-allowed`, `bearer-scheme-unsupported`,
+  `requirement-not-satisfied`.
 */
 export type DiscoveryDetail =
   | EndpointRule
@@ -368,7 +407,10 @@ export type DiscoveryDetail =
   | 'requirement-not-satisfied';
 
 /**
-`discover()` refused to build a client: its options broke a rule, or the agent's card could not be fetched, did not verify, or does not fit the pins, extensions and security configured. Nothing but the card fetch was ever sent. Redacted like every error here: the message, `JSON.stringify` and the fields name the reason, the detail and the option (`pins.1.url`), never a URL, a tenant or card content.
+`discover()` refused to build a client: its options broke a rule, or the agent's card could not be fetched,
+did not verify, or does not fit the pins, extensions and security configured. Nothing but the card fetch was
+ever sent. Redacted like every error here: the message, `JSON.stringify` and the fields name the reason, the
+detail and the option (`pins.1.url`), never a URL, a tenant or card content.
 
 @example
 ```ts
@@ -431,5 +473,6 @@ export class DiscoveryError extends Error {
   }
 }
 
-// The ledger's error has its own module (no page that only discovers and sends reaches it); every caller keeps importing it from here.
+// The ledger's error has its own module (no page that only discovers and sends reaches it); every caller
+// keeps importing it from here.
 export { LedgerError, type LedgerReason } from './ledger-error.js';

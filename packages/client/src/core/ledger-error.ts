@@ -1,22 +1,27 @@
 /**
 @module
-Why the durable ledger refused an operation, thrown outside an exchange (ARCHITECTURE.md#errors); the `rule` it carries is one of docs/protocol-checks.md#ledger.
+Why the durable ledger refused an operation, thrown outside an exchange (ARCHITECTURE.md#errors); the `rule`
+it carries is one of docs/protocol-checks.md#ledger.
 */
 import { optionalMembers } from './optional-members.js';
 
 /**
 Why the durable ledger refused an operation.
 
-- `stale-revision`: the write named a revision that is no longer the record's head (another writer moved it), or its id already exists.
-- `invalid-transition`: the state machine forbids the transition from the record's state (`rule` says which, e.g. `start-from-unknown`).
+- `stale-revision`: the write named a revision that is no longer the record's head (another writer moved it),
+  or its id already exists.
+- `invalid-transition`: the state machine forbids the transition from the record's state (`rule` says which,
+  e.g. `start-from-unknown`).
 - `reused-attempt`: a new attempt reused the id of an earlier attempt of the same send.
 - `invalid-input`: the intent, the transition or the options are malformed (`rule` names the broken rule).
 - `not-found`: no record has that id.
-- `corrupt`: a stored record, revision or journal line failed to decode or does not chain; it is never skipped or repaired.
+- `corrupt`: a stored record, revision or journal line failed to decode or does not chain; it is never skipped
+  or repaired.
 - `locked`: another writer holds the ledger (a live lock file, a Web Lock held by another tab).
 - `fenced`: this writer's lease was taken over; it must stop writing.
 - `closed`: the ledger was closed.
-- `io`: the storage failed; a file ledger then refuses every later write with the same error, since what reached the disk is no longer known.
+- `io`: the storage failed; a file ledger then refuses every later write with the same error, since what
+  reached the disk is no longer known.
 - `unsupported`: the platform lacks the storage (no IndexedDB, no WebCrypto).
 */
 export type LedgerReason =
@@ -33,7 +38,9 @@ export type LedgerReason =
   | 'unsupported';
 
 /**
-The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is `locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's text (the platform error travels on `cause`).
+The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is
+`locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's
+text (the platform error travels on `cause`).
 
 @example
 ```ts
@@ -86,8 +93,8 @@ export class LedgerError extends Error {
 }
 
 /**
-What a refusal tells its reader to do, by reason and rule: a file lock's holder that only its heartbeat vouches for
-(docs/durable-send.md#file-journal), a PostgreSQL worker id another process holds
+What a refusal tells its reader to do, by reason and rule: a file lock's holder that only its heartbeat
+vouches for (docs/durable-send.md#file-journal), a PostgreSQL worker id another process holds
 (docs/durable-send.md#one-live-process-per-worker-id), and any other `locked`.
 */
 const hints: Readonly<Record<string, string>> = {

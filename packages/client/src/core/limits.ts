@@ -4,7 +4,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
-The bounds every exchange is held to (ARCHITECTURE.md#bounds). Each may be lowered or raised with `limits` up to its hard ceiling in {@link limitCeilings}.
+The bounds every exchange is held to (ARCHITECTURE.md#bounds). Each may be lowered or raised with `limits` up
+to its hard ceiling in {@link limitCeilings}.
 
 @example
 ```ts
@@ -16,7 +17,10 @@ export const defaultLimits = Object.freeze({
   discoveryTimeoutMs: 15_000,
   /** A unary exchange from token to last body byte; for a stream, until its headers. @default 60 s */
   requestTimeoutMs: 60_000,
-  /** The longest wait for the next event of a stream; comments do not restart it (docs/protocol-checks.md#sse-decoding). @default 60 s */
+  /**
+  The longest wait for the next event of a stream; comments do not restart it
+  (docs/protocol-checks.md#sse-decoding). @default 60 s
+  */
   streamIdleTimeoutMs: 60_000,
   /** Serialized request body. @default 16 MiB */
   requestBodyBytes: 16 * MiB,

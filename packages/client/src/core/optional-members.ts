@@ -1,9 +1,14 @@
 /**
 @module
-The optional members of an object literal: with `exactOptionalPropertyTypes` (CONTRIBUTING.md#compiler-settings) a member that may be absent must be absent, never present as `undefined`, so every literal that carries one drops it when it has no value. One function does it for every floor, in the order the members are written.
+The optional members of an object literal: with `exactOptionalPropertyTypes`
+(CONTRIBUTING.md#compiler-settings) a member that may be absent must be absent, never present as `undefined`,
+so every literal that carries one drops it when it has no value. One function does it for every floor, in the
+order the members are written.
 */
 
-/** `members` without those whose value is `undefined`, in the same order: what `{ ...(a === undefined ? {} : { a }), ...(b === undefined ? {} : { b }) }` writes out.
+/**
+`members` without those whose value is `undefined`, in the same order: what
+`{ ...(a === undefined ? {} : { a }), ...(b === undefined ? {} : { b }) }` writes out.
 
 @example
 ```ts

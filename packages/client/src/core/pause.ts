@@ -1,10 +1,12 @@
 /**
 @module
-The one wait of the library: retry backoff, stream resumption, a skill task's polling and the reconciler's loop all wait through it.
+The one wait of the library: retry backoff, stream resumption, a skill task's polling and the reconciler's
+loop all wait through it.
 */
 
 /**
-Waits `ms` on `setTimeout` (so fake timers drive it); resolves `true` once the time has passed, and `false` at once when `signal` aborts, during the wait or before it.
+Waits `ms` on `setTimeout` (so fake timers drive it); resolves `true` once the time has passed, and `false` at
+once when `signal` aborts, during the wait or before it.
 
 @example
 ```ts

@@ -1,6 +1,7 @@
 /**
 @module
-UTF-8 and UTF-16 text helpers of the JSON parser: where an input stops being encodable or decodable, and ASCII keys turned into strings without a decoder call.
+UTF-8 and UTF-16 text helpers of the JSON parser: where an input stops being encodable or decodable, and ASCII
+keys turned into strings without a decoder call.
 */
 
 // In unicode mode a paired surrogate is one code point, so this matches only unpaired ones.
@@ -10,7 +11,8 @@ type WellFormedCheck = { readonly isWellFormed?: (this: string) => boolean };
 
 /** The UTF-16 index of the first unpaired surrogate in `text`, or -1. */
 export function loneSurrogateIndex(text: string): number {
-  // `isWellFormed` (ES2024, native in current engines) answers several times faster than the regex, which then only has to locate the surrogate; older engines use the regex alone.
+  // `isWellFormed` (ES2024, native in current engines) answers several times faster than the regex, which
+  // then only has to locate the surrogate; older engines use the regex alone.
   const isWellFormed = (String.prototype as WellFormedCheck).isWellFormed;
   if (isWellFormed?.call(text) === true) {
     return -1;
@@ -18,7 +20,10 @@ export function loneSurrogateIndex(text: string): number {
   return text.search(loneSurrogate);
 }
 
-/** The offset of the first byte that starts no well-formed UTF-8 sequence (WHATWG Encoding, UTF-8 decoder); runs only after the fatal decoder refused. */
+/**
+The offset of the first byte that starts no well-formed UTF-8 sequence (WHATWG Encoding, UTF-8 decoder); runs
+only after the fatal decoder refused.
+*/
 export function invalidUtf8Offset(bytes: Uint8Array): number {
   let index = 0;
   while (index < bytes.length) {
@@ -81,7 +86,8 @@ export function cachedKey(bytes: Uint8Array, start: number, end: number, hash: n
   return key;
 }
 
-// Short texts are cheapest one character at a time; a longer one is built from flat chunks, never from one string per byte.
+// Short texts are cheapest one character at a time; a longer one is built from flat chunks, never from one
+// string per byte.
 const shortText = 16;
 const textChunk = 4096;
 

@@ -1,6 +1,11 @@
 /**
 @module
-How a path into a document (a violation's, a remote skill's issue) may show an object key (ARCHITECTURE.md#errors, `redact.violation-path` in docs/protocol-checks.md#redaction): by name only when it is a plain identifier of at most 64 characters and the layer building the path knows it is not the peer's text; every other key reads `[*]`. A plain identifier holds no line break, escape sequence, `.`, `[` or bidi control, so a path stays one unambiguous line; a key the peer chose may echo a credential back, so it is never shown, however plain it looks.
+How a path into a document (a violation's, a remote skill's issue) may show an object key
+(ARCHITECTURE.md#errors, `redact.violation-path` in docs/protocol-checks.md#redaction): by name only when it
+is a plain identifier of at most 64 characters and the layer building the path knows it is not the peer's
+text; every other key reads `[*]`. A plain identifier holds no line break, escape sequence, `.`, `[` or bidi
+control, so a path stays one unambiguous line; a key the peer chose may echo a credential back, so it is never
+shown, however plain it looks.
 */
 
 /**
@@ -26,7 +31,8 @@ What a key a path does not name reads.
 export const maskedKey = '[*]';
 
 /**
-Whether a key is plain enough for a path to name: an ASCII identifier of at most {@link maxNamedKeyLength} characters. It says nothing of whose key it is; the caller decides that.
+Whether a key is plain enough for a path to name: an ASCII identifier of at most {@link maxNamedKeyLength}
+characters. It says nothing of whose key it is; the caller decides that.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-The words an error message gives a `Violation`: where (its path, which holds indices and the protocol's own member names only) and what the rule asks, phrased so a user can act on it. Nothing here comes from the peer. The rules and their sources are listed in docs/protocol-checks.md.
+The words an error message gives a `Violation`: where (its path, which holds indices and the protocol's own
+member names only) and what the rule asks, phrased so a user can act on it. Nothing here comes from the peer.
+The rules and their sources are listed in docs/protocol-checks.md.
 */
 /** A public-safe pointer into a refused response: never its content. */
 export type Violation = {
@@ -56,7 +58,8 @@ const ruleText: Readonly<Record<string, string>> = {
 };
 
 /**
-`$.tasks[0].status.state is required and missing (absent, null or its default)`: the violation in words, or `undefined` without one.
+`$.tasks[0].status.state is required and missing (absent, null or its default)`: the violation in words, or
+`undefined` without one.
 
 @example
 ```ts

@@ -1,13 +1,17 @@
 /**
 @module
-The agent card digest (docs/protocol-checks.md#card-trust): SHA-256 over the RFC 8785 canonical form of the card's parsed JSON, so it names the card's content, not its bytes. WebCrypto only, so the same code runs in browsers and Node.
+The agent card digest (docs/protocol-checks.md#card-trust): SHA-256 over the RFC 8785 canonical form of the
+card's parsed JSON, so it names the card's content, not its bytes. WebCrypto only, so the same code runs in
+browsers and Node.
 */
 
 import { canonicalJson } from '../core/canonical-json.js';
 import type { JsonValue } from '../core/json-value.js';
 
 /**
-The digest of a card as `'sha256:'` and 64 lowercase hex digits: SHA-256 over the UTF-8 bytes of `canonicalJson(rawCard)`. Pass the whole parsed body, unknown members and `signatures` included, before any decoding: the digest pins what the agent published, and member order or whitespace never change it.
+The digest of a card as `'sha256:'` and 64 lowercase hex digits: SHA-256 over the UTF-8 bytes of
+`canonicalJson(rawCard)`. Pass the whole parsed body, unknown members and `signatures` included, before any
+decoding: the digest pins what the agent published, and member order or whitespace never change it.
 
 `globalThis.crypto.subtle` is looked up on every call, so a polyfill installed after import is used.
 

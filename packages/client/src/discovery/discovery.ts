@@ -1,6 +1,9 @@
 /**
 @module
-`discover()`, the way to build a client from an agent's published card (docs/protocol-checks.md#discovery-steps; A2A spec §8.2, §8.3.2): validate the options before any I/O, fetch one bounded public card, digest it, check it, select one interface, match it against the caller's egress pins, validate the extensions and the security choice, and freeze all of it into an `A2aClient`.
+`discover()`, the way to build a client from an agent's published card
+(docs/protocol-checks.md#discovery-steps; A2A spec §8.2, §8.3.2): validate the options before any I/O, fetch
+one bounded public card, digest it, check it, select one interface, match it against the caller's egress pins,
+validate the extensions and the security choice, and freeze all of it into an `A2aClient`.
 */
 
 import { type A2aClient, createClient } from '../client/client.js';
@@ -30,7 +33,12 @@ import { cardDigest } from './digest.js';
 import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
 
 /**
-How the fetched card is trusted (docs/protocol-checks.md#card-trust). `tls`: the verified HTTPS server identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's digest must equal a separately provisioned value. `first-fetch`, for local development only: with `loopback: true` and a card URL on a literal loopback address (127.0.0.0/8, `[::1]`), the card this fetch returns is trusted as it is, and its digest is `client.cardDigest` (a process on this machine is trusted already; nothing crosses the network).
+How the fetched card is trusted (docs/protocol-checks.md#card-trust). `tls`: the verified HTTPS server
+identity plus an exact interface pin; the card URL must be `https:`. `digest`: on top of that, the card's
+digest must equal a separately provisioned value. `first-fetch`, for local development only: with
+`loopback: true` and a card URL on a literal loopback address (127.0.0.0/8, `[::1]`), the card this fetch
+returns is trusted as it is, and its digest is `client.cardDigest` (a process on this machine is trusted
+already; nothing crosses the network).
 
 @example
 ```ts
@@ -52,20 +60,33 @@ const options: FetchAgentCardOptions = { cardUrl: 'https://partner.example/.well
 ```
 */
 export type FetchAgentCardOptions = {
-  /** The card URL: `https:`, no userinfo, query or fragment, the path exactly `/.well-known/agent-card.json`. */
+  /**
+  The card URL: `https:`, no userinfo, query or fragment, the path exactly `/.well-known/agent-card.json`.
+  */
   readonly cardUrl: string;
-  /** Admit `http:` to a literal loopback address (127.0.0.0/8, `[::1]`; never `localhost`), for tests and sidecars; `https:` stays admitted. @default false */
+  /**
+  Admit `http:` to a literal loopback address (127.0.0.0/8, `[::1]`; never `localhost`), for tests and
+  sidecars; `https:` stays admitted. @default false
+  */
   readonly loopback?: boolean;
-  /** Overrides of the bounds table; the fetch uses `discoveryTimeoutMs`, `responseBodyBytes` and the `json*` bounds. @default {} */
+  /**
+  Overrides of the bounds table; the fetch uses `discoveryTimeoutMs`, `responseBodyBytes` and the `json*`
+  bounds. @default {}
+  */
   readonly limits?: LimitsOptions;
   /** Cancels the fetch. */
   readonly signal?: AbortSignal;
-  /** The `fetch` to fetch the card with, as `ClientOptions.fetch`; `discover()` hands it on to the client. `ClientOptions.headers` never applies to the card: it is no A2A operation. @default globalThis.fetch, looked up per request */
+  /**
+  The `fetch` to fetch the card with, as `ClientOptions.fetch`; `discover()` hands it on to the client.
+  `ClientOptions.headers` never applies to the card: it is no A2A operation. @default globalThis.fetch, looked
+  up per request
+  */
   readonly fetch?: FetchFunction;
 };
 
 /**
-Everything `discover()` takes: the card URL, the egress pins, the trust mode and every `createClient` option but the three discovery decides (`card`, `cardDigest`, `pin`), which pass through unchanged.
+Everything `discover()` takes: the card URL, the egress pins, the trust mode and every `createClient` option
+but the three discovery decides (`card`, `cardDigest`, `pin`), which pass through unchanged.
 
 @example
 ```ts
@@ -79,13 +100,17 @@ const options: DiscoverOptions = {
 */
 export type DiscoverOptions = Omit<ClientOptions, 'card' | 'cardDigest' | 'pin'> &
   FetchAgentCardOptions & {
-    /** The interfaces this caller may talk to, 1 to 16, each `(binding, url, tenant)` once; the card's preferred interface must be one of them. */
+    /**
+    The interfaces this caller may talk to, 1 to 16, each `(binding, url, tenant)` once; the card's preferred
+    interface must be one of them.
+    */
     readonly pins: readonly InterfacePin[];
     readonly trust: CardTrust;
   };
 
 /**
-A fetched card: the JSON exactly as parsed (what signatures and the digest cover), the decoded card, and its digest.
+A fetched card: the JSON exactly as parsed (what signatures and the digest cover), the decoded card, and its
+digest.
 
 @example
 ```ts
@@ -134,7 +159,8 @@ function checkLoopback(loopback: unknown): boolean {
   return loopback ?? false;
 }
 
-// docs/protocol-checks.md#discovery-steps, step 1 (with the endpoint rules of docs/protocol-checks.md#endpoints for each pin).
+// docs/protocol-checks.md#discovery-steps, step 1 (with the endpoint rules of
+// docs/protocol-checks.md#endpoints for each pin).
 function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
   if (!Array.isArray(pins)) {
     throw new OptionsError('pins', 'malformed');
@@ -172,7 +198,9 @@ function samePin(pin: InterfacePin, other: InterfacePin): boolean {
   return pin.binding === other.binding && pin.tenant === other.tenant && sameEndpoint(pin.url, other.url);
 }
 
-// docs/protocol-checks.md#extensions: the list alone before the card is known (docs/protocol-checks.md#discovery-steps, step 2), then against the card (step 13), by the one rule `createClient` applies.
+// docs/protocol-checks.md#extensions: the list alone before the card is known
+// (docs/protocol-checks.md#discovery-steps, step 2), then against the card (step 13), by the one rule
+// `createClient` applies.
 function checkExtensions(extensions: unknown, card?: AgentCard): readonly string[] {
   if (extensions === undefined) {
     return [];
@@ -190,7 +218,8 @@ function checkExtensions(extensions: unknown, card?: AgentCard): readonly string
   return extensions as readonly string[];
 }
 
-// The shape of the security choice, and the scheme name rule that the security selection checks at construction (docs/protocol-checks.md#security-selection).
+// The shape of the security choice, and the scheme name rule that the security selection checks at
+// construction (docs/protocol-checks.md#security-selection).
 function checkSecurity(security: SecurityOptions): void {
   checkSecurityShape(security);
   if (
@@ -208,14 +237,16 @@ function checkTrust(trust: CardTrust, cardUrl: string, loopback: boolean): void 
   if (trust === null || typeof trust !== 'object' || !trustKinds.has(trust.kind)) {
     throw new OptionsError('trust', 'malformed');
   }
-  // docs/protocol-checks.md#card-trust: trusting whatever the first fetch returns is sound only where no network lies between the two processes.
+  // docs/protocol-checks.md#card-trust: trusting whatever the first fetch returns is sound only where no
+  // network lies between the two processes.
   if (trust.kind === 'first-fetch' && !(loopback && isLiteralLoopback(new URL(cardUrl)))) {
     throw new DiscoveryError('FirstFetchTrustRequiresLoopback', { option: 'trust' });
   }
   if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !CARD_DIGEST.test(trust.digest))) {
     throw new OptionsError('trust.digest', 'malformed');
   }
-  // docs/protocol-checks.md#card-trust, docs/protocol-checks.md#discovery-steps step 3: over plain HTTP only a separately provisioned digest says the card is the one reviewed.
+  // docs/protocol-checks.md#card-trust, docs/protocol-checks.md#discovery-steps step 3: over plain HTTP only
+  // a separately provisioned digest says the card is the one reviewed.
   if (trust.kind === 'tls' && new URL(cardUrl).protocol !== 'https:') {
     throw new DiscoveryError('TlsTrustRequiresHttps', { option: 'trust' });
   }
@@ -233,7 +264,8 @@ function fetchFailure(error: unknown): unknown {
     });
   }
   if (error instanceof InvalidResponseError) {
-    // docs/protocol-checks.md#discovery-steps, step 7: a card over the ceiling is an invalid card, not a failed fetch.
+    // docs/protocol-checks.md#discovery-steps, step 7: a card over the ceiling is an invalid card, not a
+    // failed fetch.
     return new DiscoveryError('InvalidAgentCard', {
       detail: 'body-too-large',
       ...optionalMembers({ httpStatus: error.httpStatus }),
@@ -247,7 +279,8 @@ function fetchFailure(error: unknown): unknown {
   return error;
 }
 
-// docs/protocol-checks.md#discovery-steps, steps 5-8: one anonymous GET under one deadline over headers and body, no redirect, a JSON media type, a bounded body, strict JSON.
+// docs/protocol-checks.md#discovery-steps, steps 5-8: one anonymous GET under one deadline over headers and
+// body, no redirect, a JSON media type, a bounded body, strict JSON.
 async function fetchCardJson(
   cardUrl: string,
   limits: Limits,
@@ -260,7 +293,8 @@ async function fetchCardJson(
       method: 'GET',
       url: cardUrl,
       accept: 'json',
-      // The card fetch is no A2A operation (docs/protocol-checks.md#discovery-steps): no version header, so no CORS preflight.
+      // The card fetch is no A2A operation (docs/protocol-checks.md#discovery-steps): no version header, so
+      // no CORS preflight.
       a2aVersion: false,
       limits: {
         requestBodyBytes: limits.requestBodyBytes,
@@ -300,9 +334,14 @@ function decodeCard(raw: JsonValue): AgentCard {
 }
 
 /**
-Fetches an agent's public card the way `discover()` does (docs/protocol-checks.md#discovery-steps, steps 5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a 2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract. Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning its digest in `discover({ trust: { kind: 'digest', digest } })`.
+Fetches an agent's public card the way `discover()` does (docs/protocol-checks.md#discovery-steps, steps
+5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a
+2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract.
+Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning
+its digest in `discover({ trust: { kind: 'digest', digest } })`.
 
-@throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail` and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
+@throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail`
+  and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
 @throws {OptionsError} when `loopback` or `limits` are malformed.
 
 @example
@@ -323,7 +362,8 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   return Object.freeze({ raw, card: decodeCard(raw), digest });
 }
 
-// docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
+// docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's
+// order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
 function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boolean): InterfacePin {
   const chosen = card.supportedInterfaces.find(
     (entry: AgentInterface) =>
@@ -350,7 +390,8 @@ function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boo
   return pin;
 }
 
-// docs/protocol-checks.md#discovery-steps, step 14: the one selection of client/security.ts, its refusals named as ARCHITECTURE.md#errors names them.
+// docs/protocol-checks.md#discovery-steps, step 14: the one selection of client/security.ts, its refusals
+// named as ARCHITECTURE.md#errors names them.
 function selectSecurity(card: AgentCard, security: SecurityOptions): void {
   try {
     resolveSecurity(card, security);
@@ -369,12 +410,26 @@ function selectSecurity(card: AgentCard, security: SecurityOptions): void {
 }
 
 /**
-Builds the client for one agent, in the exact order of docs/protocol-checks.md#discovery-steps. Before any I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a literal loopback address; no userinfo, query or fragment; the card path exactly `/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16 unique pins, well-formed extensions, a well-formed security choice, `tls` trust only for an `https:` card URL, and `first-fetch` trust only with `loopback: true` on a literal loopback card URL. Then one bounded fetch of the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over `JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised URL, tenant), the extensions (each declared; every `required` one configured) and the security choice (docs/protocol-checks.md#security-selection). The client is built with `createClient` and is immutable: adopting another card, interface or security means discovering again.
+Builds the client for one agent, in the exact order of docs/protocol-checks.md#discovery-steps. Before any
+I/O: the card URL and every pin obey the endpoint rules (`https:`, or with `loopback: true` `http:` to a
+literal loopback address; no userinfo, query or fragment; the card path exactly
+`/.well-known/agent-card.json`; tenants non-empty, ≤ 512 bytes, trimmed, no control characters), 1 to 16
+unique pins, well-formed extensions, a well-formed security choice, `tls` trust only for an `https:` card URL,
+and `first-fetch` trust only with `loopback: true` on a literal loopback card URL. Then one bounded fetch of
+the public card (see {@link fetchAgentCard}), its digest (which `digest` trust must equal, and which every
+token request carries), the full card contract, the card's preferred interface (the first `1.0` entry over
+`JSONRPC` or `HTTP+JSON`, never a later one), which some pin must equal exactly (binding, WHATWG-normalised
+URL, tenant), the extensions (each declared; every `required` one configured) and the security choice
+(docs/protocol-checks.md#security-selection). The client is built with `createClient` and is immutable:
+adopting another card, interface or security means discovering again.
 
-The card fetch is the only request; it carries no credentials. A signature on the card is data, never trust (see `verifyCardSignature`).
+The card fetch is the only request; it carries no credentials. A signature on the card is data, never trust
+(see `verifyCardSignature`).
 
-@throws {DiscoveryError} on every rule above, with a public-safe `reason`, `detail` and `option` (see `DiscoveryReason`).
-@throws {OptionsError} when an option is not even of the right shape (`trust`, `pins`, `security`, `loopback`, `limits`, …).
+@throws {DiscoveryError} on every rule above, with a public-safe `reason`, `detail` and `option` (see
+  `DiscoveryReason`).
+@throws {OptionsError} when an option is not even of the right shape (`trust`, `pins`, `security`, `loopback`,
+  `limits`, …).
 
 @example
 ```ts

@@ -1,6 +1,10 @@
 /**
 @module
-Agent card signatures (A2A spec §8.4): JWS (RFC 7515) with a detached payload, the RFC 8785 canonical form of the card without its `signatures` member and without the members that hold their proto default. Verified with WebCrypto alone (ES256, RS256, EdDSA over Ed25519 where the platform has it), so the same code runs in browsers and Node. A verified signature is data: it becomes trust only when the caller decides so, e.g. by pinning the digest of the card it verified (docs/protocol-checks.md#card-trust).
+Agent card signatures (A2A spec §8.4): JWS (RFC 7515) with a detached payload, the RFC 8785 canonical form of
+the card without its `signatures` member and without the members that hold their proto default. Verified with
+WebCrypto alone (ES256, RS256, EdDSA over Ed25519 where the platform has it), so the same code runs in
+browsers and Node. A verified signature is data: it becomes trust only when the caller decides so, e.g. by
+pinning the digest of the card it verified (docs/protocol-checks.md#card-trust).
 */
 
 import { CanonicalJsonError, canonicalJson } from '../core/canonical-json.js';
@@ -13,11 +17,15 @@ import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
 import { labelRule } from '../protocol/text.js';
 import { parseJson } from '../wire/json.js';
 
-/** The JWS algorithms verified here (RFC 7518 §3.3, §3.4; RFC 8037 `EdDSA` and its fully specified RFC 9864 name `Ed25519`). */
+/**
+The JWS algorithms verified here (RFC 7518 §3.3, §3.4; RFC 8037 `EdDSA` and its fully specified RFC 9864 name
+`Ed25519`).
+*/
 export type CardSignatureAlgorithm = 'ES256' | 'RS256' | 'EdDSA' | 'Ed25519';
 
 /**
-What the key resolver is asked for: the protected header's `kid` and `alg` (and `jku` when it names one), for the signature at `index`.
+What the key resolver is asked for: the protected header's `kid` and `alg` (and `jku` when it names one), for
+the signature at `index`.
 
 @example
 ```ts
@@ -28,12 +36,17 @@ export type CardSignatureKeyRequest = {
   readonly index: number;
   readonly kid: string;
   readonly alg: CardSignatureAlgorithm;
-  /** A JWK Set URL from the protected header. Never fetch it blindly: it is the signer's claim, and an open door to SSRF. */
+  /**
+  A JWK Set URL from the protected header. Never fetch it blindly: it is the signer's claim, and an open door
+  to SSRF.
+  */
   readonly jku?: string;
 };
 
 /**
-Returns the public key for a signature, as a WebCrypto `CryptoKey` or a JWK, or `undefined` when it knows none; it must never return an expired or revoked key (A2A spec §8.4.2). A rejection counts as `key-unavailable`.
+Returns the public key for a signature, as a WebCrypto `CryptoKey` or a JWK, or `undefined` when it knows
+none; it must never return an expired or revoked key (A2A spec §8.4.2). A rejection counts as
+`key-unavailable`.
 
 @example
 ```ts
@@ -47,11 +60,14 @@ export type CardSignatureKeyResolver = (
 /**
 Why a signature did not verify.
 
-- `malformed`: the entry breaks the card contract, the protected header is not a base64url JSON object with a string `alg` and a non-empty `kid` (≤ 512 bytes, trimmed, no control character), the unprotected header repeats a protected name (RFC 7515 §7.2.1), the entry is past the 64th, or the card has no canonical form.
+- `malformed`: the entry breaks the card contract, the protected header is not a base64url JSON object with a
+  string `alg` and a non-empty `kid` (≤ 512 bytes, trimmed, no control character), the unprotected header
+  repeats a protected name (RFC 7515 §7.2.1), the entry is past the 64th, or the card has no canonical form.
 - `critical-header`: the protected header has `crit`; no extension is understood here (RFC 7515 §4.1.11).
 - `unsupported-algorithm`: `alg` is none of {@link CardSignatureAlgorithm}, or the platform lacks it.
 - `unknown-key`: the resolver knows no key for it. `key-unavailable`: the resolver failed.
-- `invalid-key`: the key does not import, or is not a public verification key of exactly that algorithm (P-256 for ES256, SHA-256 and at least 2048 bits for RS256, Ed25519 for EdDSA), or its JWK `alg` says otherwise.
+- `invalid-key`: the key does not import, or is not a public verification key of exactly that algorithm (P-256
+  for ES256, SHA-256 and at least 2048 bits for RS256, Ed25519 for EdDSA), or its JWK `alg` says otherwise.
 - `mismatch`: the signature does not verify: the card or the header changed, or another key signed it.
 */
 export type CardSignatureFailure =
@@ -64,7 +80,8 @@ export type CardSignatureFailure =
   | 'mismatch';
 
 /**
-The outcome for one entry of the card's `signatures`, in order. `kid` and `alg` are the signer's header values, returned as data.
+The outcome for one entry of the card's `signatures`, in order. `kid` and `alg` are the signer's header
+values, returned as data.
 
 @example
 ```ts
@@ -88,7 +105,9 @@ export type CardSignatureCheck =
 
 //// The signing payload (A2A spec §8.4.1) ////
 
-// What a member with no presence (proto3 implicit, not REQUIRED) holds by default. Such a member is left out when it holds it; members with presence (`optional`, messages, oneof members), REQUIRED ones and members this table does not know are kept as received (A2A spec §8.4.1: a member present in the JSON was set).
+// What a member with no presence (proto3 implicit, not REQUIRED) holds by default. Such a member is left out
+// when it holds it; members with presence (`optional`, messages, oneof members), REQUIRED ones and members
+// this table does not know are kept as received (A2A spec §8.4.1: a member present in the JSON was set).
 type Implicit = 'string' | 'bool' | 'list' | 'map';
 
 type Shape = {
@@ -196,7 +215,11 @@ function strip(value: JsonValue, shape: Shape): JsonValue {
 }
 
 /**
-The text a card signature signs (A2A spec §8.4.1): the card without `signatures`, without every member that has no presence in the proto and holds its default (`"required": false`, `"tenant": ""`, `"extensions": []`, `"securitySchemes": {}`, …), canonicalised with RFC 8785. Members with presence (`"streaming": false`), REQUIRED members and unknown members stay as received, so pass the card exactly as parsed, never a decoded `AgentCard` (decoding fills in defaults). The payload of the JWS is the base64url of its UTF-8 bytes.
+The text a card signature signs (A2A spec §8.4.1): the card without `signatures`, without every member that
+has no presence in the proto and holds its default (`"required": false`, `"tenant": ""`, `"extensions": []`,
+`"securitySchemes": {}`, …), canonicalised with RFC 8785. Members with presence (`"streaming": false`),
+REQUIRED members and unknown members stay as received, so pass the card exactly as parsed, never a decoded
+`AgentCard` (decoding fills in defaults). The payload of the JWS is the base64url of its UTF-8 bytes.
 
 @throws {CanonicalJsonError} when the card holds a value JSON cannot (never one from the bounded JSON parser).
 
@@ -276,7 +299,8 @@ const ed25519: JwsAlgorithm = {
   fits: (key) => key.algorithm.name === 'Ed25519',
 };
 
-// RFC 7518 §3.4: ES256 is ECDSA over P-256 with SHA-256, the signature r‖s, which is WebCrypto's format too; §3.3: RS256 needs a key of at least 2048 bits.
+// RFC 7518 §3.4: ES256 is ECDSA over P-256 with SHA-256, the signature r‖s, which is WebCrypto's format too;
+// §3.3: RS256 needs a key of at least 2048 bits.
 const algorithms: Readonly<Record<CardSignatureAlgorithm, JwsAlgorithm>> = {
   ES256: {
     importParams: { name: 'ECDSA', namedCurve: 'P-256' },
@@ -386,9 +410,15 @@ async function verifyOne(
 }
 
 /**
-Verifies each entry of a card's `signatures` (A2A spec §8.4.2) and says which verified: a JWS whose protected header names `alg` and `kid`, over the detached payload {@link cardSignaturePayload} of the card as parsed. Keys come from `resolveKey` only; `jku` is passed to it, never fetched. Never throws for what the card holds: every problem is a `CardSignatureFailure` of its entry. At most 64 entries are checked (the card contract's bound); a `card` that is not an object, or has no `signatures` array, has nothing to verify.
+Verifies each entry of a card's `signatures` (A2A spec §8.4.2) and says which verified: a JWS whose protected
+header names `alg` and `kid`, over the detached payload {@link cardSignaturePayload} of the card as parsed.
+Keys come from `resolveKey` only; `jku` is passed to it, never fetched. Never throws for what the card holds:
+every problem is a `CardSignatureFailure` of its entry. At most 64 entries are checked (the card contract's
+bound); a `card` that is not an object, or has no `signatures` array, has nothing to verify.
 
-A verified signature is data. It proves that the holder of the key the resolver returned signed this content; whether that makes the card trustworthy is the caller's decision (docs/protocol-checks.md#card-trust), e.g. by pinning `fetchAgentCard(...).digest` in `discover({ trust: { kind: 'digest', digest } })`.
+A verified signature is data. It proves that the holder of the key the resolver returned signed this content;
+whether that makes the card trustworthy is the caller's decision (docs/protocol-checks.md#card-trust), e.g. by
+pinning `fetchAgentCard(...).digest` in `discover({ trust: { kind: 'digest', digest } })`.
 
 @example
 ```ts

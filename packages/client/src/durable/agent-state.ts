@@ -1,6 +1,8 @@
 /**
 @module
-What one durable agent holds (`AgentState`): its resolved options, the interface its records are sent through, its event feed and the audit of its commits; and the one way every operation of the agent writes to the ledger, announcing each change on the feed once it is durable (durable/events.ts).
+What one durable agent holds (`AgentState`): its resolved options, the interface its records are sent through,
+its event feed and the audit of its commits; and the one way every operation of the agent writes to the
+ledger, announcing each change on the feed once it is durable (durable/events.ts).
 */
 import type { AgentIdentity, LedgerRecord, LedgerTransition } from '../ledger/ledger.js';
 import { createAuditor } from './audit.js';
@@ -22,7 +24,8 @@ export type AgentState = ResolvedDurableAgentOptions & {
 };
 
 /**
-The state of a new agent: its options resolved (an `OptionsError` for one that breaks a rule), the client's interface, a fresh event feed and its auditor.
+The state of a new agent: its options resolved (an `OptionsError` for one that breaks a rule), the client's
+interface, a fresh event feed and its auditor.
 
 @example
 ```ts

@@ -1,6 +1,10 @@
 /**
 @module
-The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves, sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied), or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds, or leaves it unknown for a person. This module assembles the agent over its state (`agent-state.ts`) from its send path (`send.ts`), its reconciler (`reconciliation.ts`) and its listings.
+The durable agent (docs/durable-send.md#the-promise): every send is recorded in the ledger before it leaves,
+sent once with `returnImmediately: true`, and classified as committed, failed (not started, or not applied),
+or unknown. An unknown send is never sent again by `send`; `reconcile` resolves it by evidence, within bounds,
+or leaves it unknown for a person. This module assembles the agent over its state (`agent-state.ts`) from its
+send path (`send.ts`), its reconciler (`reconciliation.ts`) and its listings.
 */
 import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
@@ -40,9 +44,14 @@ export { attemptMessagePrefix, sendMessagePrefix } from './send.js';
 
 /** What the long-running reconciler loop of a worker process takes. */
 export type ReconcilerLoopOptions = ReconcileDueOptions & {
-  /** Stops the loop: it resolves once the pass under way has stopped. Required: the loop never ends on its own. */
+  /**
+  Stops the loop: it resolves once the pass under way has stopped. Required: the loop never ends on its own.
+  */
   readonly signal: AbortSignal;
-  /** The longest wait between two passes while nothing is due or the ledger fails, 1 ms to 1 h; the wait starts at the recovery's `retryAfterMs` and doubles up to it. @default 5000 */
+  /**
+  The longest wait between two passes while nothing is due or the ledger fails, 1 ms to 1 h; the wait starts
+  at the recovery's `retryAfterMs` and doubles up to it. @default 5000
+  */
   readonly maxIdleMs?: number;
   /** Told of each pass that claimed something. */
   readonly onPass?: (report: ReconcileDueReport) => void;
@@ -50,7 +59,10 @@ export type ReconcilerLoopOptions = ReconcileDueOptions & {
   readonly onError?: (error: unknown) => void;
 };
 
-/** Whose records a listing returns: this agent's own (sent through its interface: binding, URL, tenant, whatever the card digest), or every record in the ledger. */
+/**
+Whose records a listing returns: this agent's own (sent through its interface: binding, URL, tenant, whatever
+the card digest), or every record in the ledger.
+*/
 export type RecordScope = {
   /** @default 'own' */
   readonly agents?: 'own' | 'all';
@@ -76,24 +88,56 @@ export type DurableAgent = {
   readonly audit: boolean;
   /** Every transition and probe of this agent. */
   readonly events: DurableEvents;
-  /** Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's status, without sending); with the audit on, a commit is followed by one scan that may turn it `duplicated`. A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the store cannot record the outcome (`io`, `fenced`, `closed`, or another writer moved the record), the send still ends `unknown`, with the store's `LedgerError` as `error`: the record stays executing, and becomes unknown when the ledger is next opened. */
+  /**
+  Records, sends once, classifies: `committed`, `failed` or `unknown` (or, for a reused id, that record's
+  status, without sending); with the audit on, a commit is followed by one scan that may turn it `duplicated`.
+  A message the ledger refuses (not a user message, a malformed key, a context or task of the caller's under
+  context-history recovery) throws `LedgerError('invalid-input')` before anything leaves; after dispatch
+  nothing the peer sends can make the ledger refuse the outcome (docs/durable-send.md#after-dispatch). If the
+  store cannot record the outcome (`io`, `fenced`, `closed`, or another writer moved the record), the send
+  still ends `unknown`, with the store's `LedgerError` as `error`: the record stays executing, and becomes
+  unknown when the ledger is next opened.
+  */
   send(message: DurableMessage, options?: DurableSendOptions): Promise<DurableOutcome>;
-  /** Runs at most one bounded probe for an unknown record and records what it found; any other record comes back as it is, without I/O. Concurrent calls for one id share one probe, and the probe runs under the ledger's claim on the record, so no other process probes it at the same time (one that holds it leaves it to them). A record sent through another interface (binding, URL or tenant) is refused with `LedgerError('invalid-input')`, rule `binding-mismatch`, `url-mismatch` or `tenant-mismatch`; a changed card digest alone is not another interface. */
+  /**
+  Runs at most one bounded probe for an unknown record and records what it found; any other record comes back
+  as it is, without I/O. Concurrent calls for one id share one probe, and the probe runs under the ledger's
+  claim on the record, so no other process probes it at the same time (one that holds it leaves it to them). A
+  record sent through another interface (binding, URL or tenant) is refused with
+  `LedgerError('invalid-input')`, rule `binding-mismatch`, `url-mismatch` or `tenant-mismatch`; a changed card
+  digest alone is not another interface.
+  */
   reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
-  /** One pass over what is due (docs/durable-send.md#running-a-fleet): claims this agent's due records in batches (`ledger.claimDue`: unknown, not given up on, past their not-before time; a shared ledger first turns the executing records of a writer whose lease lapsed into unknown) and probes each once, until none is due. Counts what it did. */
+  /**
+  One pass over what is due (docs/durable-send.md#running-a-fleet): claims this agent's due records in batches
+  (`ledger.claimDue`: unknown, not given up on, past their not-before time; a shared ledger first turns the
+  executing records of a writer whose lease lapsed into unknown) and probes each once, until none is due.
+  Counts what it did.
+  */
   reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
-  /** The reconciler of a worker process: `reconcileDue` passes until `signal` aborts, waiting between passes from the recovery's `retryAfterMs`, doubling up to `maxIdleMs` while nothing is due or a pass fails, and back to the start once work appears. Resolves when stopped. */
+  /**
+  The reconciler of a worker process: `reconcileDue` passes until `signal` aborts, waiting between passes from
+  the recovery's `retryAfterMs`, doubling up to `maxIdleMs` while nothing is due or a pass fails, and back to
+  the start once work appears. Resolves when stopped.
+  */
   runReconciler(options: ReconcilerLoopOptions): Promise<void>;
   /** The record, or `undefined`. */
   get(id: string): Promise<LedgerRecord | undefined>;
-  /** This agent's records whose outcome is unknown (pending and unresolved ones included), oldest first; `{ agents: 'all' }` for every agent's. */
+  /**
+  This agent's records whose outcome is unknown (pending and unresolved ones included), oldest first;
+  `{ agents: 'all' }` for every agent's.
+  */
   unknown(scope?: RecordScope): Promise<LedgerRecord[]>;
-  /** This agent's unknown records with a probe scheduled, soonest first; `{ agents: 'all' }` for every agent's. */
+  /**
+  This agent's unknown records with a probe scheduled, soonest first; `{ agents: 'all' }` for every agent's.
+  */
   pending(scope?: RecordScope): Promise<LedgerRecord[]>;
 };
 
 /**
-Builds a durable agent over a client and a ledger. Throws `OptionsError` for options that break a rule (see `resolveDurableAgentOptions`): for instance `keyed` delivery to a peer whose card does not advertise idempotency keys, or `message-id-deduplicated` delivery without the attested `message-id-replay` recovery.
+Builds a durable agent over a client and a ledger. Throws `OptionsError` for options that break a rule (see
+`resolveDurableAgentOptions`): for instance `keyed` delivery to a peer whose card does not advertise
+idempotency keys, or `message-id-deduplicated` delivery without the attested `message-id-replay` recovery.
 
 @example
 ```ts

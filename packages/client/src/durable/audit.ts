@@ -1,6 +1,11 @@
 /**
 @module
-The audit of a committed send (docs/durable-send.md#the-audit): one bounded scan of the send's recovery context right after the commit. A commit proves the peer holds the message once; it cannot show that the peer ran it a second time, which a browser's own re-send of a POST does behind the page's back (docs/interop.md#browsers), and then the page sees only the second answer. A second task holding the message turns the record `duplicated`. Any other finding leaves the commit as it stands: the audit can only add evidence of a duplicate, never take a commit back.
+The audit of a committed send (docs/durable-send.md#the-audit): one bounded scan of the send's recovery
+context right after the commit. A commit proves the peer holds the message once; it cannot show that the peer
+ran it a second time, which a browser's own re-send of a POST does behind the page's back
+(docs/interop.md#browsers), and then the page sees only the second answer. A second task holding the message
+turns the record `duplicated`. Any other finding leaves the commit as it stands: the audit can only add
+evidence of a duplicate, never take a commit back.
 */
 import type { CallOptions } from '../client/call.js';
 import type { A2aClient } from '../client/client.js';
@@ -25,7 +30,12 @@ export type AuditorInput = {
 };
 
 /**
-Creates the audit of one agent: given a committed record whose attempt carried a recovery context, it scans that context once, within the recovery's bounds, emits the scan as a probe (`audit: true`), and returns the record as it then stands: `duplicated` when a second task holds the message, otherwise unchanged. Records it cannot audit (not committed, no recovery context, an agent without context-history recovery) come back unchanged, without I/O. It never throws for what the peer does: a failed scan is reported as a probe event and leaves the commit standing.
+Creates the audit of one agent: given a committed record whose attempt carried a recovery context, it scans
+that context once, within the recovery's bounds, emits the scan as a probe (`audit: true`), and returns the
+record as it then stands: `duplicated` when a second task holds the message, otherwise unchanged. Records it
+cannot audit (not committed, no recovery context, an agent without context-history recovery) come back
+unchanged, without I/O. It never throws for what the peer does: a failed scan is reported as a probe event and
+leaves the commit standing.
 
 @example
 ```ts

@@ -1,6 +1,11 @@
 /**
 @module
-Delegation: a parent task hands work to a child agent and follows it to the end (docs/idempotency.md#delegation). The child is started as a streaming send; its message gets a fresh idempotency key when it has none and the peer honours keys, so a client with a retry policy can re-establish a lost start without running the child twice. The child's task id is learned from the first event; the child is canceled when the parent gives up, or when the stream is lost before the child settled (reached a terminal state, `INPUT_REQUIRED` or `AUTH_REQUIRED`).
+Delegation: a parent task hands work to a child agent and follows it to the end
+(docs/idempotency.md#delegation). The child is started as a streaming send; its message gets a fresh
+idempotency key when it has none and the peer honours keys, so a client with a retry policy can re-establish a
+lost start without running the child twice. The child's task id is learned from the first event; the child is
+canceled when the parent gives up, or when the stream is lost before the child settled (reached a terminal
+state, `INPUT_REQUIRED` or `AUTH_REQUIRED`).
 */
 import type { A2aClient } from '../client/client.js';
 import type { OperationParams } from '../client/outbound.js';
@@ -13,17 +18,22 @@ import { isInterrupted, type Task, type TaskStatus } from '../protocol/task.js';
 
 /** Options of {@link startDelegation}. */
 export type DelegationOptions = {
-  /** The parent's signal: aborting it stops following the child and cancels it (unless it already settled). */
+  /**
+  The parent's signal: aborting it stops following the child and cancels it (unless it already settled).
+  */
   readonly signal?: AbortSignal;
 };
 
 /**
 How a delegation ended, a union on `kind`:
 
-- `completed`, `failed` (`FAILED` or `REJECTED`), `canceled` (canceled by someone else): the child reached that terminal state; `status` is its last status;
-- `interrupted`: the child needs something from the parent (`INPUT_REQUIRED` or `AUTH_REQUIRED`); it is settled, so it is not canceled;
+- `completed`, `failed` (`FAILED` or `REJECTED`), `canceled` (canceled by someone else): the child reached
+  that terminal state; `status` is its last status;
+- `interrupted`: the child needs something from the parent (`INPUT_REQUIRED` or `AUTH_REQUIRED`); it is
+  settled, so it is not canceled;
 - `message`: the child answered with a direct message and created no task;
-- `lost`: the stream failed before the child settled (`error`); the child was then canceled, and `cancel` says whether that request was accepted;
+- `lost`: the stream failed before the child settled (`error`); the child was then canceled, and `cancel` says
+  whether that request was accepted;
 - `cancel-requested`: the parent aborted; CancelTask was accepted and answered with `task`;
 - `cancel-failed`: the parent aborted; CancelTask failed with `error`, so the child may still run.
 */
@@ -44,27 +54,37 @@ export type DelegationOutcome =
 
 /** A started delegation. */
 export type Delegation = {
-  /** The key the child's message carries: the caller's own, a fresh one the delegation added, or `undefined` when the peer is not known to honour keys and the caller set none. */
+  /**
+  The key the child's message carries: the caller's own, a fresh one the delegation added, or `undefined` when
+  the peer is not known to honour keys and the caller set none.
+  */
   readonly idempotencyKey: string | undefined;
   /** The child task's id, from the first event; `undefined` when the child answered with a direct message. */
   readonly taskId: string | undefined;
-  /** Resolves once, with how the delegation ended. It rejects only with an error that is not a `ClientError`, which would be a bug. */
+  /**
+  Resolves once, with how the delegation ended. It rejects only with an error that is not a `ClientError`,
+  which would be a bug.
+  */
   readonly outcome: Promise<DelegationOutcome>;
 };
 
 type Iterator = AsyncIterator<StreamResponse, void, undefined>;
 
-/** The message actually sent: the caller's, or a copy with a fresh key; the caller's object is never changed. */
+/**
+The message actually sent: the caller's, or a copy with a fresh key; the caller's object is never changed.
+*/
 function childMessage(client: A2aClient, message: Message): { message: Message; key: string | undefined } {
   const held = keyOf(message);
   if (!held.ok) {
-    // A malformed key would be refused by an honouring peer (docs/idempotency.md#server-semantics) and could never deduplicate anything.
+    // A malformed key would be refused by an honouring peer (docs/idempotency.md#server-semantics) and could
+    // never deduplicate anything.
     throw new RequestError('invalid-params', {
       violation: { rule: 'idempotency-key', path: '$.message.metadata' },
     });
   }
   if (held.value !== undefined || !client.honoursIdempotency) {
-    // docs/idempotency.md#delegation: a key the caller set is kept; none is added for a peer not known to honour keys, which may refuse it.
+    // docs/idempotency.md#delegation: a key the caller set is kept; none is added for a peer not known to
+    // honour keys, which may refuse it.
     return { message, key: held.value };
   }
   const copy = structuredClone(message);
@@ -106,13 +126,15 @@ async function follow(
   try {
     for (let settled = settledOutcome(taskId, status); ; settled = settledOutcome(taskId, status)) {
       if (settled !== undefined) {
-        // Settled, interrupted included: stop listening (A2A spec §7.6.1 lets an AUTH_REQUIRED stream stay open).
+        // Settled, interrupted included: stop listening (A2A spec §7.6.1 lets an AUTH_REQUIRED stream stay
+        // open).
         await events.return?.();
         return settled;
       }
       const next = await events.next();
       if (next.done === true) {
-        // The client's stream validator refuses an end before the task settled; this keeps that rule here too.
+        // The client's stream validator refuses an end before the task settled; this keeps that rule here
+        // too.
         throw new InvalidResponseError('lifecycle', {
           dispatched: true,
           violation: { rule: 'premature-end' },
@@ -127,7 +149,8 @@ async function follow(
     const error = clientError(thrown);
     const aborted = signal?.aborted === true;
     try {
-      // docs/idempotency.md#delegation: the child is canceled when the parent gives up or the stream is lost before it settled. No signal: the parent's has fired.
+      // docs/idempotency.md#delegation: the child is canceled when the parent gives up or the stream is lost
+      // before it settled. No signal: the parent's has fired.
       const task = await client.cancelTask({ id: taskId });
       return aborted
         ? { kind: 'cancel-requested', taskId, task }
@@ -142,7 +165,12 @@ async function follow(
 }
 
 /**
-Starts a child task as a streaming send and follows it. Before anything is sent, the child's message gets a fresh idempotency key when it carries none and `client.honoursIdempotency` is true; a key the caller set is kept (a malformed one is refused with `RequestError('invalid-params')`). Resolves once the first event arrived, with the handle; rejects, like `sendStreamingMessage`, when the start fails, retries included. A parent that resends on its own after a failed start must therefore set the key itself (`setKey`) before calling this: a failed start returns no handle to read it from.
+Starts a child task as a streaming send and follows it. Before anything is sent, the child's message gets a
+fresh idempotency key when it carries none and `client.honoursIdempotency` is true; a key the caller set is
+kept (a malformed one is refused with `RequestError('invalid-params')`). Resolves once the first event
+arrived, with the handle; rejects, like `sendStreamingMessage`, when the start fails, retries included. A
+parent that resends on its own after a failed start must therefore set the key itself (`setKey`) before
+calling this: a failed start returns no handle to read it from.
 
 @example
 ```ts
@@ -178,7 +206,8 @@ export async function startDelegation(
       outcome: Promise.resolve({ kind: 'message', message: event.message } as const),
     });
   }
-  // A2A spec §3.1.2: a send's stream starts with its Task or its one Message; the client's validator enforces it, and a client that did not would still not hand this a child to follow.
+  // A2A spec §3.1.2: a send's stream starts with its Task or its one Message; the client's validator enforces
+  // it, and a client that did not would still not hand this a child to follow.
   const task = event !== undefined && 'task' in event ? event.task : undefined;
   if (task === undefined) {
     await events.return?.();

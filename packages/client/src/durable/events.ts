@@ -1,6 +1,8 @@
 /**
 @module
-The durable agent's event feed (CONTRIBUTING.md#devtools): every ledger transition the agent makes and every probe it runs, as a union on `type`. The devtools' Recovery panel draws its spans from these and from nothing else. Like client events, they carry ids, states and counts only: no message content, no remote text.
+The durable agent's event feed (CONTRIBUTING.md#devtools): every ledger transition the agent makes and every
+probe it runs, as a union on `type`. The devtools' Recovery panel draws its spans from these and from nothing
+else. Like client events, they carry ids, states and counts only: no message content, no remote text.
 */
 import type { LedgerStatus, LedgerTransition, UnknownReason } from '../ledger/ledger.js';
 
@@ -11,7 +13,10 @@ export type DurableTransitionEvent = {
   readonly id: string;
   readonly from: LedgerStatus | null;
   readonly to: LedgerStatus;
-  /** The ledger transition that moved it: `create`, `start`, `commit`, `fail`, `unknown`, `pending`, `unresolved`, `reconcile-commit`, `reconcile-fail` or `duplicate`. */
+  /**
+  The ledger transition that moved it: `create`, `start`, `commit`, `fail`, `unknown`, `pending`,
+  `unresolved`, `reconcile-commit`, `reconcile-fail` or `duplicate`.
+  */
   readonly cause: 'create' | LedgerTransition['type'];
   /** Why the record is unknown, for a move into (or within) `unknown`. */
   readonly reason?: UnknownReason;
@@ -30,16 +35,25 @@ export type ProbeKind = 'keyed' | 'context-history' | 'message-id-replay';
 What a probe found (docs/durable-send.md#recovery-modes, docs/durable-send.md#probe-failures):
 
 - `match`: evidence that the send was applied, so the record commits;
-- `none`: no evidence yet, so the record waits for its next probe, or stays unknown (`no-evidence`) after the last one;
-- `transient-error`: the probe itself failed in a way that may pass (a lost connection, an unavailable token, a remote error without a definitive code), treated as `none`;
-- `conflict`: evidence that contradicts itself, so the record stays unknown (`conflicting-evidence`) for a person;
-- `refused`: the peer or the token provider refused the probe for good, so the record stays unknown (`no-evidence`) for a person;
-- `duplicated`: the message, unchanged, in two or more tasks: the send ran more than once (a browser's own re-send, docs/interop.md#browsers), so the record ends `duplicated` (docs/durable-send.md#duplicated).
+- `none`: no evidence yet, so the record waits for its next probe, or stays unknown (`no-evidence`) after the
+  last one;
+- `transient-error`: the probe itself failed in a way that may pass (a lost connection, an unavailable token,
+  a remote error without a definitive code), treated as `none`;
+- `conflict`: evidence that contradicts itself, so the record stays unknown (`conflicting-evidence`) for a
+  person;
+- `refused`: the peer or the token provider refused the probe for good, so the record stays unknown
+  (`no-evidence`) for a person;
+- `duplicated`: the message, unchanged, in two or more tasks: the send ran more than once (a browser's own
+  re-send, docs/interop.md#browsers), so the record ends `duplicated` (docs/durable-send.md#duplicated).
 */
 export type ProbeResult = 'match' | 'none' | 'transient-error' | 'conflict' | 'refused' | 'duplicated';
 
 /**
-Why a probe failed closed or could not run, named after StateKnot's probe codes (docs/durable-send.md#probe-failures): a task twice in the scan, the message in two places, the message's id with another payload, a last page with a next token, an answer that breaks the protocol, a denied token, a definitive rejection, an operation the client would not send; and for `transient-error`, an unavailable dependency or remote error.
+Why a probe failed closed or could not run, named after StateKnot's probe codes
+(docs/durable-send.md#probe-failures): a task twice in the scan, the message in two places, the message's id
+with another payload, a last page with a next token, an answer that breaks the protocol, a denied token, a
+definitive rejection, an operation the client would not send; and for `transient-error`, an unavailable
+dependency or remote error.
 */
 export type ProbeRule =
   | 'duplicate-task'
@@ -53,14 +67,19 @@ export type ProbeRule =
   | 'dependency-unavailable'
   | 'remote-unavailable';
 
-/** One probe of one unknown record (or the audit scan of a committed one), emitted when it ends, before the transition it leads to. */
+/**
+One probe of one unknown record (or the audit scan of a committed one), emitted when it ends, before the
+transition it leads to.
+*/
 export type DurableProbeEvent = {
   readonly type: 'probe';
   readonly id: string;
   /** The original attempt: every probe is bound to it. */
   readonly attemptId: string;
   readonly recovery: ProbeKind;
-  /** Present on the audit scan after a commit (docs/durable-send.md#the-audit), absent on a reconciliation probe. */
+  /**
+  Present on the audit scan after a commit (docs/durable-send.md#the-audit), absent on a reconciliation probe.
+  */
   readonly audit?: true;
   /** ListTasks pages read (context-history); 0 for a replay. */
   readonly pagesScanned: number;
@@ -88,7 +107,10 @@ export type DurableProbeStartEvent = {
   readonly time: number;
 };
 
-/** One ListTasks page a context-history probe examined (docs/durable-send.md#recovery-modes, the scan algorithm), emitted as the scan goes: counts only. */
+/**
+One ListTasks page a context-history probe examined (docs/durable-send.md#recovery-modes, the scan algorithm),
+emitted as the scan goes: counts only.
+*/
 export type DurableProbePageEvent = {
   readonly type: 'probe-page';
   readonly id: string;
@@ -103,7 +125,11 @@ export type DurableProbePageEvent = {
   readonly time: number;
 };
 
-/** A scan found the send's message in two or more tasks and the record is now `duplicated` (docs/durable-send.md#duplicated): emitted after that transition, so a count of these events is a count of sends that ran more than once. */
+/**
+A scan found the send's message in two or more tasks and the record is now `duplicated`
+(docs/durable-send.md#duplicated): emitted after that transition, so a count of these events is a count of
+sends that ran more than once.
+*/
 export type DurableDuplicatedEvent = {
   readonly type: 'duplicated';
   readonly id: string;
@@ -139,7 +165,9 @@ export type DurableEvent =
   | DurableProbeEvent
   | DurableDuplicatedEvent;
 
-/** Receives every event; whatever it throws or rejects with is ignored, so an observer can never break a send. */
+/**
+Receives every event; whatever it throws or rejects with is ignored, so an observer can never break a send.
+*/
 export type DurableEventListener = (event: DurableEvent) => unknown;
 
 /** The feed of one durable agent. */

@@ -1,6 +1,10 @@
 /**
 @module
-Which records belong to a durable agent (docs/durable-send.md#whose-record-it-is): a record belongs to the interface it was sent through, its binding, URL and tenant, the three things that decide where a probe goes. The card's digest is kept on the record as evidence of what the card said then, and does not decide: an agent's card changes with every redeploy (a version bump, a new skill), and a send made before it must stay reconcilable after it.
+Which records belong to a durable agent (docs/durable-send.md#whose-record-it-is): a record belongs to the
+interface it was sent through, its binding, URL and tenant, the three things that decide where a probe goes.
+The card's digest is kept on the record as evidence of what the card said then, and does not decide: an
+agent's card changes with every redeploy (a version bump, a new skill), and a send made before it must stay
+reconcilable after it.
 */
 import type { A2aClient } from '../client/client.js';
 import { LedgerError } from '../core/errors.js';
@@ -8,7 +12,8 @@ import { optionalMembers } from '../core/optional-members.js';
 import { type AgentIdentity, type LedgerRecord, sameInterface } from '../ledger/ledger.js';
 
 /**
-The identity written on every record a client sends: the pinned interface (`client.pin`: binding, URL, tenant) and, as evidence, the digest of the card the client was built from.
+The identity written on every record a client sends: the pinned interface (`client.pin`: binding, URL, tenant)
+and, as evidence, the digest of the card the client was built from.
 
 @example
 ```ts
@@ -20,11 +25,14 @@ export function agentIdentity(client: A2aClient): AgentIdentity {
   return { cardDigest: client.cardDigest, binding, url, ...optionalMembers({ tenant }) };
 }
 
-/** Which part of the interface differs, in the order a probe depends on them: the binding, the URL, the tenant. */
+/**
+Which part of the interface differs, in the order a probe depends on them: the binding, the URL, the tenant.
+*/
 export type InterfaceMismatch = 'binding-mismatch' | 'url-mismatch' | 'tenant-mismatch';
 
 /**
-How `record`'s interface differs from `identity`'s, or `undefined` when it is the same interface (the card digests may differ: that is a redeploy, not another agent).
+How `record`'s interface differs from `identity`'s, or `undefined` when it is the same interface (the card
+digests may differ: that is a redeploy, not another agent).
 
 @example
 ```ts
@@ -48,7 +56,8 @@ export function interfaceMismatch(
 }
 
 /**
-True when `record` was sent through the interface `identity` names: such an agent may probe it, and lists it among its own.
+True when `record` was sent through the interface `identity` names: such an agent may probe it, and lists it
+among its own.
 
 @example
 ```ts
@@ -60,7 +69,9 @@ export function sentThrough(record: Pick<LedgerRecord, 'agent'>, identity: Agent
 }
 
 /**
-Throws unless `record` was sent through `identity`'s interface: `LedgerError('invalid-input')` whose rule says which part differs (`binding-mismatch`, `url-mismatch`, `tenant-mismatch`). A probe through another interface would look in the wrong place, or run the send there.
+Throws unless `record` was sent through `identity`'s interface: `LedgerError('invalid-input')` whose rule says
+which part differs (`binding-mismatch`, `url-mismatch`, `tenant-mismatch`). A probe through another interface
+would look in the wrong place, or run the send there.
 
 @example
 ```ts

@@ -74,7 +74,8 @@ describe('resolveDurableAgentOptions', () => {
     ).toEqual({ kind: 'disabled' });
   });
 
-  // docs/interop.md#browsers: a browser re-sends a POST by itself, so an unkeyed send there needs the caller's word.
+  // docs/interop.md#browsers: a browser re-sends a POST by itself, so an unkeyed send there needs the
+  // caller's word.
   it('refuses at-most-once delivery in a browser without the acknowledgement, to any peer', () => {
     for (const options of [
       { client: foreign, ledger },

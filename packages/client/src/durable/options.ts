@@ -1,6 +1,10 @@
 /**
 @module
-The options of a durable agent (docs/durable-send.md#the-promise; docs/durable-send.md#binding-a-client, docs/durable-send.md#delivery-modes, docs/durable-send.md#recovery-modes): how a send is delivered, how an unknown outcome is reconciled, and the operator's attestation where one is needed, validated and merged in one place (CONTRIBUTING.md#options). Every refusal is an `OptionsError` naming the option, thrown when the agent is built, before anything is sent.
+The options of a durable agent (docs/durable-send.md#the-promise; docs/durable-send.md#binding-a-client,
+docs/durable-send.md#delivery-modes, docs/durable-send.md#recovery-modes): how a send is delivered, how an
+unknown outcome is reconciled, and the operator's attestation where one is needed, validated and merged in one
+place (CONTRIBUTING.md#options). Every refusal is an `OptionsError` naming the option, thrown when the agent
+is built, before anything is sent.
 */
 import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
@@ -11,7 +15,11 @@ import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 
 /**
-An operator's written word that the peer deduplicates `messageId` durably (docs/durable-send.md#delivery-modes): A2A itself does not require a receiver to, so `message-id-deduplicated` delivery and `message-id-replay` recovery are never inferred from a card. The fields are what an audit asks for (docs/durable-send.md#delivery-modes): who vouches, where the evidence is, and how long the peer keeps a messageId, which must cover the ledger's retention and disaster-recovery window.
+An operator's written word that the peer deduplicates `messageId` durably
+(docs/durable-send.md#delivery-modes): A2A itself does not require a receiver to, so `message-id-deduplicated`
+delivery and `message-id-replay` recovery are never inferred from a card. The fields are what an audit asks
+for (docs/durable-send.md#delivery-modes): who vouches, where the evidence is, and how long the peer keeps a
+messageId, which must cover the ledger's retention and disaster-recovery window.
 
 @example
 ```ts
@@ -32,13 +40,20 @@ export type DeduplicationAttestation = {
 };
 
 /**
-How an unknown outcome is reconciled (docs/durable-send.md#recovery-modes). Without one (`disabled`), an unknown send stays unknown for a person: no probe ever leaves.
+How an unknown outcome is reconciled (docs/durable-send.md#recovery-modes). Without one (`disabled`), an
+unknown send stays unknown for a person: no probe ever leaves.
 
-- `keyed`: re-send the identical keyed message; a peer that honours keys answers with the task the first attempt created, or runs it now if it never arrived. Needs `keyed` delivery.
-- `context-history`: the original send carried a one-way opaque contextId; scan `ListTasks` of that context, at most `maxPages` pages of 100 tasks with the last `historyLength` messages each, for exactly one task whose history holds the message unchanged. Never re-sends. The peer must keep client-supplied contextIds and the user message in its history (the operator's word, as in StateKnot).
-- `message-id-replay`: re-send the exact original under the operator's attestation that the peer deduplicates its messageId. Needs `message-id-deduplicated` delivery.
+- `keyed`: re-send the identical keyed message; a peer that honours keys answers with the task the first
+  attempt created, or runs it now if it never arrived. Needs `keyed` delivery.
+- `context-history`: the original send carried a one-way opaque contextId; scan `ListTasks` of that context,
+  at most `maxPages` pages of 100 tasks with the last `historyLength` messages each, for exactly one task
+  whose history holds the message unchanged. Never re-sends. The peer must keep client-supplied contextIds and
+  the user message in its history (the operator's word, as in StateKnot).
+- `message-id-replay`: re-send the exact original under the operator's attestation that the peer deduplicates
+  its messageId. Needs `message-id-deduplicated` delivery.
 
-`retryAfterMs` is the wait before the next probe when one found nothing or failed transiently, 1 ms to 1 h; after `maxProbes` such probes the record stays unknown with the reason `no-evidence`.
+`retryAfterMs` is the wait before the next probe when one found nothing or failed transiently, 1 ms to 1 h;
+after `maxProbes` such probes the record stays unknown with the reason `no-evidence`.
 
 @example
 ```ts
@@ -77,7 +92,9 @@ export type RecoveryStrategy =
     };
 
 /**
-What `durableAgent` takes. The client should be built without a retry policy: a durable send is sent once and reconciled, never retried behind the ledger's back (the agent stops any retry the client starts, see `durable.ts`).
+What `durableAgent` takes. The client should be built without a retry policy: a durable send is sent once and
+reconciled, never retried behind the ledger's back (the agent stops any retry the client starts, see
+`durable.ts`).
 
 @example
 ```ts
@@ -91,19 +108,38 @@ const agent = durableAgent({
 export type DurableAgentOptions = {
   readonly client: A2aClient;
   readonly ledger: Ledger;
-  /** How a send may be delivered again (docs/durable-send.md#delivery-modes). `keyed` needs a peer that honours keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its attestation; `at-most-once` in a browser needs `acknowledgeBrowserResend`. @default 'keyed' where the peer honours keys, else 'at-most-once' */
+  /**
+  How a send may be delivered again (docs/durable-send.md#delivery-modes). `keyed` needs a peer that honours
+  keys (`client.honoursIdempotency`); `message-id-deduplicated` needs `message-id-replay` recovery and its
+  attestation; `at-most-once` in a browser needs `acknowledgeBrowserResend`. @default 'keyed' where the peer
+  honours keys, else 'at-most-once'
+  */
   readonly delivery?: DeliveryMode;
-  /** @default `{ kind: 'keyed' }` for keyed delivery, {@link defaultContextHistory} for at-most-once; none for message-id-deduplicated, which needs its attested replay */
+  /**
+  @default `{ kind: 'keyed' }` for keyed delivery, {@link defaultContextHistory} for at-most-once; none for
+    message-id-deduplicated, which needs its attested replay
+  */
   readonly recovery?: RecoveryStrategy;
-  /** The caller's acknowledgement that a browser may send an `at-most-once` message twice by itself (docs/interop.md#browsers: Chromium re-sends a POST whose reused connection closed without an answer), so such a send can run twice. Without it, `at-most-once` delivery is refused in a browser. Only `true` is accepted. */
+  /**
+  The caller's acknowledgement that a browser may send an `at-most-once` message twice by itself
+  (docs/interop.md#browsers: Chromium re-sends a POST whose reused connection closed without an answer), so
+  such a send can run twice. Without it, `at-most-once` delivery is refused in a browser. Only `true` is
+  accepted.
+  */
   readonly acknowledgeBrowserResend?: true;
-  /** After each commit, scan the send's recovery context once (the recovery's bounds) and turn the record `duplicated` when a second task holds the message (docs/durable-send.md#the-audit). Needs context-history recovery. @default true for at-most-once delivery in a browser under context-history recovery, else false */
+  /**
+  After each commit, scan the send's recovery context once (the recovery's bounds) and turn the record
+  `duplicated` when a second task holds the message (docs/durable-send.md#the-audit). Needs context-history
+  recovery. @default true for at-most-once delivery in a browser under context-history recovery, else false
+  */
   readonly audit?: boolean;
   /** The local tenant label written on every record (never sent). @default 'default' */
   readonly tenant?: string;
   /** The local run label written on every record (never sent). @default 'default' */
   readonly run?: string;
-  /** A skill id of the card whose security requirements choose the token's scopes, for sends and probes alike. */
+  /**
+  A skill id of the card whose security requirements choose the token's scopes, for sends and probes alike.
+  */
   readonly skill?: string;
 };
 
@@ -138,7 +174,11 @@ export type ResolvedDurableAgentOptions = {
   readonly skill: string | undefined;
 };
 
-/** The recovery an at-most-once agent gets when none is given: a scan of the send's own context, 4 pages of 100 tasks with their last 64 messages, probed again after 1 s, at most 10 times (docs/durable-send.md#recovery-modes). */
+/**
+The recovery an at-most-once agent gets when none is given: a scan of the send's own context, 4 pages of 100
+tasks with their last 64 messages, probed again after 1 s, at most 10 times
+(docs/durable-send.md#recovery-modes).
+*/
 export const defaultContextHistory = Object.freeze({
   kind: 'context-history',
   maxPages: 4,
@@ -151,7 +191,10 @@ export const defaultContextHistory = Object.freeze({
 /** No recovery: the value of `{ kind: 'disabled' }` once resolved. */
 const disabledRecovery = Object.freeze({ kind: 'disabled' } as const);
 
-/** The fixed defaults of a durable agent's optional options; the delivery, recovery and audit defaults depend on the peer and the environment (see {@link DurableAgentOptions}). */
+/**
+The fixed defaults of a durable agent's optional options; the delivery, recovery and audit defaults depend on
+the peer and the environment (see {@link DurableAgentOptions}).
+*/
 export const defaultDurableAgentOptions = Object.freeze({
   tenant: 'default',
   run: 'default',
@@ -159,11 +202,16 @@ export const defaultDurableAgentOptions = Object.freeze({
   maxProbes: 10,
 } as const);
 
-/** Where the agent runs, as far as its rules care: whether `fetch` is a browser's, which may re-send a POST by itself (docs/interop.md#browsers). */
+/**
+Where the agent runs, as far as its rules care: whether `fetch` is a browser's, which may re-send a POST by
+itself (docs/interop.md#browsers).
+*/
 export type DurableEnvironment = { readonly browser: boolean };
 
 /**
-The environment this code runs in: a browser page or worker (a `document`, or a `WorkerGlobalScope`) whose `fetch` is the browser's. Node, with or without a DOM imitation such as jsdom, is not a browser; an Electron renderer (Node and Chromium together) is.
+The environment this code runs in: a browser page or worker (a `document`, or a `WorkerGlobalScope`) whose
+`fetch` is the browser's. Node, with or without a DOM imitation such as jsdom, is not a browser; an Electron
+renderer (Node and Chromium together) is.
 
 @example
 ```ts
@@ -184,7 +232,10 @@ export function currentEnvironment(): DurableEnvironment {
 }
 
 /**
-The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's (docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the latter also the client's history bound); `retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a probe scheduled.
+The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's
+(docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the latter also the client's history bound);
+`retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a
+probe scheduled.
 */
 export const recoveryCeilings = Object.freeze({
   maxPages: 16,
@@ -268,7 +319,10 @@ function probing(given: Loose<RecoveryFields>, retryRequired: boolean) {
   };
 }
 
-/** The recovery a delivery gets when none is given: the keyed replay for keyed sends, the context scan for at-most-once ones; a message-id-deduplicated send has no default, its replay needs the operator's attestation. */
+/**
+The recovery a delivery gets when none is given: the keyed replay for keyed sends, the context scan for
+at-most-once ones; a message-id-deduplicated send has no default, its replay needs the operator's attestation.
+*/
 function defaultRecovery(delivery: DeliveryMode): RecoveryStrategy {
   switch (delivery) {
     case 'keyed':
@@ -320,11 +374,19 @@ function resolveRecovery(value: unknown): ResolvedRecovery {
 Validates a durable agent's options and applies the defaults. Throws `OptionsError` naming the option:
 
 - `client` or `ledger` missing (`malformed`); `tenant`, `run` or `skill` not a label (`malformed`);
-- `delivery` not a delivery mode (`unsupported`); `keyed` delivery to a peer that does not honour keys (`not-satisfied`: a foreign peer would run a re-sent message again);
-- `recovery.kind` unknown (`unsupported`); `maxPages` outside 1–16, `historyLength` outside 1–256, `retryAfterMs` outside 1 ms–1 h, `maxProbes` outside 1–1000 (`below-minimum`, `above-ceiling`, `not-a-whole-number`); `retryAfterMs` missing for context-history (`malformed`); an attestation whose owner or evidence is not a label or whose retention is not a positive whole number;
-- `recovery` that does not fit the delivery (`inconsistent`, docs/durable-send.md#binding-a-client): `keyed` recovery without `keyed` delivery; `message-id-replay` without `message-id-deduplicated` delivery, and the reverse (that delivery exists only for the attested replay);
-- in a browser, `at-most-once` delivery without `acknowledgeBrowserResend: true` (`acknowledgeBrowserResend`, `not-satisfied`; docs/interop.md#browsers); `acknowledgeBrowserResend` anything but `true` (`malformed`);
-- `audit` not a boolean (`malformed`), or `true` without context-history recovery (`inconsistent`: the audit scans the send's recovery context).
+- `delivery` not a delivery mode (`unsupported`); `keyed` delivery to a peer that does not honour keys
+  (`not-satisfied`: a foreign peer would run a re-sent message again);
+- `recovery.kind` unknown (`unsupported`); `maxPages` outside 1–16, `historyLength` outside 1–256,
+  `retryAfterMs` outside 1 ms–1 h, `maxProbes` outside 1–1000 (`below-minimum`, `above-ceiling`,
+  `not-a-whole-number`); `retryAfterMs` missing for context-history (`malformed`); an attestation whose owner
+  or evidence is not a label or whose retention is not a positive whole number;
+- `recovery` that does not fit the delivery (`inconsistent`, docs/durable-send.md#binding-a-client): `keyed`
+  recovery without `keyed` delivery; `message-id-replay` without `message-id-deduplicated` delivery, and the
+  reverse (that delivery exists only for the attested replay);
+- in a browser, `at-most-once` delivery without `acknowledgeBrowserResend: true` (`acknowledgeBrowserResend`,
+  `not-satisfied`; docs/interop.md#browsers); `acknowledgeBrowserResend` anything but `true` (`malformed`);
+- `audit` not a boolean (`malformed`), or `true` without context-history recovery (`inconsistent`: the audit
+  scans the send's recovery context).
 
 @example
 ```ts
@@ -343,12 +405,14 @@ export function resolveDurableAgentOptions(
   if (typeof options.ledger !== 'object' || options.ledger === null) {
     throw new OptionsError('ledger', 'malformed');
   }
-  // docs/durable-send.md#delivery-modes: keyed wherever the peer honours keys, since its key index turns any re-send, a browser's own included, into a replay.
+  // docs/durable-send.md#delivery-modes: keyed wherever the peer honours keys, since its key index turns any
+  // re-send, a browser's own included, into a replay.
   const delivery = given.delivery ?? (options.client.honoursIdempotency ? 'keyed' : 'at-most-once');
   if (delivery !== 'at-most-once' && delivery !== 'keyed' && delivery !== 'message-id-deduplicated') {
     throw new OptionsError('delivery', 'unsupported');
   }
-  // docs/idempotency.md#honouring-peers: the card is the only evidence; a peer that never heard of keys runs a re-sent message again.
+  // docs/idempotency.md#honouring-peers: the card is the only evidence; a peer that never heard of keys runs
+  // a re-sent message again.
   if (delivery === 'keyed' && !options.client.honoursIdempotency) {
     throw new OptionsError('delivery', 'not-satisfied');
   }
@@ -356,7 +420,8 @@ export function resolveDurableAgentOptions(
   if (acknowledged !== undefined && acknowledged !== true) {
     throw new OptionsError('acknowledgeBrowserResend', 'malformed');
   }
-  // docs/interop.md#browsers: a browser re-sends a POST whose reused connection closed without an answer, and an unkeyed message then runs twice; only the caller can accept that.
+  // docs/interop.md#browsers: a browser re-sends a POST whose reused connection closed without an answer, and
+  // an unkeyed message then runs twice; only the caller can accept that.
   if (environment.browser && delivery === 'at-most-once' && acknowledged !== true) {
     throw new OptionsError('acknowledgeBrowserResend', 'not-satisfied');
   }
@@ -364,7 +429,8 @@ export function resolveDurableAgentOptions(
   if (recovery.kind === 'keyed' && delivery !== 'keyed') {
     throw new OptionsError('recovery', 'inconsistent');
   }
-  // docs/durable-send.md#binding-a-client, RecoveryDeliveryMismatch: the replay is safe only for the deduplicated messageId, and that delivery serves only the attested replay.
+  // docs/durable-send.md#binding-a-client, RecoveryDeliveryMismatch: the replay is safe only for the
+  // deduplicated messageId, and that delivery serves only the attested replay.
   if ((recovery.kind === 'message-id-replay') !== (delivery === 'message-id-deduplicated')) {
     throw new OptionsError('recovery', 'inconsistent');
   }

@@ -1,6 +1,10 @@
 /**
 @module
-Where a durable send stands for its caller, and what a failed call means for a durable send (docs/durable-send.md#classifying-a-failure) and for a reconciliation probe (docs/durable-send.md#probe-failures). Both are pure tables over the closed error taxonomy: whether the request may have reached the peer (`dispatched`), and whether the peer's answer is an authoritative refusal made before anything was applied.
+Where a durable send stands for its caller, and what a failed call means for a durable send
+(docs/durable-send.md#classifying-a-failure) and for a reconciliation probe
+(docs/durable-send.md#probe-failures). Both are pure tables over the closed error taxonomy: whether the
+request may have reached the peer (`dispatched`), and whether the peer's answer is an authoritative refusal
+made before anything was applied.
 */
 
 import { isClientError } from '../core/errors.js';
@@ -19,7 +23,9 @@ How a send that failed ended (docs/durable-send.md#classifying-a-failure):
 
 - `not-started`: it failed before dispatch, nothing left;
 - `not-applied`: the peer answered with an authoritative pre-application rejection;
-- `unknown`: anything else after possible dispatch (a lost or late answer, a reset, an answer that is not A2A or breaks the protocol, a remote error without one of those codes, a cancellation once sent, or a failure this client cannot name); reconcile first.
+- `unknown`: anything else after possible dispatch (a lost or late answer, a reset, an answer that is not A2A
+  or breaks the protocol, a remote error without one of those codes, a cancellation once sent, or a failure
+  this client cannot name); reconcile first.
 */
 export type SendFailure =
   | { readonly outcome: 'not-started'; readonly cause: ErrorSummary }
@@ -27,7 +33,8 @@ export type SendFailure =
   | { readonly outcome: 'unknown'; readonly cause?: ErrorSummary };
 
 /**
-Classifies what a send threw. Anything that is not a client error is `unknown` without a cause: it may have come from anywhere after the ledger said `executing`, and only a client error's summary is public-safe.
+Classifies what a send threw. Anything that is not a client error is `unknown` without a cause: it may have
+come from anywhere after the ledger said `executing`, and only a client error's summary is public-safe.
 
 @example
 ```ts
@@ -57,13 +64,20 @@ export type ProbeFailure = {
 };
 
 /**
-Classifies what a probe (a ListTasks page, a keyed or message-id replay) threw, by docs/durable-send.md#probe-failures. A probe error is never "reconcile first", which would be recursive:
+Classifies what a probe (a ListTasks page, a keyed or message-id replay) threw, by
+docs/durable-send.md#probe-failures. A probe error is never "reconcile first", which would be recursive:
 
-- `transient-error`: a lost connection or a timeout (`dependency-unavailable`), a token provider that is unavailable (`dependency-unavailable`), a remote error without a definitive code (`remote-unavailable`): probe again after the delay;
-- `refused`: a denied token (`permission-denied`), a definitive rejection (`operation-rejected`), a request or capability the client will not send, or credentials it does not have (`operation-unsupported`): no later probe can do better;
-- `conflict`: an answer that is not A2A or breaks the protocol (`invalid-response`): the peer's evidence cannot be trusted.
+- `transient-error`: a lost connection or a timeout (`dependency-unavailable`), a token provider that is
+  unavailable (`dependency-unavailable`), a remote error without a definitive code (`remote-unavailable`):
+  probe again after the delay;
+- `refused`: a denied token (`permission-denied`), a definitive rejection (`operation-rejected`), a request or
+  capability the client will not send, or credentials it does not have (`operation-unsupported`): no later
+  probe can do better;
+- `conflict`: an answer that is not A2A or breaks the protocol (`invalid-response`): the peer's evidence
+  cannot be trusted.
 
-Returns `undefined` for anything that is not a client error: that is a fault of this process, not evidence, and the caller rethrows it without touching the ledger.
+Returns `undefined` for anything that is not a client error: that is a fault of this process, not evidence,
+and the caller rethrows it without touching the ledger.
 
 @example
 ```ts
@@ -107,7 +121,10 @@ export type DurableOutcome = {
   readonly id: string;
   /** The record as this call left it. */
   readonly record: LedgerRecord;
-  /** The answer this call received and committed: the send's or a replay's, or `{ task }` for the task a scan found. */
+  /**
+  The answer this call received and committed: the send's or a replay's, or `{ task }` for the task a scan
+  found.
+  */
   readonly answer?: SendMessageResponse;
   /** The error this call received, when the send failed or its outcome is unknown. */
   readonly error?: unknown;

@@ -1,6 +1,9 @@
 /**
 @module
-Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make sure it is still unknown, due, and sent through this very interface, run one bounded probe bound to the original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
+Reconciliation of an unknown durable send (docs/durable-send.md#reconciling-an-unknown): load the record, make
+sure it is still unknown, due, and sent through this very interface, run one bounded probe bound to the
+original attempt, report it, and commit what it found as one ledger transition. A probe never starts a new
+attempt; only the ledger's `reconcile-commit`, `pending` and `unresolved` follow it.
 */
 import type { CallOptions } from '../client/call.js';
 import type { A2aClient } from '../client/client.js';
@@ -29,7 +32,9 @@ import {
   scanContextHistory,
 } from './recovery.js';
 
-/** What one `reconcile()` call may add; how the agent probes is its `RecoveryStrategy`, fixed when it is built. */
+/**
+What one `reconcile()` call may add; how the agent probes is its `RecoveryStrategy`, fixed when it is built.
+*/
 export type ReconcileOptions = {
   /** Cancels the probe; nothing is written to the ledger, and the error is thrown. */
   readonly signal?: AbortSignal;
@@ -37,7 +42,10 @@ export type ReconcileOptions = {
 
 /** What one `reconcileDue()` pass may add. */
 export type ReconcileDueOptions = {
-  /** Stops claiming and cancels the probes under way (their claims are released, nothing is written); the pass then throws the signal's reason. */
+  /**
+  Stops claiming and cancels the probes under way (their claims are released, nothing is written); the pass
+  then throws the signal's reason.
+  */
   readonly signal?: AbortSignal;
   /** Records claimed and probed at a time, 1 to 256. @default 16 */
   readonly batch?: number;
@@ -52,7 +60,10 @@ export type ReconcileDueReport = {
   readonly unresolved: number;
   /** Claimed but not probed by this agent (a recovery that cannot probe that record); released. */
   readonly skipped: number;
-  /** Probed, but another writer moved the record first, or this writer's lease lapsed: what the other wrote stands. */
+  /**
+  Probed, but another writer moved the record first, or this writer's lease lapsed: what the other wrote
+  stands.
+  */
   readonly superseded: number;
 };
 
@@ -61,7 +72,10 @@ export type ReconcilerInput = {
   readonly client: A2aClient;
   readonly ledger: Ledger;
   readonly recovery: ResolvedRecovery;
-  /** The interface the client is pinned to: a record sent through another is never probed here (durable/identity.ts). */
+  /**
+  The interface the client is pinned to: a record sent through another is never probed here
+  (durable/identity.ts).
+  */
   readonly identity: AgentIdentity;
   readonly skill: string | undefined;
   readonly emit: (event: DurableEvent) => void;
@@ -77,7 +91,9 @@ export type ReconcilerInput = {
 };
 
 /**
-Which probe `recovery` can run for `record`, or `undefined`: keyed replay only for a keyed send, message-id replay only for a deduplicated one, and a context-history scan only for an attempt that carried a recovery contextId. A record sent under another configuration is left alone.
+Which probe `recovery` can run for `record`, or `undefined`: keyed replay only for a keyed send, message-id
+replay only for a deduplicated one, and a context-history scan only for an attempt that carried a recovery
+contextId. A record sent under another configuration is left alone.
 
 @example
 ```ts
@@ -102,13 +118,19 @@ export function probeKind(
 }
 
 /**
-The ledger transition a probe's report leads to (docs/durable-send.md#probe-failures, docs/durable-send.md#reconciling-an-unknown):
+The ledger transition a probe's report leads to (docs/durable-send.md#probe-failures,
+docs/durable-send.md#reconciling-an-unknown):
 
 - `match` → `reconcile-commit`, bound to the original attempt;
-- `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even twice), so nothing may claim it failed; a person decides;
+- `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even
+  twice), so nothing may claim it failed; a person decides;
 - `refused` → `unresolved('no-evidence')`: no later probe can do better;
-- `duplicated` → `duplicate` with the task ids: the send ran more than once, a terminal state (docs/durable-send.md#duplicated);
-- `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th such probe, `unresolved('no-evidence')`: probing is bounded in count too (docs/durable-send.md#reconciling-an-unknown; a direct Message created no task, so no scan can ever find it).
+- `duplicated` → `duplicate` with the task ids: the send ran more than once, a terminal state
+  (docs/durable-send.md#duplicated);
+- `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th
+  such probe, `unresolved('no-evidence')`: probing is bounded in count too
+  (docs/durable-send.md#reconciling-an-unknown; a direct Message created no task, so no scan can ever find
+  it).
 
 `reconcile-fail` is never produced: a probe can show that a send was applied, never that it was not.
 
@@ -148,7 +170,8 @@ export function probeTransition(
       if (probes >= recovery.maxProbes) {
         return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
       }
-      // The ledger's clock never runs backwards, so the delay is measured from the later of now and the record's last write.
+      // The ledger's clock never runs backwards, so the delay is measured from the later of now and the
+      // record's last write.
       return {
         type: 'pending',
         attemptId,
@@ -162,20 +185,29 @@ export function probeTransition(
 export type Reconciler = {
   /** Reconciles one record (see `DurableAgent.reconcile`). */
   reconcile(id: string, options?: ReconcileOptions): Promise<DurableOutcome>;
-  /** Claims the due records of this agent in batches and probes each once (see `DurableAgent.reconcileDue`). */
+  /**
+  Claims the due records of this agent in batches and probes each once (see `DurableAgent.reconcileDue`).
+  */
   reconcileDue(options?: ReconcileDueOptions): Promise<ReconcileDueReport>;
 };
 
-/** The state of one agent's reconciler: its input, and the probe under way for each id, which concurrent calls share. */
+/**
+The state of one agent's reconciler: its input, and the probe under way for each id, which concurrent calls
+share.
+*/
 type ReconcilerState = ReconcilerInput & {
   readonly running: Map<string, Promise<DurableOutcome>>;
 };
 
-/** How one claimed record was left: its outcome, whether it was probed, and whether another writer's change stands instead. */
+/**
+How one claimed record was left: its outcome, whether it was probed, and whether another writer's change
+stands instead.
+*/
 type ClaimedProbe = { outcome: DurableOutcome; probed: boolean; superseded: boolean };
 
 /**
-Creates the `reconcile` and `reconcileDue` of one agent. Concurrent calls for one id share one probe; a record moved by another writer meanwhile comes back as that writer left it.
+Creates the `reconcile` and `reconcileDue` of one agent. Concurrent calls for one id share one probe; a record
+moved by another writer meanwhile comes back as that writer left it.
 
 @example
 ```ts
@@ -191,7 +223,10 @@ export function createReconciler(input: ReconcilerInput): Reconciler {
   };
 }
 
-/** Runs the probe of `kind` for the record's attempt: a context-history scan, reporting each page, or a replay of the attempt's send. */
+/**
+Runs the probe of `kind` for the record's attempt: a context-history scan, reporting each page, or a replay of
+the attempt's send.
+*/
 function probe(
   state: ReconcilerState,
   kind: ProbeKind,
@@ -203,7 +238,8 @@ function probe(
   const { attemptId } = attempt;
   const sent = attemptMessage(record, attemptId) as Message;
   const callOptions: CallOptions = {
-    // docs/durable-send.md#reconciling-an-unknown: every probe carries the original attempt's identity to the token provider.
+    // docs/durable-send.md#reconciling-an-unknown: every probe carries the original attempt's identity to the
+    // token provider.
     attempt: { sendId: record.id, attemptId },
     ...optionalMembers({ signal, skill }),
   };
@@ -214,7 +250,10 @@ function probe(
   return replaySend({ client, callOptions, sent }, (message) => sendOnce(record, attemptId, message, signal));
 }
 
-/** Probes a record this agent holds the claim on, once, and records what it found; the claim is released if nothing was written. */
+/**
+Probes a record this agent holds the claim on, once, and records what it found; the claim is released if
+nothing was written.
+*/
 async function probeClaimed(
   state: ReconcilerState,
   record: LedgerRecord,
@@ -262,7 +301,8 @@ async function probeClaimed(
         superseded: false,
       };
     } catch (error) {
-      // Another writer moved the record meanwhile, or took it over after this writer's lease lapsed: what it wrote stands.
+      // Another writer moved the record meanwhile, or took it over after this writer's lease lapsed: what it
+      // wrote stands.
       if (error instanceof LedgerError && (error.reason === 'stale-revision' || error.reason === 'fenced')) {
         return {
           outcome: durableOutcome((await ledger.get(id)) ?? record),
@@ -279,7 +319,10 @@ async function probeClaimed(
   }
 }
 
-/** Reconciles one record (see `DurableAgent.reconcile`): checks it may be probed here and now, claims it, and probes it once. */
+/**
+Reconciles one record (see `DurableAgent.reconcile`): checks it may be probed here and now, claims it, and
+probes it once.
+*/
 async function reconcileOnce(
   state: ReconcilerState,
   id: string,
@@ -294,7 +337,8 @@ async function reconcileOnce(
   if (recordState.status !== 'unknown' || statusOf(record) === 'unresolved' || recovery.kind === 'disabled') {
     return durableOutcome(record);
   }
-  // docs/durable-send.md#whose-record-it-is: the interface decides, not the card digest, so a redeploy leaves the record reconcilable.
+  // docs/durable-send.md#whose-record-it-is: the interface decides, not the card digest, so a redeploy leaves
+  // the record reconcilable.
   assertSentThrough(record, identity);
   const attempt = record.attempts.find((entry) => entry.attemptId === recordState.attemptId);
   const kind = attempt === undefined ? undefined : probeKind(recovery, record, attempt.contextId);
@@ -302,7 +346,8 @@ async function reconcileOnce(
   if (attempt === undefined || kind === undefined || early) {
     return durableOutcome(record);
   }
-  // docs/durable-send.md#leases: the probe runs under this ledger's claim, so no other writer probes the record at the same time; one that holds it now leaves it to them.
+  // docs/durable-send.md#leases: the probe runs under this ledger's claim, so no other writer probes the
+  // record at the same time; one that holds it now leaves it to them.
   const claimed = await ledger.claim(id);
   if (claimed === undefined) {
     return durableOutcome((await ledger.get(id)) ?? record);
@@ -322,7 +367,10 @@ function reconcile(state: ReconcilerState, id: string, options: ReconcileOptions
   return promise;
 }
 
-/** One pass over what is due (see `DurableAgent.reconcileDue`): claims batches until none is due, probes each record once, and counts how each was left. */
+/**
+One pass over what is due (see `DurableAgent.reconcileDue`): claims batches until none is due, probes each
+record once, and counts how each was left.
+*/
 async function reconcileDue(
   state: ReconcilerState,
   options: ReconcileDueOptions,
@@ -331,7 +379,8 @@ async function reconcileDue(
   const batch = wholeOption('batch', options.batch ?? 16, 1, 256);
   const { signal } = options;
   const counts = { claimed: 0, committed: 0, pending: 0, unresolved: 0, skipped: 0, superseded: 0 };
-  // Records this pass already claimed: each is probed once per pass, even when its next probe comes due before the pass ends.
+  // Records this pass already claimed: each is probed once per pass, even when its next probe comes due
+  // before the pass ends.
   const seen = new Set<string>();
   if (recovery.kind === 'disabled') {
     return counts;
@@ -362,7 +411,10 @@ async function reconcileDue(
   }
 }
 
-/** Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a recovery contextId for a scan. */
+/**
+Only what this agent can probe: its own agent's records, of the delivery its recovery replays, or sent with a
+recovery contextId for a scan.
+*/
 function dueQueryOf(identity: AgentIdentity, recovery: Exclude<ResolvedRecovery, { kind: 'disabled' }>) {
   return {
     agent: identity,

@@ -1,8 +1,21 @@
 /**
 @module
-Reconciliation evidence (docs/durable-send.md#recovery-modes; docs/idempotency.md#replays): the one-way opaque contextId a context-history send carries, the comparison of a sent message with its echo in a task's history, the bounded context-history scan, and the replay of the exact original message (keyed, or under a message-id attestation). Each probe returns a {@link ProbeReport}; `durable.ts` turns it into a ledger transition.
+Reconciliation evidence (docs/durable-send.md#recovery-modes; docs/idempotency.md#replays): the one-way opaque
+contextId a context-history send carries, the comparison of a sent message with its echo in a task's history,
+the bounded context-history scan, and the replay of the exact original message (keyed, or under a message-id
+attestation). Each probe returns a {@link ProbeReport}; `durable.ts` turns it into a ledger transition.
 
-What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`, `filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON (docs/durable-send.md#recovery-modes: so member order and number spelling never matter). The server may add exactly one thing, `taskId`, and only this task's id (docs/durable-send.md#recovery-modes, scan step 3); to a message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec §3.4.1 has it assign one. Both sides are decoded messages, so a default a ProtoJSON printer emits or omits (an empty list, `""`) is absent on both (docs/protocol-checks.md#protojson). Anything else that differs is a different payload, and the scan fails closed.
+What "unchanged" means here. `client.listTasks` returns decoded values, not raw JSON, and decoding drops
+members the protocol does not define (A2A spec §5.7: unknown fields are ignored), so a server that adds an
+unknown member to a stored message cannot be seen, and carries no A2A meaning either. Every member the
+protocol does define is compared: `messageId`, `contextId`, `role`, every part (its content, `mediaType`,
+`filename`, `metadata`), `metadata`, `extensions` and `referenceTaskIds`, by their RFC 8785 canonical JSON
+(docs/durable-send.md#recovery-modes: so member order and number spelling never matter). The server may add
+exactly one thing, `taskId`, and only this task's id (docs/durable-send.md#recovery-modes, scan step 3); to a
+message sent without a context (which no recovery send is) it may also add the task's `contextId`, as A2A spec
+§3.4.1 has it assign one. Both sides are decoded messages, so a default a ProtoJSON printer emits or omits (an
+empty list, `""`) is absent on both (docs/protocol-checks.md#protojson). Anything else that differs is a
+different payload, and the scan fails closed.
 */
 import type { CallOptions } from '../client/call.js';
 import type { A2aClient } from '../client/client.js';
@@ -36,7 +49,12 @@ export type RecoveryContextInput = {
 };
 
 /**
-The one-way opaque contextId of one attempt (docs/durable-send.md#recovery-modes, the one-way opaque ID): `surecall-ctx-` and the lowercase hex SHA-256 of the namespace `surecall.durable.recovery-context.v1`, the record id, the attempt id and the card digest, each followed by a NUL byte. Ids are labels and hold no control character, so the NUL separators make the input unambiguous. It names a context only this attempt uses, and reveals none of its inputs; a new attempt or another card gives another context. Hashed by `core/sha256.ts` (Node's synchronous hash under Node, WebCrypto elsewhere), so it runs in browsers and Node.
+The one-way opaque contextId of one attempt (docs/durable-send.md#recovery-modes, the one-way opaque ID):
+`surecall-ctx-` and the lowercase hex SHA-256 of the namespace `surecall.durable.recovery-context.v1`, the
+record id, the attempt id and the card digest, each followed by a NUL byte. Ids are labels and hold no control
+character, so the NUL separators make the input unambiguous. It names a context only this attempt uses, and
+reveals none of its inputs; a new attempt or another card gives another context. Hashed by `core/sha256.ts`
+(Node's synchronous hash under Node, WebCrypto elsewhere), so it runs in browsers and Node.
 
 @example
 ```ts
@@ -55,7 +73,12 @@ export async function recoveryContextId(input: RecoveryContextInput): Promise<st
 /** The task a stored message belongs to: the ids a server may add to a message it stores. */
 export type MessageOwner = { readonly id: string; readonly contextId: string };
 
-/** A message as the comparison sees it, as canonical JSON: given its task, no `taskId` when it is that task's, and no `contextId` when the server added it. `undefined` when it names another task or context, or has no canonical form. Both sides are decoded messages, so ProtoJSON defaults (an empty list, `""`) are absent on both. */
+/**
+A message as the comparison sees it, as canonical JSON: given its task, no `taskId` when it is that task's,
+and no `contextId` when the server added it. `undefined` when it names another task or context, or has no
+canonical form. Both sides are decoded messages, so ProtoJSON defaults (an empty list, `""`) are absent on
+both.
+*/
 function comparable(
   message: Message,
   owner: MessageOwner | undefined,
@@ -82,7 +105,11 @@ function comparable(
 }
 
 /**
-Whether `found`, a message stored with the task `owner`, is `sent` unchanged but for the ids the server may add (see the module comment for what is compared): the task's own `taskId`, and the task's `contextId` when `sent` carried none (A2A spec §3.4.1: the server assigns a context to a message without one). A recovery send always carries its context, so for the scan only `taskId` may be added. A `taskId` or an added `contextId` naming another task or context is a change.
+Whether `found`, a message stored with the task `owner`, is `sent` unchanged but for the ids the server may
+add (see the module comment for what is compared): the task's own `taskId`, and the task's `contextId` when
+`sent` carried none (A2A spec §3.4.1: the server assigns a context to a message without one). A recovery send
+always carries its context, so for the scan only `taskId` may be added. A `taskId` or an added `contextId`
+naming another task or context is a change.
 
 @example
 ```ts
@@ -110,7 +137,9 @@ export function sameMessage(left: Message, right: Message): boolean {
 }
 
 /**
-Whether an answer to a send is consistent with the message sent: a task's history may hold the message's id at most once, and then unchanged. A direct message has no history to check. An answer that fails this is no evidence of what the peer stored, so the send is unknown rather than committed.
+Whether an answer to a send is consistent with the message sent: a task's history may hold the message's id at
+most once, and then unchanged. A direct message has no history to check. An answer that fails this is no
+evidence of what the peer stored, so the send is unknown rather than committed.
 
 @example
 ```ts
@@ -127,7 +156,8 @@ export function answerEchoes(answer: SendMessageResponse, sent: Message): boolea
 }
 
 /**
-The summary a ledger keeps of an answer (docs/durable-send.md#what-a-task-commits): a task's durable handle (its id and context), or a direct message's ids, where it has them.
+The summary a ledger keeps of an answer (docs/durable-send.md#what-a-task-commits): a task's durable handle
+(its id and context), or a direct message's ids, where it has them.
 
 @example
 ```ts
@@ -151,7 +181,9 @@ export type ProbeReport = {
   readonly rule?: ProbeRule;
   /** The error a failed probe received, public-safe. */
   readonly cause?: ErrorSummary;
-  /** For a `match`: the answer that proves the send, a replay's answer or `{ task }` for the task the scan found. */
+  /**
+  For a `match`: the answer that proves the send, a replay's answer or `{ task }` for the task the scan found.
+  */
   readonly answer?: SendMessageResponse;
   /** For `duplicated`: the tasks holding the message, 2 to 16, in the order found. */
   readonly taskIds?: readonly string[];
@@ -160,7 +192,10 @@ export type ProbeReport = {
   readonly matches: number;
 };
 
-/** Which probe a span reports: the record, its original attempt, the recovery, and whether it is the audit after a commit. */
+/**
+Which probe a span reports: the record, its original attempt, the recovery, and whether it is the audit after
+a commit.
+*/
 export type ProbeSpan = {
   readonly id: string;
   readonly attemptId: string;
@@ -169,7 +204,8 @@ export type ProbeSpan = {
 };
 
 /**
-Runs `probe` between its `probe-start` and `probe` events, so a reconciliation and the audit report their scans alike (docs/durable-send.md#reconciling-an-unknown).
+Runs `probe` between its `probe-start` and `probe` events, so a reconciliation and the audit report their
+scans alike (docs/durable-send.md#reconciling-an-unknown).
 
 @example
 ```ts
@@ -199,13 +235,19 @@ export async function reportedProbe(
   return report;
 }
 
-/** What a probe needs: the client, the per-call options (signal, skill, the original attempt's identity) and the message that attempt sent. */
+/**
+What a probe needs: the client, the per-call options (signal, skill, the original attempt's identity) and the
+message that attempt sent.
+*/
 export type ProbeInput = {
   readonly client: A2aClient;
   readonly callOptions: CallOptions;
   /** The exact message of the original attempt (`attemptMessage`). */
   readonly sent: Message;
-  /** Told of each ListTasks page a context-history scan read, once it was examined (the devtools show the scan step by step). */
+  /**
+  Told of each ListTasks page a context-history scan read, once it was examined (the devtools show the scan
+  step by step).
+  */
   readonly onPage?: (page: ScanPage) => void;
 };
 
@@ -221,7 +263,10 @@ export type ScanPage = {
   readonly nextPageToken: boolean;
 };
 
-/** A client error becomes a failed report; anything else, or an error after the caller gave up, is rethrown: neither is evidence. */
+/**
+A client error becomes a failed report; anything else, or an error after the caller gave up, is rethrown:
+neither is evidence.
+*/
 function failed(
   error: unknown,
   input: ProbeInput,
@@ -242,13 +287,20 @@ export type ScanBounds = {
 };
 
 /**
-One bounded context-history probe (docs/durable-send.md#recovery-modes, the scan algorithm). Reads `ListTasks` of the attempt's opaque context, 100 tasks a page, at most `maxPages` pages, each task with its last `historyLength` messages; every page also passes the client's own page checks (context filter, order, unique ids, history bound). Then:
+One bounded context-history probe (docs/durable-send.md#recovery-modes, the scan algorithm). Reads `ListTasks`
+of the attempt's opaque context, 100 tasks a page, at most `maxPages` pages, each task with its last
+`historyLength` messages; every page also passes the client's own page checks (context filter, order, unique
+ids, history bound). Then:
 
 - a task id seen on an earlier page: `conflict` / `duplicate-task`;
-- a history message with the sent messageId that is not the sent message (payload substitution): `conflict` / `message-mismatch`;
+- a history message with the sent messageId that is not the sent message (payload substitution): `conflict` /
+  `message-mismatch`;
 - the message twice in one task: `conflict` / `ambiguous-match`;
-- the message, unchanged, in two or more tasks: `duplicated`, with their ids (at most 16, in the order found): the send ran more than once (docs/durable-send.md#duplicated). The scan goes on to its end, so a later conflict still wins; a last page with a next token does not undo what was found;
-- a last allowed page that still has a next token: `conflict` / `scan-limit`; a match on an early page still needs the whole scan, to rule a second one out;
+- the message, unchanged, in two or more tasks: `duplicated`, with their ids (at most 16, in the order found):
+  the send ran more than once (docs/durable-send.md#duplicated). The scan goes on to its end, so a later
+  conflict still wins; a last page with a next token does not undo what was found;
+- a last allowed page that still has a next token: `conflict` / `scan-limit`; a match on an early page still
+  needs the whole scan, to rule a second one out;
 - exactly one task holding the message, once: `match`, with `{ task }`;
 - none: `none`.
 
@@ -315,7 +367,8 @@ export async function scanContextHistory(
         verdict = conflict('ambiguous-match');
         break;
       }
-      // A second task holding the unchanged message is a second execution (docs/durable-send.md#duplicated): kept, and the scan goes on.
+      // A second task holding the unchanged message is a second execution (docs/durable-send.md#duplicated):
+      // kept, and the scan goes on.
       found ??= { task };
       if (holders.length < maxDuplicateTasks) {
         holders.push(task.id);
@@ -349,7 +402,13 @@ export async function scanContextHistory(
 }
 
 /**
-One replay probe: sends the exact original message once more, through `send`, which must make exactly one attempt (`durable.ts` stops the client's retry policy). Used by `keyed` recovery, where a peer that honours keys answers with the task the first attempt created (docs/idempotency.md#replays), and by `message-id-replay`, under the operator's attestation that the peer deduplicates the messageId (docs/durable-send.md#recovery-modes, replay). An answer is a `match` when it echoes the message consistently; an answer whose history holds the message's id with another payload is a `conflict` (`message-mismatch`); a failure is classified by `classifyProbeFailure`.
+One replay probe: sends the exact original message once more, through `send`, which must make exactly one
+attempt (`durable.ts` stops the client's retry policy). Used by `keyed` recovery, where a peer that honours
+keys answers with the task the first attempt created (docs/idempotency.md#replays), and by
+`message-id-replay`, under the operator's attestation that the peer deduplicates the messageId
+(docs/durable-send.md#recovery-modes, replay). An answer is a `match` when it echoes the message consistently;
+an answer whose history holds the message's id with another payload is a `conflict` (`message-mismatch`); a
+failure is classified by `classifyProbeFailure`.
 
 @example
 ```ts

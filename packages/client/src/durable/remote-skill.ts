@@ -1,6 +1,11 @@
 /**
 @module
-A remote agent's skill as a typed function (README.md#remote-skills-as-typed-functions), built on a durable agent: the input is checked by the caller's Standard Schema validator before anything is recorded, the message carries exactly one part and names the skill in its metadata, the send is the durable agent's (recorded before it leaves, sent once), and the answer's one part is checked by the output validator. The outcome is the durable one, typed: `committed` with the value or the task handle, `failed` with the typed error, `unknown` with the record id to reconcile.
+A remote agent's skill as a typed function (README.md#remote-skills-as-typed-functions), built on a durable
+agent: the input is checked by the caller's Standard Schema validator before anything is recorded, the message
+carries exactly one part and names the skill in its metadata, the send is the durable agent's (recorded before
+it leaves, sent once), and the answer's one part is checked by the output validator. The outcome is the
+durable one, typed: `committed` with the value or the task handle, `failed` with the typed error, `unknown`
+with the record id to reconcile.
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type ClientError, isClientError, LedgerError, OptionsError } from '../core/errors.js';
@@ -27,7 +32,8 @@ export type { CompletionOptions, SkillCompletion } from './skill-task.js';
 export type { SkillIssue, SkillMedia } from './skill-value.js';
 
 /**
-The message metadata member that names the skill a message is for. A2A 1.0 has no request field that routes to a skill, so a peer that dispatches by skill reads this member.
+The message metadata member that names the skill a message is for. A2A 1.0 has no request field that routes to
+a skill, so a peer that dispatches by skill reads this member.
 
 @example
 ```ts
@@ -49,11 +55,17 @@ export type RemoteSkillOptions<TInput extends StandardSchemaV1, TOutput extends 
   readonly agent: DurableAgent;
   /** The skill's id in the pinned card. */
   readonly skill: string;
-  /** Checks the input before anything is recorded or sent (zod 4, valibot, arktype: any Standard Schema validator). */
+  /**
+  Checks the input before anything is recorded or sent (zod 4, valibot, arktype: any Standard Schema
+  validator).
+  */
   readonly input: TInput;
   /** Checks the answer's one part: a direct reply's, or a completed task's. */
   readonly output: TOutput;
-  /** The delivery the skill needs: when given, the agent must deliver so (`OptionsError('delivery', 'inconsistent')` otherwise), so a call site states what a re-send may do. */
+  /**
+  The delivery the skill needs: when given, the agent must deliver so
+  (`OptionsError('delivery', 'inconsistent')` otherwise), so a call site states what a re-send may do.
+  */
   readonly delivery?: DeliveryMode;
 };
 
@@ -68,7 +80,10 @@ if (outcome.status === 'committed' && outcome.task !== undefined) await outcome.
 export type SkillTask<TOutput> = {
   readonly id: string;
   readonly contextId: string;
-  /** Follows the task to the end (a subscription when the card declares streaming, else `GetTask` polls, within bounds) and reads its output. */
+  /**
+  Follows the task to the end (a subscription when the card declares streaming, else `GetTask` polls, within
+  bounds) and reads its output.
+  */
   completion(options?: CompletionOptions): Promise<SkillCompletion<TOutput>>;
 };
 
@@ -76,9 +91,14 @@ export type SkillTask<TOutput> = {
 Where one call of a remote skill ended:
 
 - `committed` with `value`: the agent answered with a Message whose one part passed the output validator;
-- `committed` with `task`: the agent created a task; the submission is committed, `task.completion()` waits for the output;
-- `failed`: known not applied (`RequestError` for input the validator refused, which never left; the durable send's error when it failed before dispatch or the agent refused it), or an answer that is not the skill's output (`InvalidResponseError('schema')`, `issues` naming where): the send is committed in the ledger then, and must not be sent again;
-- `unknown`: the send may have run; reconcile the record `id` (`call.reconcile(id)`), never send it again. `durable` is the record's status (`pending` and `unresolved` for a reused id).
+- `committed` with `task`: the agent created a task; the submission is committed, `task.completion()` waits
+  for the output;
+- `failed`: known not applied (`RequestError` for input the validator refused, which never left; the durable
+  send's error when it failed before dispatch or the agent refused it), or an answer that is not the skill's
+  output (`InvalidResponseError('schema')`, `issues` naming where): the send is committed in the ledger then,
+  and must not be sent again;
+- `unknown`: the send may have run; reconcile the record `id` (`call.reconcile(id)`), never send it again.
+  `durable` is the record's status (`pending` and `unresolved` for a reused id).
 
 @example
 ```ts
@@ -103,9 +123,15 @@ export type SkillOutcome<TOutput> =
       readonly status: 'failed';
       /** The record's id; absent when the input was refused before anything was recorded. */
       readonly id?: string;
-      /** Absent only for a reused id whose failure an earlier call received: the record's `state.cause` summarises it. */
+      /**
+      Absent only for a reused id whose failure an earlier call received: the record's `state.cause`
+      summarises it.
+      */
       readonly error: ClientError | undefined;
-      /** Where the validator found the input or the answer wrong; in an answer every member reads `[*]` (see {@link SkillIssue}). */
+      /**
+      Where the validator found the input or the answer wrong; in an answer every member reads `[*]` (see
+      {@link SkillIssue}).
+      */
       readonly issues?: readonly SkillIssue[];
     }
   | {
@@ -126,7 +152,9 @@ await sum({ a: 1, b: 2 }, { signal: AbortSignal.timeout(30_000), id: 'invoice-42
 export type SkillCallOptions = {
   /** Cancels the call: before dispatch it fails as not started, after it the outcome is unknown. */
   readonly signal?: AbortSignal;
-  /** The record id; reusing one returns that record's outcome without sending (see `DurableSendOptions.id`). */
+  /**
+  The record id; reusing one returns that record's outcome without sending (see `DurableSendOptions.id`).
+  */
   readonly id?: string;
 };
 
@@ -142,12 +170,20 @@ export type RemoteSkill<TInput, TOutput> = {
   (input: TInput, options?: SkillCallOptions): Promise<SkillOutcome<TOutput>>;
   /** The skill's card entry, as checked. */
   readonly skill: string;
-  /** Runs the durable agent's `reconcile` for a record of this skill and reads its outcome. A record committed earlier by a direct reply has no value kept (the ledger holds its summary only): that throws `LedgerError('invalid-input')` with the rule `reply-not-kept`. */
+  /**
+  Runs the durable agent's `reconcile` for a record of this skill and reads its outcome. A record committed
+  earlier by a direct reply has no value kept (the ledger holds its summary only): that throws
+  `LedgerError('invalid-input')` with the rule `reply-not-kept`.
+  */
   reconcile(id: string, options?: { readonly signal?: AbortSignal }): Promise<SkillOutcome<TOutput>>;
 };
 
 /**
-Turns a skill of a durable agent's pinned card into a typed function. Checked once, here: the skill is in the card (`OptionsError('skill', 'not-in-card')`), its input modes take JSON (one data part) or else text (one text part), its output modes give JSON or else text (`OptionsError('skill.inputModes' | 'skill.outputModes', 'not-satisfied')`), and `delivery`, when given, is the agent's.
+Turns a skill of a durable agent's pinned card into a typed function. Checked once, here: the skill is in the
+card (`OptionsError('skill', 'not-in-card')`), its input modes take JSON (one data part) or else text (one
+text part), its output modes give JSON or else text
+(`OptionsError('skill.inputModes' | 'skill.outputModes', 'not-satisfied')`), and `delivery`, when given, is
+the agent's.
 
 @example
 ```ts
@@ -179,7 +215,10 @@ export function remoteSkill<TInput extends StandardSchemaV1, TOutput extends Sta
   );
 }
 
-/** What one remote skill holds: its agent, its checked card entry with the media of each side, and the two validators. */
+/**
+What one remote skill holds: its agent, its checked card entry with the media of each side, and the two
+validators.
+*/
 type SkillState<TInput extends StandardSchemaV1, TOutput> = {
   readonly agent: DurableAgent;
   /** The skill's id as the caller gave it, which its records' metadata carries. */
@@ -218,7 +257,9 @@ function skillState<TInput extends StandardSchemaV1, TOutput extends StandardSch
   };
 }
 
-/** One call: the input checked and put in the skill's one part, then the durable send, then its outcome read. */
+/**
+One call: the input checked and put in the skill's one part, then the durable send, then its outcome read.
+*/
 async function callSkill<TInput extends StandardSchemaV1, TOutput>(
   state: SkillState<TInput, TOutput>,
   value: StandardSchemaV1.InferInput<TInput>,
@@ -235,7 +276,8 @@ async function callSkill<TInput extends StandardSchemaV1, TOutput>(
     parts: part === undefined ? [] : [part],
     metadata: { [skillMetadataKey]: skill },
   };
-  // The message must be a valid A2A message before the ledger records it: a value that is not JSON, or text that is not a non-empty string, never leaves.
+  // The message must be a valid A2A message before the ledger records it: a value that is not JSON, or text
+  // that is not a non-empty string, never leaves.
   const decoded = decode(Message, { ...message, messageId: 'surecall-skill-check' });
   if (part === undefined || !decoded.ok) {
     const issues = [{ path: '$' }];
@@ -247,7 +289,10 @@ async function callSkill<TInput extends StandardSchemaV1, TOutput>(
   return read(state, sent, sent.answer);
 }
 
-/** The durable agent's `reconcile` for a record of this skill, its outcome read; a record of another skill is refused. */
+/**
+The durable agent's `reconcile` for a record of this skill, its outcome read; a record of another skill is
+refused.
+*/
 async function reconcileSkill<TOutput>(
   state: SkillState<StandardSchemaV1, TOutput>,
   id: string,
@@ -260,7 +305,10 @@ async function reconcileSkill<TOutput>(
   return read(state, outcome, outcome.answer);
 }
 
-/** A durable outcome as the skill's: a direct reply's value checked, a task's handle, or the failure or the unknown as they are. */
+/**
+A durable outcome as the skill's: a direct reply's value checked, a task's handle, or the failure or the
+unknown as they are.
+*/
 async function read<TOutput>(
   state: SkillState<StandardSchemaV1, TOutput>,
   outcome: DurableOutcome,
@@ -331,6 +379,7 @@ function isSkillRecord(outcome: DurableOutcome, skill: string): boolean {
 }
 
 function failure(error: unknown): ClientError | undefined {
-  // A failed durable send is classified from a client error only (docs/durable-send.md#classifying-a-failure); a record found failed by a reused id carries none.
+  // A failed durable send is classified from a client error only
+  // (docs/durable-send.md#classifying-a-failure); a record found failed by a reused id carries none.
   return isClientError(error) ? error : undefined;
 }

@@ -1,6 +1,10 @@
 /**
 @module
-The durable agent's send path (docs/durable-send.md#the-promise): the message is recorded in the ledger with its first attempt before it leaves (docs/durable-send.md#execution-order), sent once with `returnImmediately: true`, and what the attempt ended in is classified and written as committed, failed (not started, or not applied) or unknown. After dispatch nothing keeps the record `executing` (docs/durable-send.md#after-dispatch).
+The durable agent's send path (docs/durable-send.md#the-promise): the message is recorded in the ledger with
+its first attempt before it leaves (docs/durable-send.md#execution-order), sent once with
+`returnImmediately: true`, and what the attempt ended in is classified and written as committed, failed (not
+started, or not applied) or unknown. After dispatch nothing keeps the record `executing`
+(docs/durable-send.md#after-dispatch).
 */
 import { InvalidResponseError, LedgerError } from '../core/errors.js';
 import { optionalMembers } from '../core/optional-members.js';
@@ -13,25 +17,39 @@ import { type AgentState, announce, write } from './agent-state.js';
 import { classifySendFailure, type DurableOutcome, durableOutcome } from './outcome.js';
 import { answerEchoes, recoveryContextId, resultSummary, sameMessage } from './recovery.js';
 
-/** The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical attempt (docs/durable-send.md#delivery-modes). */
+/**
+The messageId prefix of an at-most-once attempt: `surecall-attempt-<attemptId>`, fresh for every physical
+attempt (docs/durable-send.md#delivery-modes).
+*/
 export const attemptMessagePrefix = 'surecall-attempt-';
 
-/** The messageId prefix of a send whose identity survives replays (keyed, message-id-deduplicated): `surecall-send-<record id>`. */
+/**
+The messageId prefix of a send whose identity survives replays (keyed, message-id-deduplicated):
+`surecall-send-<record id>`.
+*/
 export const sendMessagePrefix = 'surecall-send-';
 
-/** A message for a durable send: the agent sets `messageId` itself (per attempt for at-most-once, per send otherwise). */
+/**
+A message for a durable send: the agent sets `messageId` itself (per attempt for at-most-once, per send
+otherwise).
+*/
 export type DurableMessage = Omit<Message, 'messageId'>;
 
 /** What one send may add. */
 export type DurableSendOptions = {
-  /** The record id. Reusing one returns that record's outcome without sending, when the message is the same; otherwise `LedgerError('stale-revision')`. @default crypto.randomUUID() */
+  /**
+  The record id. Reusing one returns that record's outcome without sending, when the message is the same;
+  otherwise `LedgerError('stale-revision')`. @default crypto.randomUUID()
+  */
   readonly id?: string;
   /** Cancels the send: before dispatch it fails as not started, after it the outcome is unknown. */
   readonly signal?: AbortSignal;
 };
 
 /**
-Records, sends once, classifies (see `DurableAgent.send`): `committed`, `failed` or `unknown`, or for a reused id that record's status without sending; with the audit on, a commit is followed by one scan that may turn it `duplicated`.
+Records, sends once, classifies (see `DurableAgent.send`): `committed`, `failed` or `unknown`, or for a reused
+id that record's status without sending; with the audit on, a commit is followed by one scan that may turn it
+`duplicated`.
 
 @example
 ```ts
@@ -67,7 +85,8 @@ export async function send(
     recovery.kind === 'context-history'
       ? await recoveryContextId({ recordId: id, attemptId, cardDigest: client.cardDigest })
       : undefined;
-  // docs/durable-send.md#execution-order: the record and its `executing` attempt are durable, in one write, before the request can leave.
+  // docs/durable-send.md#execution-order: the record and its `executing` attempt are durable, in one write,
+  // before the request can leave.
   const record = await ledger.create(intent, {
     attemptId,
     messageId: delivery === 'at-most-once' ? `${attemptMessagePrefix}${attemptId}` : intent.message.messageId,
@@ -110,7 +129,10 @@ export async function send(
   return durableOutcome(state.audit ? await state.auditCommit(committed) : committed, { answer });
 }
 
-/** The one SendMessage of an attempt or a replay: `returnImmediately`, the attempt's identity for the token provider, and never a retry. */
+/**
+The one SendMessage of an attempt or a replay: `returnImmediately`, the attempt's identity for the token
+provider, and never a retry.
+*/
 export function sendOnce(
   state: AgentState,
   record: LedgerRecord,
@@ -135,14 +157,19 @@ function refuseCallerContext(state: AgentState, message: DurableMessage): void {
     state.recovery.kind === 'context-history' &&
     (message.contextId !== undefined || message.taskId !== undefined)
   ) {
-    // The recovery context is the agent's: a caller's context, or a task (whose context is its own), would leave the scan nothing to find.
+    // The recovery context is the agent's: a caller's context, or a task (whose context is its own), would
+    // leave the scan nothing to find.
     throw new LedgerError('invalid-input', {
       rule: message.contextId === undefined ? 'task-id' : 'context-id',
     });
   }
 }
 
-/** The intent's message: the send's own messageId and, for keyed delivery, the idempotency key; in the canonical ProtoJSON shape (docs/protocol-checks.md#protojson), so that the ledger holds the message as a peer's echo of it decodes. */
+/**
+The intent's message: the send's own messageId and, for keyed delivery, the idempotency key; in the canonical
+ProtoJSON shape (docs/protocol-checks.md#protojson), so that the ledger holds the message as a peer's echo of
+it decodes.
+*/
 function intentMessage(message: DurableMessage, id: string, key: string | undefined): Message {
   let copy: Message;
   try {
@@ -161,7 +188,9 @@ function intentMessage(message: DurableMessage, id: string, key: string | undefi
   return copy;
 }
 
-/** The idempotency key of a keyed send: the caller's, when the message carries a valid one, else a fresh one. */
+/**
+The idempotency key of a keyed send: the caller's, when the message carries a valid one, else a fresh one.
+*/
 function keyFor(state: AgentState, message: DurableMessage): string | undefined {
   if (state.delivery !== 'keyed') {
     return undefined;
@@ -182,7 +211,10 @@ function recovered(existing: LedgerRecord, message: DurableMessage): DurableOutc
   return durableOutcome(existing);
 }
 
-/** What a dispatch that threw leads to (docs/durable-send.md#classifying-a-failure): `unknown` when the request may have been applied, else `fail` with the effect proven. */
+/**
+What a dispatch that threw leads to (docs/durable-send.md#classifying-a-failure): `unknown` when the request
+may have been applied, else `fail` with the effect proven.
+*/
 function failureTransition(attemptId: string, error: unknown): LedgerTransition {
   const failure = classifySendFailure(error);
   if (failure.outcome === 'unknown') {
@@ -197,7 +229,11 @@ function failureTransition(attemptId: string, error: unknown): LedgerTransition 
 }
 
 /**
-Records what a dispatched attempt ended in. After dispatch nothing may keep the record in `executing` (docs/durable-send.md#after-dispatch): should the ledger refuse the transition's content (`invalid-input`: something the peer sent that still breaks a record's bound), the attempt is recorded `unknown` without a cause instead. Any other refusal of the store (`io`, `fenced`, `closed`, a `stale-revision` from another writer) is handed back, not thrown: the call then ends `unknown` ({@link unrecorded}).
+Records what a dispatched attempt ended in. After dispatch nothing may keep the record in `executing`
+(docs/durable-send.md#after-dispatch): should the ledger refuse the transition's content (`invalid-input`:
+something the peer sent that still breaks a record's bound), the attempt is recorded `unknown` without a cause
+instead. Any other refusal of the store (`io`, `fenced`, `closed`, a `stale-revision` from another writer) is
+handed back, not thrown: the call then ends `unknown` ({@link unrecorded}).
 */
 async function settle(
   state: AgentState,
@@ -226,7 +262,11 @@ async function settle(
 }
 
 /**
-The outcome of a dispatched attempt whose ending the store refused to record (docs/durable-send.md#after-dispatch): `unknown`, since a request that may have left must never read as one that did not, with the store's `LedgerError` as `error` and, when the peer answered, its `answer`. `record` is the last revision this call wrote, still `executing`: the next writable open turns it `unknown` (`crashed-while-executing`), and a reconcile pass resolves it by evidence.
+The outcome of a dispatched attempt whose ending the store refused to record
+(docs/durable-send.md#after-dispatch): `unknown`, since a request that may have left must never read as one
+that did not, with the store's `LedgerError` as `error` and, when the peer answered, its `answer`. `record` is
+the last revision this call wrote, still `executing`: the next writable open turns it `unknown`
+(`crashed-while-executing`), and a reconcile pass resolves it by evidence.
 */
 function unrecorded(record: LedgerRecord, error: LedgerError, answer?: SendMessageResponse): DurableOutcome {
   return { status: 'unknown', id: record.id, record, error, ...optionalMembers({ answer }) };

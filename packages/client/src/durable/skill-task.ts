@@ -1,6 +1,10 @@
 /**
 @module
-The completion of a task a remote skill's send created (README.md#remote-skills-as-typed-functions). With `returnImmediately` a task commits its submission only, not its end (docs/durable-send.md#what-a-task-commits), so waiting for the output is a separate read: a subscription when the card declares streaming (a hint of when to look, nothing more), then `GetTask` (the truth), polled within bounds. Reads are safe to repeat; nothing here ever sends the message again.
+The completion of a task a remote skill's send created (README.md#remote-skills-as-typed-functions). With
+`returnImmediately` a task commits its submission only, not its end
+(docs/durable-send.md#what-a-task-commits), so waiting for the output is a separate read: a subscription when
+the card declares streaming (a hint of when to look, nothing more), then `GetTask` (the truth), polled within
+bounds. Reads are safe to repeat; nothing here ever sends the message again.
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client/client.js';
@@ -23,7 +27,10 @@ export type CompletionOptions = {
   readonly signal?: AbortSignal;
   /** The pause between two `GetTask` reads, 1 ms to 1 h. @default 1000 */
   readonly pollIntervalMs?: number;
-  /** The most `GetTask` reads after the first, 1 to 100 000; when they are spent the task is reported `running`. @default 600 */
+  /**
+  The most `GetTask` reads after the first, 1 to 100 000; when they are spent the task is reported
+  `running`. @default 600
+  */
   readonly maxPolls?: number;
 };
 
@@ -31,8 +38,10 @@ export type CompletionOptions = {
 How a skill's task ended, as far as this call saw:
 
 - `completed`: COMPLETED, and the one part of its artifacts passed the output validator;
-- `stopped`: it ended otherwise (FAILED, CANCELED, REJECTED) or waits for the caller (INPUT_REQUIRED, AUTH_REQUIRED): `state` says which;
-- `invalid`: COMPLETED, but its artifacts do not hold exactly one part of the skill's media, or the validator refused it (`issues` say where);
+- `stopped`: it ended otherwise (FAILED, CANCELED, REJECTED) or waits for the caller (INPUT_REQUIRED,
+  AUTH_REQUIRED): `state` says which;
+- `invalid`: COMPLETED, but its artifacts do not hold exactly one part of the skill's media, or the validator
+  refused it (`issues` say where);
 - `running`: the bounds were spent first; call `completion()` again later.
 
 @example

@@ -1,6 +1,10 @@
 /**
 @module
-What a remote skill sends and accepts (README.md#remote-skills-as-typed-functions): the media its card entry declares, decided once when the function is built; the one part a message carries; and the value read back from an answer's one part, checked by the caller's Standard Schema validator. A validator's issue messages are never kept: they may quote the peer's value, and no remote text leaves the client (ARCHITECTURE.md#errors); only the issue paths are, built by the rule of core/violation-path.ts.
+What a remote skill sends and accepts (README.md#remote-skills-as-typed-functions): the media its card entry
+declares, decided once when the function is built; the one part a message carries; and the value read back
+from an answer's one part, checked by the caller's Standard Schema validator. A validator's issue messages are
+never kept: they may quote the peer's value, and no remote text leaves the client (ARCHITECTURE.md#errors);
+only the issue paths are, built by the rule of core/violation-path.ts.
 */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { A2aClient } from '../client/client.js';
@@ -21,7 +25,10 @@ const media: SkillMedia = 'data';
 export type SkillMedia = 'data' | 'text';
 
 /**
-One issue a validator found, by where it is: a path into the value, `$` for the value itself, `[n]` for an array index. In the caller's own input a member reads `.name` when its name is a plain identifier of at most 64 characters, else `[*]`; in an answer every member reads `[*]`, since its keys are the peer's text (ARCHITECTURE.md#errors).
+One issue a validator found, by where it is: a path into the value, `$` for the value itself, `[n]` for an
+array index. In the caller's own input a member reads `.name` when its name is a plain identifier of at most
+64 characters, else `[*]`; in an answer every member reads `[*]`, since its keys are the peer's text
+(ARCHITECTURE.md#errors).
 
 @example
 ```ts
@@ -52,7 +59,10 @@ function mediaOf(modes: readonly string[], option: string): SkillMedia {
 }
 
 /**
-Finds `skill` in the client's card and decides its media (A2A spec §4.4.5: a skill's `inputModes` and `outputModes` override the card's defaults): data when a JSON mode is accepted, else text when `text/plain` is. Throws `OptionsError('skill', 'not-in-card')` for a skill the card does not list, `OptionsError('skill.inputModes' | 'skill.outputModes', 'not-satisfied')` for one that takes or gives neither.
+Finds `skill` in the client's card and decides its media (A2A spec §4.4.5: a skill's `inputModes` and
+`outputModes` override the card's defaults): data when a JSON mode is accepted, else text when `text/plain`
+is. Throws `OptionsError('skill', 'not-in-card')` for a skill the card does not list,
+`OptionsError('skill.inputModes' | 'skill.outputModes', 'not-satisfied')` for one that takes or gives neither.
 
 @example
 ```ts
@@ -75,7 +85,8 @@ export function skillMedia(
 }
 
 /**
-Whose value a validator checked: the caller's own input, or an answer from the peer. It decides what a path may name (ARCHITECTURE.md#errors, `redact.violation-path`).
+Whose value a validator checked: the caller's own input, or an answer from the peer. It decides what a path
+may name (ARCHITECTURE.md#errors, `redact.violation-path`).
 
 @example
 ```ts
@@ -85,7 +96,13 @@ await check(Sum, input, 'caller');
 export type ValueOrigin = 'caller' | 'peer';
 
 /**
-The path of one issue. A validator's path cannot tell a key the caller's schema names from one the peer chose (a `record<string, number>` key is the peer's, and a token such as `abc123` looks like any member name), so in an answer every key reads `[*]`, the wire layer's rule for a key it does not know (docs/protocol-checks.md#bounded-json). The caller's own input is never remote, so its keys may be named, but only plain identifiers of at most 64 characters: a path then never holds a line break, an escape sequence, or a `.` or `[0]` that would make it ambiguous. Only a number is an index; a symbol, or an index that is no whole number, reads `[*]` too.
+The path of one issue. A validator's path cannot tell a key the caller's schema names from one the peer chose
+(a `record<string, number>` key is the peer's, and a token such as `abc123` looks like any member name), so in
+an answer every key reads `[*]`, the wire layer's rule for a key it does not know
+(docs/protocol-checks.md#bounded-json). The caller's own input is never remote, so its keys may be named, but
+only plain identifiers of at most 64 characters: a path then never holds a line break, an escape sequence, or
+a `.` or `[0]` that would make it ambiguous. Only a number is an index; a symbol, or an index that is no whole
+number, reads `[*]` too.
 */
 function pathOf(issue: StandardSchemaV1.Issue, origin: ValueOrigin): string {
   let path = '$';
@@ -106,7 +123,8 @@ export type Checked<T> =
   | { readonly ok: false; readonly issues: readonly SkillIssue[]; readonly value?: never };
 
 /**
-Runs a Standard Schema validator (synchronous or not) and keeps the value or the issue paths, never the issue messages; `origin` says whose value it is, which decides what the paths may name.
+Runs a Standard Schema validator (synchronous or not) and keeps the value or the issue paths, never the issue
+messages; `origin` says whose value it is, which decides what the paths may name.
 
 @example
 ```ts
@@ -150,7 +168,9 @@ export function inputPart(media: SkillMedia, value: unknown): Part | undefined {
   return value === undefined ? undefined : { data: value as JsonValue, mediaType: 'application/json' };
 }
 
-/** The raw output of an answer's parts: the content of exactly one part of the skill's media, else `undefined`. */
+/**
+The raw output of an answer's parts: the content of exactly one part of the skill's media, else `undefined`.
+*/
 export function outputOf(media: SkillMedia, parts: readonly Part[]): { readonly raw: unknown } | undefined {
   if (parts.length !== 1) {
     return undefined;

@@ -1,5 +1,7 @@
 /**
-The key rules of the a2a-rust idempotency extension: the unit checklist of docs/idempotency.md#what-the-tests-prove, items 1–18, with a2a-rust's own test keys, plus key generation and the card evidence.
+The key rules of the a2a-rust idempotency extension: the unit checklist of
+docs/idempotency.md#what-the-tests-prove, items 1–18, with a2a-rust's own test keys, plus key generation and
+the card evidence.
 */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -66,7 +68,8 @@ describe('validateKey (docs/idempotency.md#keys)', () => {
     ['a slash', `${sixteen}/`, 'InvalidCharacter'],
     ['é', `${sixteen}é`, 'InvalidCharacter'],
     ['standard base64 + and =', `${sixteen}+=`, 'InvalidCharacter'],
-    // Bytes, not UTF-16 units: 14 `a`s and é are 16 bytes but 15 units, so Rust says InvalidCharacter, not TooShort.
+    // Bytes, not UTF-16 units: 14 `a`s and é are 16 bytes but 15 units, so Rust says InvalidCharacter, not
+    // TooShort.
     ['14 a and é (16 bytes, 15 units)', `${'a'.repeat(14)}é`, 'InvalidCharacter'],
     ['127 two-byte characters (254 bytes)', 'é'.repeat(127), 'InvalidCharacter'],
     ['128 two-byte characters (256 bytes, 128 units)', 'é'.repeat(128), 'TooLong'],

@@ -1,8 +1,12 @@
 /**
 @module
-The a2a-rust idempotency extension (docs/idempotency.md#keys), byte-for-byte: a key travels in `message.metadata['a2a-rust.com/idempotency-key']`, the extension's URI is declared in `message.extensions`, and a peer that honours keys says so on its card. An honouring peer answers a re-sent keyed message with the task the first send created, so the agent runs once.
+The a2a-rust idempotency extension (docs/idempotency.md#keys), byte-for-byte: a key travels in
+`message.metadata['a2a-rust.com/idempotency-key']`, the extension's URI is declared in `message.extensions`,
+and a peer that honours keys says so on its card. An honouring peer answers a re-sent keyed message with the
+task the first send created, so the agent runs once.
 
-Everything here is pure and synchronous: where a2a-rust returns a `Result`, these functions return a {@link KeyResult} and never throw.
+Everything here is pure and synchronous: where a2a-rust returns a `Result`, these functions return a
+{@link KeyResult} and never throw.
 */
 import type { AgentCard } from '../protocol/agent-card.js';
 
@@ -19,12 +23,15 @@ export const minKeyLength = 16;
 export const maxKeyLength = 255;
 
 /**
-Why a key was refused, named as a2a-rust's `KeyError` variants (docs/idempotency.md#keys): `TooShort` and `TooLong` count UTF-8 bytes, `InvalidCharacter` is any byte outside ASCII letters, digits and `- _ . :`, `NotAString` is a metadata value that is not a JSON string (`null` included).
+Why a key was refused, named as a2a-rust's `KeyError` variants (docs/idempotency.md#keys): `TooShort` and
+`TooLong` count UTF-8 bytes, `InvalidCharacter` is any byte outside ASCII letters, digits and `- _ . :`,
+`NotAString` is a metadata value that is not a JSON string (`null` included).
 */
 export type KeyError = 'TooShort' | 'TooLong' | 'InvalidCharacter' | 'NotAString';
 
 /**
-The display text of each {@link KeyError}, word for word a2a-rust's: its server sends it as the JSON-RPC error message when it refuses a key (docs/idempotency.md#keys). Each names the rule it enforces.
+The display text of each {@link KeyError}, word for word a2a-rust's: its server sends it as the JSON-RPC error
+message when it refuses a key (docs/idempotency.md#keys). Each names the rule it enforces.
 
 @example
 ```ts
@@ -38,7 +45,10 @@ export const keyErrorText: Readonly<Record<KeyError, string>> = /* @__PURE__ */ 
   NotAString: '`a2a-rust.com/idempotency-key` must be a JSON string',
 });
 
-/** The outcome of a key function: the value, or the rule the key broke (CONTRIBUTING.md#parsers, with `?: never` on the other arm). */
+/**
+The outcome of a key function: the value, or the rule the key broke (CONTRIBUTING.md#parsers, with `?: never`
+on the other arm).
+*/
 export type KeyResult<T> =
   | { readonly ok: true; readonly value: T; readonly error?: never }
   | { readonly ok: false; readonly error: KeyError; readonly value?: never };
@@ -67,7 +77,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
-A fresh key: 16 bytes from `crypto.getRandomValues`, as 32 lowercase hex digits. A key is the handle to a task within a tenant, so it must be unguessable and never derived from message content (docs/idempotency.md#keys).
+A fresh key: 16 bytes from `crypto.getRandomValues`, as 32 lowercase hex digits. A key is the handle to a task
+within a tenant, so it must be unguessable and never derived from message content (docs/idempotency.md#keys).
 
 @example
 ```ts
@@ -84,7 +95,10 @@ export function newIdempotencyKey(): string {
 }
 
 /**
-Checks a key against the rules in a2a-rust's order (docs/idempotency.md#keys): at least {@link MIN_KEY_LEN} and at most {@link MAX_KEY_LEN} UTF-8 bytes, then every byte an ASCII letter or digit or one of `- _ . :`. Lengths are bytes, not UTF-16 units, so fifteen `a`s and an `é` are 17 bytes and `InvalidCharacter`, exactly as in Rust. A non-string is `NotAString`.
+Checks a key against the rules in a2a-rust's order (docs/idempotency.md#keys): at least {@link MIN_KEY_LEN}
+and at most {@link MAX_KEY_LEN} UTF-8 bytes, then every byte an ASCII letter or digit or one of `- _ . :`.
+Lengths are bytes, not UTF-16 units, so fifteen `a`s and an `é` are 17 bytes and `InvalidCharacter`, exactly
+as in Rust. A non-string is `NotAString`.
 
 @example
 ```ts
@@ -97,7 +111,8 @@ export function validateKey(key: string): KeyResult<string> {
   if (typeof key !== 'string') {
     return { ok: false, error: 'NotAString' };
   }
-  // Every UTF-16 unit is at least one UTF-8 byte: a string this long is too long whatever it holds, and is never encoded.
+  // Every UTF-16 unit is at least one UTF-8 byte: a string this long is too long whatever it holds, and is
+  // never encoded.
   if (key.length > maxKeyLength) {
     return { ok: false, error: 'TooLong' };
   }
@@ -108,12 +123,16 @@ export function validateKey(key: string): KeyResult<string> {
   if (bytes.length > maxKeyLength) {
     return { ok: false, error: 'TooLong' };
   }
-  // A key reaches store keys and log lines; a newline in either is where log injection starts (docs/idempotency.md#keys).
+  // A key reaches store keys and log lines; a newline in either is where log injection starts
+  // (docs/idempotency.md#keys).
   return bytes.every(isKeyByte) ? { ok: true, value: key } : { ok: false, error: 'InvalidCharacter' };
 }
 
 /**
-Reads a message's key (docs/idempotency.md#keys). No `metadata`, a `metadata` that is not an object, or no entry: `{ ok: true, value: undefined }`, which is normal. An entry that is not a string, `null` included (present, not absent): `NotAString`. A string that breaks a rule: that rule's error. Whether the message declares the URI does not matter.
+Reads a message's key (docs/idempotency.md#keys). No `metadata`, a `metadata` that is not an object, or no
+entry: `{ ok: true, value: undefined }`, which is normal. An entry that is not a string, `null` included
+(present, not absent): `NotAString`. A string that breaks a rule: that rule's error. Whether the message
+declares the URI does not matter.
 
 @example
 ```ts
@@ -134,10 +153,12 @@ export function keyOf(message: Readonly<KeyedMessage>): KeyResult<string | undef
 /**
 Writes `key` into `message`, in place, exactly as a2a-rust's `set_key` (docs/idempotency.md#keys):
 
-1. the key is validated first, and on an error the message is left untouched (no metadata created, no URI added);
+1. the key is validated first, and on an error the message is left untouched (no metadata created, no URI
+   added);
 2. absent `metadata` is created as `{}`, and `metadata` that is not an object is replaced by `{}`;
 3. the key overwrites whatever the entry held, a non-string included, and other entries are kept;
-4. `extensions` is created when absent (or not a list), and the URI is appended only if it is not listed yet, so two calls leave one URI and the newer key.
+4. `extensions` is created when absent (or not a list), and the URI is appended only if it is not listed yet,
+   so two calls leave one URI and the newer key.
 
 @example
 ```ts
@@ -155,7 +176,8 @@ export function setKey(message: KeyedMessage, key: string): KeyResult<string> {
   const metadata = isObject(message.metadata) ? message.metadata : {};
   metadata[idempotencyMetadataKey] = key;
   message.metadata = metadata;
-  // `extensions` can carry no value, which is why the key itself lives in metadata (docs/idempotency.md#keys).
+  // `extensions` can carry no value, which is why the key itself lives in metadata
+  // (docs/idempotency.md#keys).
   const extensions = Array.isArray(message.extensions) ? (message.extensions as unknown[]) : [];
   if (!extensions.includes(idempotencyExtensionUri)) {
     extensions.push(idempotencyExtensionUri);
@@ -165,7 +187,8 @@ export function setKey(message: KeyedMessage, key: string): KeyResult<string> {
 }
 
 /**
-Whether the message lists the extension's URI in `extensions` (a2a-rust's `declares_extension`). A peer honours a key whether or not it is declared; this only reports the declaration.
+Whether the message lists the extension's URI in `extensions` (a2a-rust's `declares_extension`). A peer
+honours a key whether or not it is declared; this only reports the declaration.
 
 @example
 ```ts
@@ -177,7 +200,11 @@ export function declaresExtension(message: Readonly<KeyedMessage>): boolean {
 }
 
 /**
-Whether the agent card says its agent honours keys: some entry of `capabilities.extensions` has exactly the URI {@link idempotencyExtensionUri} (docs/idempotency.md#honouring-peers). The entry's `required`, `description` and `params` are ignored. This is the only evidence the client accepts: a conformant server that never heard of the extension ignores the metadata and runs a re-sent message again, and `A2A-Extensions` is a report, not a demand it must refuse.
+Whether the agent card says its agent honours keys: some entry of `capabilities.extensions` has exactly the
+URI {@link idempotencyExtensionUri} (docs/idempotency.md#honouring-peers). The entry's `required`,
+`description` and `params` are ignored. This is the only evidence the client accepts: a conformant server that
+never heard of the extension ignores the metadata and runs a re-sent message again, and `A2A-Extensions` is a
+report, not a demand it must refuse.
 
 @example
 ```ts

@@ -1,6 +1,9 @@
 /**
 @module
-The retry decisions and the loop the client runs around an attempt under its opt-in retry policy (`retry.ts`; docs/idempotency.md#retry-policy). Every decision here is pure; {@link runWithRetry} is the loop. It loads with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a client without a policy never downloads it.
+The retry decisions and the loop the client runs around an attempt under its opt-in retry policy (`retry.ts`;
+docs/idempotency.md#retry-policy). Every decision here is pure; {@link runWithRetry} is the loop. It loads
+with the first call a policy covers (ARCHITECTURE.md#decisions, "Code loads with its first use"), so a client
+without a policy never downloads it.
 */
 import { isClientError, RequestError, TransportError } from '../core/errors.js';
 import { pause } from '../core/pause.js';
@@ -9,11 +12,17 @@ import { methods } from '../protocol/methods.js';
 import type { ClientMethod } from '../protocol/operations.js';
 import { notAppliedCodes, type RetryPolicy } from './retry.js';
 
-/** The statuses a2a-rust treats as transient (docs/idempotency.md#retry-policy): throttled, bad gateway, unavailable, gateway timeout. */
+/**
+The statuses a2a-rust treats as transient (docs/idempotency.md#retry-policy): throttled, bad gateway,
+unavailable, gateway timeout.
+*/
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /**
-Whether a failure is transient (docs/idempotency.md#retry-policy): a transport failure (`network`, `timeout`, `read`, `idle`; never the caller's own `aborted`), or an answer with HTTP status 429, 502, 503 or 504. Everything else is surfaced at once: a refusal before dispatch, any other status (500 included), any A2A error in a 2xx answer, any answer that broke the protocol.
+Whether a failure is transient (docs/idempotency.md#retry-policy): a transport failure (`network`, `timeout`,
+`read`, `idle`; never the caller's own `aborted`), or an answer with HTTP status 429, 502, 503 or 504.
+Everything else is surfaced at once: a refusal before dispatch, any other status (500 included), any A2A error
+in a 2xx answer, any answer that broke the protocol.
 
 @example
 ```ts
@@ -36,9 +45,16 @@ export function isRetryableError(error: unknown): boolean {
 }
 
 /**
-Whether a failure proves the request applied nothing, so that even a send that creates state may be sent again: it never left (`dispatched: false`), or the peer refused it with an authoritative pre-application code ({@link notAppliedCodes}, the set the durable agent classifies as `not-applied`; docs/durable-send.md#classifying-a-failure).
+Whether a failure proves the request applied nothing, so that even a send that creates state may be sent
+again: it never left (`dispatched: false`), or the peer refused it with an authoritative pre-application code
+({@link notAppliedCodes}, the set the durable agent classifies as `not-applied`;
+docs/durable-send.md#classifying-a-failure).
 
-Nothing else proves it, an HTTP status least of all: an intermediary answers 503 after the upstream already received the request (Envoy's `upstream connect error or disconnect/reset before headers`), 502 and 504 likewise, and a 429 may be an application's RESOURCE_EXHAUSTED (google.rpc.Code, which AIP-193 maps to 429) raised after part of the work ran. A 429 or 503 is still transient (an idempotent or keyed call retries it); it is no longer a reason to send an unkeyed send twice (docs/idempotency.md#retry-policy).
+Nothing else proves it, an HTTP status least of all: an intermediary answers 503 after the upstream already
+received the request (Envoy's `upstream connect error or disconnect/reset before headers`), 502 and 504
+likewise, and a 429 may be an application's RESOURCE_EXHAUSTED (google.rpc.Code, which AIP-193 maps to 429)
+raised after part of the work ran. A 429 or 503 is still transient (an idempotent or keyed call retries it);
+it is no longer a reason to send an unkeyed send twice (docs/idempotency.md#retry-policy).
 
 @example
 ```ts
@@ -66,7 +82,11 @@ const FINAL_REASONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
-Whether a remote error ends a keyed send for good, whatever its status (docs/idempotency.md#what-the-tests-prove, client item 4): -32602 InvalidParams (the key is malformed, or held by another message), -32004 UnsupportedOperation (the peer cannot honour keys) and -32001 TaskNotFound (the key outlived its task: resending would run it twice). Named by an authoritative code or by the error's ErrorInfo reason.
+Whether a remote error ends a keyed send for good, whatever its status
+(docs/idempotency.md#what-the-tests-prove, client item 4): -32602 InvalidParams (the key is malformed, or held
+by another message), -32004 UnsupportedOperation (the peer cannot honour keys) and -32001 TaskNotFound (the
+key outlived its task: resending would run it twice). Named by an authoritative code or by the error's
+ErrorInfo reason.
 
 @example
 ```ts
@@ -82,7 +102,9 @@ export function isFinalError(error: unknown): boolean {
 }
 
 /**
-The retry decision for one failed attempt (docs/idempotency.md#retry-policy): the failure is transient and not final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from `carriesIdempotencyKey` in `retry.ts`), or the failure proves nothing was applied.
+The retry decision for one failed attempt (docs/idempotency.md#retry-policy): the failure is transient and not
+final, and the operation is idempotent, or the request is a keyed send to an honouring peer (`keyed`, from
+`carriesIdempotencyKey` in `retry.ts`), or the failure proves nothing was applied.
 
 @example
 ```ts
@@ -99,7 +121,11 @@ export function shouldRetry(operation: ClientMethod, keyed: boolean, error: unkn
 }
 
 /**
-How long to wait before retry number `retry` (1 for the first): the backoff `initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2, backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes precedence; one beyond `maxBackoffMs` gives `undefined`: give up, since retrying sooner than the peer asked is what it just refused, and waiting longer is more than the caller allowed (docs/idempotency.md#retry-policy).
+How long to wait before retry number `retry` (1 for the first): the backoff
+`initialBackoffMs × backoffMultiplier^(retry−1)`, capped at `maxBackoffMs`, with full jitter into [backoff/2,
+backoff) in whole milliseconds (a backoff under 2 ms is taken as it is). A `retryAfterMs` on the error takes
+precedence; one beyond `maxBackoffMs` gives `undefined`: give up, since retrying sooner than the peer asked is
+what it just refused, and waiting longer is more than the caller allowed (docs/idempotency.md#retry-policy).
 
 @example
 ```ts
@@ -147,7 +173,13 @@ export type RetryRun = {
 /**
 Runs `attempt` (given its number, from 1) until it succeeds, the policy says stop, or the caller aborts.
 
-Stops at the first failure the policy does not retry, after `maxRetries` retries, or when the peer's `Retry-After` is beyond `maxBackoffMs`. What a failed call throws never claims less than the attempts proved: when the last attempt proves it applied nothing (it was never sent, or was refused with a pre-application code such as -32004) but an earlier attempt left the outcome open, that earlier error is thrown, since the request may have been applied then; otherwise the last error is. A caller's abort during a backoff throws `TransportError('aborted', dispatched: true)` when an earlier attempt left the outcome open, and `RequestError('aborted')` when none did; the last attempt's error is its `cause`.
+Stops at the first failure the policy does not retry, after `maxRetries` retries, or when the peer's
+`Retry-After` is beyond `maxBackoffMs`. What a failed call throws never claims less than the attempts proved:
+when the last attempt proves it applied nothing (it was never sent, or was refused with a pre-application code
+such as -32004) but an earlier attempt left the outcome open, that earlier error is thrown, since the request
+may have been applied then; otherwise the last error is. A caller's abort during a backoff throws
+`TransportError('aborted', dispatched: true)` when an earlier attempt left the outcome open, and
+`RequestError('aborted')` when none did; the last attempt's error is its `cause`.
 
 @example
 ```ts

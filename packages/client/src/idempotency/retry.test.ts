@@ -1,5 +1,7 @@
 /**
-The retry policy's pure parts and its loop: the client items of docs/idempotency.md#what-the-tests-prove (53–65), the options, the `Retry-After` header, and what a failed call reports across attempts. Time is fake throughout.
+The retry policy's pure parts and its loop: the client items of docs/idempotency.md#what-the-tests-prove
+(53–65), the options, the `Retry-After` header, and what a failed call reports across attempts. Time is fake
+throughout.
 */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,9 @@
 /**
 @module
-How the ledger's schemas report a broken rule, and how a stored value is decoded with them (storage is an edge too, CONTRIBUTING.md#schemas-and-types): the scalars every ledger schema shares (whole numbers, times, digests) and `decodeLedger`, whose failure names one rule of a closed list, each listed in docs/protocol-checks.md#ledger.
+How the ledger's schemas report a broken rule, and how a stored value is decoded with them (storage is an edge
+too, CONTRIBUTING.md#schemas-and-types): the scalars every ledger schema shares (whole numbers, times,
+digests) and `decodeLedger`, whose failure names one rule of a closed list, each listed in
+docs/protocol-checks.md#ledger.
 */
 import * as z from 'zod/mini';
 
@@ -27,7 +30,11 @@ export const schemaRules = [
 export type SchemaRule = (typeof schemaRules)[number];
 
 /**
-The rules a decoding reports that the ledger's schemas borrow: zod's issue codes for a value of the wrong shape (a wrong type, a value outside an enum or a literal, a member the strict objects do not know, no member of a union), and the rules of the protocol's text and integer schemas the records use (`Id`, `Label`, `Url` in protocol/text.ts, `int32` in protocol/scalars.ts). Any other code reads `invalid`, so a `LedgerError`'s rule stays one of a closed list.
+The rules a decoding reports that the ledger's schemas borrow: zod's issue codes for a value of the wrong
+shape (a wrong type, a value outside an enum or a literal, a member the strict objects do not know, no member
+of a union), and the rules of the protocol's text and integer schemas the records use (`Id`, `Label`, `Url` in
+protocol/text.ts, `int32` in protocol/scalars.ts). Any other code reads `invalid`, so a `LedgerError`'s rule
+stays one of a closed list.
 */
 export const borrowedRules = [
   'invalid_type',
@@ -85,7 +92,8 @@ export const Sha256Digest = z.string().check((payload) => {
 export type LedgerDecodeFailure = { readonly rule: string; readonly path: string };
 
 /**
-Decodes a stored ledger value without throwing: `{ ok: true, value }` or `{ ok: false, error: { rule, path } }`, the rule one of {@link schemaRules} or {@link borrowedRules}.
+Decodes a stored ledger value without throwing: `{ ok: true, value }` or
+`{ ok: false, error: { rule, path } }`, the rule one of {@link schemaRules} or {@link borrowedRules}.
 
 @example
 ```ts

@@ -1,6 +1,10 @@
 /**
 @module
-The one implementation of the `Ledger` interface, over the small store contract (`store.ts`) that each backend (memory, idb, file, PostgreSQL) fulfils. Validation, the revision digest, the state machine, change notification and the recovery of crashed attempts live here once, so the stores cannot drift apart: the writes in `engine/commits.ts`, the claims and the sweep of orphans in `engine/claims.ts`, over the state of `engine/state.ts`.
+The one implementation of the `Ledger` interface, over the small store contract (`store.ts`) that each backend
+(memory, idb, file, PostgreSQL) fulfils. Validation, the revision digest, the state machine, change
+notification and the recovery of crashed attempts live here once, so the stores cannot drift apart: the writes
+in `engine/commits.ts`, the claims and the sweep of orphans in `engine/claims.ts`, over the state of
+`engine/state.ts`.
 */
 import { claim, claimDue, recoverOrphans, release } from './engine/claims.js';
 import { announceRemote, create, transition } from './engine/commits.js';
@@ -10,7 +14,10 @@ import type { LedgerStore } from './store.js';
 
 export type { LedgerStore, StoreCommit, StoreLeases } from './store.js';
 
-/** How the engine digests revisions; the file store passes Node's synchronous SHA-256, which gives the same digests as WebCrypto. */
+/**
+How the engine digests revisions; the file store passes Node's synchronous SHA-256, which gives the same
+digests as WebCrypto.
+*/
 export type EngineOptions = { readonly sha256?: Sha256 };
 
 /** The `Ledger` of an open engine: each call guarded by {@link guard}, so none starts once `close` has. */
@@ -39,13 +46,16 @@ function ledgerOf(state: EngineState): Ledger {
 }
 
 /**
-Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash into `unknown` with reason `crashed-while-executing` (docs/durable-send.md#execution-order: never "send again").
+Builds a `Ledger` over `store` and, when the store can write, turns every record left `executing` by a crash
+into `unknown` with reason `crashed-while-executing` (docs/durable-send.md#execution-order: never "send
+again").
 */
 export async function openLedgerEngine(store: LedgerStore, options: EngineOptions = {}): Promise<Ledger> {
   const state = engineState(store, options.sha256 ?? platformSha256);
   store.watch?.((id, revision) => {
     if (!state.closed && state.listeners.size > 0) {
-      // A follower only announces what it could read and decode; a corrupt entry surfaces on the next read instead.
+      // A follower only announces what it could read and decode; a corrupt entry surfaces on the next read
+      // instead.
       announceRemote(state, id, revision).catch(() => undefined);
     }
   });

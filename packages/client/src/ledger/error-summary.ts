@@ -1,6 +1,7 @@
 /**
 @module
-What a record keeps of a failure (docs/durable-send.md#after-dispatch): a public-safe summary of a client error, fitted to the record's bounds so that no answer a peer can send makes the record refuse it.
+What a record keeps of a failure (docs/durable-send.md#after-dispatch): a public-safe summary of a client
+error, fitted to the record's bounds so that no answer a peer can send makes the record refuse it.
 */
 import * as z from 'zod/mini';
 import { contractBounds } from '../protocol/bounds.js';
@@ -9,7 +10,8 @@ import { Label, labelRule, utf8Length } from '../protocol/text.js';
 import { whole } from './decoding.js';
 
 /**
-A public-safe summary of an error: the `toJSON()` fields of a client error, nothing else. It is all a record keeps of a failure, so no remote text, body, token or URL can reach the ledger.
+A public-safe summary of an error: the `toJSON()` fields of a client error, nothing else. It is all a record
+keeps of a failure, so no remote text, body, token or URL can reach the ledger.
 */
 export const ErrorSummary = z.strictObject({
   name: Label,
@@ -28,7 +30,10 @@ export type ErrorSummary = z.infer<typeof ErrorSummary>;
 // Marks a path cut short to fit its field.
 const cut = '…';
 
-/** A violation path shortened to the label bound: whole segments (`.name`, `[3]`, `[*]`) from the start, then `…`. */
+/**
+A violation path shortened to the label bound: whole segments (`.name`, `[3]`, `[*]`) from the start, then
+`…`.
+*/
 function fitPath(path: string): string {
   const room = contractBounds.labelBytes - utf8Length(cut);
   let end = 0;
@@ -49,7 +54,11 @@ function isInteger(value: unknown, min: number, max: number): value is number {
 }
 
 /**
-The summary as a record can always keep it (docs/durable-send.md#after-dispatch): after dispatch nothing may stop a record from leaving `executing`, and part of a summary comes from the peer (how deep its answer nested, which status it sent). A violation path over the label bound is cut to whole segments and marked `…`; a label or number the schema would refuse is dropped (an optional field) or replaced by `unnamed` (a required one). A summary the schema accepts is returned as it is.
+The summary as a record can always keep it (docs/durable-send.md#after-dispatch): after dispatch nothing may
+stop a record from leaving `executing`, and part of a summary comes from the peer (how deep its answer nested,
+which status it sent). A violation path over the label bound is cut to whole segments and marked `…`; a label
+or number the schema would refuse is dropped (an optional field) or replaced by `unnamed` (a required one). A
+summary the schema accepts is returned as it is.
 
 @example
 ```ts

@@ -5,7 +5,10 @@ import { rejectionOf } from '../../test/support/rejection.js';
 import { LedgerError } from '../core/errors.js';
 import { openLedger } from './idb.js';
 
-/** Puts a stray revision where a record's next one would go, through a second connection to the ledger's database. */
+/**
+Puts a stray revision where a record's next one would go, through a second connection to the ledger's
+database.
+*/
 function strayRevision(database: string, id: string, revision: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const opening = indexedDB.open(database);

@@ -1,6 +1,10 @@
 /**
 @module
-The IndexedDB ledger, the browser's default store, and the only module that imports `idb` (CONTRIBUTING.md#library-boundaries: its errors never reach callers). Each write is one readwrite transaction that compares the stored head with the revision the writer expected and resolves only on the transaction's `complete` (docs/durable-send.md#execution-order: a completed IndexedDB transaction). One writer at a time holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
+The IndexedDB ledger, the browser's default store, and the only module that imports `idb`
+(CONTRIBUTING.md#library-boundaries: its errors never reach callers). Each write is one readwrite transaction
+that compares the stored head with the revision the writer expected and resolves only on the transaction's
+`complete` (docs/durable-send.md#execution-order: a completed IndexedDB transaction). One writer at a time
+holds a Web Lock; other tabs follow read-only and hear of every change through a BroadcastChannel.
 */
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, type StoreNames } from 'idb';
 import { LedgerError } from '../core/errors.js';
@@ -8,8 +12,8 @@ import { type LedgerStore, openLedgerEngine, type StoreCommit } from './engine.j
 import { deepFreeze, isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision, type LedgerStatus } from './record.js';
 
-// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status below
-// (packages/client/test/exports.test.ts holds the lists equal).
+// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status
+// below (packages/client/test/exports.test.ts holds the lists equal).
 export type {
   AgentIdentity,
   Attempt,
@@ -40,7 +44,8 @@ interface LedgerDatabase extends DBSchema {
   // Values are read as `unknown`: storage is an edge, and every value is decoded on the way out.
   records: { key: string; value: unknown; indexes: { status: string; updatedAt: number } };
   revisions: { key: [string, number]; value: unknown };
-  // The ledger's own sequence: one entry per record, keyed by the order the records were created in, which `list` follows.
+  // The ledger's own sequence: one entry per record, keyed by the order the records were created in, which
+  // `list` follows.
   sequence: { key: number; value: { readonly id: string }; indexes: { id: string } };
 }
 
@@ -94,7 +99,9 @@ async function io<T>(work: () => Promise<T>): Promise<T> {
 type Lease = { readonly held: boolean; readonly release: () => void };
 
 /**
-Takes the Web Lock `surecall-ledger:<name>` if it is free, and holds it until `release`. Node has no `navigator.locks`: there the lease is skipped and every instance writes, still guarded by the per-revision compare-and-set.
+Takes the Web Lock `surecall-ledger:<name>` if it is free, and holds it until `release`. Node has no
+`navigator.locks`: there the lease is skipped and every instance writes, still guarded by the per-revision
+compare-and-set.
 */
 async function takeLease(name: string): Promise<Lease> {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
@@ -120,7 +127,10 @@ async function takeLease(name: string): Promise<Lease> {
 }
 
 /**
-Deletes the settled records whose `updatedAt` is older than `cutoff`, and their revisions, in one transaction: the `updatedAt` index bounds the walk to the records past the window, and an open record among them is kept (docs/durable-send.md#retention). A record that does not decode is `corrupt`, and the transaction deletes nothing.
+Deletes the settled records whose `updatedAt` is older than `cutoff`, and their revisions, in one transaction:
+the `updatedAt` index bounds the walk to the records past the window, and an open record among them is kept
+(docs/durable-send.md#retention). A record that does not decode is `corrupt`, and the transaction deletes
+nothing.
 */
 async function prune(db: IDBPDatabase<LedgerDatabase>, cutoff: number): Promise<number> {
   const tx = db.transaction(['records', 'revisions', 'sequence'], 'readwrite');
@@ -158,7 +168,9 @@ async function prune(db: IDBPDatabase<LedgerDatabase>, cutoff: number): Promise<
   return pruned;
 }
 
-/** One open store: its database, the writer's Web Lock, the channel to other tabs, and its count of writes. */
+/**
+One open store: its database, the writer's Web Lock, the channel to other tabs, and its count of writes.
+*/
 type IdbStore = {
   readonly db: IDBPDatabase<LedgerDatabase>;
   readonly lease: Lease;
@@ -172,8 +184,8 @@ type IdbStore = {
 type Commits = readonly Pick<StoreCommit, 'record' | 'revision'>[];
 
 /**
-Why a write whose first revision is `first` may not go on over the stored head (the compare-and-set), or `undefined`
-when it may: revision 0 needs a new id, any later one the head at the digest it names.
+Why a write whose first revision is `first` may not go on over the stored head (the compare-and-set), or
+`undefined` when it may: revision 0 needs a new id, any later one the head at the digest it names.
 */
 function refusalOver(stored: unknown, first: LedgerRevision): LedgerError | undefined {
   const head = stored === undefined ? undefined : decodeLedger(LedgerRecord, stored);
@@ -190,7 +202,9 @@ function refusalOver(stored: unknown, first: LedgerRevision): LedgerError | unde
   return new LedgerError('stale-revision', first.revision === 0 ? { rule: 'exists' } : {});
 }
 
-/** The record's head, every revision's row and, for a new record, its place in the sequence; settles with `tx`. */
+/**
+The record's head, every revision's row and, for a new record, its place in the sequence; settles with `tx`.
+*/
 function putAll(
   tx: IDBPTransaction<LedgerDatabase, ('records' | 'revisions' | 'sequence')[], 'readwrite'>,
   commits: Commits,
@@ -206,7 +220,10 @@ function putAll(
   ]);
 }
 
-/** Consecutive revisions of one record (one, or a `create` and its `start`) in one transaction, which commits all of them or none. */
+/**
+Consecutive revisions of one record (one, or a `create` and its `start`) in one transaction, which commits all
+of them or none.
+*/
 function appendAll(store: IdbStore, commits: Commits): Promise<void> {
   return io(async () => {
     const first = (commits[0] as Commits[number]).revision;
@@ -242,7 +259,10 @@ function appendAll(store: IdbStore, commits: Commits): Promise<void> {
   });
 }
 
-/** The records `values` hold, in the ledger's own sequence `order`; a record the sequence does not name is damage, not a record to leave out. */
+/**
+The records `values` hold, in the ledger's own sequence `order`; a record the sequence does not name is
+damage, not a record to leave out.
+*/
 function inSequence(order: readonly { readonly id: string }[], values: readonly unknown[]): LedgerRecord[] {
   const found = new Map<string, LedgerRecord>();
   for (const value of values) {
@@ -318,7 +338,9 @@ function idbStore(store: IdbStore): LedgerStore {
   };
 }
 
-/** The ids of the records a version 2 database holds, in the order version 2 listed them: creation time, then id. */
+/**
+The ids of the records a version 2 database holds, in the order version 2 listed them: creation time, then id.
+*/
 function creationOrder(values: readonly unknown[]): string[] {
   const known = values as { id?: unknown; createdAt?: unknown }[];
   return known
@@ -344,8 +366,8 @@ function upgrade(
   if (oldVersion < 3) {
     const sequence = database.createObjectStore('sequence', { autoIncrement: true });
     sequence.createIndex('id', 'id', { unique: true });
-    // Records a version 2 database holds take the order version 2 listed them in. A request that fails aborts the
-    // upgrade, which fails the open as `io`.
+    // Records a version 2 database holds take the order version 2 listed them in. A request that fails aborts
+    // the upgrade, which fails the open as `io`.
     transaction
       .objectStore('records')
       .getAll()
@@ -355,7 +377,13 @@ function upgrade(
 }
 
 /**
-Opens the IndexedDB ledger named `options.name` (the database name). Nothing is replayed: records are read from the database when asked for, so neither open time nor the heap grows with the settled records; settled records older than `retentionMs` are pruned when the writer opens and every 256 writes after. The tab that gets the Web Lock writes; any other tab opens it read-only: reads and `subscribe` work (changes arrive through a BroadcastChannel when the platform has one), and every write is refused as `locked`. Without Web Locks (Node, with `fake-indexeddb` in tests) every instance writes, each write still a compare-and-set on the revision. Records left `executing` become `unknown` when the writer opens.
+Opens the IndexedDB ledger named `options.name` (the database name). Nothing is replayed: records are read
+from the database when asked for, so neither open time nor the heap grows with the settled records; settled
+records older than `retentionMs` are pruned when the writer opens and every 256 writes after. The tab that
+gets the Web Lock writes; any other tab opens it read-only: reads and `subscribe` work (changes arrive through
+a BroadcastChannel when the platform has one), and every write is refused as `locked`. Without Web Locks
+(Node, with `fake-indexeddb` in tests) every instance writes, each write still a compare-and-set on the
+revision. Records left `executing` become `unknown` when the writer opens.
 
 @throws {LedgerError} `unsupported` without IndexedDB; `io` when the database cannot be opened.
 
@@ -391,7 +419,8 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
       ? undefined
       : new BroadcastChannel(`surecall-ledger:${options.name}`);
   if (lease.held) {
-    // Open costs what the open records cost (the status index finds them) plus this pruning, which walks only the records past the window.
+    // Open costs what the open records cost (the status index finds them) plus this pruning, which walks only
+    // the records past the window.
     await io(() => prune(db, Date.now() - retentionMs)).catch((error: unknown) => {
       channel?.close();
       db.close();

@@ -121,7 +121,8 @@ describe('plainIntent: the intent most callers write, without the schemas', () =
     expect(reads).toBe(1);
   });
 
-  // Strings at and around every rule: lengths at the bounds (in UTF-8 bytes), surrounding whitespace, controls, lone surrogates; mostly valid, so that the generated intents reach the fast path often.
+  // Strings at and around every rule: lengths at the bounds (in UTF-8 bytes), surrounding whitespace,
+  // controls, lone surrogates; mostly valid, so that the generated intents reach the fast path often.
   const validLabel = fc
     .string({ minLength: 1, maxLength: 8 })
     .filter((value) => labelRule(value, contractBounds.idBytes) === undefined);

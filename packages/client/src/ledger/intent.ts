@@ -1,6 +1,8 @@
 /**
 @module
-The intent of a durable send (docs/durable-send.md#transitions): the agent it goes to, how it may be delivered again, and the message exactly as the caller built it, decoded by its schema, or by `plainIntent`, the same rules without the schemas, for the common shape.
+The intent of a durable send (docs/durable-send.md#transitions): the agent it goes to, how it may be delivered
+again, and the message exactly as the caller built it, decoded by its schema, or by `plainIntent`, the same
+rules without the schemas, for the common shape.
 */
 import * as z from 'zod/mini';
 import { contractBounds } from '../protocol/bounds.js';
@@ -9,13 +11,19 @@ import { Id, isAbsoluteUrl, Label, labelRule, Url, withinBytes } from '../protoc
 import { fail, Sha256Digest, sha256DigestPattern } from './decoding.js';
 
 /**
-How a send may be delivered again (docs/durable-send.md#delivery-modes): `at-most-once` never repeats an uncertain attempt and gives each attempt a fresh messageId; `keyed` carries an idempotency key the peer honours; `message-id-deduplicated` reuses the message's own messageId under an operator's attestation that the peer deduplicates it.
+How a send may be delivered again (docs/durable-send.md#delivery-modes): `at-most-once` never repeats an
+uncertain attempt and gives each attempt a fresh messageId; `keyed` carries an idempotency key the peer
+honours; `message-id-deduplicated` reuses the message's own messageId under an operator's attestation that the
+peer deduplicates it.
 */
 export const DeliveryMode = z.enum(['at-most-once', 'keyed', 'message-id-deduplicated']);
 /** How a send may be delivered again. */
 export type DeliveryMode = z.infer<typeof DeliveryMode>;
 
-/** The agent a send goes to, as discovered and pinned: the card's digest, the selected interface's binding and URL, and the pin's tenant. */
+/**
+The agent a send goes to, as discovered and pinned: the card's digest, the selected interface's binding and
+URL, and the pin's tenant.
+*/
 export const AgentIdentity = z.strictObject({
   cardDigest: Sha256Digest,
   binding: z.enum(['JSONRPC', 'HTTP+JSON']),
@@ -25,7 +33,10 @@ export const AgentIdentity = z.strictObject({
 /** The agent a send goes to. */
 export type AgentIdentity = z.infer<typeof AgentIdentity>;
 
-/** True when `left` and `right` are the same JSON value, member order aside; `undefined` anywhere is not JSON and never equal. */
+/**
+True when `left` and `right` are the same JSON value, member order aside; `undefined` anywhere is not JSON and
+never equal.
+*/
 function sameJson(left: unknown, right: unknown): boolean {
   if (left === right) {
     return left !== undefined;
@@ -53,7 +64,8 @@ function sameJson(left: unknown, right: unknown): boolean {
   );
 }
 
-// A valid outbound message (role user), kept exactly as given: decoding it must not change it, or the stored message would no longer be the one that was sent.
+// A valid outbound message (role user), kept exactly as given: decoding it must not change it, or the stored
+// message would no longer be the one that was sent.
 const ExactMessage = z.custom<Message>().check((payload) => {
   const decoded = z.safeParse(Message, payload.value);
   if (!decoded.success) {
@@ -73,7 +85,10 @@ export const intentShape = {
   /** A local run label (never sent). */
   run: Label,
   agent: AgentIdentity,
-  /** The message as built by the caller; each attempt sends it with its own `messageId` and `contextId` (see `attemptMessage`). */
+  /**
+  The message as built by the caller; each attempt sends it with its own `messageId` and `contextId` (see
+  `attemptMessage`).
+  */
   message: ExactMessage,
   delivery: DeliveryMode,
   /** The idempotency key, present exactly when `delivery` is `keyed`. */
@@ -117,7 +132,10 @@ function isLabel(value: unknown): value is string {
   return typeof value === 'string' && labelRule(value, contractBounds.labelBytes) === undefined;
 }
 
-/** An object literal, a `JSON.parse` result or a null-prototype object, every member of it named in `names`: no class instance, whose prototype may bring accessors and members of its own. */
+/**
+An object literal, a `JSON.parse` result or a null-prototype object, every member of it named in `names`: no
+class instance, whose prototype may bring accessors and members of its own.
+*/
 function plainWith(value: unknown, names: ReadonlySet<string>): value is Readonly<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null) {
     return false;
@@ -167,7 +185,8 @@ function plainMessage(value: unknown): Message | undefined {
     }
     copied.push({ text });
   }
-  // In the caller's member order, as the schema path's JSON copy keeps it, and from the values checked above: a member is read once.
+  // In the caller's member order, as the schema path's JSON copy keeps it, and from the values checked above:
+  // a member is read once.
   const members: Readonly<Record<string, unknown>> = { messageId, contextId, taskId, role, parts: copied };
   const message: Record<string, unknown> = {};
   for (const name in value) {
@@ -177,7 +196,12 @@ function plainMessage(value: unknown): Message | undefined {
 }
 
 /**
-The intent most callers write, checked by the very rules of {@link SendIntent} without running the schemas, and copied: plain objects, every member defined, an agent identity, and a user message whose parts are all text. It returns `undefined` for anything else (metadata, other parts, an explicit `undefined`, a class instance, any rule broken), which the schema then decides, with its error. An intent it accepts is one the schema accepts and decodes to an equal value (`record.test.ts` checks both ways on generated intents); it exists because the schema path cost a file ledger about a seventh of its commits per second with 256 writers.
+The intent most callers write, checked by the very rules of {@link SendIntent} without running the schemas,
+and copied: plain objects, every member defined, an agent identity, and a user message whose parts are all
+text. It returns `undefined` for anything else (metadata, other parts, an explicit `undefined`, a class
+instance, any rule broken), which the schema then decides, with its error. An intent it accepts is one the
+schema accepts and decodes to an equal value (`record.test.ts` checks both ways on generated intents); it
+exists because the schema path cost a file ledger about a seventh of its commits per second with 256 writers.
 */
 export function plainIntent(input: unknown): SendIntent | undefined {
   if (!plainWith(input, intentNames)) {

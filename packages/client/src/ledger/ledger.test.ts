@@ -35,7 +35,8 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-// The shared contract: memory, idb and file here; the same suite runs on PostgreSQL in the `client (postgres)` project.
+// The shared contract: memory, idb and file here; the same suite runs on PostgreSQL in the
+// `client (postgres)` project.
 const backends = ledgerStores();
 const durableBackends = backends.filter((backend) => backend.name !== 'memory');
 
@@ -56,7 +57,10 @@ function attemptOf(record: LedgerRecord): string {
   return record.state.status === 'prepared' ? 'none' : (record.state.attemptId ?? 'none');
 }
 
-/** A transition of `type` that names the right attempt and is well-formed, so only the state decides whether it is legal. */
+/**
+A transition of `type` that names the right attempt and is well-formed, so only the state decides whether it
+is legal.
+*/
 function transitionOf(type: LedgerTransition['type'], record: LedgerRecord): LedgerTransition {
   const attemptId = attemptOf(record);
   switch (type) {
@@ -1066,7 +1070,8 @@ describe.each(backends)('the $name ledger, claims for probes (docs/durable-send.
     const mine = await recordIn(ledger, 'unknown', 'agent-1');
     const agent = mine.agent;
     expect(await ledger.claimDue({ agent: { ...agent, tenant: 'elsewhere' } })).toEqual([]);
-    // A keyed replay cannot probe an at-most-once send, nor a scan an attempt that carried no recovery context.
+    // A keyed replay cannot probe an at-most-once send, nor a scan an attempt that carried no recovery
+    // context.
     expect(await ledger.claimDue({ delivery: ['keyed'] })).toEqual([]);
     expect(await ledger.claimDue({ contextual: true })).toEqual([]);
     expect((await ledger.claimDue({ agent })).map((record) => record.id)).toEqual([mine.id]);

@@ -1,6 +1,10 @@
 /**
 @module
-The durable pending-send ledger (docs/durable-send.md#the-promise; docs/durable-send.md#transitions): one record per logical send, committed before anything leaves, moved only by appending immutable revisions that each name the revision they expect. This file holds the shared model: the `Ledger` interface every store implements, the revision digest and the history verifier; the pure state machine `applyTransition` lives in `state-machine.ts`.
+The durable pending-send ledger (docs/durable-send.md#the-promise; docs/durable-send.md#transitions): one
+record per logical send, committed before anything leaves, moved only by appending immutable revisions that
+each name the revision they expect. This file holds the shared model: the `Ledger` interface every store
+implements, the revision digest and the history verifier; the pure state machine `applyTransition` lives in
+`state-machine.ts`.
 */
 import { canonicalJson } from '../core/canonical-json.js';
 import {
@@ -36,7 +40,9 @@ export type {
 export { applyTransition } from './state-machine.js';
 
 /**
-How to open a ledger. The same type for every store (CONTRIBUTING.md#public-entries): `name` is the IndexedDB database name for the idb store, the journal's file path for the file store, and only a label for the memory store.
+How to open a ledger. The same type for every store (CONTRIBUTING.md#public-entries): `name` is the IndexedDB
+database name for the idb store, the journal's file path for the file store, and only a label for the memory
+store.
 
 @example
 ```ts
@@ -46,12 +52,17 @@ const ledger = await openLedger({ name: 'sends' });
 export type LedgerOptions = {
   readonly name: string;
   /**
-  How long a settled record (`committed` or `failed`) is kept after it settled, in milliseconds: the window a peer's deduplication lasts, so a reused id within it is still recognised (docs/durable-send.md#retention). Past it the store prunes the record (the file store when it compacts, IndexedDB and memory as they write). A whole number ≥ 1; default 7 days.
+  How long a settled record (`committed` or `failed`) is kept after it settled, in milliseconds: the window a
+  peer's deduplication lasts, so a reused id within it is still recognised (docs/durable-send.md#retention).
+  Past it the store prunes the record (the file store when it compacts, IndexedDB and memory as they write). A
+  whole number ≥ 1; default 7 days.
   */
   readonly retentionMs?: number;
 };
 
-/** The default `retentionMs`: 7 days, beyond the 24 h an idempotency key lives by default (docs/idempotency.md). */
+/**
+The default `retentionMs`: 7 days, beyond the 24 h an idempotency key lives by default (docs/idempotency.md).
+*/
 export const defaultRetentionMs = 7 * 24 * 3_600_000;
 
 /** The retention a store uses: `retentionMs` when valid, else `invalid-input` (`retention`). */
@@ -66,16 +77,25 @@ export function retentionOf(options: LedgerOptions): number {
   return given;
 }
 
-/** Whether a record has settled: nothing but a retry after explicit advice can move it again, and it is kept only for the retention window. */
+/**
+Whether a record has settled: nothing but a retry after explicit advice can move it again, and it is kept only
+for the retention window.
+*/
 export function isSettled(record: LedgerRecord): boolean {
   const status: string = record.state.status;
   return status !== 'prepared' && status !== 'executing' && status !== 'unknown';
 }
 
-/** The first attempt `Ledger.create` may record together with the intent: a `start` transition without its `type`. */
+/**
+The first attempt `Ledger.create` may record together with the intent: a `start` transition without its
+`type`.
+*/
 export type AttemptStart = Omit<Extract<LedgerTransition, { type: 'start' }>, 'type'>;
 
-/** A committed change: the record as that revision left it. `origin` is `remote` for a change another tab made (idb, through a BroadcastChannel). */
+/**
+A committed change: the record as that revision left it. `origin` is `remote` for a change another tab made
+(idb, through a BroadcastChannel).
+*/
 export type LedgerChange = {
   readonly record: LedgerRecord;
   readonly revision: LedgerRevision;
@@ -95,7 +115,10 @@ export type DueQuery = {
   readonly exclude?: readonly string[];
   /** Only records of these delivery modes (a keyed replay can probe only keyed sends). */
   readonly delivery?: readonly DeliveryMode[];
-  /** Only records whose current attempt carried a recovery contextId (the only ones a context-history scan can find). */
+  /**
+  Only records whose current attempt carried a recovery contextId (the only ones a context-history scan can
+  find).
+  */
   readonly contextual?: boolean;
 };
 
@@ -115,7 +138,8 @@ export function matchesDue(record: LedgerRecord, query: DueQuery): boolean {
 }
 
 /**
-Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given up on (`no-evidence`, `conflicting-evidence`), and past its pending not-before time if it has one.
+Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given
+up on (`no-evidence`, `conflicting-evidence`), and past its pending not-before time if it has one.
 
 @example
 ```ts
@@ -132,13 +156,17 @@ export function isDue(record: LedgerRecord, now: number): boolean {
   );
 }
 
-/** Whether two agent identities name the same interface: binding, URL and tenant. The card digest is evidence, not identity: a redeploy changes it and must not orphan a record (docs/durable-send.md#whose-record-it-is). */
+/**
+Whether two agent identities name the same interface: binding, URL and tenant. The card digest is evidence,
+not identity: a redeploy changes it and must not orphan a record (docs/durable-send.md#whose-record-it-is).
+*/
 export function sameInterface(left: AgentIdentity, right: AgentIdentity): boolean {
   return left.binding === right.binding && left.url === right.url && left.tenant === right.tenant;
 }
 
 /**
-The durable pending-send ledger. Every write resolves only once it is durable (a completed IndexedDB transaction, an fdatasync'd journal line); every record and revision it returns is frozen.
+The durable pending-send ledger. Every write resolves only once it is durable (a completed IndexedDB
+transaction, an fdatasync'd journal line); every record and revision it returns is frozen.
 
 @example
 ```ts
@@ -154,35 +182,58 @@ await ledger.transition(record.id, executing.revision, {
 */
 export interface Ledger {
   /**
-  Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. With `start`, it also starts the first attempt (revision 1, `executing`) in the same durable write, and returns that head; both changes are announced to subscribers, revision 0 first.
+  Commits a new record in state `prepared` (revision 0). An id that already exists is a `stale-revision`. With
+  `start`, it also starts the first attempt (revision 1, `executing`) in the same durable write, and returns
+  that head; both changes are announced to subscribers, revision 0 first.
   */
   create(intent: SendIntent, start?: AttemptStart): Promise<LedgerRecord>;
-  /** Appends `transition` if the record's head is still `expectedRevision` (else `stale-revision`) and the state machine allows it (else `invalid-transition` or `reused-attempt`). */
+  /**
+  Appends `transition` if the record's head is still `expectedRevision` (else `stale-revision`) and the state
+  machine allows it (else `invalid-transition` or `reused-attempt`).
+  */
   transition(id: string, expectedRevision: number, transition: LedgerTransition): Promise<LedgerRecord>;
   /** The record's head, or `undefined` (also once a settled record was pruned past the retention window). */
   get(id: string): Promise<LedgerRecord | undefined>;
-  /** Records in the order they were created in this ledger (its own sequence, not their clocks' times), optionally only those in the given states. */
+  /**
+  Records in the order they were created in this ledger (its own sequence, not their clocks' times),
+  optionally only those in the given states.
+  */
   list(filter?: LedgerFilter): Promise<LedgerRecord[]>;
   /** Every revision of a record, oldest first; empty for an unknown id. */
   history(id: string): Promise<LedgerRevision[]>;
   /**
-  Leases up to `query.limit` records due for a probe (see {@link isDue}) to this ledger, soonest due first, and returns them (docs/durable-send.md#leases). A shared store (PostgreSQL) first turns the records whose writer's lease lapsed while executing into unknown, and hands each due record to one writer only (`FOR UPDATE SKIP LOCKED`); a single-writer store keeps the claims in memory. The lease ends with the record's next transition, with `release`, or when it expires.
+  Leases up to `query.limit` records due for a probe (see {@link isDue}) to this ledger, soonest due first,
+  and returns them (docs/durable-send.md#leases). A shared store (PostgreSQL) first turns the records whose
+  writer's lease lapsed while executing into unknown, and hands each due record to one writer only
+  (`FOR UPDATE SKIP LOCKED`); a single-writer store keeps the claims in memory. The lease ends with the
+  record's next transition, with `release`, or when it expires.
   */
   claimDue(query?: DueQuery): Promise<LedgerRecord[]>;
   /** Leases one record for a probe if it is due and no one else holds it; `undefined` otherwise. */
   claim(id: string): Promise<LedgerRecord | undefined>;
-  /** Gives up a claim this ledger holds on a record it did not move (a probe that was cancelled or could not run). */
+  /**
+  Gives up a claim this ledger holds on a record it did not move (a probe that was cancelled or could not
+  run).
+  */
   release(id: string): Promise<void>;
-  /** Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing listener affects neither the write nor other listeners. */
+  /**
+  Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing
+  listener affects neither the write nor other listeners.
+  */
   subscribe(listener: (change: LedgerChange) => void): () => void;
-  /** Waits for writes in flight, then releases the store and its lease. Every later call fails with `closed`. */
+  /**
+  Waits for writes in flight, then releases the store and its lease. Every later call fails with `closed`.
+  */
   close(): Promise<void>;
 }
 
 /** The digest function a store uses: SHA-256 of a string's UTF-8 bytes as `sha256:` and 64 hex digits. */
 export type Sha256 = (text: string) => string | Promise<string>;
 
-/** The platform's SHA-256 (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere), looked up per call so a polyfill installed later is used; `unsupported` where there is none. */
+/**
+The platform's SHA-256 (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere), looked up per call so
+a polyfill installed later is used; `unsupported` where there is none.
+*/
 export function platformSha256(text: string): string | Promise<string> {
   const hex = sha256Hex(text);
   if (hex === undefined) {
@@ -196,10 +247,14 @@ const REVISION_DIGEST_DOMAIN = 'surecall.ledger.revision.v1';
 const DOMAIN_JSON = canonicalJson(REVISION_DIGEST_DOMAIN);
 
 /**
-The text a revision's digest covers: the RFC 8785 canonical JSON of the domain (`surecall.ledger.revision.v1`), the id, the revision number, the time, the previous digest (`null` at revision 0) and the transition.
+The text a revision's digest covers: the RFC 8785 canonical JSON of the domain
+(`surecall.ledger.revision.v1`), the id, the revision number, the time, the previous digest (`null` at
+revision 0) and the transition.
 */
 export function revisionDigestInput(revision: Omit<LedgerRevision, 'digest'>): string {
-  // Exactly `canonicalJson` of the whole envelope: its members written in their sorted order (at, domain, id, previous, revision, transition), each value through `canonicalJson`, so only the transition pays for a general canonicalization.
+  // Exactly `canonicalJson` of the whole envelope: its members written in their sorted order (at, domain, id,
+  // previous, revision, transition), each value through `canonicalJson`, so only the transition pays for a
+  // general canonicalization.
   const previous = revision.previousDigest === undefined ? 'null' : canonicalJson(revision.previousDigest);
   return `{"at":${canonicalJson(revision.at)},"domain":${DOMAIN_JSON},"id":${canonicalJson(revision.id)},"previous":${previous},"revision":${canonicalJson(revision.revision)},"transition":${canonicalJson(revision.transition as unknown as JsonValue)}}`;
 }
@@ -245,7 +300,9 @@ export type HistoryVerification =
     };
 
 /**
-Replays and verifies a whole history: every revision decodes, follows its predecessor, is a legal transition, and carries the SHA-256 its content and its predecessor's digest give. A tampered revision, one removed, reordered or inserted, breaks the chain at that point. Never throws for any input.
+Replays and verifies a whole history: every revision decodes, follows its predecessor, is a legal transition,
+and carries the SHA-256 its content and its predecessor's digest give. A tampered revision, one removed,
+reordered or inserted, breaks the chain at that point. Never throws for any input.
 
 @example
 ```ts
@@ -284,7 +341,9 @@ export async function verifyHistory(
 }
 
 /**
-The exact message an attempt sent: the intent's message with the attempt's `messageId` and, when the attempt set one, its opaque recovery `contextId`. Reconciliation compares against it and replays it. `undefined` when the record has no such attempt.
+The exact message an attempt sent: the intent's message with the attempt's `messageId` and, when the attempt
+set one, its opaque recovery `contextId`. Reconciliation compares against it and replays it. `undefined` when
+the record has no such attempt.
 
 @example
 ```ts
@@ -304,7 +363,10 @@ export function attemptMessage(record: LedgerRecord, attemptId: string): Message
 }
 
 /**
-The public-safe summary a record keeps of a client error: the fields of its `toJSON()` (name, kind, reason, dispatched, and the HTTP status, remote code and violation where the error has one), nothing else, fitted to the record's bounds (`fitErrorSummary`: a violation path too long for its field is cut to whole segments and marked `…`).
+The public-safe summary a record keeps of a client error: the fields of its `toJSON()` (name, kind, reason,
+dispatched, and the HTTP status, remote code and violation where the error has one), nothing else, fitted to
+the record's bounds (`fitErrorSummary`: a violation path too long for its field is cut to whole segments and
+marked `…`).
 
 @example
 ```ts
@@ -315,7 +377,8 @@ export function errorSummary(error: ExchangeError): ErrorSummary {
   const remoteCode = error instanceof RemoteError ? error.remoteCode : undefined;
   const violation =
     error instanceof InvalidResponseError || error instanceof RequestError ? error.violation : undefined;
-  // Fitted, so that no answer a peer can send makes the record refuse it (docs/durable-send.md#after-dispatch).
+  // Fitted, so that no answer a peer can send makes the record refuse it
+  // (docs/durable-send.md#after-dispatch).
   return fitErrorSummary({
     name: error.name,
     kind: error.kind,

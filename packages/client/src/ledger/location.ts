@@ -1,6 +1,10 @@
 /**
 @module
-Where the file ledger puts its journal (docs/durable-send.md#where-the-file-ledger-lives). An absolute `name` is used as it is. A relative one is resolved under the ledger directory, never the working directory: `SURECALL_LEDGER_DIR` when set (itself resolved against the working directory), else `.surecall/ledgers` under the working directory, created on first use with mode 0700 since the journal holds whole messages. `ledgerPath(ledger)` says where an open ledger's journal is.
+Where the file ledger puts its journal (docs/durable-send.md#where-the-file-ledger-lives). An absolute `name`
+is used as it is. A relative one is resolved under the ledger directory, never the working directory:
+`SURECALL_LEDGER_DIR` when set (itself resolved against the working directory), else `.surecall/ledgers` under
+the working directory, created on first use with mode 0700 since the journal holds whole messages.
+`ledgerPath(ledger)` says where an open ledger's journal is.
 */
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';

@@ -1,6 +1,19 @@
 /**
 @module
-The file ledger's single-writer lease in Node (docs/durable-send.md#ledger-stores): a lock file `<journal>.lock` holding the holder's pid, a fencing counter and a random token, and on Linux what makes the holder one process instance rather than a pid number: the boot id, the process's start time and its PID namespace; and how often the holder refreshes the file's mtime, its heartbeat. It is created complete or not at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader ever sees a half-written lock. A live holder refuses everyone else; a lock whose holder is gone is taken over with the counter + 1. A pid alone cannot say the holder is gone: a container's app restarted as pid 1 is pid 1 again, after a reboot pids are reused, and a pid means nothing outside its namespace; so `lock-holder.ts` judges a holder by its pid and start time only from its own namespace, seeing its own `/proc`, and from anywhere else by its heartbeat. A lock created where none was found starts at 1 (a contender can find the place empty just after another removed a stale lock), so the counter alone does not order the writers: the file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path still names that very inode: a writer whose lock was taken over finds out before it writes again.
+The file ledger's single-writer lease in Node (docs/durable-send.md#ledger-stores): a lock file
+`<journal>.lock` holding the holder's pid, a fencing counter and a random token, and on Linux what makes the
+holder one process instance rather than a pid number: the boot id, the process's start time and its PID
+namespace; and how often the holder refreshes the file's mtime, its heartbeat. It is created complete or not
+at all (written to a private file, then hard-linked into place, which fails if a lock exists), so no reader
+ever sees a half-written lock. A live holder refuses everyone else; a lock whose holder is gone is taken over
+with the counter + 1. A pid alone cannot say the holder is gone: a container's app restarted as pid 1 is pid 1
+again, after a reboot pids are reused, and a pid means nothing outside its namespace; so `lock-holder.ts`
+judges a holder by its pid and start time only from its own namespace, seeing its own `/proc`, and from
+anywhere else by its heartbeat. A lock created where none was found starts at 1 (a contender can find the
+place empty just after another removed a stale lock), so the counter alone does not order the writers: the
+file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file
+open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path
+still names that very inode: a writer whose lock was taken over finds out before it writes again.
 */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -12,9 +25,14 @@ import { judgeHolder, type LockContent, lockHeartbeatMs, thisProcess } from './l
 export type FileLock = {
   /** The fencing counter: greater than that of every earlier holder of this lock file. */
   readonly fence: number;
-  /** Throws `LedgerError('fenced')` when the lock file is no longer this holder's. Synchronous: the journal checks it as it starts each batch's write (`journal.ts`). */
+  /**
+  Throws `LedgerError('fenced')` when the lock file is no longer this holder's. Synchronous: the journal
+  checks it as it starts each batch's write (`journal.ts`).
+  */
   check(): void;
-  /** Raises the fencing counter to at least `minimum` (the journal may hold a higher one than a fresh lock file). */
+  /**
+  Raises the fencing counter to at least `minimum` (the journal may hold a higher one than a fresh lock file).
+  */
   raise(minimum: number): Promise<void>;
   /** Removes the lock file if it is still this holder's. */
   release(): Promise<void>;
@@ -88,7 +106,9 @@ function privatePath(path: string): string {
   return `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
 }
 
-// Writes the content to a private file, synced so that even a power loss cannot leave an empty lock, and hard-links it into place: `link` fails with EEXIST when a lock exists, so the lock appears complete or not at all.
+// Writes the content to a private file, synced so that even a power loss cannot leave an empty lock, and
+// hard-links it into place: `link` fails with EEXIST when a lock exists, so the lock appears complete or not
+// at all.
 async function place(path: string, content: LockContent): Promise<boolean> {
   const temporary = privatePath(path);
   await writeFile(temporary, JSON.stringify(content), { flag: 'wx', flush: true });
@@ -106,7 +126,9 @@ async function place(path: string, content: LockContent): Promise<boolean> {
 }
 
 /**
-Removes a stale lock, but only the very file judged stale: it is renamed aside, and its inode compared with the one the caller still holds open (so that inode cannot have been reused). If a contender replaced the lock in between, the moved file is the contender's live lock, so it is put back when the place is still free.
+Removes a stale lock, but only the very file judged stale: it is renamed aside, and its inode compared with
+the one the caller still holds open (so that inode cannot have been reused). If a contender replaced the lock
+in between, the moved file is the contender's live lock, so it is put back when the place is still free.
 */
 export async function removeStale(path: string, staleInode: number, staleDevice: number): Promise<void> {
   const aside = privatePath(path);
@@ -142,9 +164,14 @@ async function ownContent(fence: number, token: string, beat: number): Promise<L
 }
 
 /**
-Takes the lock at `path`: creates it with fence 1, or takes over a lock whose holder is gone (`judgeHolder` in `lock-holder.ts`) with its fence + 1. While held, the lock file's mtime is refreshed every `SURECALL_LOCK_HEARTBEAT_MS` of `environment` (5 s by default), for the contenders that cannot judge this process by its pid.
+Takes the lock at `path`: creates it with fence 1, or takes over a lock whose holder is gone (`judgeHolder` in
+`lock-holder.ts`) with its fence + 1. While held, the lock file's mtime is refreshed every
+`SURECALL_LOCK_HEARTBEAT_MS` of `environment` (5 s by default), for the contenders that cannot judge this
+process by its pid.
 
-@throws {LedgerError} `locked` when a live process holds it, with rule `heartbeat` when its holder could not be checked by its pid and its heartbeat is fresh; `corrupt` when the lock file is unreadable (a person must look); `invalid-input` (rule `lock-heartbeat`) for a heartbeat out of range; `io` on any other failure.
+@throws {LedgerError} `locked` when a live process holds it, with rule `heartbeat` when its holder could not
+  be checked by its pid and its heartbeat is fresh; `corrupt` when the lock file is unreadable (a person must
+  look); `invalid-input` (rule `lock-heartbeat`) for a heartbeat out of range; `io` on any other failure.
 
 @example
 ```ts
@@ -175,7 +202,8 @@ export async function acquireLock(
       if (handle === undefined) {
         continue;
       }
-      // Held open while judged, so its inode cannot be freed and reused by a new lock before removeStale compares it.
+      // Held open while judged, so its inode cannot be freed and reused by a new lock before removeStale
+      // compares it.
       try {
         const existing = contentOf(await handle.readFile('utf8'));
         const { ino, dev, mtimeMs } = await handle.stat();
@@ -199,7 +227,10 @@ export async function acquireLock(
   throw new LedgerError('locked', { rule: 'contended' });
 }
 
-/** A held lock's state: the lock file it holds open, what that file says, which inode it is, and the heartbeat's timer. */
+/**
+A held lock's state: the lock file it holds open, what that file says, which inode it is, and the heartbeat's
+timer.
+*/
 type Held = {
   readonly path: string;
   handle: FileHandle;
@@ -219,7 +250,8 @@ async function hold(path: string, handle: FileHandle, content: LockContent, beat
       void refresh(held);
     }, beat),
   };
-  // The heartbeat never keeps a process alive: one that is exiting stops beating, which is what the beat tells.
+  // The heartbeat never keeps a process alive: one that is exiting stops beating, which is what the beat
+  // tells.
   held.heartbeat.unref();
   return {
     get fence() {
@@ -231,13 +263,18 @@ async function hold(path: string, handle: FileHandle, content: LockContent, beat
   };
 }
 
-/** One heartbeat: the held file's mtime set to now. A failed beat is not fatal: a contender that cannot judge this process by its pid may then take the lock over once the beats are stale, and fencing stops this writer before its next batch. */
+/**
+One heartbeat: the held file's mtime set to now. A failed beat is not fatal: a contender that cannot judge
+this process by its pid may then take the lock over once the beats are stale, and fencing stops this writer
+before its next batch.
+*/
 async function refresh(held: Held): Promise<void> {
   const now = new Date();
   await held.handle.utimes(now, now).catch(() => undefined);
 }
 
-// Synchronous on purpose: it runs before every journal batch, and one stat of a local file costs a few microseconds on the calling thread, while a thread-pool round trip would add its latency to every commit.
+// Synchronous on purpose: it runs before every journal batch, and one stat of a local file costs a few
+// microseconds on the calling thread, while a thread-pool round trip would add its latency to every commit.
 function ours(held: Held): boolean {
   try {
     const current = statSync(held.path);

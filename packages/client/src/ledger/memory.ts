@@ -1,14 +1,16 @@
 /**
 @module
-The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process, and each `openLedger` starts empty.
+The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores
+(compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process,
+and each `openLedger` starts empty.
 */
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import { isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
 import type { LedgerRecord, LedgerRevision } from './record.js';
 
-// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status below
-// (packages/client/test/exports.test.ts holds the lists equal).
+// Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status
+// below (packages/client/test/exports.test.ts holds the lists equal).
 export type {
   AgentIdentity,
   Attempt,
@@ -43,7 +45,8 @@ const PRUNE_EVERY = 256;
 function memoryStore(retentionMs: number): LedgerStore {
   const entries = new Map<string, Entry>();
   let writes = 0;
-  // The heap is bounded by the retention window: settled records past it go, open ones never (docs/durable-send.md#retention).
+  // The heap is bounded by the retention window: settled records past it go, open ones never
+  // (docs/durable-send.md#retention).
   function prune(): void {
     const cutoff = Date.now() - retentionMs;
     for (const [id, entry] of entries) {
@@ -83,7 +86,8 @@ function memoryStore(retentionMs: number): LedgerStore {
 }
 
 /**
-Opens an empty in-memory ledger. `name` is only a label; settled records older than `retentionMs` are dropped as later writes come in.
+Opens an empty in-memory ledger. `name` is only a label; settled records older than `retentionMs` are dropped
+as later writes come in.
 
 @example
 ```ts

@@ -1,6 +1,12 @@
 /**
 @module
-The schemas of the durable pending-send ledger (docs/durable-send.md#transitions): its states, its transitions, its revisions and its records, over the intent (`intent.ts`) and the error summary (`error-summary.ts`). Every record or revision read back from IndexedDB, PostgreSQL or a journal file is decoded with them (`decodeLedger`, `decoding.ts`), because storage is an edge too (CONTRIBUTING.md#schemas-and-types): a value that fails is a corrupt entry, never skipped and never repaired. The objects are strict, so an unknown member is refused rather than stripped: stripping would change a stored value silently.
+The schemas of the durable pending-send ledger (docs/durable-send.md#transitions): its states, its
+transitions, its revisions and its records, over the intent (`intent.ts`) and the error summary
+(`error-summary.ts`). Every record or revision read back from IndexedDB, PostgreSQL or a journal file is
+decoded with them (`decodeLedger`, `decoding.ts`), because storage is an edge too
+(CONTRIBUTING.md#schemas-and-types): a value that fails is a corrupt entry, never skipped and never repaired.
+The objects are strict, so an unknown member is refused rather than stripped: stripping would change a stored
+value silently.
 */
 import * as z from 'zod/mini';
 import { Id } from '../protocol/text.js';
@@ -8,13 +14,20 @@ import { fail, Millis, Sha256Digest, whole } from './decoding.js';
 import { ErrorSummary } from './error-summary.js';
 import { checkIntent, intentShape, SendIntent } from './intent.js';
 
-// The stores decode what they read through this module (`idb.ts`, `postgres.ts`): the decoder travels with the schemas.
+// The stores decode what they read through this module (`idb.ts`, `postgres.ts`): the decoder travels with
+// the schemas.
 export { decodeLedger, type LedgerDecodeFailure } from './decoding.js';
 
-/** The longest wait a `retryAfterMs` or a pending probe may name: one hour (docs/durable-send.md#recovery-modes, `retry_after` ≤ 1 h). */
+/**
+The longest wait a `retryAfterMs` or a pending probe may name: one hour (docs/durable-send.md#recovery-modes,
+`retry_after` ≤ 1 h).
+*/
 export const maxDelayMs = 3_600_000;
 
-/** What a committed send proved: a task (with its durable handle) or a direct message (A2A spec §3.1.1: the answer is a Task or a Message). */
+/**
+What a committed send proved: a task (with its durable handle) or a direct message (A2A spec §3.1.1: the
+answer is a Task or a Message).
+*/
 export const ResultSummary = z
   .strictObject({ kind: z.enum(['task', 'message']), taskId: z.optional(Id), contextId: z.optional(Id) })
   .check((payload) => {
@@ -28,12 +41,19 @@ export const ResultSummary = z
 /** What a committed send proved. */
 export type ResultSummary = z.infer<typeof ResultSummary>;
 
-/** What a known failure did to the peer: nothing was sent, or the peer rejected it before applying it (docs/durable-send.md#classifying-a-failure). */
+/**
+What a known failure did to the peer: nothing was sent, or the peer rejected it before applying it
+(docs/durable-send.md#classifying-a-failure).
+*/
 export const FailureEffect = z.enum(['not-started', 'not-applied']);
 /** What a known failure did to the peer. */
 export type FailureEffect = z.infer<typeof FailureEffect>;
 
-/** Why a record is unknown: an ambiguous outcome after dispatch, a crash while executing, no evidence after the allowed probes, or evidence that contradicts itself (duplicates, a same-id message with another payload, an exhausted scan). */
+/**
+Why a record is unknown: an ambiguous outcome after dispatch, a crash while executing, no evidence after the
+allowed probes, or evidence that contradicts itself (duplicates, a same-id message with another payload, an
+exhausted scan).
+*/
 export const UnknownReason = z.enum([
   'ambiguous-outcome',
   'crashed-while-executing',
@@ -45,10 +65,16 @@ export type UnknownReason = z.infer<typeof UnknownReason>;
 
 const Delay = whole(1, maxDelayMs);
 
-/** The most task ids a `duplicated` record names: enough to show every copy a browser's re-send or a person's retry can make, small enough for a record. */
+/**
+The most task ids a `duplicated` record names: enough to show every copy a browser's re-send or a person's
+retry can make, small enough for a record.
+*/
 export const maxDuplicateTasks = 16;
 
-/** The tasks that hold one send's message (docs/durable-send.md#duplicated): 2 to 16 distinct task ids, in the order the scan found them. */
+/**
+The tasks that hold one send's message (docs/durable-send.md#duplicated): 2 to 16 distinct task ids, in the
+order the scan found them.
+*/
 const DuplicateTasks = z.array(Id).check((payload) => {
   const ids = payload.value;
   if (ids.length < 2 || ids.length > maxDuplicateTasks) {
@@ -95,7 +121,10 @@ export const Attempt = z.strictObject({
 /** One physical dispatch of the send. */
 export type Attempt = z.infer<typeof Attempt>;
 
-/** The transitions a caller appends (docs/durable-send.md#transitions); `create` is revision 0's and comes from `Ledger.create`. */
+/**
+The transitions a caller appends (docs/durable-send.md#transitions); `create` is revision 0's and comes from
+`Ledger.create`.
+*/
 export const LedgerTransition = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('start'), attemptId: Id, messageId: Id, contextId: z.optional(Id) }),
   z.strictObject({ type: z.literal('commit'), attemptId: Id, result: ResultSummary }),
@@ -136,7 +165,9 @@ const CreateTransition = z.strictObject({ type: z.literal('create'), intent: Sen
 export type CreateTransition = z.infer<typeof CreateTransition>;
 
 /**
-One immutable entry of a record's history. Revision 0 carries the `create` transition and no predecessor; revision n names the revision it expected (n − 1) and the digest of that revision, and its own `digest` is SHA-256 over the canonical JSON of the id, the revision, the time, the previous digest and the transition.
+One immutable entry of a record's history. Revision 0 carries the `create` transition and no predecessor;
+revision n names the revision it expected (n − 1) and the digest of that revision, and its own `digest` is
+SHA-256 over the canonical JSON of the id, the revision, the time, the previous digest and the transition.
 */
 export const LedgerRevision = z
   .strictObject({
@@ -170,7 +201,9 @@ function attemptOf(state: LedgerState): string | undefined {
 }
 
 /**
-A record: the intent's fields, the current state, every attempt in order, and the head of its history (`revision`, `digest`). It is what replaying its revisions gives; stores keep it for fast reads and decode it on every read.
+A record: the intent's fields, the current state, every attempt in order, and the head of its history
+(`revision`, `digest`). It is what replaying its revisions gives; stores keep it for fast reads and decode it
+on every read.
 */
 export const LedgerRecord = z
   .strictObject({

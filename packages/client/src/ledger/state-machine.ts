@@ -1,6 +1,8 @@
 /**
 @module
-The ledger's pure state machine (docs/durable-send.md#transitions): which transition may follow which state, and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it knows.
+The ledger's pure state machine (docs/durable-send.md#transitions): which transition may follow which state,
+and the record each revision produces. No I/O, no clock: the time a revision carries is the only time it
+knows.
 */
 import { LedgerError } from '../core/errors.js';
 import type { SendIntent } from './intent.js';
@@ -33,7 +35,8 @@ function requireAttempt(
   if (state.status !== status) {
     refuse(`${type}-from-${state.status}`);
   }
-  // docs/durable-send.md#transitions: a result or an error is bound to the same attempt; a reconciliation to the original one.
+  // docs/durable-send.md#transitions: a result or an error is bound to the same attempt; a reconciliation to
+  // the original one.
   if (state.attemptId !== attemptId) {
     refuse('attempt-mismatch');
   }
@@ -42,7 +45,8 @@ function requireAttempt(
 function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start' }>, at: number): Next {
   const state = record.state;
   if (state.status === 'failed') {
-    // docs/durable-send.md#transitions: a failure is retried only with explicit SafeAfter advice, once its delay has elapsed.
+    // docs/durable-send.md#transitions: a failure is retried only with explicit SafeAfter advice, once its
+    // delay has elapsed.
     if (state.retryAfterMs === undefined) {
       refuse('retry-not-authorized');
     }
@@ -50,7 +54,8 @@ function start(record: LedgerRecord, t: Extract<LedgerTransition, { type: 'start
       refuse('retry-too-early');
     }
   } else if (state.status !== 'prepared') {
-    // docs/durable-send.md#reconciling-an-unknown: an unknown outcome is resolved by evidence, never by a new attempt.
+    // docs/durable-send.md#reconciling-an-unknown: an unknown outcome is resolved by evidence, never by a new
+    // attempt.
     refuse(`start-from-${state.status}`);
   }
   if (record.attempts.some((attempt) => attempt.attemptId === t.attemptId)) {
@@ -121,7 +126,8 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
         // docs/durable-send.md#reconciling-an-unknown: once probing gave up, a person resolves the record.
         refuse('unresolved');
       }
-      // docs/durable-send.md#transitions: a pending delay is 1 ms..1 h; and no probe runs before the previous one's not-before time.
+      // docs/durable-send.md#transitions: a pending delay is 1 ms..1 h; and no probe runs before the previous
+      // one's not-before time.
       const delay = t.notBefore - at;
       if (delay < 1 || delay > maxDelayMs) {
         refuse('pending-delay');
@@ -155,7 +161,9 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
         attempts,
       };
     case 'duplicate':
-      // docs/durable-send.md#duplicated: a scan found the message in two tasks. From unknown (a reconciliation, unresolved included) or committed (the audit); the original attempt either way, and nothing leaves `duplicated`.
+      // docs/durable-send.md#duplicated: a scan found the message in two tasks. From unknown (a
+      // reconciliation, unresolved included) or committed (the audit); the original attempt either way, and
+      // nothing leaves `duplicated`.
       if (state.status !== 'committed') {
         requireAttempt(state, 'unknown', t.type, t.attemptId);
       } else if (state.attemptId !== t.attemptId) {
@@ -166,7 +174,9 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
 }
 
 /**
-A record at a new head, written member by member in one order (every member of the intent, then the head). Spreading a frozen record (`{ ...record }`) takes V8's slow path and leaves an object that is slow to freeze; a record is built and frozen on every commit.
+A record at a new head, written member by member in one order (every member of the intent, then the head).
+Spreading a frozen record (`{ ...record }`) takes V8's slow path and leaves an object that is slow to freeze;
+a record is built and frozen on every commit.
 */
 function recordAt(intent: SendIntent, next: Next, revision: LedgerRevision, createdAt: number): LedgerRecord {
   const record: LedgerRecord = {
@@ -199,9 +209,17 @@ function create(revision: LedgerRevision & { transition: CreateTransition }): Le
 }
 
 /**
-The pure state machine (docs/durable-send.md#transitions): the record `revision` produces from `record` (`undefined` before revision 0). It checks the chain, the revision follows its record's head, names its digest and is not older than it, and throws `LedgerError('corrupt')` when it does not; then the transition's legality, throwing `invalid-transition` (with the rule) or `reused-attempt`. It never checks the digest itself: `verifyHistory` does.
+The pure state machine (docs/durable-send.md#transitions): the record `revision` produces from `record`
+(`undefined` before revision 0). It checks the chain, the revision follows its record's head, names its digest
+and is not older than it, and throws `LedgerError('corrupt')` when it does not; then the transition's
+legality, throwing `invalid-transition` (with the rule) or `reused-attempt`. It never checks the digest
+itself: `verifyHistory` does.
 
-Legal moves: `prepared → start | fail(not-started)`; `executing → commit | fail | unknown` (same attempt); `failed → start` only with `retryAfterMs` elapsed; `unknown → pending | unresolved | reconcile-commit | reconcile-fail | duplicate` (original attempt; `pending` and `unresolved` not once unresolved); `committed → duplicate` (same attempt: the audit's finding). Nothing else leaves `committed`, nothing leaves `duplicated`, and `unknown` can never start an attempt.
+Legal moves: `prepared → start | fail(not-started)`; `executing → commit | fail | unknown` (same attempt);
+`failed → start` only with `retryAfterMs` elapsed;
+`unknown → pending | unresolved | reconcile-commit | reconcile-fail | duplicate` (original attempt; `pending`
+and `unresolved` not once unresolved); `committed → duplicate` (same attempt: the audit's finding). Nothing
+else leaves `committed`, nothing leaves `duplicated`, and `unknown` can never start an attempt.
 
 @example
 ```ts

@@ -1,19 +1,26 @@
 /**
 @module
-Where a record stands for its caller (`DurableStatus`): the ledger's states read as the durable agent reports them. It sits on the ledger's floor, since every store entry exports `statusOf` and the durable layer above re-exports it (ARCHITECTURE.md#import-rules).
+Where a record stands for its caller (`DurableStatus`): the ledger's states read as the durable agent reports
+them. It sits on the ledger's floor, since every store entry exports `statusOf` and the durable layer above
+re-exports it (ARCHITECTURE.md#import-rules).
 */
 import type { LedgerRecord } from './record.js';
 
 /**
 Where a record stands, for its caller:
 
-- `committed`: the peer accepted the message and returned a durable handle (a task, or a direct message); not that the task finished (docs/durable-send.md#what-a-task-commits);
+- `committed`: the peer accepted the message and returned a durable handle (a task, or a direct message); not
+  that the task finished (docs/durable-send.md#what-a-task-commits);
 - `failed`: known not applied: it failed before it left, or the peer refused it before applying it;
 - `unknown`: it may or may not have been applied: reconcile it before anything else;
 - `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;
-- `unresolved`: probing gave up (`no-evidence`) or found evidence that contradicts itself (`conflicting-evidence`): a person decides; it is never sent again on its own;
-- `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the ledger reopened);
-- `duplicated`: a scan (a reconciliation, or the audit after a commit) found the message in two or more tasks, named in `record.state.taskIds`: the send ran more than once. Terminal, and never `committed` (docs/durable-send.md#duplicated).
+- `unresolved`: probing gave up (`no-evidence`) or found evidence that contradicts itself
+  (`conflicting-evidence`): a person decides; it is never sent again on its own;
+- `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the
+  ledger reopened);
+- `duplicated`: a scan (a reconciliation, or the audit after a commit) found the message in two or more tasks,
+  named in `record.state.taskIds`: the send ran more than once. Terminal, and never `committed`
+  (docs/durable-send.md#duplicated).
 */
 export type DurableStatus =
   | 'committed'

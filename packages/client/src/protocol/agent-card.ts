@@ -25,11 +25,16 @@ import {
   Url,
 } from './text.js';
 
-/** The bindings this client speaks; an interface with another binding (e.g. `GRPC`, whose url is `host:port`) is kept but never selected. */
+/**
+The bindings this client speaks; an interface with another binding (e.g. `GRPC`, whose url is `host:port`) is
+kept but never selected.
+*/
 const SPOKEN_BINDINGS: ReadonlySet<string> = new Set(['JSONRPC', 'HTTP+JSON']);
 
 /**
-One way to reach the agent (A2A spec §8.3, §4.4.6): a URL, an open-ended `protocolBinding` (`JSONRPC`, `HTTP+JSON`, `GRPC`, or a URI), a `protocolVersion` like `1.0`, and an optional `tenant`. For a binding this client speaks, the URL must be absolute, with a host and no userinfo (docs/protocol-checks.md#agent-card).
+One way to reach the agent (A2A spec §8.3, §4.4.6): a URL, an open-ended `protocolBinding` (`JSONRPC`,
+`HTTP+JSON`, `GRPC`, or a URI), a `protocolVersion` like `1.0`, and an optional `tenant`. For a binding this
+client speaks, the URL must be absolute, with a host and no userinfo (docs/protocol-checks.md#agent-card).
 
 @example
 ```ts
@@ -58,7 +63,9 @@ export const AgentProvider = wireObject({
 export type AgentProvider = z.infer<typeof AgentProvider>;
 
 /**
-A protocol extension the agent supports (A2A spec §4.6, §4.4.4). The proto marks nothing REQUIRED, but an extension without a URI cannot be requested, so `uri` is required here (docs/protocol-checks.md#agent-card); `required` is a plain bool, missing reads `false`.
+A protocol extension the agent supports (A2A spec §4.6, §4.4.4). The proto marks nothing REQUIRED, but an
+extension without a URI cannot be requested, so `uri` is required here (docs/protocol-checks.md#agent-card);
+`required` is a plain bool, missing reads `false`.
 
 @example
 ```ts
@@ -75,7 +82,9 @@ export const AgentExtension = wireObject({
 export type AgentExtension = z.infer<typeof AgentExtension>;
 
 /**
-What the agent can do beyond the core operations (A2A spec §3.3.4, §4.4.3). The three flags are `optional bool`s and a missing one is treated as false by the spec, so they read `false`; `extensions` reads `[]` when missing, URIs unique.
+What the agent can do beyond the core operations (A2A spec §3.3.4, §4.4.3). The three flags are
+`optional bool`s and a missing one is treated as false by the spec, so they read `false`; `extensions` reads
+`[]` when missing, URIs unique.
 
 @example
 ```ts
@@ -105,7 +114,8 @@ export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
 const Modes = items(MediaType, 0, contractBounds.modes);
 
 /**
-A focused ability of the agent (A2A spec §4.4.5). `inputModes`, `outputModes` and `securityRequirements` stay optional: their absence means "the card's", which an empty default would erase.
+A focused ability of the agent (A2A spec §4.4.5). `inputModes`, `outputModes` and `securityRequirements` stay
+optional: their absence means "the card's", which an empty default would erase.
 
 @example
 ```ts
@@ -139,7 +149,8 @@ const JwsPart = protoString().check((payload) => {
 });
 
 /**
-A JWS signature over the card (A2A spec §8.4, §4.4.7): the base64url `protected` header, the `signature`, and an optional unprotected `header`.
+A JWS signature over the card (A2A spec §8.4, §4.4.7): the base64url `protected` header, the `signature`, and
+an optional unprotected `header`.
 
 @example
 ```ts
@@ -155,7 +166,8 @@ export const AgentCardSignature = wireObject({
 export type AgentCardSignature = z.infer<typeof AgentCardSignature>;
 
 const Interfaces = items(AgentInterface, 1, contractBounds.interfaces).check((payload) => {
-  // Two entries that agree on everything the client selects by are one entry listed twice (docs/protocol-checks.md#agent-card).
+  // Two entries that agree on everything the client selects by are one entry listed twice
+  // (docs/protocol-checks.md#agent-card).
   checkUnique(
     payload,
     (entry) =>
@@ -175,7 +187,8 @@ const CardObject = wireObject(
     version: Label,
     documentationUrl: z.optional(Url),
     capabilities: AgentCapabilities,
-    // A missing map or list means "none", exactly like an empty one (security selection treats both as "anonymous allowed"), so both read empty.
+    // A missing map or list means "none", exactly like an empty one (security selection treats both as
+    // "anonymous allowed"), so both read empty.
     securitySchemes: z._default(SecuritySchemes, () => ({})),
     securityRequirements: z._default(SecurityRequirements, () => []),
     defaultInputModes: items(MediaType, 1, contractBounds.modes),
@@ -199,7 +212,8 @@ const CardObject = wireObject(
   });
 });
 
-// Every scheme a requirement names must be declared by the card (docs/protocol-checks.md#agent-card); the path stops at the alternative, since the name is the peer's text.
+// Every scheme a requirement names must be declared by the card (docs/protocol-checks.md#agent-card); the
+// path stops at the alternative, since the name is the peer's text.
 function checkSchemeNames(
   payload: CheckPayload,
   requirements: readonly { readonly schemes: Readonly<Record<string, unknown>> }[],
@@ -217,7 +231,10 @@ function checkSchemeNames(
 }
 
 /**
-An agent’s self-description (A2A spec §8, §4.4.1), held to the full card contract of docs/protocol-checks.md#agent-card: at most 1 MiB as compact JSON, 1..16 interfaces, 1..256 skills with unique ids, bounded text everywhere, every security requirement naming a declared scheme. Descriptions are prose: line breaks are allowed (see `prose` in `scalars.ts`).
+An agent’s self-description (A2A spec §8, §4.4.1), held to the full card contract of
+docs/protocol-checks.md#agent-card: at most 1 MiB as compact JSON, 1..16 interfaces, 1..256 skills with unique
+ids, bounded text everywhere, every security requirement naming a declared scheme. Descriptions are prose:
+line breaks are allowed (see `prose` in `scalars.ts`).
 
 @example
 ```ts

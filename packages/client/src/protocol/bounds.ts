@@ -2,7 +2,10 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
-The protocol contract bounds every decoded A2A value is held to (docs/protocol-checks.md#agent-card and ARCHITECTURE.md#bounds). Unlike `defaultLimits` in `limits.ts`, which bound the transport (bytes, events, time) and are configurable, these are properties of a valid value: a peer that breaks one sent something this client refuses to act on, whatever the configuration.
+The protocol contract bounds every decoded A2A value is held to (docs/protocol-checks.md#agent-card and
+ARCHITECTURE.md#bounds). Unlike `defaultLimits` in `limits.ts`, which bound the transport (bytes, events,
+time) and are configurable, these are properties of a valid value: a peer that breaks one sent something this
+client refuses to act on, whatever the configuration.
 
 @example
 ```ts

@@ -17,7 +17,9 @@ export type DecodeResult<T> =
 type Issue = z.core.$ZodIssue;
 
 /**
-Decodes an untrusted JSON value (one already through the bounded JSON parser) with a protocol schema. Never throws for any input: a value that breaks a rule comes back as `{ ok: false }` with the first violation, e.g. `{ rule: 'max-items', path: '$.task.history' }`.
+Decodes an untrusted JSON value (one already through the bounded JSON parser) with a protocol schema. Never
+throws for any input: a value that breaks a rule comes back as `{ ok: false }` with the first violation, e.g.
+`{ rule: 'max-items', path: '$.task.history' }`.
 
 @example
 ```ts
@@ -35,7 +37,8 @@ export function decode<S extends z.ZodMiniType>(schema: S, value: unknown): Deco
   if (parsed.success) {
     return { ok: true, value: parsed.data };
   }
-  // Again with the inputs kept (a failure is rare, and keeping them is not free), so a required field that was missing, or held its default and was read as absent, reads `required`.
+  // Again with the inputs kept (a failure is rare, and keeping them is not free), so a required field that
+  // was missing, or held its default and was read as absent, reads `required`.
   const result = z.safeParse(schema, read.value, { reportInput: true });
   if (result.success) {
     return { ok: true, value: result.data };
@@ -44,7 +47,8 @@ export function decode<S extends z.ZodMiniType>(schema: S, value: unknown): Deco
 }
 
 /**
-Decodes like {@link decode} and throws `InvalidResponseError('schema')` on the first violation. `dispatched` is the exchange's: every decode of a response happens after the request may have reached the peer.
+Decodes like {@link decode} and throws `InvalidResponseError('schema')` on the first violation. `dispatched`
+is the exchange's: every decode of a response happens after the request may have reached the peer.
 
 @example
 ```ts
@@ -91,7 +95,8 @@ function ruleOf(issue: Issue): string {
   return issue.code;
 }
 
-// Array indexes and the protocol's own member names are public; any other key came from the peer (a metadata key, a scheme name) and is masked.
+// Array indexes and the protocol's own member names are public; any other key came from the peer (a metadata
+// key, a scheme name) and is masked.
 function renderPath(path: readonly PropertyKey[]): string {
   let rendered = '$';
   for (const key of path) {
@@ -106,7 +111,8 @@ function renderPath(path: readonly PropertyKey[]): string {
   return rendered;
 }
 
-// Marked free of side effects, so that a bundle keeps only the parsers it calls (each call below is otherwise kept as a module-level statement).
+// Marked free of side effects, so that a bundle keeps only the parsers it calls (each call below is otherwise
+// kept as a module-level statement).
 /* @__NO_SIDE_EFFECTS__ */
 function parser<S extends z.ZodMiniType>(schema: S): (value: unknown) => z.output<S> {
   return (value) => decodeOrThrow(schema, value, false);
@@ -118,7 +124,9 @@ function safeParser<S extends z.ZodMiniType>(schema: S): (value: unknown) => Dec
 }
 
 /**
-Decodes an agent card held as a JSON value (from a file, a registry, a configuration) with the full card contract, throwing `InvalidResponseError('schema')` (with `dispatched: false`: parsing sends nothing) on the first violation. Discovery fetches and decodes cards itself.
+Decodes an agent card held as a JSON value (from a file, a registry, a configuration) with the full card
+contract, throwing `InvalidResponseError('schema')` (with `dispatched: false`: parsing sends nothing) on the
+first violation. Discovery fetches and decodes cards itself.
 
 @example
 ```ts
@@ -139,7 +147,8 @@ if (!result.ok) { console.warn(result.error.violation); }
 export const safeParseAgentCard: (value: unknown) => DecodeResult<AgentCard> = safeParser(AgentCard);
 
 /**
-Decodes a task held as a JSON value (a stored snapshot, a webhook body's `task`), throwing `InvalidResponseError('schema')` on the first violation.
+Decodes a task held as a JSON value (a stored snapshot, a webhook body's `task`), throwing
+`InvalidResponseError('schema')` on the first violation.
 
 @example
 ```ts

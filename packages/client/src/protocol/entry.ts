@@ -1,6 +1,9 @@
 /**
 @module
-`@surecall/client/protocol`: the A2A v1.0 protocol as data, for code that reads or writes the wire without a client (a test agent, a proxy, a log viewer): the strict parsers, the error table, the task states, the contract bounds and the table of the 11 operations, with their types. The zod schemas behind the parsers stay internal (CONTRIBUTING.md#library-boundaries).
+`@surecall/client/protocol`: the A2A v1.0 protocol as data, for code that reads or writes the wire without a
+client (a test agent, a proxy, a log viewer): the strict parsers, the error table, the task states, the
+contract bounds and the table of the 11 operations, with their types. The zod schemas behind the parsers stay
+internal (CONTRIBUTING.md#library-boundaries).
 */
 
 /* Parsers: each pair throws, or returns `{ ok, value }` / `{ ok, error }` */

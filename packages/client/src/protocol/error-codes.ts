@@ -1,6 +1,8 @@
 /**
 @module
-The A2A error table (A2A spec §3.3.2, §5.4): each error's JSON-RPC code, `ErrorInfo` reason, HTTP status and gRPC status in every binding. The shapes a peer's error takes on the wire, and the lookups into this table, are in `error-envelope.ts`.
+The A2A error table (A2A spec §3.3.2, §5.4): each error's JSON-RPC code, `ErrorInfo` reason, HTTP status and
+gRPC status in every binding. The shapes a peer's error takes on the wire, and the lookups into this table,
+are in `error-envelope.ts`.
 */
 
 /** The `@type` of a `google.rpc.ErrorInfo` detail (A2A spec §3.3.2). */
@@ -26,7 +28,10 @@ export type A2aErrorEntry = {
 };
 
 /**
-Every error a v1.0 peer may answer with (A2A spec §5.4 and §9.5), keyed by name. The v1.0.1 HTTP and gRPC columns are current; v1.0.0 had 409, 415, 502 and `UNIMPLEMENTED` in places, still served by peers built on it (docs/protocol-checks.md#unary-answers, REST identity table), so those are kept as `legacy*`. Reasons of the JSON-RPC standard errors follow a2a-python, whose REST server sends them.
+Every error a v1.0 peer may answer with (A2A spec §5.4 and §9.5), keyed by name. The v1.0.1 HTTP and gRPC
+columns are current; v1.0.0 had 409, 415, 502 and `UNIMPLEMENTED` in places, still served by peers built on it
+(docs/protocol-checks.md#unary-answers, REST identity table), so those are kept as `legacy*`. Reasons of the
+JSON-RPC standard errors follow a2a-python, whose REST server sends them.
 
 @example
 ```ts

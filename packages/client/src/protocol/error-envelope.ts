@@ -1,6 +1,9 @@
 /**
 @module
-The error a peer sends, as the wire carries it (docs/protocol-checks.md#unary-answers): the JSON-RPC `error` member, the HTTP+JSON error envelope, and the lookups that name the A2A error of the table (`error-codes.ts`) they carry. Only a refusal reads them, so they load with the first one (ARCHITECTURE.md#decisions, "Code loads with its first use").
+The error a peer sends, as the wire carries it (docs/protocol-checks.md#unary-answers): the JSON-RPC `error`
+member, the HTTP+JSON error envelope, and the lookups that name the A2A error of the table (`error-codes.ts`)
+they carry. Only a refusal reads them, so they load with the first one (ARCHITECTURE.md#decisions, "Code loads
+with its first use").
 */
 import * as z from 'zod/mini';
 import {
@@ -45,7 +48,9 @@ export function errorByReason(reason: string): (A2aErrorEntry & { readonly name:
 }
 
 /**
-True when a REST error's HTTP status and `status` string are the pair the table gives this error, in the v1.0.1 table or in the v1.0.0 one (docs/protocol-checks.md#unary-answers: the A2A code is exposed only when they match).
+True when a REST error's HTTP status and `status` string are the pair the table gives this error, in the
+v1.0.1 table or in the v1.0.0 one (docs/protocol-checks.md#unary-answers: the A2A code is exposed only when
+they match).
 
 @example
 ```ts
@@ -62,7 +67,10 @@ export function matchesRestIdentity(entry: A2aErrorEntry, httpStatus: number, st
 }
 
 /**
-The one A2A error named by a list of error details (`error.data` in JSON-RPC, `error.details` in REST): an entry with `@type` {@link ERROR_INFO_TYPE}, `domain` {@link ERROR_DOMAIN} and a reason in the table. `undefined` when there is none, and also when there are several, since the peer then named no single error (docs/protocol-checks.md#unary-answers).
+The one A2A error named by a list of error details (`error.data` in JSON-RPC, `error.details` in REST): an
+entry with `@type` {@link ERROR_INFO_TYPE}, `domain` {@link ERROR_DOMAIN} and a reason in the table.
+`undefined` when there is none, and also when there are several, since the peer then named no single error
+(docs/protocol-checks.md#unary-answers).
 
 @example
 ```ts
@@ -91,11 +99,16 @@ export function errorFromDetails(
   return count === 1 ? found : undefined;
 }
 
-/** A remote error's human text: validated (non-empty, ≤ 16 KiB, docs/protocol-checks.md#unary-answers), then discarded by the bindings. */
+/**
+A remote error's human text: validated (non-empty, ≤ 16 KiB, docs/protocol-checks.md#unary-answers), then
+discarded by the bindings.
+*/
 const RemoteMessage = prose(16 * 1024, { required: true });
 
 /**
-The `error` member of a JSON-RPC response (JSON-RPC 2.0 §5.1; A2A spec §9.5). `data` is kept as sent: in v1.0 an array of `@type` objects, in v0.3 anything; read it with {@link errorFromDetails}. Whether `code` is authoritative depends on the HTTP status, which the binding knows.
+The `error` member of a JSON-RPC response (JSON-RPC 2.0 §5.1; A2A spec §9.5). `data` is kept as sent: in v1.0
+an array of `@type` objects, in v0.3 anything; read it with {@link errorFromDetails}. Whether `code` is
+authoritative depends on the HTTP status, which the binding knows.
 
 @example
 ```ts
@@ -105,14 +118,17 @@ const error = decodeOrThrow(JsonRpcError, envelope.error, true);
 export const JsonRpcError = wireObject({
   code: int32(),
   message: RemoteMessage,
-  // Any JSON value: `z.custom()` admits all, as `z.unknown()` would, without another zod type in the chunk the page shares with this module.
+  // Any JSON value: `z.custom()` admits all, as `z.unknown()` would, without another zod type in the chunk
+  // the page shares with this module.
   data: z.optional(z.custom<unknown>()),
 });
 /** The `error` member of a JSON-RPC response. */
 export type JsonRpcError = z.infer<typeof JsonRpcError>;
 
 /**
-The HTTP+JSON error body (A2A spec §11.6): `{ error: { code, status, message, details } }`, google.rpc.Status in AIP-193 form. `code` is the HTTP status it was sent with (the binding compares them); `details` reads `[]` when missing, as ProtoJSON drops an empty list.
+The HTTP+JSON error body (A2A spec §11.6): `{ error: { code, status, message, details } }`, google.rpc.Status
+in AIP-193 form. `code` is the HTTP status it was sent with (the binding compares them); `details` reads `[]`
+when missing, as ProtoJSON drops an empty list.
 
 @example
 ```ts

@@ -5,7 +5,8 @@ import { registerRead, struct } from './protojson.js';
 import { readInto, violate } from './scalars.js';
 import { labelRule, withinBytes } from './text.js';
 
-// Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON parser yields.
+// Any JSON value, the ProtoJSON form of `google.protobuf.Value` (`Part.data`): the very type the bounded JSON
+// parser yields.
 export type { JsonValue } from '../core/json-value.js';
 
 /** A JSON object: the ProtoJSON form of `google.protobuf.Struct` (`metadata`, `params`). */
@@ -17,7 +18,8 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /**
-Whether `value` is JSON whose compact serialization fits in `maxBytes`: `'json'` when it cannot be serialized at all (a cycle, a BigInt, `undefined`), `'max-bytes'` when it is too large. Never throws.
+Whether `value` is JSON whose compact serialization fits in `maxBytes`: `'json'` when it cannot be serialized
+at all (a cycle, a BigInt, `undefined`), `'max-bytes'` when it is too large. Never throws.
 */
 export function compactJsonRule(value: unknown, maxBytes: number): 'json' | 'max-bytes' | undefined {
   let text: string | undefined;
@@ -33,7 +35,9 @@ export function compactJsonRule(value: unknown, maxBytes: number): 'json' | 'max
 }
 
 /**
-Bounded free-form metadata (`google.protobuf.Struct`): at most 256 entries, each key a label of at most 512 B, at most 256 KiB as compact JSON (ARCHITECTURE.md#bounds). The object is kept as received: its content is the peer's, not ours to strip.
+Bounded free-form metadata (`google.protobuf.Struct`): at most 256 entries, each key a label of at most 512 B,
+at most 256 KiB as compact JSON (ARCHITECTURE.md#bounds). The object is kept as received: its content is the
+peer's, not ours to strip.
 */
 export function boundedStruct(maxEntries: number, maxBytes: number): z.ZodMiniCustom<JsonObject, JsonObject> {
   const schema = z.custom<JsonObject>(isJsonObject, { params: { rule: 'invalid_type' } }).check((payload) => {
@@ -62,7 +66,9 @@ export function boundedStruct(maxEntries: number, maxBytes: number): z.ZodMiniCu
 export const Metadata = boundedStruct(contractBounds.metadataEntries, contractBounds.metadataBytes);
 
 /**
-A message bounded as received: at most `maxBytes` of compact JSON, unknown members included, counted before `schema` walks it (`max-bytes`); then read by `schema`. A value `JSON.stringify` cannot write is left for `schema` to refuse.
+A message bounded as received: at most `maxBytes` of compact JSON, unknown members included, counted before
+`schema` walks it (`max-bytes`); then read by `schema`. A value `JSON.stringify` cannot write is left for
+`schema` to refuse.
 */
 export function boundedMessage<const T extends z.core.$ZodType>(
   schema: T,

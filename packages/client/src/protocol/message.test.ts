@@ -18,7 +18,8 @@ const agentMessage = {
 };
 
 describe('Part', () => {
-  // The part examples of A2A spec §4.1.6 and the official server's captured parts (docs/interop.md#the-official-js-sdk-server).
+  // The part examples of A2A spec §4.1.6 and the official server's captured parts
+  // (docs/interop.md#the-official-js-sdk-server).
   it.each([
     [{ text: 'hi' }],
     [{ text: '' }],

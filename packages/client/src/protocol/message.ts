@@ -6,7 +6,8 @@ import { items, oneof, protoEnum, protoString, violate, wireObject } from './sca
 import { Id, Label, MediaType, Uri, Url, withinBytes } from './text.js';
 
 /**
-Who sent a message (A2A spec §4.1.5): `ROLE_USER` is the client, `ROLE_AGENT` the server. `ROLE_UNSPECIFIED`, a missing role and unknown values are refused.
+Who sent a message (A2A spec §4.1.5): `ROLE_USER` is the client, `ROLE_AGENT` the server. `ROLE_UNSPECIFIED`,
+a missing role and unknown values are refused.
 
 @example
 ```ts
@@ -17,7 +18,10 @@ export const Role = protoEnum(['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT']);
 /** A message sender. */
 export type Role = z.infer<typeof Role>;
 
-/** Text content: any string, ≤ 1 MiB of UTF-8 (ARCHITECTURE.md#bounds). Empty text is content too: a oneof member is present even at its default. */
+/**
+Text content: any string, ≤ 1 MiB of UTF-8 (ARCHITECTURE.md#bounds). Empty text is content too: a oneof member
+is present even at its default.
+*/
 const PartText = protoString().check((payload) => {
   if (!withinBytes(payload.value, contractBounds.partBytes)) {
     violate(payload, 'max-bytes');
@@ -27,7 +31,10 @@ const PartText = protoString().check((payload) => {
 const STANDARD_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*={0,2}$/;
 
-/** The decoded length of a ProtoJSON `bytes` value (standard or URL-safe base64, padded or not), or `undefined` when it is not base64. */
+/**
+The decoded length of a ProtoJSON `bytes` value (standard or URL-safe base64, padded or not), or `undefined`
+when it is not base64.
+*/
 export function base64DecodedLength(text: string): number | undefined {
   if (!STANDARD_BASE64.test(text) && !URL_SAFE_BASE64.test(text)) {
     return undefined;
@@ -63,7 +70,8 @@ const PartData = protoValue(
 );
 
 /**
-One piece of content (A2A spec §4.1.6): exactly one of `text`, `raw` (base64 bytes), `url` or `data` (any JSON value), with optional `metadata`, `filename` and `mediaType` on every kind. Narrow with `'text' in part`.
+One piece of content (A2A spec §4.1.6): exactly one of `text`, `raw` (base64 bytes), `url` or `data` (any JSON
+value), with optional `metadata`, `filename` and `mediaType` on every kind. Narrow with `'text' in part`.
 
 @example
 ```ts
@@ -82,13 +90,18 @@ export const Part = oneof(
 /** A piece of content; exactly one of `text`, `raw`, `url`, `data` is present. */
 export type Part = z.infer<typeof Part>;
 
-/** The parts of a message or an artifact: 1..128 (A2A spec §5.7: a REQUIRED list has at least one element). */
+/**
+The parts of a message or an artifact: 1..128 (A2A spec §5.7: a REQUIRED list has at least one element).
+*/
 export const Parts = items(Part, 1, contractBounds.partsPerMessage);
 
 /**
-One unit of communication (A2A spec §4.1.4). From the server it carries `contextId`, and `taskId` only when a task exists; the bindings check that relation per operation.
+One unit of communication (A2A spec §4.1.4). From the server it carries `contextId`, and `taskId` only when a
+task exists; the bindings check that relation per operation.
 
-`extensions` and `referenceTaskIds` stay optional rather than defaulting to `[]`: callers build messages with this very type, and the durable scan compares a sent message with its echo in a task's history, so decoding must not invent members the sender never wrote.
+`extensions` and `referenceTaskIds` stay optional rather than defaulting to `[]`: callers build messages with
+this very type, and the durable scan compares a sent message with its echo in a task's history, so decoding
+must not invent members the sender never wrote.
 
 @example
 ```ts

@@ -8,15 +8,24 @@ export type { HttpMethod } from './routes.js';
 
 /** One operation of the protocol, as each binding and the client see it. */
 export type Operation = MethodFacts & {
-  /** The HTTP+JSON route (A2A spec §11.3, §5.3), relative to the interface URL, with `{name}` for one percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere. */
+  /**
+  The HTTP+JSON route (A2A spec §11.3, §5.3), relative to the interface URL, with `{name}` for one
+  percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the
+  `query` string, or nowhere.
+  */
   readonly http: Route;
 };
 
 /**
-The 11 operations of A2A v1.0 (A2A spec §3.1, §5.3), keyed by the client method name, each with its HTTP+JSON route: the client's own facts (`methods.ts`) joined with the routes (`routes.ts`), so a route or a method name lives in exactly one place. The client reads the two halves apart, so that a page sending over JSON-RPC loads no route.
+The 11 operations of A2A v1.0 (A2A spec §3.1, §5.3), keyed by the client method name, each with its HTTP+JSON
+route: the client's own facts (`methods.ts`) joined with the routes (`routes.ts`), so a route or a method name
+lives in exactly one place. The client reads the two halves apart, so that a page sending over JSON-RPC loads
+no route.
 
-- `subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose POST, and the official servers accept both (A2A spec §5.3, §11.3.2; docs/interop.md#peers-we-test-against).
-- `sendMessage` also needs `pushNotifications` when its configuration carries a push config; that depends on the request, so the client checks it.
+- `subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose
+  POST, and the official servers accept both (A2A spec §5.3, §11.3.2; docs/interop.md#peers-we-test-against).
+- `sendMessage` also needs `pushNotifications` when its configuration carries a push config; that depends on
+  the request, so the client checks it.
 
 @example
 ```ts

@@ -1,5 +1,7 @@
 /**
-ProtoJSON as the proto's own parsers read it (docs/protocol-checks.md#protojson): a default printed or omitted, `null`, an enum's number and the proto field name all decode to the one canonical shape; what the proto forbids stays refused.
+ProtoJSON as the proto's own parsers read it (docs/protocol-checks.md#protojson): a default printed or
+omitted, `null`, an enum's number and the proto field name all decode to the one canonical shape; what the
+proto forbids stays refused.
 */
 import { describe, expect, it } from 'vitest';
 import { AgentCard } from './agent-card.js';

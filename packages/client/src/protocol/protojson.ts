@@ -1,12 +1,21 @@
 /**
 @module
-ProtoJSON as the proto's own parsers read it (the proto3 JSON mapping; docs/protocol-checks.md#protojson). A printer may omit a field that holds its default or print it, write `null` for any field, use the original proto field name (`context_id`) or the JSON name (`contextId`), and write an enum as its name or its number. A parser reads all of them as one message. {@link canonical} turns a peer's JSON value into that one shape, once, before any schema or check sees it: proto names become JSON names and members that mean "absent" are dropped. Enum numbers are named by the enum schemas themselves (`protoEnum`).
+ProtoJSON as the proto's own parsers read it (the proto3 JSON mapping; docs/protocol-checks.md#protojson). A
+printer may omit a field that holds its default or print it, write `null` for any field, use the original
+proto field name (`context_id`) or the JSON name (`contextId`), and write an enum as its name or its number. A
+parser reads all of them as one message. {@link canonical} turns a peer's JSON value into that one shape,
+once, before any schema or check sees it: proto names become JSON names and members that mean "absent" are
+dropped. Enum numbers are named by the enum schemas themselves (`protoEnum`).
 
-The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields, `oneof` registers its members, and `protoEnum`, `struct` (with `protoMap`) and `protoValue` mark the field types whose default no zod type tells; the scalars read by a `z.custom` (`protoString`, `Bool`, `int32`) name their JSON type.
+The schemas say what the zod types do not as they are built: `wireObject` marks the proto3 `optional` fields,
+`oneof` registers its members, and `protoEnum`, `struct` (with `protoMap`) and `protoValue` mark the field
+types whose default no zod type tells; the scalars read by a `z.custom` (`protoString`, `Bool`, `int32`) name
+their JSON type.
 */
 import type * as z from 'zod/mini';
 
-// An enum's default is its `*_UNSPECIFIED` name (or 0), a Struct's or a map's `{}`; a `google.protobuf.Value` has none (JSON `null` is the value NullValue).
+// An enum's default is its `*_UNSPECIFIED` name (or 0), a Struct's or a map's `{}`; a `google.protobuf.Value`
+// has none (JSON `null` is the value NullValue).
 const enumDefaults = new WeakMap<object, string>();
 const structs = new WeakSet<object>();
 const protoValues = new WeakSet<object>();
@@ -44,7 +53,9 @@ type Shape = Readonly<Record<string, z.core.SomeType>>;
 // The field schemas of proto3 `optional` scalars, which keep presence: a printed default is a value.
 const withPresence = new WeakSet<object>();
 
-/** Marks the field schemas of `names` in `shape` as having presence (proto3 `optional`): absent only as `null`. */
+/**
+Marks the field schemas of `names` in `shape` as having presence (proto3 `optional`): absent only as `null`.
+*/
 export function markPresence(shape: Shape, names: readonly string[]): void {
   for (const name of names) {
     const field = shape[name];
@@ -70,17 +81,23 @@ function protoName(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
-/** The lowerCamelCase JSON name of a proto field name: `status_update` is `statusUpdate`; a JSON name is returned as it is. */
+/**
+The lowerCamelCase JSON name of a proto field name: `status_update` is `statusUpdate`; a JSON name is returned
+as it is.
+*/
 export function jsonName(name: string): string {
   return name.includes('_')
     ? name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
     : name;
 }
 
-// An optional or defaulted field is read through its wrapper: the default a printer writes is the inner type's.
+// An optional or defaulted field is read through its wrapper: the default a printer writes is the inner
+// type's.
 function innerOf(schema: z.core.SomeType): z.core.$ZodType {
   let current = schema as z.core.$ZodType;
-  // Told apart by `def.type`, not `instanceof z.core.$ZodOptional`: reading a class off zod's `core` namespace at run time keeps all of it (locales, JSON Schema) in a browser bundle (`npm run bench -- client`).
+  // Told apart by `def.type`, not `instanceof z.core.$ZodOptional`: reading a class off zod's `core`
+  // namespace at run time keeps all of it (locales, JSON Schema) in a browser bundle
+  // (`npm run bench -- client`).
   while (current._zod.def.type === 'optional' || current._zod.def.type === 'default') {
     current = (current as z.core.$ZodOptional | z.core.$ZodDefault)._zod.def.innerType;
   }
@@ -106,7 +123,10 @@ function isEmptyObject(value: unknown): boolean {
 const isNull = (value: unknown) => value === null;
 
 /**
-What reads as absent for one field. `null` does, for every field but a `google.protobuf.Value`. A field with presence (a message, a oneof member, a proto3 `optional` scalar) is absent only as `null`: `{}` for a message is a message. A field without presence is absent at its default too: `""`, `0`, `false`, `[]`, `{}` for a Struct or a map, an enum's `*_UNSPECIFIED` name or 0.
+What reads as absent for one field. `null` does, for every field but a `google.protobuf.Value`. A field with
+presence (a message, a oneof member, a proto3 `optional` scalar) is absent only as `null`: `{}` for a message
+is a message. A field without presence is absent at its default too: `""`, `0`, `false`, `[]`, `{}` for a
+Struct or a map, an enum's `*_UNSPECIFIED` name or 0.
 */
 function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown) => boolean {
   const inner = innerOf(schema);
@@ -123,7 +143,8 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
   if (structs.has(inner)) {
     return (value) => value === null || isEmptyObject(value);
   }
-  // A scalar read by a `z.custom` (`protoString`, `Bool`, `int32` in scalars.ts) names its JSON type in `params`.
+  // A scalar read by a `z.custom` (`protoString`, `Bool`, `int32` in scalars.ts) names its JSON type in
+  // `params`.
   const def = inner._zod.def as { readonly type: string; readonly params?: { readonly json?: string } };
   switch (def.type === 'custom' ? def.params?.json : def.type) {
     case 'string':
@@ -140,7 +161,9 @@ function absentRule(schema: z.core.SomeType, presence: boolean): (value: unknown
   }
 }
 
-/** A field named twice, by its JSON and its proto name: the path of the field, for a `duplicate-key` violation. */
+/**
+A field named twice, by its JSON and its proto name: the path of the field, for a `duplicate-key` violation.
+*/
 class DuplicateField {
   readonly path: readonly PropertyKey[];
   constructor(path: readonly PropertyKey[]) {
@@ -227,7 +250,10 @@ function compile(schema: z.core.$ZodType): Walk {
 // A oneof, by its transform function (which every clone of the schema shares): its members and common fields.
 const oneofs = new WeakMap<object, { readonly shape: Shape; readonly form: Form }>();
 
-/** Registers a oneof's fields, keyed by its transform function: the members have presence, the common fields as declared. */
+/**
+Registers a oneof's fields, keyed by its transform function: the members have presence, the common fields as
+declared.
+*/
 export function registerOneof(transform: object, members: Shape, common: Shape): void {
   const shape = { ...members, ...common };
   oneofs.set(transform, {
@@ -236,10 +262,14 @@ export function registerOneof(transform: object, members: Shape, common: Shape):
   });
 }
 
-// A transform that reads its input with another schema, by its transform function: a proto map's (`protoMap`) reads each value with `schema`, a bounded message's (`boundedMessage`) the whole input.
+// A transform that reads its input with another schema, by its transform function: a proto map's (`protoMap`)
+// reads each value with `schema`, a bounded message's (`boundedMessage`) the whole input.
 const reads = new WeakMap<object, { readonly schema: z.core.SomeType; readonly map: boolean }>();
 
-/** Registers what a transform reads its input with, keyed by its transform function, so that `canonical` walks the input as that schema's (each value of a map, or the whole input). */
+/**
+Registers what a transform reads its input with, keyed by its transform function, so that `canonical` walks
+the input as that schema's (each value of a map, or the whole input).
+*/
 export function registerRead(transform: object, schema: z.core.SomeType, map: boolean): void {
   reads.set(transform, { schema, map });
 }
@@ -325,7 +355,9 @@ export type CanonicalResult =
   | { readonly ok: false; readonly path: readonly PropertyKey[]; readonly value?: never };
 
 /**
-`value` as the proto's parsers read it, for `schema`: the one canonical shape every check then sees. Fails only for a field named by both its names (a duplicate key). Values the schema will refuse are left for it to refuse.
+`value` as the proto's parsers read it, for `schema`: the one canonical shape every check then sees. Fails
+only for a field named by both its names (a duplicate key). Values the schema will refuse are left for it to
+refuse.
 
 @example
 ```ts

@@ -8,7 +8,8 @@ function rule(schema: Parameters<typeof decode>[0], value: unknown): string | un
   return result.ok ? undefined : `${result.error.violation.rule} at ${result.error.violation.path}`;
 }
 
-// The official server's create answers (docs/interop.md#the-official-js-sdk-server) and the flat v1.0 shape of A2A spec §4.3.1.
+// The official server's create answers (docs/interop.md#the-official-js-sdk-server) and the flat v1.0 shape
+// of A2A spec §4.3.1.
 const created = { id: 'ab3ca95b', taskId: '8a208d65', url: 'http://127.0.0.1:41241/webhook', token: 'tok-1' };
 
 describe('TaskPushNotificationConfig', () => {
@@ -49,8 +50,8 @@ describe('TaskPushNotificationConfig', () => {
   });
 
   it('types the flat v1.0 shape', () => {
-    // zod's optional members read `T | undefined` (a member may be present as undefined), which TypeScript 7 tells
-    // apart from `?: T` under exactOptionalPropertyTypes.
+    // zod's optional members read `T | undefined` (a member may be present as undefined), which TypeScript 7
+    // tells apart from `?: T` under exactOptionalPropertyTypes.
     expectTypeOf<TaskPushNotificationConfig>().toEqualTypeOf<{
       tenant?: string | undefined;
       id?: string | undefined;

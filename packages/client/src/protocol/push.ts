@@ -3,7 +3,8 @@ import { wireObject } from './scalars.js';
 import { Id, Label, Secret, Url } from './text.js';
 
 /**
-How the agent authenticates to a webhook (A2A spec §4.3.1, §4.3.2): an IANA HTTP auth `scheme` (e.g. `Bearer`, compared case-insensitively) and its `credentials`.
+How the agent authenticates to a webhook (A2A spec §4.3.1, §4.3.2): an IANA HTTP auth `scheme` (e.g. `Bearer`,
+compared case-insensitively) and its `credentials`.
 
 @example
 ```ts
@@ -18,7 +19,9 @@ export const AuthenticationInfo = wireObject({
 export type AuthenticationInfo = z.infer<typeof AuthenticationInfo>;
 
 /**
-A webhook registered for a task (A2A spec §4.3.1): v1.0 merged v0.3's two config types into this flat one. It is both the CreateTaskPushNotificationConfig request and every push-config response. `taskId` is left out when the config rides in `SendMessageConfiguration`; the agent assigns `id` when the client does not.
+A webhook registered for a task (A2A spec §4.3.1): v1.0 merged v0.3's two config types into this flat one. It
+is both the CreateTaskPushNotificationConfig request and every push-config response. `taskId` is left out when
+the config rides in `SendMessageConfiguration`; the agent assigns `id` when the client does not.
 
 @example
 ```ts

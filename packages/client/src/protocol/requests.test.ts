@@ -28,7 +28,8 @@ const task = {
 };
 
 describe('SendMessageRequest', () => {
-  // The official client's `params` (docs/interop.md#the-official-js-sdk-client) and the configuration fields of A2A spec §3.2.2.
+  // The official client's `params` (docs/interop.md#the-official-js-sdk-client) and the configuration fields
+  // of A2A spec §3.2.2.
   it.each([
     [{ message }],
     [{ message, configuration: { returnImmediately: true } }],

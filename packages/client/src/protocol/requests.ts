@@ -9,7 +9,9 @@ import { Id, labelRule, PageToken } from './text.js';
 import { Timestamp } from './timestamp.js';
 
 /**
-A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is always present (A2A spec §3.1.4; docs/protocol-checks.md#protojson).
+A `nextPageToken` in a response: `""` means there is no further page (A2A spec §3.1.4), anything else is a
+bounded token. A missing token reads `""`: ProtoJSON drops empty strings although the spec says the field is
+always present (A2A spec §3.1.4; docs/protocol-checks.md#protojson).
 */
 export const NextPageToken = z._default(
   protoString().check((payload) => {
@@ -21,7 +23,8 @@ export const NextPageToken = z._default(
   '',
 );
 
-// Every request carries an optional `tenant` (A2A spec §8.3.2). The bindings fill it from the selected interface, never from the caller.
+// Every request carries an optional `tenant` (A2A spec §8.3.2). The bindings fill it from the selected
+// interface, never from the caller.
 
 /**
 GetTask (A2A spec §3.1.3).
@@ -43,7 +46,9 @@ export const GetTaskRequest = wireObject(
 export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
 
 /**
-ListTasks filters and cursor (A2A spec §3.1.4). `pageSize` is 1..100 (default 50 on the server); `statusTimestampAfter` is inclusive despite its name; without `includeArtifacts: true` the returned tasks carry no `artifacts` at all.
+ListTasks filters and cursor (A2A spec §3.1.4). `pageSize` is 1..100 (default 50 on the server);
+`statusTimestampAfter` is inclusive despite its name; without `includeArtifacts: true` the returned tasks
+carry no `artifacts` at all.
 
 @example
 ```ts
@@ -67,7 +72,10 @@ export const ListTasksRequest = wireObject(
 export type ListTasksRequest = z.infer<typeof ListTasksRequest>;
 
 /**
-One page of tasks (A2A spec §3.1.4). Every field is REQUIRED, yet a ProtoJSON serializer drops `[]`, `""` and `0`, so missing ones read as those defaults (docs/protocol-checks.md#protojson). The page's own rules (echoed `pageSize` in 1..100, `tasks` ≤ `pageSize` ≤ `totalSize`, unique ids, newest status first) and its relation to the request are checked by the bindings with the `page` reason; this schema bounds each field.
+One page of tasks (A2A spec §3.1.4). Every field is REQUIRED, yet a ProtoJSON serializer drops `[]`, `""` and
+`0`, so missing ones read as those defaults (docs/protocol-checks.md#protojson). The page's own rules (echoed
+`pageSize` in 1..100, `tasks` ≤ `pageSize` ≤ `totalSize`, unique ids, newest status first) and its relation to
+the request are checked by the bindings with the `page` reason; this schema bounds each field.
 
 @example
 ```ts
@@ -132,7 +140,8 @@ export const GetTaskPushNotificationConfigRequest = wireObject({
 export type GetTaskPushNotificationConfigRequest = z.infer<typeof GetTaskPushNotificationConfigRequest>;
 
 /**
-ListTaskPushNotificationConfigs (A2A spec §3.1.9). The spec sets no page bound; this client asks for at most 256.
+ListTaskPushNotificationConfigs (A2A spec §3.1.9). The spec sets no page bound; this client asks for at
+most 256.
 
 @example
 ```ts
@@ -178,13 +187,17 @@ export const GetExtendedAgentCardRequest = wireObject({
 /** The request of GetExtendedAgentCard. */
 export type GetExtendedAgentCardRequest = z.infer<typeof GetExtendedAgentCardRequest>;
 
-/** `google.protobuf.Empty`, the answer to DeleteTaskPushNotificationConfig: `{}` (unknown members ignored). */
+/**
+`google.protobuf.Empty`, the answer to DeleteTaskPushNotificationConfig: `{}` (unknown members ignored).
+*/
 export const Empty = wireObject({});
 /** An empty answer. */
 export type Empty = z.infer<typeof Empty>;
 
 /**
-One page of a task's webhooks (A2A spec §3.1.9). ProtoJSON drops an empty list, so a missing `configs` reads `[]`. The page's relation to the request (count ≤ requested size, every entry on the requested task with an id, ids unique) is checked by the bindings.
+One page of a task's webhooks (A2A spec §3.1.9). ProtoJSON drops an empty list, so a missing `configs` reads
+`[]`. The page's relation to the request (count ≤ requested size, every entry on the requested task with an
+id, ids unique) is checked by the bindings.
 */
 export const ListTaskPushNotificationConfigsResponse = wireObject({
   configs: z._default(items(TaskPushNotificationConfig, 0, contractBounds.pushConfigPageSize), () => []),

@@ -1,8 +1,11 @@
 /**
 @module
-The HTTP+JSON route of each operation (A2A spec §11.3, §5.3), keyed by client method. Only the HTTP+JSON binding reads it (and the public operation table, `operations.ts`), so it loads with that binding (ARCHITECTURE.md#decisions, "Code loads with its first use").
+The HTTP+JSON route of each operation (A2A spec §11.3, §5.3), keyed by client method. Only the HTTP+JSON
+binding reads it (and the public operation table, `operations.ts`), so it loads with that binding
+(ARCHITECTURE.md#decisions, "Code loads with its first use").
 
-`subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose POST, and the official servers accept both (A2A spec §5.3, §11.3.2; docs/interop.md#peers-we-test-against).
+`subscribeToTask` is sent as POST without a body, as the official clients do; the proto says GET, the prose
+POST, and the official servers accept both (A2A spec §5.3, §11.3.2; docs/interop.md#peers-we-test-against).
 */
 import type { ClientMethod } from './methods.js';
 
@@ -10,7 +13,8 @@ import type { ClientMethod } from './methods.js';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /**
-An HTTP+JSON route, relative to the interface URL, with `{name}` for one percent-encoded path segment. `fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere.
+An HTTP+JSON route, relative to the interface URL, with `{name}` for one percent-encoded path segment.
+`fields` says where the request's other fields go: the JSON `body`, the `query` string, or nowhere.
 */
 export type Route = {
   readonly method: HttpMethod;

@@ -40,7 +40,8 @@ describe('schema builders', () => {
       rule: 'invalid_type',
       path: '$.flag',
     });
-    // ProtoJSON: a printed default (`false`, `0`) or `null` is the field left out, so a defaulted field reads its default.
+    // ProtoJSON: a printed default (`false`, `0`) or `null` is the field left out, so a defaulted field reads
+    // its default.
     expect(
       decode(wireObject({ kept: z._default(Bool, true), size: z._default(int32(), 7) }), {
         kept: false,
@@ -86,7 +87,8 @@ describe('schema builders', () => {
     expect(decode(schema, { a: 10, b: 'x' }).error?.violation).toEqual({ rule: 'range', path: '$[*]' });
     expect(decode(schema, { a: 1, b: 2, c: 3 }).error?.violation).toEqual({ rule: 'max-entries', path: '$' });
     expect(decode(schema, { a: 1, b: 2, c: 30 }).error?.violation).toEqual({ rule: 'range', path: '$[*]' });
-    // A `__proto__` entry is kept as an own entry, checked and counted, and never sets the output's prototype.
+    // A `__proto__` entry is kept as an own entry, checked and counted, and never sets the output's
+    // prototype.
     const parsed = decode(schema, JSON.parse('{"__proto__": 1, "a": 2}'));
     expect(parsed.ok).toBe(true);
     expect(Object.getPrototypeOf(parsed.value)).toBe(Object.prototype);

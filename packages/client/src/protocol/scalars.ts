@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { markPresence, protoEnumDefault, registerOneof, registerRead, struct } from './protojson.js';
 
 /**
-The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`, …). Each becomes the `rule` of a public-safe `Violation`.
+The rules of the protocol contract a decoded value can break, beyond zod's own issue codes (`invalid_type`,
+…). Each becomes the `rule` of a public-safe `Violation`.
 */
 export type ContractRule =
   | 'required'
@@ -38,7 +39,10 @@ export type ContractRule =
 /** The payload a zod check receives. */
 export type CheckPayload<T = unknown> = z.core.ParsePayload<T>;
 
-/** Records a break of `rule` at `path` (relative to the checked value). The message is the rule name: never anything from the input. */
+/**
+Records a break of `rule` at `path` (relative to the checked value). The message is the rule name: never
+anything from the input.
+*/
 export function violate(payload: CheckPayload, rule: ContractRule, path: readonly PropertyKey[] = []): void {
   payload.issues.push({
     code: 'custom',
@@ -52,14 +56,18 @@ export function violate(payload: CheckPayload, rule: ContractRule, path: readonl
 const knownFields = new Set<string>();
 
 /**
-True for a property name that one of the protocol's object schemas declares. Any other key in an issue path came from the input (a metadata key, a security scheme name) and is not repeated in a `Violation`.
+True for a property name that one of the protocol's object schemas declares. Any other key in an issue path
+came from the input (a metadata key, a security scheme name) and is not repeated in a `Violation`.
 */
 export function isKnownField(key: string): boolean {
   return knownFields.has(key);
 }
 
 /**
-A ProtoJSON message: a stripping `z.object`, so unknown members are dropped, never refused (A2A spec §5.7: unknown fields SHOULD be ignored). Its fields are registered for the ProtoJSON reading of `decode` (protocol/protojson.ts), which sees proto names and defaults first; `presence` names the proto3 `optional` scalars, whose default stays a value. Its member names join the public-safe vocabulary of violation paths.
+A ProtoJSON message: a stripping `z.object`, so unknown members are dropped, never refused (A2A spec §5.7:
+unknown fields SHOULD be ignored). Its fields are registered for the ProtoJSON reading of `decode`
+(protocol/protojson.ts), which sees proto names and defaults first; `presence` names the proto3 `optional`
+scalars, whose default stays a value. Its member names join the public-safe vocabulary of violation paths.
 */
 export function wireObject<const T extends z.core.$ZodLooseShape>(
   shape: T,
@@ -75,7 +83,11 @@ export function wireObject<const T extends z.core.$ZodLooseShape>(
 //// Scalars, lists, maps ////
 
 /**
-A JSON value of one type, as `z.string()`, `z.number()` or `z.boolean()` reads it, refused with their own issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one check, the type named in its `params` (`json`), which every `.check()` clone keeps and which tells `decode` the field's ProtoJSON default (`""`, 0, `false`; protocol/protojson.ts): the page then loads no zod type per scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
+A JSON value of one type, as `z.string()`, `z.number()` or `z.boolean()` reads it, refused with their own
+issue (`invalid_type`, which `decode` names `required` for a missing member). A `z.custom` with that one
+check, the type named in its `params` (`json`), which every `.check()` clone keeps and which tells `decode`
+the field's ProtoJSON default (`""`, 0, `false`; protocol/protojson.ts): the page then loads no zod type per
+scalar, only the custom schema it has anyway. NaN and ±Infinity are no number, as for `z.number()`.
 */
 function jsonScalar<T extends string | number | boolean>(
   json: 'string' | 'number' | 'boolean',
@@ -96,7 +108,9 @@ export function protoString(): z.ZodMiniCustom<string, string> {
 /** A ProtoJSON bool: JSON `true` or `false`; `false` is its default. */
 export const Bool = jsonScalar<boolean>('boolean');
 
-/** A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32); 0 is its default. */
+/**
+A ProtoJSON int32 within `[min, max]`: a JSON number (serializers never quote an int32); 0 is its default.
+*/
 export function int32(min = -2_147_483_648, max = 2_147_483_647): z.ZodMiniCustom<number, number> {
   return jsonScalar<number>('number').check((payload) => {
     if (!Number.isInteger(payload.value)) {
@@ -124,7 +138,13 @@ export function items<const T extends z.core.SomeType>(
 }
 
 /**
-A proto `map<string, V>` (ProtoJSON: a JSON object) of at most `maxEntries` entries, each key a `key` and each value a `value`. Read by one transform rather than `z.record`, with the same verdicts: anything but a plain object is `invalid_type`, the first key or value that breaks its schema is the violation (at that entry, `[*]` in its path), and only a map whose entries all hold is counted against `maxEntries`. A `__proto__` entry (which `JSON.parse` makes an own member) is an entry like any other: checked, counted and kept, never dropped as `z.record` drops it. Marked as a map for `decode` (protocol/protojson.ts): `{}` is its default and its values are read as ProtoJSON too.
+A proto `map<string, V>` (ProtoJSON: a JSON object) of at most `maxEntries` entries, each key a `key` and each
+value a `value`. Read by one transform rather than `z.record`, with the same verdicts: anything but a plain
+object is `invalid_type`, the first key or value that breaks its schema is the violation (at that entry, `[*]`
+in its path), and only a map whose entries all hold is counted against `maxEntries`. A `__proto__` entry
+(which `JSON.parse` makes an own member) is an entry like any other: checked, counted and kept, never dropped
+as `z.record` drops it. Marked as a map for `decode` (protocol/protojson.ts): `{}` is its default and its
+values are read as ProtoJSON too.
 */
 export function protoMap<const V extends z.core.$ZodType>(
   key: z.ZodMiniType<string, string>,
@@ -166,7 +186,10 @@ export function protoMap<const V extends z.core.$ZodType>(
 }
 
 /**
-Reads `member` by `schema` inside a transform (`oneof`, `protoMap`, `boundedMessage`): its value, or `z.NEVER` once its issues are on `payload`, each under `path`. A failure is read again with its input, as `decode` reads a whole value, so that a missing member reads `required` (protocol/decode.ts); keeping inputs on every read would cost about half the decode time of a page of parts.
+Reads `member` by `schema` inside a transform (`oneof`, `protoMap`, `boundedMessage`): its value, or `z.NEVER`
+once its issues are on `payload`, each under `path`. A failure is read again with its input, as `decode` reads
+a whole value, so that a missing member reads `required` (protocol/decode.ts); keeping inputs on every read
+would cost about half the decode time of a page of parts.
 */
 export function readInto(
   schema: z.core.$ZodType,
@@ -184,7 +207,8 @@ export function readInto(
   return z.NEVER;
 }
 
-// A plain object as `z.record` admits it: from this realm or another, never an array, a Map or a class instance.
+// A plain object as `z.record` admits it: from this realm or another, never an array, a Map or a class
+// instance.
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return false;
@@ -215,7 +239,10 @@ export function checkUnique<T>(
 //// Enums ////
 
 /**
-A ProtoJSON enum whose `names` are listed in proto number order, `*_UNSPECIFIED` first. The full name string is the A2A wire form (A2A spec §5.5); the integer a ProtoJSON serializer emits under its "enums as integers" option is read too and normalised to the name, so callers only ever see names. `*_UNSPECIFIED` (name or 0), a missing value (which ProtoJSON reads as UNSPECIFIED) and unknown values are refused.
+A ProtoJSON enum whose `names` are listed in proto number order, `*_UNSPECIFIED` first. The full name string
+is the A2A wire form (A2A spec §5.5); the integer a ProtoJSON serializer emits under its "enums as integers"
+option is read too and normalised to the name, so callers only ever see names. `*_UNSPECIFIED` (name or 0), a
+missing value (which ProtoJSON reads as UNSPECIFIED) and unknown values are refused.
 */
 export function protoEnum<const T extends readonly [string, ...string[]]>(
   names: T,
@@ -249,7 +276,10 @@ type InputOf<S extends Shape> = keyof S extends never
   ? unknown
   : z.core.$InferObjectInput<S, Record<never, never>>;
 
-/** The decoded form of a ProtoJSON oneof: one object type per member, each with only that member plus the common fields, so `'text' in part` narrows. */
+/**
+The decoded form of a ProtoJSON oneof: one object type per member, each with only that member plus the common
+fields, so `'text' in part` narrows.
+*/
 export type OneOf<M extends Shape, C extends Shape> = {
   [K in keyof M & string]: Flatten<{ [P in K]: z.output<M[P]> } & OutputOf<C>>;
 }[keyof M & string];
@@ -260,7 +290,10 @@ export type OneOfInput<M extends Shape, C extends Shape> = {
 }[keyof M & string];
 
 /**
-A ProtoJSON oneof: exactly one of `members` is present, beside the `common` fields (A2A spec Appendix A.2.1: a oneof is told apart by which member is present; there is no `kind`). The present member picks one plain object schema, `{ member, ...common }`, which then decodes the value: no union that tries every member in turn, and no optional wrapper for each absent member (half the cost of one object holding them all, on a page of parts).
+A ProtoJSON oneof: exactly one of `members` is present, beside the `common` fields (A2A spec Appendix A.2.1: a
+oneof is told apart by which member is present; there is no `kind`). The present member picks one plain object
+schema, `{ member, ...common }`, which then decodes the value: no union that tries every member in turn, and
+no optional wrapper for each absent member (half the cost of one object holding them all, on a page of parts).
 */
 export function oneof<const M extends Shape, const C extends Shape>(
   members: M,
@@ -295,7 +328,8 @@ export function oneof<const M extends Shape, const C extends Shape>(
     // Paths are relative to this value, so the enclosing schemas prefix them as for any member.
     return readInto(variant, value, payload);
   };
-  // Oneof members have presence: `null` is the only absent member (`{"message":{…},"task":null}` is one member, `"task":{}` a second).
+  // Oneof members have presence: `null` is the only absent member (`{"message":{…},"task":null}` is one
+  // member, `"task":{}` a second).
   registerOneof(dispatch, members, common);
   const schema = z.transform(dispatch);
   // The runtime is a dispatch; the declared type is the exact union it enforces.

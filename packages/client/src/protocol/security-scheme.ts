@@ -3,7 +3,10 @@ import { contractBounds } from './bounds.js';
 import { Bool, items, oneof, protoMap, protoString, violate, wireObject } from './scalars.js';
 import { Description, Label, Url } from './text.js';
 
-/** OAuth scopes: scope name to its description, ≤ 128 entries. A REQUIRED map ProtoJSON drops when empty, so a missing one reads `{}`. */
+/**
+OAuth scopes: scope name to its description, ≤ 128 entries. A REQUIRED map ProtoJSON drops when empty, so a
+missing one reads `{}`.
+*/
 const Scopes = z._default(protoMap(Label, Description, contractBounds.scopes), () => ({}));
 
 /** OAuth 2.0 authorization code flow; `pkceRequired` is a plain bool, so a missing one reads `false`. */
@@ -45,7 +48,8 @@ export const PasswordOAuthFlow = wireObject({
 });
 
 /**
-The one flow an OAuth 2.0 scheme declares (A2A spec §4.5.7: `OAuthFlows` is a oneof, so a scheme with two flows is invalid).
+The one flow an OAuth 2.0 scheme declares (A2A spec §4.5.7: `OAuthFlows` is a oneof, so a scheme with two
+flows is invalid).
 
 @example
 ```ts
@@ -104,7 +108,8 @@ export const MutualTlsSecurityScheme = wireObject({
 });
 
 /**
-How a client authenticates (A2A spec §4.5.1): a oneof told apart by its member name, after OpenAPI 3.2 but with no `type` field. Exactly one member.
+How a client authenticates (A2A spec §4.5.1): a oneof told apart by its member name, after OpenAPI 3.2 but
+with no `type` field. Exactly one member.
 
 @example
 ```ts
@@ -125,13 +130,18 @@ export const SecurityScheme = oneof(
 /** Exactly one way to authenticate. */
 export type SecurityScheme = z.infer<typeof SecurityScheme>;
 
-/** The scopes one scheme needs (`StringList`); an empty list is dropped by ProtoJSON, so a missing one reads `[]`. */
+/**
+The scopes one scheme needs (`StringList`); an empty list is dropped by ProtoJSON, so a missing one reads
+`[]`.
+*/
 const StringList = wireObject({
   list: z._default(items(Label, 0, contractBounds.scopes), () => []),
 });
 
 /**
-One alternative of a requirement list: every named scheme, each with its scopes, is needed together (docs/protocol-checks.md#security-selection). A card's or skill's list of these is an OR of ANDs; the card checks that every name refers to one of its `securitySchemes`.
+One alternative of a requirement list: every named scheme, each with its scopes, is needed together
+(docs/protocol-checks.md#security-selection). A card's or skill's list of these is an OR of ANDs; the card
+checks that every name refers to one of its `securitySchemes`.
 
 @example
 ```ts

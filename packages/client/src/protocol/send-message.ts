@@ -1,6 +1,9 @@
 /**
 @module
-SendMessage (A2A spec §3.1.1): its request, with the configuration a send may carry, and its answer. They are the schemas the path of a plain `sendMessage()` needs; every other operation's are in `requests.ts` and `stream.ts`, which load with the first call of such an operation (ARCHITECTURE.md#decisions, "Code loads with its first use").
+SendMessage (A2A spec §3.1.1): its request, with the configuration a send may carry, and its answer. They are
+the schemas the path of a plain `sendMessage()` needs; every other operation's are in `requests.ts` and
+`stream.ts`, which load with the first call of such an operation (ARCHITECTURE.md#decisions, "Code loads with
+its first use").
 */
 import * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
@@ -11,13 +14,20 @@ import { Bool, int32, items, oneof, violate, wireObject } from './scalars.js';
 import { Task } from './task.js';
 import { Id, MediaType } from './text.js';
 
-// Every request carries an optional `tenant` (A2A spec §8.3.2). The bindings fill it from the selected interface, never from the caller.
+// Every request carries an optional `tenant` (A2A spec §8.3.2). The bindings fill it from the selected
+// interface, never from the caller.
 
-/** `historyLength`: 0 asks for no history, n for at most the n newest messages (A2A spec §3.2.4); this client asks for at most 256. */
+/**
+`historyLength`: 0 asks for no history, n for at most the n newest messages (A2A spec §3.2.4); this client
+asks for at most 256.
+*/
 export const HistoryLength = int32(0, contractBounds.historyMessages);
 
 /**
-How a send should behave (A2A spec §3.2.2). Every field is optional and keeps its absence, because callers write this type: a missing `returnImmediately` means false, which is **blocking** (the opposite of v0.3's missing `blocking`); a missing `historyLength` sets no limit. A `taskPushNotificationConfig` sent here must not name a task (the proto: "Task id should be empty").
+How a send should behave (A2A spec §3.2.2). Every field is optional and keeps its absence, because callers
+write this type: a missing `returnImmediately` means false, which is **blocking** (the opposite of v0.3's
+missing `blocking`); a missing `historyLength` sets no limit. A `taskPushNotificationConfig` sent here must
+not name a task (the proto: "Task id should be empty").
 
 @example
 ```ts
@@ -41,7 +51,8 @@ export const SendMessageConfiguration = wireObject(
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfiguration>;
 
 /**
-SendMessage and SendStreamingMessage (A2A spec §3.1.1, §3.2.1). The message goes from client to agent, so its role is `ROLE_USER`.
+SendMessage and SendStreamingMessage (A2A spec §3.1.1, §3.2.1). The message goes from client to agent, so its
+role is `ROLE_USER`.
 
 @example
 ```ts
@@ -65,7 +76,8 @@ export const SendMessageRequest = wireObject({
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
 /**
-The answer to SendMessage (A2A spec §3.1.1): exactly one of `task` or `message`. Unknown sibling members are ignored (A2A spec §5.7).
+The answer to SendMessage (A2A spec §3.1.1): exactly one of `task` or `message`. Unknown sibling members are
+ignored (A2A spec §5.7).
 
 @example
 ```ts

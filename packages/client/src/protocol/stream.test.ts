@@ -46,7 +46,8 @@ const artifactUpdate = {
 };
 
 describe('StreamResponse', () => {
-  // The `result` of each frame of the official server's SendStreamingMessage capture (docs/interop.md#the-official-js-sdk-server).
+  // The `result` of each frame of the official server's SendStreamingMessage capture
+  // (docs/interop.md#the-official-js-sdk-server).
   it.each([
     ['task', { task }, { task }],
     ['statusUpdate', { statusUpdate }, { statusUpdate }],

@@ -23,7 +23,9 @@ export const TaskStatusUpdateEvent = wireObject({
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEvent>;
 
 /**
-An artifact was produced or extended (A2A spec §4.2.2). `append` and `lastChunk` are plain proto3 bools without presence, so ProtoJSON leaves them out when false and a missing one reads `false` (docs/protocol-checks.md#protojson): the first chunk of an artifact usually carries neither.
+An artifact was produced or extended (A2A spec §4.2.2). `append` and `lastChunk` are plain proto3 bools
+without presence, so ProtoJSON leaves them out when false and a missing one reads `false`
+(docs/protocol-checks.md#protojson): the first chunk of an artifact usually carries neither.
 
 @example
 ```ts
@@ -44,7 +46,8 @@ export const TaskArtifactUpdateEvent = wireObject({
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEvent>;
 
 /**
-One event of a stream, and the body of a push notification (A2A spec §3.1.2, §3.2.3, §4.3.3): exactly one of `task`, `message`, `statusUpdate` or `artifactUpdate`.
+One event of a stream, and the body of a push notification (A2A spec §3.1.2, §3.2.3, §4.3.3): exactly one of
+`task`, `message`, `statusUpdate` or `artifactUpdate`.
 
 @example
 ```ts

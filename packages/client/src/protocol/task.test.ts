@@ -33,7 +33,8 @@ const agentMessage = {
   parts: [{ text: 'done', mediaType: 'text/plain' }],
 };
 
-// The official server's blocking answer (docs/interop.md#the-official-js-sdk-server), with its elided parts filled in.
+// The official server's blocking answer (docs/interop.md#the-official-js-sdk-server), with its elided parts
+// filled in.
 const completedTask = {
   id: '8297f7d5',
   contextId: '39f222c5',

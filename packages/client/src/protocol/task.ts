@@ -7,7 +7,8 @@ import { Description, Id, Label, Uri } from './text.js';
 import { Timestamp } from './timestamp.js';
 
 /**
-Where a task is in its lifecycle (A2A spec §4.1.3). `TASK_STATE_UNSPECIFIED`, a missing state and unknown values are refused.
+Where a task is in its lifecycle (A2A spec §4.1.3). `TASK_STATE_UNSPECIFIED`, a missing state and unknown
+values are refused.
 
 @example
 ```ts
@@ -28,7 +29,10 @@ export const TaskState = protoEnum([
 /** A task's lifecycle state. */
 export type TaskState = z.infer<typeof TaskState>;
 
-/** The states after which nothing more happens to a task (A2A spec §4.1.3: COMPLETED, FAILED, CANCELED, REJECTED). */
+/**
+The states after which nothing more happens to a task (A2A spec §4.1.3: COMPLETED, FAILED, CANCELED,
+REJECTED).
+*/
 export const terminalStates: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_COMPLETED',
   'TASK_STATE_FAILED',
@@ -36,7 +40,10 @@ export const terminalStates: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_REJECTED',
 ]);
 
-/** The states in which a task waits for the client or for out-of-band credentials (INPUT_REQUIRED, AUTH_REQUIRED). */
+/**
+The states in which a task waits for the client or for out-of-band credentials (INPUT_REQUIRED,
+AUTH_REQUIRED).
+*/
 export const interruptedStates: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_AUTH_REQUIRED',
@@ -47,13 +54,17 @@ export function isTerminal(state: TaskState): boolean {
   return terminalStates.has(state);
 }
 
-/** True when the task waits for input or authorization. A blocking send returns at a terminal or an interrupted state (A2A spec §3.2.2). */
+/**
+True when the task waits for input or authorization. A blocking send returns at a terminal or an interrupted
+state (A2A spec §3.2.2).
+*/
 export function isInterrupted(state: TaskState): boolean {
   return interruptedStates.has(state);
 }
 
 /**
-A task's state with an optional message and time (A2A spec §4.1.2). An `AUTH_REQUIRED` status must carry a message saying what is needed (A2A spec §7.6; docs/protocol-checks.md#unary-answers).
+A task's state with an optional message and time (A2A spec §4.1.2). An `AUTH_REQUIRED` status must carry a
+message saying what is needed (A2A spec §7.6; docs/protocol-checks.md#unary-answers).
 
 @example
 ```ts
@@ -100,9 +111,13 @@ const Artifacts = items(Artifact, 0, contractBounds.artifactsPerTask).check((pay
 /**
 The unit of work (A2A spec §4.1.1).
 
-- `contextId` is required here although the proto does not mark it so: the server assigns one to every task (A2A spec §3.4.1), and every identity check and the durable scan key on it (docs/protocol-checks.md#unary-answers).
-- `artifacts` stays optional, never defaulted: ListTasks without `includeArtifacts` must leave the field out entirely, and the page check has to see that absence (A2A spec §3.1.4; docs/protocol-checks.md#pages).
-- `history` reads a missing list as `[]` (ProtoJSON drops empty lists, and a missing history means none was returned: A2A spec §3.2.4); its length is checked against the requested `historyLength` either way.
+- `contextId` is required here although the proto does not mark it so: the server assigns one to every task
+  (A2A spec §3.4.1), and every identity check and the durable scan key on it
+  (docs/protocol-checks.md#unary-answers).
+- `artifacts` stays optional, never defaulted: ListTasks without `includeArtifacts` must leave the field out
+  entirely, and the page check has to see that absence (A2A spec §3.1.4; docs/protocol-checks.md#pages).
+- `history` reads a missing list as `[]` (ProtoJSON drops empty lists, and a missing history means none was
+  returned: A2A spec §3.2.4); its length is checked against the requested `historyLength` either way.
 
 @example
 ```ts

@@ -2,7 +2,9 @@ import type * as z from 'zod/mini';
 import { contractBounds } from './bounds.js';
 import { type ContractRule, protoString, violate } from './scalars.js';
 
-/** UTF-8 length of a string, as `TextEncoder` would encode it (a lone surrogate becomes 3 bytes of U+FFFD). */
+/**
+UTF-8 length of a string, as `TextEncoder` would encode it (a lone surrogate becomes 3 bytes of U+FFFD).
+*/
 export function utf8Length(text: string): number {
   let bytes = text.length;
   for (let index = 0; index < text.length; index++) {
@@ -27,7 +29,10 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** `utf8Length(text) <= maxBytes`, without counting when the UTF-16 length already decides (1 to 3 bytes per unit). */
+/**
+`utf8Length(text) <= maxBytes`, without counting when the UTF-16 length already decides (1 to 3 bytes per
+unit).
+*/
 export function withinBytes(text: string, maxBytes: number): boolean {
   if (text.length > maxBytes) {
     return false;
@@ -56,7 +61,10 @@ function isSpace(code: number): boolean {
   );
 }
 
-/** The first rule a label breaks: non-empty, within `maxBytes`, no surrounding whitespace, no control character (docs/protocol-checks.md#agent-card, "text rule"). */
+/**
+The first rule a label breaks: non-empty, within `maxBytes`, no surrounding whitespace, no control character
+(docs/protocol-checks.md#agent-card, "text rule").
+*/
 export function labelRule(text: string, maxBytes: number): ContractRule | undefined {
   if (text.length === 0) {
     return 'empty';
@@ -98,7 +106,10 @@ export function label(maxBytes: number): z.ZodMiniCustom<string, string> {
 }
 
 /**
-Prose (descriptions, examples). The text rule of docs/protocol-checks.md#agent-card forbids every control character and surrounding whitespace; for prose that would refuse any multi-line description, which cards written in YAML or Markdown routinely carry, so prose keeps the byte bound and refuses only the control characters that are never text.
+Prose (descriptions, examples). The text rule of docs/protocol-checks.md#agent-card forbids every control
+character and surrounding whitespace; for prose that would refuse any multi-line description, which cards
+written in YAML or Markdown routinely carry, so prose keeps the byte bound and refuses only the control
+characters that are never text.
 */
 export function prose(
   maxBytes: number,
@@ -112,7 +123,9 @@ export function prose(
   });
 }
 
-/** An opaque identifier: message, task, context, artifact, push config, tenant (ARCHITECTURE.md#bounds: ≤ 512 B). */
+/**
+An opaque identifier: message, task, context, artifact, push config, tenant (ARCHITECTURE.md#bounds: ≤ 512 B).
+*/
 export const Id = label(contractBounds.idBytes);
 
 /** A short human label: a name, a version, a filename. */
@@ -127,7 +140,10 @@ export const RequiredDescription = prose(contractBounds.descriptionBytes, { requ
 /** A page token; `""` is not a token (it means "no further page" and is modelled where it may appear). */
 export const PageToken = label(contractBounds.pageTokenBytes);
 
-/** A push token or credential: non-empty, ≤ 16 KiB, no control character at all (it ends up in a header value, where a line break would split it). */
+/**
+A push token or credential: non-empty, ≤ 16 KiB, no control character at all (it ends up in a header value,
+where a line break would split it).
+*/
 export const Secret = protoString().check((payload) => {
   const text = payload.value;
   if (text.length === 0) {
@@ -150,7 +166,8 @@ function hasControl(text: string): boolean {
 
 //// URLs and media types ////
 
-// The last URL found absolute: a client checks the same agent URL on every call and every ledger record, and parsing it (`new URL`) costs more than the rest of a small record's checks.
+// The last URL found absolute: a client checks the same agent URL on every call and every ledger record, and
+// parsing it (`new URL`) costs more than the rest of a small record's checks.
 let lastAbsoluteUrl: string | undefined;
 
 /** True for an absolute URL with a host and no userinfo (docs/protocol-checks.md#agent-card). */
@@ -183,13 +200,18 @@ export const Url = protoString().check((payload) => {
 // RFC 3986 §3: scheme ":" hier-part, with only the characters a URI may hold (unreserved, reserved and "%").
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
-/** True for an absolute URI (RFC 3986 §4.3): a scheme, a colon and a non-empty rest, any scheme (`urn:`, `https:`, `tag:`). */
+/**
+True for an absolute URI (RFC 3986 §4.3): a scheme, a colon and a non-empty rest, any scheme (`urn:`,
+`https:`, `tag:`).
+*/
 export function isAbsoluteUri(text: string): boolean {
   return URI.test(text);
 }
 
 /**
-An identifier the spec only calls a URI (`AgentExtension.uri`, a message's or an artifact's `extensions`): any absolute RFC 3986 URI, `urn:example:ext:v1` as much as `https://…`, ≤ 4096 B. Nothing connects to it, so the URL rules ({@link Url}) do not apply.
+An identifier the spec only calls a URI (`AgentExtension.uri`, a message's or an artifact's `extensions`): any
+absolute RFC 3986 URI, `urn:example:ext:v1` as much as `https://…`, ≤ 4096 B. Nothing connects to it, so the
+URL rules ({@link Url}) do not apply.
 */
 export const Uri = protoString().check((payload) => {
   const rule = labelRule(payload.value, contractBounds.urlBytes);
@@ -200,7 +222,8 @@ export const Uri = protoString().check((payload) => {
   }
 });
 
-// RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS parameter ), tokens per §5.6.2, parameter values a token or a quoted-string.
+// RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS parameter ), tokens per §5.6.2, parameter values a token
+// or a quoted-string.
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`);

@@ -1,11 +1,15 @@
 /**
 @module
-The order of two timestamps, read only by the checks of task pages and streams, so it loads with them (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use"); the `Timestamp` schema is in `timestamp.ts`.
+The order of two timestamps, read only by the checks of task pages and streams, so it loads with them
+(`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use"); the `Timestamp` schema is in
+`timestamp.ts`.
 */
 import type { Timestamp } from './timestamp.js';
 
 /**
-Orders two valid timestamps by instant: negative, zero or positive. Plain string order is wrong once fraction lengths differ (`…:00Z` sorts after `…:00.5Z`), so the fractions are compared digit by digit, the shorter padded with zeros.
+Orders two valid timestamps by instant: negative, zero or positive. Plain string order is wrong once fraction
+lengths differ (`…:00Z` sorts after `…:00.5Z`), so the fractions are compared digit by digit, the shorter
+padded with zeros.
 
 @example
 ```ts

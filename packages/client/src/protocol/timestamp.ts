@@ -1,7 +1,8 @@
 import type * as z from 'zod/mini';
 import { protoString, violate } from './scalars.js';
 
-// A2A spec §5.6.1: UTC, ending in `Z`, no other offset; the spec's own examples use 0, 3 and 6 fraction digits, so any number is read.
+// A2A spec §5.6.1: UTC, ending in `Z`, no other offset; the spec's own examples use 0, 3 and 6 fraction
+// digits, so any number is read.
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
@@ -12,7 +13,8 @@ function daysIn(year: number, month: number): number {
 }
 
 /**
-True for an RFC 3339 UTC timestamp a `google.protobuf.Timestamp` can hold: years 0001–9999, a real calendar day, no leap second (`:60` has no Timestamp value), `Z` only, any number of fraction digits.
+True for an RFC 3339 UTC timestamp a `google.protobuf.Timestamp` can hold: years 0001–9999, a real calendar
+day, no leap second (`:60` has no Timestamp value), `Z` only, any number of fraction digits.
 
 @example
 ```ts

@@ -4,17 +4,25 @@ import { optionalMembers } from '../core/optional-members.js';
 /** Why a deadline ended early: its own timer fired, or the caller aborted. */
 export type Stop = 'timeout' | 'aborted';
 
-/** One AbortController driven by our own timer and the caller's signal, so that fake timers drive the deadline. */
+/**
+One AbortController driven by our own timer and the caller's signal, so that fake timers drive the deadline.
+*/
 export type Deadline = {
   readonly signal: AbortSignal;
   readonly stop: () => Stop | undefined;
   readonly stopTimer: () => void;
-  /** Cancels `reader` when the deadline ends early, which ends a pending read even where fetch would not; `undefined` stops watching. One reader at a time: an exchange has one body. */
+  /**
+  Cancels `reader` when the deadline ends early, which ends a pending read even where fetch would not;
+  `undefined` stops watching. One reader at a time: an exchange has one body.
+  */
   readonly watch: (reader: Cancellable | undefined) => void;
   readonly release: () => void;
 };
 
-/** The rejection of a wait the deadline cut short; it never reaches a caller, whose error is chosen from `stop()`. */
+/**
+The rejection of a wait the deadline cut short; it never reaches a caller, whose error is chosen from
+`stop()`.
+*/
 export const halted = Symbol('halted');
 
 /** What {@link Deadline.watch} cancels: a body's reader. */
@@ -71,7 +79,10 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
   });
 }
 
-/** The error of a dispatched exchange that failed: `timeout` or `aborted` when the deadline stopped it, otherwise `otherwise`, whose `cause` is the platform error's code alone (`{ code: 'ECONNRESET' }`), never its text. */
+/**
+The error of a dispatched exchange that failed: `timeout` or `aborted` when the deadline stopped it, otherwise
+`otherwise`, whose `cause` is the platform error's code alone (`{ code: 'ECONNRESET' }`), never its text.
+*/
 export function dispatchedFailure(
   deadline: Deadline,
   otherwise: 'network' | 'read',

@@ -1,13 +1,20 @@
 /**
 @module
-The caller's extra headers (`ClientOptions.headers`, docs/protocol-checks.md#extra-headers), checked before they join a request's headers (`request-headers.ts`): they may add to the protocol's headers, never replace one. Only a client given that option reaches this, so it loads with that client's first request (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use").
+The caller's extra headers (`ClientOptions.headers`, docs/protocol-checks.md#extra-headers), checked before
+they join a request's headers (`request-headers.ts`): they may add to the protocol's headers, never replace
+one. Only a client given that option reaches this, so it loads with that client's first request
+(`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use").
 */
 import { RequestError } from '../core/errors.js';
 import { optionalMembers } from '../core/optional-members.js';
 import { type ExtraHeaders, fieldValue, type HeaderTarget, token } from './request-headers.js';
 
 /**
-Names an extra header may not use, lowercase: the protocol's own (A2A spec §3.6.2 `A2A-Version`, §3.2.6 `A2A-Extensions`), the ones the exchange owns (`Accept`, `Content-Type`, `Authorization` from the token provider), `Idempotency-Key` (the key travels in the message's metadata, docs/idempotency.md#keys, so a header would be a second, unchecked key), and the Fetch standard's forbidden request-header names, which a browser would drop without a word.
+Names an extra header may not use, lowercase: the protocol's own (A2A spec §3.6.2 `A2A-Version`, §3.2.6
+`A2A-Extensions`), the ones the exchange owns (`Accept`, `Content-Type`, `Authorization` from the token
+provider), `Idempotency-Key` (the key travels in the message's metadata, docs/idempotency.md#keys, so a header
+would be a second, unchecked key), and the Fetch standard's forbidden request-header names, which a browser
+would drop without a word.
 */
 export const reservedHeaderNames: ReadonlySet<string> = new Set([
   'a2a-version',
@@ -57,9 +64,12 @@ function isReserved(name: string): boolean {
 }
 
 /**
-The extra headers of one request, by lowercase name: the function is asked once, with the request's URL and method, and the whole request is refused at the first bad header, so nothing is dropped or changed silently.
+The extra headers of one request, by lowercase name: the function is asked once, with the request's URL and
+method, and the whole request is refused at the first bad header, so nothing is dropped or changed silently.
 
-@throws RequestError `invalid-params` (nothing was sent): `headers` (the function threw or returned no object), `header-count`, `header-bytes`, `header-name`, `header-value`, `header-reserved`, `header-repeated`.
+@throws RequestError `invalid-params` (nothing was sent): `headers` (the function threw or returned no
+  object), `header-count`, `header-bytes`, `header-name`, `header-value`, `header-reserved`,
+  `header-repeated`.
 @example
 ```ts
 extraHeadersOf(() => ({ 'X-Tenant': 'acme' }), { url, method: 'POST' }); // { 'x-tenant': 'acme' }

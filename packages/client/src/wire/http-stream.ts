@@ -1,6 +1,8 @@
 /**
 @module
-An HTTP exchange whose answer may be a live event stream: the half of `http.ts` only a stream reaches, so it loads with the first stream (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use"). The token, dispatch, headers and redirect rules are `http.ts`'s own.
+An HTTP exchange whose answer may be a live event stream: the half of `http.ts` only a stream reaches, so it
+loads with the first stream (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use"). The
+token, dispatch, headers and redirect rules are `http.ts`'s own.
 */
 import type { Deadline } from './deadline.js';
 import { dispatch, type HttpExchangeRequest, type MediaType, wrongMedia } from './http.js';
@@ -19,7 +21,10 @@ export type HttpStreamResponse = {
 };
 
 /**
-Opens a stream: the deadline covers the token and the response headers only; after that the caller's signal still ends the body. A 2xx `text/event-stream` answer returns the live body; a 2xx JSON answer (a JSON-RPC error envelope, docs/protocol-checks.md#stream-establishment) and any non-2xx answer are read whole under the deadline and bounded; any other 2xx media type fails.
+Opens a stream: the deadline covers the token and the response headers only; after that the caller's signal
+still ends the body. A 2xx `text/event-stream` answer returns the live body; a 2xx JSON answer (a JSON-RPC
+error envelope, docs/protocol-checks.md#stream-establishment) and any non-2xx answer are read whole under the
+deadline and bounded; any other 2xx media type fails.
 
 @throws as `exchange` (`http.ts`); reading the live body throws `TransportError` (`read` or `aborted`).
 @example
@@ -38,7 +43,8 @@ export async function openStream(request: HttpExchangeRequest): Promise<HttpStre
   try {
     const mediaType = classifyMediaType(headers.get('content-type'));
     if (response.ok && mediaType === 'sse') {
-      // docs/protocol-checks.md#dispatch-and-timing: the deadline ends at establishment; the consumer's idle bound takes over.
+      // docs/protocol-checks.md#dispatch-and-timing: the deadline ends at establishment; the consumer's idle
+      // bound takes over.
       deadline.stopTimer();
       const live = liveBody(
         response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
@@ -58,7 +64,10 @@ export async function openStream(request: HttpExchangeRequest): Promise<HttpStre
   }
 }
 
-/** Wraps a live body so that the deadline's signal still ends it, and frees the deadline's timer and listener once the body ends, fails or is released. */
+/**
+Wraps a live body so that the deadline's signal still ends it, and frees the deadline's timer and listener
+once the body ends, fails or is released.
+*/
 export function liveBody(
   source: ReadableStream<Uint8Array>,
   deadline: Deadline,

@@ -22,15 +22,30 @@ export type HttpExchangeRequest = {
   readonly body?: string;
   /** The request media type, sent only with a body. @default 'application/json' */
   readonly contentType?: 'application/json' | 'application/a2a+json';
-  /** `json` sends `Accept: application/a2a+json, application/json`; `sse` sends `Accept: text/event-stream`. */
+  /**
+  `json` sends `Accept: application/a2a+json, application/json`; `sse` sends `Accept: text/event-stream`.
+  */
   readonly accept: MediaKind;
-  /** The binding's headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization` are set here and cannot be overridden. */
+  /**
+  The binding's headers such as `A2A-Extensions`. `A2A-Version`, `Accept`, `Content-Type` and `Authorization`
+  are set here and cannot be overridden.
+  */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The caller's extra headers (`ClientOptions.headers`), checked before they arrive (`extra-headers.ts`) and never allowed to replace a protocol header (`request-headers.ts`). */
+  /**
+  The caller's extra headers (`ClientOptions.headers`), checked before they arrive (`extra-headers.ts`) and
+  never allowed to replace a protocol header (`request-headers.ts`).
+  */
   readonly extraHeaders?: CheckedExtraHeaders;
-  /** The `fetch` to send with; without one, `globalThis.fetch` as it is when the request leaves (ARCHITECTURE.md#import-rules). */
+  /**
+  The `fetch` to send with; without one, `globalThis.fetch` as it is when the request leaves
+  (ARCHITECTURE.md#import-rules).
+  */
   readonly fetch?: FetchFunction;
-  /** Bearer token provider, called once inside the deadline before dispatch. Anything but an RFC 6750 `b64token` string (`undefined`, `''`, a line break, another type) fails as `AuthorizationError('unavailable')`, never as an anonymous request. Leave it out to send no `Authorization`. */
+  /**
+  Bearer token provider, called once inside the deadline before dispatch. Anything but an RFC 6750 `b64token`
+  string (`undefined`, `''`, a line break, another type) fails as `AuthorizationError('unavailable')`, never
+  as an anonymous request. Leave it out to send no `Authorization`.
+  */
   readonly authorize?: (signal: AbortSignal) => Promise<string>;
   /** The caller's cancellation; it also ends a live stream body. */
   readonly signal?: AbortSignal;
@@ -38,7 +53,10 @@ export type HttpExchangeRequest = {
   readonly limits: Pick<Limits, 'requestBodyBytes' | 'responseBodyBytes' | 'requestTimeoutMs'>;
   /** Called immediately before `fetch`, once the request may reach the peer, with its method. */
   readonly onDispatch?: (method: HttpExchangeRequest['method']) => void;
-  /** `false` leaves out `A2A-Version`: the agent card is a plain public document, and a custom header would force a CORS preflight that a static card host may not answer. @default true */
+  /**
+  `false` leaves out `A2A-Version`: the agent card is a plain public document, and a custom header would force
+  a CORS preflight that a static card host may not answer. @default true
+  */
   readonly a2aVersion?: false;
 };
 
@@ -59,7 +77,9 @@ function invalidRequest(): RequestError {
 }
 
 /**
-The body as it is sent, once its UTF-8 size is known to be within `requestBodyBytes`. It stays a string: fetch encodes it to UTF-8 once, exactly as `TextEncoder` would (lone surrogates included), so encoding it here too would only copy it.
+The body as it is sent, once its UTF-8 size is known to be within `requestBodyBytes`. It stays a string: fetch
+encodes it to UTF-8 once, exactly as `TextEncoder` would (lone surrogates included), so encoding it here too
+would only copy it.
 */
 function boundedBody(request: HttpExchangeRequest): string | undefined {
   const { body } = request;
@@ -67,12 +87,14 @@ function boundedBody(request: HttpExchangeRequest): string | undefined {
     return undefined;
   }
   const limit = request.limits.requestBodyBytes;
-  // Every UTF-16 code unit takes one to three UTF-8 bytes (a surrogate pair, two units, takes four), so only a body between limit/3 and limit code units needs counting.
+  // Every UTF-16 code unit takes one to three UTF-8 bytes (a surrogate pair, two units, takes four), so only
+  // a body between limit/3 and limit code units needs counting.
   const fits = body.length * 3 <= limit || (body.length <= limit && encoder.encode(body).byteLength <= limit);
   if (!fits) {
     throw new RequestError('body-too-large', { violation: { rule: 'requestBodyBytes' } });
   }
-  // Fetch standard, "new Request": a GET cannot carry a body. Ours bypasses ky's Request (see `http`), so it is refused here.
+  // Fetch standard, "new Request": a GET cannot carry a body. Ours bypasses ky's Request (see `http`), so it
+  // is refused here.
   if (request.method === 'GET') {
     throw invalidRequest();
   }
@@ -91,10 +113,13 @@ async function resolveToken(
       deadline.signal,
     );
   } catch {
-    // docs/protocol-checks.md#dispatch-and-timing: a provider that fails or outlives the deadline is `unavailable`, never dispatched.
+    // docs/protocol-checks.md#dispatch-and-timing: a provider that fails or outlives the deadline is
+    // `unavailable`, never dispatched.
     throw deadline.stop() === 'aborted' ? new RequestError('aborted') : new AuthorizationError('unavailable');
   }
-  // docs/protocol-checks.md#token-provider: a client built with bearer security never sends anonymously; a provider that has no token (`undefined`, `''`) failed as surely as one that threw, and the durable ledger must see `not-started`, not an open outcome.
+  // docs/protocol-checks.md#token-provider: a client built with bearer security never sends anonymously; a
+  // provider that has no token (`undefined`, `''`) failed as surely as one that threw, and the durable ledger
+  // must see `not-started`, not an open outcome.
   if (typeof token !== 'string' || !bearerToken.test(token)) {
     throw new AuthorizationError('unavailable');
   }
@@ -102,29 +127,35 @@ async function resolveToken(
 }
 
 /**
-The options of the one ky instance (`http` below), which never change: ky 2 retries GETs on network errors, ends its
-10 s timeout at the headers and throws on an error status, all ours to decide. A call adds its method, from which ky
-builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it with the body and the deadline's
-signal. Given to ky, the body would be piped through an identity stream when `fetch` wraps that `Request` again; the
-signal would be combined with ky's own controller; and the headers, already checked and lowercase, would be copied
-through ky's defaults, its call options, its `content-type` probe and the `Request`: all per call, and all unused here.
+The options of the one ky instance (`http` below), which never change: ky 2 retries GETs on network errors,
+ends its 10 s timeout at the headers and throws on an error status, all ours to decide. A call adds its
+method, from which ky builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it
+with the body and the deadline's signal. Given to ky, the body would be piped through an identity stream when
+`fetch` wraps that `Request` again; the signal would be combined with ky's own controller; and the headers,
+already checked and lowercase, would be copied through ky's defaults, its call options, its `content-type`
+probe and the `Request`: all per call, and all unused here.
 */
 export const kyOptions = Object.freeze({
   retry: 0,
   timeout: false,
   throwHttpErrors: false,
-  // ARCHITECTURE.md#decisions: 'manual', because a browser reports redirect 'error' exactly like a lost connection.
+  // ARCHITECTURE.md#decisions: 'manual', because a browser reports redirect 'error' exactly like a lost
+  // connection.
   redirect: 'manual',
 } as const);
 
 const http = ky.create(kyOptions);
 
-/** Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a failure. */
+/**
+Token, dispatch and headers, under the deadline; ends with a response that is neither a redirect nor a
+failure.
+*/
 export async function dispatch(
   request: HttpExchangeRequest,
 ): Promise<{ response: Response; deadline: Deadline }> {
   const body = boundedBody(request);
-  // docs/protocol-checks.md#extra-headers: asked before the token, and checked by the caller (`extra-headers.ts`).
+  // docs/protocol-checks.md#extra-headers: asked before the token, and checked by the caller
+  // (`extra-headers.ts`).
   const extra = request.extraHeaders === undefined ? undefined : await request.extraHeaders(request);
   const headers = requestHeaders(request, body !== undefined, extra);
   if (request.signal?.aborted === true) {
@@ -161,7 +192,8 @@ export async function dispatch(
           } catch {
             // An observer never changes the outcome of an exchange.
           }
-          // Called as a plain function, never as a method of the request: a browser's fetch refuses any other `this`.
+          // Called as a plain function, never as a method of the request: a browser's fetch refuses any other
+          // `this`.
           const send = request.fetch ?? globalThis.fetch;
           return send(input, {
             ...init,
@@ -177,14 +209,16 @@ export async function dispatch(
     try {
       response = await pending;
     } catch (error) {
-      // Before dispatch the only ways to fail are the guards above: a `Request` that refused the headers, or the caller aborted first.
+      // Before dispatch the only ways to fail are the guards above: a `Request` that refused the headers, or
+      // the caller aborted first.
       throw dispatched
         ? dispatchedFailure(deadline, 'network', error)
         : unbuilt
           ? invalidRequest()
           : new RequestError('aborted');
     }
-    // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch standard).
+    // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch
+    // standard).
     if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
       cancelBody(response);
       throw new HttpProtocolError('redirect', {
@@ -205,9 +239,13 @@ export function wrongMedia(response: Response): HttpProtocolError {
 }
 
 /**
-Performs one unary HTTP exchange: no retry, no redirect, one deadline (`limits.requestTimeoutMs`) over the token, the send, the headers and the whole body. A 2xx answer must carry the media type `accept` names (a `json` request also admits an empty body with no `Content-Type`, returned as `none`); any other status is returned for the binding to read as an A2A error.
+Performs one unary HTTP exchange: no retry, no redirect, one deadline (`limits.requestTimeoutMs`) over the
+token, the send, the headers and the whole body. A 2xx answer must carry the media type `accept` names (a
+`json` request also admits an empty body with no `Content-Type`, returned as `none`); any other status is
+returned for the binding to read as an A2A error.
 
-@throws RequestError, AuthorizationError (not dispatched); TransportError, HttpProtocolError, InvalidResponseError (dispatched).
+@throws RequestError, AuthorizationError (not dispatched); TransportError, HttpProtocolError,
+  InvalidResponseError (dispatched).
 @example
 ```ts
 const response = await exchange({

@@ -1,6 +1,8 @@
 /**
 @module
-The value of a long JSON number token, computed in memory bounded by a constant (docs/protocol-checks.md#bounded-json): the scanner (`json-scanner.ts`) hands a token longer than a few dozen bytes here instead of turning it into text whole.
+The value of a long JSON number token, computed in memory bounded by a constant
+(docs/protocol-checks.md#bounded-json): the scanner (`json-scanner.ts`) hands a token longer than a few dozen
+bytes here instead of turning it into text whole.
 */
 
 const MINUS = 0x2d;
@@ -8,13 +10,18 @@ const PLUS = 0x2b;
 const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
-// Correct rounding to a double never depends on more than 768 significant decimal digits: every halfway point between two doubles has at most that many. Keeping more, and one nonzero digit for any nonzero rest, keeps the value `Number` gives exactly.
+// Correct rounding to a double never depends on more than 768 significant decimal digits: every halfway point
+// between two doubles has at most that many. Keeping more, and one nonzero digit for any nonzero rest, keeps
+// the value `Number` gives exactly.
 const keptDigits = 800;
-// An exponent beyond this decides the value alone (0 or Infinity) whatever the digits: a document holds fewer than 2^28 of them.
+// An exponent beyond this decides the value alone (0 or Infinity) whatever the digits: a document holds fewer
+// than 2^28 of them.
 const exponentCeiling = 1_000_000_000;
 
 /**
-`Number` of the number token `bytes[start, end)` (already validated), in memory bounded by a constant rather than the token's length: leading zeros dropped, at most {@link keptDigits} significant digits kept, a single `1` standing for any nonzero digits after them, and the exponent adjusted to match.
+`Number` of the number token `bytes[start, end)` (already validated), in memory bounded by a constant rather
+than the token's length: leading zeros dropped, at most {@link keptDigits} significant digits kept, a single
+`1` standing for any nonzero digits after them, and the exponent adjusted to match.
 
 @example
 ```ts

@@ -4,12 +4,10 @@ import { isPlainKey, maskedKey, maxNamedKeyLength } from '../core/violation-path
 import { JsonError, type JsonRule } from './json-error.js';
 import { longNumber } from './json-number.js';
 
-/** Whether an object key is public vocabulary that an error path may name (docs/protocol-checks.md#bounded-json, paths). */
+/** Whether a key is public vocabulary that an error path may name (docs/protocol-checks.md#bounded-json). */
 export type KnownKey = (key: string) => boolean;
 
-/**
-The bounds one document is held to (docs/protocol-checks.md#bounded-json), derived from the resolved {@link Limits} table with {@link jsonLimitsFrom}.
-*/
+/** The bounds a document is held to (docs/protocol-checks.md#bounded-json), from `jsonLimitsFrom`. */
 export type JsonLimits = Pick<
   Limits,
   'jsonDepth' | 'jsonEntries' | 'jsonValues' | 'jsonStringBytes' | 'jsonKeyBytes'
@@ -42,12 +40,14 @@ const OBJECT = 1;
 const safeDigits = 15;
 // The largest double is about 1.8 × 10^308: 309 integer digits.
 const maxFiniteDigits = 309;
-// Objects up to this size are checked for duplicates by a linear search, cheaper than a Set for the small objects that dominate A2A payloads.
+// Objects up to this size are checked for duplicates by a linear search, cheaper than a Set for the small
+// objects that dominate A2A payloads.
 const linearKeys = 16;
-// A number this long is turned into text as it is; a longer one is first shortened to at most this many significant digits.
+// A number this long becomes text as it is; a longer one is cut first to at most this many digits.
 const shortNumber = 32;
 
-// 1 for the bytes that end a run of plain string content: the quote, the backslash and the control characters RFC 8259 §7 forbids raw.
+// 1 for the bytes that end a run of plain string content: the quote, the backslash and the control characters
+// RFC 8259 §7 forbids raw.
 const stringStop = new Uint8Array(256);
 for (let byte = 0; byte < 0x20; byte++) {
   stringStop[byte] = 1;
@@ -73,19 +73,21 @@ const literals: ReadonlyMap<number, Uint8Array> = new Map(
 );
 
 /**
-One validating pass over UTF-8 JSON: syntax, bounds, duplicate keys and number ranges, with no value built. Containers are tracked on explicit per-level arrays rather than by recursion, so depth costs no call stack, and the same arrays give the error path.
+One validating pass over UTF-8 JSON: syntax, bounds, duplicate keys and number ranges, with no value built.
+Containers are tracked on explicit per-level arrays rather than by recursion, so depth costs no call stack,
+and the same arrays give the error path.
 */
 export class Scanner {
   private readonly bytes: Uint8Array;
   private readonly limits: JsonLimits;
   private readonly kinds: Uint8Array;
   private readonly counts: Int32Array;
-  // The byte range of the current key of each object level, quotes included; -1 while the member has no key yet.
+  // The byte range of each object level's current key, quotes included; -1 while the member has no key yet.
   private readonly keyStarts: Int32Array;
   private readonly keyEnds: Int32Array;
   private readonly keys: string[][] = [];
   private readonly keySets: (Set<string> | undefined)[] = [];
-  // Set by `string()` and `key()`: the decoded UTF-8 length; for `key()`, whether the key is plain ASCII and its hash.
+  // Set by `string()` and `key()`: the decoded UTF-8 length; by `key()`, whether it is plain ASCII, its hash.
   private decodedBytes = 0;
   private keyPlain = false;
   private keyHash = 0;
@@ -257,13 +259,14 @@ export class Scanner {
     return this.whitespace(colon + 1);
   }
 
-  /** Validates the key whose quote is at `index` and sets `decodedBytes`, `keyHash` and `keyPlain`; returns the index after its closing quote. */
+  /** Validates the key whose quote is at `index` and sets `decodedBytes`, `keyHash`, `keyPlain`. */
   private key(index: number, depth: number): number {
     const bytes = this.bytes;
     const end = bytes.length;
     const start = index + 1;
     let hash = 0;
-    // Keys are short and plain ASCII: this loop hashes them for the key cache, and leaves escapes and other scripts to the general path.
+    // Keys are short and plain ASCII: this loop hashes them for the key cache, and leaves escapes and other
+    // scripts to the general path.
     for (let at = start; at < end; at++) {
       const byte = bytes[at] ?? 0;
       if (byte === QUOTE) {
@@ -281,7 +284,7 @@ export class Scanner {
     return this.string(index, depth);
   }
 
-  /** Validates the string whose quote is at `index` and sets `decodedBytes`; returns the index after its closing quote. */
+  /** Validates the string whose quote is at `index` and sets `decodedBytes`; returns the index after it. */
   private string(index: number, depth: number): number {
     const bytes = this.bytes;
     const end = bytes.length;
@@ -403,7 +406,8 @@ export class Scanner {
       at = this.requiredDigits(at, depth);
       exponent = true;
     }
-    // Without an exponent, an integer part of more than 309 digits (no leading zero) is at least 10^309, beyond the largest double: no need to read it twice.
+    // Without an exponent, an integer part of more than 309 digits (no leading zero) is at least 10^309,
+    // beyond the largest double: no need to read it twice.
     if (!exponent && integerDigits > maxFiniteDigits) {
       this.fail('non-finite', index, depth);
     }
@@ -464,7 +468,8 @@ export class Scanner {
       }
       const keyStart = this.keyStarts[level] ?? -1;
       if (keyStart >= 0) {
-        // A key is the peer's text (it may echo a credential): named only when the caller knows it as its own vocabulary.
+        // A key is the peer's text (it may echo a credential): named only when the caller knows it as its own
+        // vocabulary.
         const keyEnd = this.keyEnds[level] ?? keyStart;
         // An identifier is ASCII, so at most six escaped bytes per character: a longer key is never decoded.
         const key =

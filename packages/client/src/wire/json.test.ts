@@ -445,7 +445,8 @@ describe('parseJson syntax', () => {
     const buffer = new Uint8Array(64);
     for (let shift = 0; shift < 4; shift++) {
       for (let position = 0; position < 24; position++) {
-        // A raw control character is refused where it stands; a quote ends the string, so the rest is trailing data.
+        // A raw control character is refused where it stands; a quote ends the string, so the rest is
+        // trailing data.
         for (const [stop, rule, offset] of [
           ['\u0001', 'syntax', position + 1],
           ['"', 'trailing-data', position + 2],
@@ -518,7 +519,10 @@ describe('parseJson values', () => {
   });
 });
 
-/** What the scanner must make of a number literal: the rule `Number` of its whole text implies (the reference), or acceptance. */
+/**
+What the scanner must make of a number literal: the rule `Number` of its whole text implies (the reference),
+or acceptance.
+*/
 function expectedNumberRule(text: string): JsonRule | undefined {
   const value = Number(text);
   if (!Number.isFinite(value)) {
@@ -638,7 +642,10 @@ describe('jsonLimitsFrom', () => {
   });
 });
 
-/** The rules JSON.stringify's output of `value` must break: unsafe integers and lone surrogates survive stringify. */
+/**
+The rules JSON.stringify's output of `value` must break: unsafe integers and lone surrogates survive
+stringify.
+*/
 function rulesBrokenBy(value: unknown, found: Set<JsonRule> = new Set()): Set<JsonRule> {
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     found.add('unsafe-integer');
@@ -715,7 +722,8 @@ function attempt(work: () => unknown): Outcome {
   }
 }
 
-// The rules about the text itself, which JSON.parse enforces too; every other rule is a bound or a policy of ours.
+// The rules about the text itself, which JSON.parse enforces too; every other rule is a bound or a policy of
+// ours.
 const grammarRules: ReadonlySet<JsonRule> = new Set(['syntax', 'trailing-data', 'invalid-utf8']);
 
 describe('parseJson properties', () => {

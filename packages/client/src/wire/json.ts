@@ -4,7 +4,8 @@ import { invalidUtf8Offset, loneSurrogateIndex } from '../core/utf8.js';
 import { JsonError } from './json-error.js';
 import { type JsonLimits, type KnownKey, Scanner } from './json-scanner.js';
 
-// The error and its rules have their own module so that the scanner, which raises them, needs nothing from this one at run time; callers keep importing them from here.
+// The error and its rules have their own module so that the scanner, which raises them, needs nothing from
+// this one at run time; callers keep importing them from here.
 export { JsonError, type JsonRule } from './json-error.js';
 export type { JsonLimits, KnownKey } from './json-scanner.js';
 
@@ -32,11 +33,16 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /**
-Parses one JSON document under strict bounds: every rule of {@link JsonRule} is checked in one pass over the UTF-8 bytes, and the native `JSON.parse` then builds the value, so the result is exactly what `JSON.parse` returns (`__proto__` keys become own data properties). Byte input must be UTF-8 without a byte order mark.
+Parses one JSON document under strict bounds: every rule of {@link JsonRule} is checked in one pass over the
+UTF-8 bytes, and the native `JSON.parse` then builds the value, so the result is exactly what `JSON.parse`
+returns (`__proto__` keys become own data properties). Byte input must be UTF-8 without a byte order mark.
 
-A refusal's path names array indexes, and an object key only when `knownKey` accepts it (the protocol's own member names, passed in by the layer that knows them); every other key reads `[*]`, since a key is the peer's text and may echo a credential. Without `knownKey` no key is named.
+A refusal's path names array indexes, and an object key only when `knownKey` accepts it (the protocol's own
+member names, passed in by the layer that knows them); every other key reads `[*]`, since a key is the peer's
+text and may echo a credential. Without `knownKey` no key is named.
 
-@throws {JsonError} for the first broken rule in document order (after `too-large` and the encoding checks, which come first).
+@throws {JsonError} for the first broken rule in document order (after `too-large` and the encoding checks,
+  which come first).
 
 @example
 ```ts
@@ -51,7 +57,8 @@ export function parseJson(
   knownKey?: KnownKey,
 ): JsonValue {
   if (typeof input === 'string') {
-    // A string's UTF-8 form is never shorter than its UTF-16 length, so the cheap test refuses the worst cases before any work.
+    // A string's UTF-8 form is never shorter than its UTF-16 length, so the cheap test refuses the worst
+    // cases before any work.
     if (input.length > limits.maxBytes) {
       throw new JsonError('too-large', limits.maxBytes, '$');
     }

@@ -1,12 +1,20 @@
-/** How the answer's `Content-Type` was classified: `none` when absent, `other` when unknown, malformed or repeated. */
+/**
+How the answer's `Content-Type` was classified: `none` when absent, `other` when unknown, malformed or
+repeated.
+*/
 export type MediaType = 'json' | 'sse' | 'none' | 'other';
 
-/** Classifies a `Content-Type` value by its essence: `none` when absent (`null`), `json` for `application/json` and `application/a2a+json`, `sse` for `text/event-stream`, `other` for anything else or for more than one media type. */
+/**
+Classifies a `Content-Type` value by its essence: `none` when absent (`null`), `json` for `application/json`
+and `application/a2a+json`, `sse` for `text/event-stream`, `other` for anything else or for more than one
+media type.
+*/
 export function classifyMediaType(value: string | null): MediaType {
   if (value === null) {
     return 'none';
   }
-  // Fetch joins a repeated header with ", ": a comma outside a quoted parameter means more than one media type.
+  // Fetch joins a repeated header with ", ": a comma outside a quoted parameter means more than one media
+  // type.
   let quoted = false;
   for (let index = 0; index < value.length; index += 1) {
     const char = value[index];

@@ -1,6 +1,8 @@
 /**
 @module
-The headers of one request: the protocol's own, which the exchange sets, and the caller's extra ones (`ClientOptions.headers`), which may add to them but never replace them (docs/protocol-checks.md#extra-headers).
+The headers of one request: the protocol's own, which the exchange sets, and the caller's extra ones
+(`ClientOptions.headers`), which may add to them but never replace them
+(docs/protocol-checks.md#extra-headers).
 */
 import { RequestError } from '../core/errors.js';
 
@@ -10,10 +12,15 @@ export type MediaKind = 'json' | 'sse';
 /** The request an extra-headers function is asked about: its URL and method, as the binding built them. */
 export type HeaderTarget = { readonly url: string; readonly method: 'GET' | 'POST' | 'DELETE' };
 
-/** Extra headers for one request; `undefined` adds none. Called once per HTTP request, before the token provider. */
+/**
+Extra headers for one request; `undefined` adds none. Called once per HTTP request, before the token provider.
+*/
 export type ExtraHeaders = (target: HeaderTarget) => Readonly<Record<string, string>> | undefined;
 
-/** The extra headers of one request, already checked by `extraHeadersOf` (`extra-headers.ts`) by whoever hands them to the exchange; a refusal rejects before anything is sent. */
+/**
+The extra headers of one request, already checked by `extraHeadersOf` (`extra-headers.ts`) by whoever hands
+them to the exchange; a refusal rejects before anything is sent.
+*/
 export type CheckedExtraHeaders = (target: HeaderTarget) => Promise<Readonly<Record<string, string>>>;
 
 /** What {@link requestHeaders} reads of the exchange. */
@@ -31,11 +38,18 @@ const acceptValues: Readonly<Record<MediaKind, string>> = {
 
 // RFC 9110 §5.1: a field name is a token (§5.6.2).
 export const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// RFC 9110 §5.5: visible characters, with SP or HTAB inside but never at either end. obs-text (0x80-0xFF) is refused: RFC 9110 §5.5 asks new fields to keep their values to US-ASCII.
+// RFC 9110 §5.5: visible characters, with SP or HTAB inside but never at either end. obs-text (0x80-0xFF) is
+// refused: RFC 9110 §5.5 asks new fields to keep their values to US-ASCII.
 export const fieldValue = /^(?:[!-~](?:[ \t!-~]*[!-~])?)?$/;
 
 /**
-The headers of one request as a plain object of lowercase names, in this order: the caller's `extra` headers, already checked by `extraHeadersOf` (`extra-headers.ts`: none of them reserved, so none is overwritten below), the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace: `A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body. `Authorization` is added later, from the token provider only. A plain object, not a `Headers`: the exchange sets them one by one on the `Request` ky builds (`http.ts`), so building a `Headers` here too would only add a copy per request.
+The headers of one request as a plain object of lowercase names, in this order: the caller's `extra` headers,
+already checked by `extraHeadersOf` (`extra-headers.ts`: none of them reserved, so none is overwritten below),
+the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace:
+`A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body.
+`Authorization` is added later, from the token provider only. A plain object, not a `Headers`: the exchange
+sets them one by one on the `Request` ky builds (`http.ts`), so building a `Headers` here too would only add a
+copy per request.
 
 @throws RequestError `invalid-params` `headers` (nothing was sent) when a binding header is no RFC 9110 field.
 @example
@@ -59,13 +73,15 @@ export function requestHeaders(
       headers[name.toLowerCase()] = value;
     }
   }
-  // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it on every A2A operation.
+  // A2A spec, §3.6.2: a request without A2A-Version is served as 0.3, so a 1.0 client sends it on every A2A
+  // operation.
   if (input.a2aVersion === false) {
     delete headers['a2a-version'];
   } else {
     headers['a2a-version'] = '1.0';
   }
-  // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are SSE.
+  // A2A spec, §9.1 and §11.1: JSON-RPC answers application/json, HTTP+JSON application/a2a+json; streams are
+  // SSE.
   headers['accept'] = acceptValues[input.accept];
   // Credentials come only from `authorize`, inside the deadline (docs/protocol-checks.md#token-provider).
   delete headers['authorization'];

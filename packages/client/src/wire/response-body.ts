@@ -5,12 +5,18 @@ const digitsOnly = /^[0-9]+$/;
 
 export function ignore(): void {}
 
-/** Cancels a response body, never awaited: a tee'd body (MSW, instrumentation) only settles its cancel once every branch is cancelled. */
+/**
+Cancels a response body, never awaited: a tee'd body (MSW, instrumentation) only settles its cancel once every
+branch is cancelled.
+*/
 export function cancelBody(response: Response): void {
   response.body?.cancel().catch(ignore);
 }
 
-/** One read of a body's reader under the deadline: a failed read, or one the deadline or the caller stopped, is a dispatched `TransportError`. */
+/**
+One read of a body's reader under the deadline: a failed read, or one the deadline or the caller stopped, is a
+dispatched `TransportError`.
+*/
 export async function readChunk(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   deadline: Deadline,
@@ -35,7 +41,10 @@ function tooLarge(status: number): InvalidResponseError {
   });
 }
 
-/** Reads a whole body within `limit` bytes (a declared larger `Content-Length` is refused before reading) and within the deadline. */
+/**
+Reads a whole body within `limit` bytes (a declared larger `Content-Length` is refused before reading) and
+within the deadline.
+*/
 export async function readAll(response: Response, limit: number, deadline: Deadline): Promise<Uint8Array> {
   const declared = response.headers.get('content-length');
   if (declared !== null && digitsOnly.test(declared) && Number(declared) > limit) {
@@ -46,7 +55,8 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
     return new Uint8Array(0);
   }
   const reader = response.body.getReader();
-  // The deadline cancels the reader when it or the caller stops, which ends a pending read even where fetch would not.
+  // The deadline cancels the reader when it or the caller stops, which ends a pending read even where fetch
+  // would not.
   deadline.watch(reader);
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -15,12 +15,18 @@ export type SseEvent = {
   readonly event?: string;
   /** The `data` lines of the event joined with `\n`. */
   readonly data: string;
-  /** The last event ID in effect: it persists across events until an `id` field changes it, and is absent while empty. */
+  /**
+  The last event ID in effect: it persists across events until an `id` field changes it, and is absent while
+  empty.
+  */
   readonly id?: string;
   /** The last valid `retry` value in milliseconds; like `id`, it persists across events. */
   readonly retry?: number;
   /**
-  The bytes consumed from the stream since the previous dispatched event up to the terminator of this event's blank line: BOM, comments, ignored fields and blank lines that dispatched nothing included, so that a frame inspector can show sizes. An event dispatches at the CR of a CRLF without waiting for the next byte, so that LF counts towards the next event; the sizes never depend on how the stream was chunked.
+  The bytes consumed from the stream since the previous dispatched event up to the terminator of this event's
+  blank line: BOM, comments, ignored fields and blank lines that dispatched nothing included, so that a frame
+  inspector can show sizes. An event dispatches at the CR of a CRLF without waiting for the next byte, so that
+  LF counts towards the next event; the sizes never depend on how the stream was chunked.
   */
   readonly wireBytes: number;
 };
@@ -35,11 +41,19 @@ export type SseRule =
   | 'too-many-events';
 
 /**
-The push side of {@link decodeSse}, without I/O or timers. `push` calls `onEvent` for each event the chunk completes, in order, and throws `InvalidResponseError('sse')` at the first violation (after the events that precede it). Violation offsets are stream byte offsets: the NUL byte itself for `nul`; the start of the line for `line-too-long`, `event-too-large` and `invalid-utf8` (for `data`, the event's first data line: data is validated once per event); the start of the dispatching blank line for `too-many-events`; `sseTotalBytes` for `stream-too-large`. After a violation every `push` throws it again.
+The push side of {@link decodeSse}, without I/O or timers. `push` calls `onEvent` for each event the chunk
+completes, in order, and throws `InvalidResponseError('sse')` at the first violation (after the events that
+precede it). Violation offsets are stream byte offsets: the NUL byte itself for `nul`; the start of the line
+for `line-too-long`, `event-too-large` and `invalid-utf8` (for `data`, the event's first data line: data is
+validated once per event); the start of the dispatching blank line for `too-many-events`; `sseTotalBytes` for
+`stream-too-large`. After a violation every `push` throws it again.
 */
 export type SseDecoder = {
   push(chunk: Uint8Array, onEvent: (event: SseEvent) => void): void;
-  /** The stream bytes the decoder holds, as text: the unterminated line and the current event's data; never more than `sseLineBytes + sseEventBytes`. */
+  /**
+  The stream bytes the decoder holds, as text: the unterminated line and the current event's data; never more
+  than `sseLineBytes + sseEventBytes`.
+  */
   readonly retainedBytes: number;
 };
 
@@ -61,22 +75,24 @@ export function createSseDecoder(limits: SseLimits): SseDecoder {
 }
 
 /**
-Each chunk is decoded once by a streaming `TextDecoder`, and lines are found in the text with native `indexOf`: the
-platform's decode is the floor of any SSE decoder (ARCHITECTURE.md), and a byte scan in JavaScript costs a fifth of it.
-The bounds and offsets stay in bytes: CR and LF are single bytes in UTF-8 and never part of a longer sequence, and the
-decoder never swallows one into a replacement character, so the k-th of them in the text is the k-th in the bytes; each
-is located in the bytes by a short scan over the bytes the multi-byte characters before it add. NUL is looked for in
-the bytes (sse-lines.ts says why).
+Each chunk is decoded once by a streaming `TextDecoder`, and lines are found in the text with native
+`indexOf`: the platform's decode is the floor of any SSE decoder (ARCHITECTURE.md), and a byte scan in
+JavaScript costs a fifth of it. The bounds and offsets stay in bytes: CR and LF are single bytes in UTF-8 and
+never part of a longer sequence, and the decoder never swallows one into a replacement character, so the k-th
+of them in the text is the k-th in the bytes; each is located in the bytes by a short scan over the bytes the
+multi-byte characters before it add. NUL is looked for in the bytes (sse-lines.ts says why).
 */
 class Decoder implements SseDecoder {
   private readonly limits: SseLimits;
-  // Not fatal: a comment may hold any bytes (WHATWG decodes it as text and drops it). Every ill-formed sequence becomes
-  // U+FFFD, so a part of a line whose text holds no U+FFFD is well-formed UTF-8, and one that holds one has its bytes
-  // checked exactly. ignoreBOM keeps a U+FEFF inside a field value: WHATWG strips one BOM at the start of the stream only.
+  // Not fatal: a comment may hold any bytes (WHATWG decodes it as text and drops it). Every ill-formed
+  // sequence becomes U+FFFD, so a part of a line whose text holds no U+FFFD is well-formed UTF-8, and one
+  // that holds one has its bytes checked exactly. ignoreBOM keeps a U+FEFF inside a field value: WHATWG
+  // strips one BOM at the start of the stream only.
   private readonly utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-  // Decodes the chunks while every byte so far is well-formed, at the same speed: its text needs no search for U+FFFD,
-  // one of the four passes over each chunk. The first ill-formed byte makes it throw; the replacing decoder then takes
-  // over for good, given the bytes this one held back, so it decodes exactly what it would have decoded all along.
+  // Decodes the chunks while every byte so far is well-formed, at the same speed: its text needs no search
+  // for U+FFFD, one of the four passes over each chunk. The first ill-formed byte makes it throw; the
+  // replacing decoder then takes over for good, given the bytes this one held back, so it decodes exactly
+  // what it would have decoded all along.
   private wellFormed: TextDecoder | undefined = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
   private onEvent: (event: SseEvent) => void = () => undefined;
   private failure: InvalidResponseError | undefined;
@@ -84,18 +100,18 @@ class Decoder implements SseDecoder {
   private bomMatched = 0;
   private bomDone = false;
   private afterCr = false;
-  // The bytes at the end of the last chunk that the text decoder holds back (an unfinished sequence, at most 3).
+  // Bytes the text decoder held back at the end of the last chunk (an unfinished sequence, at most 3).
   private held: Uint8Array = noBytes;
-  // The unterminated line carried over from earlier chunks: its text (the part in its first chunk, and the rest), and its
-  // length in bytes (at most sseLineBytes).
+  // The unterminated line carried over from earlier chunks: its text (the part in its first chunk, and the
+  // rest), and its length in bytes (at most sseLineBytes).
   private lineText = '';
   private lineRest = '';
   private lineLen = 0;
   private lineOffset = 0;
   private lineNul = -1;
   private lineInvalid = false;
-  // The joined data of the current event, and its length in bytes (at most sseEventBytes). Ill-formed UTF-8 in it is
-  // refused when the event dispatches: data is validated once per event.
+  // The joined data of the current event, and its length in bytes (at most sseEventBytes). Ill-formed UTF-8
+  // in it is refused when the event dispatches: data is validated once per event.
   private data = '';
   private dataLen = 0;
   private dataLines = 0;
@@ -146,7 +162,7 @@ class Decoder implements SseDecoder {
     }
   }
 
-  // WHATWG: one UTF-8 BOM at the very start of the stream is dropped, even when it arrives split across chunks.
+  // WHATWG: one UTF-8 BOM at the very start of the stream is dropped, even when split across chunks.
   private skipBom(bytes: Uint8Array, base: number): void {
     let i = 0;
     while (i < bytes.length && this.bomMatched < 3 && bytes[i] === BOM[this.bomMatched]) {
@@ -179,8 +195,9 @@ class Decoder implements SseDecoder {
         : this.decodeWellFormed(this.wellFormed, own, heldIn);
     this.held = heldTail(heldIn, b, from);
     const length = text.length;
-    // (mapByte, mapChar): the byte at mapByte starts no earlier than the character at mapChar, less `slack` characters
-    // (the one character a sequence begun in the previous chunk can add); exact after every NUL, CR or LF.
+    // (mapByte, mapChar): the byte at mapByte starts no earlier than the character at mapChar, less `slack`
+    // characters (the one character a sequence begun in the previous chunk can add); exact after every NUL,
+    // CR or LF.
     let mapByte = from;
     let mapChar = 0;
     let slack = heldIn.length > 0 ? 1 : 0;
@@ -238,8 +255,9 @@ class Decoder implements SseDecoder {
     }
   }
 
-  // The chunk's text from the fatal decoder, or, at the first ill-formed byte, from the replacing one, which is first
-  // given the bytes the fatal one held back from the previous chunk (a well-formed start of a sequence).
+  // The chunk's text from the fatal decoder, or, at the first ill-formed byte, from the replacing one, which
+  // is first given the bytes the fatal one held back from the previous chunk (a well-formed start of a
+  // sequence).
   private decodeWellFormed(fatal: TextDecoder, own: Uint8Array, heldIn: Uint8Array): string {
     try {
       return fatal.decode(own, { stream: true });
@@ -252,9 +270,9 @@ class Decoder implements SseDecoder {
     }
   }
 
-  // Whether the part of a line in b[start, end) holds ill-formed UTF-8; runs only when its text holds a U+FFFD, which
-  // may also be a well-formed one. The part that starts a chunk also owns the bytes held back from the previous chunk,
-  // and the part that ends one leaves its unfinished sequence to the next.
+  // Whether the part of a line in b[start, end) holds ill-formed UTF-8; runs only when its text holds a
+  // U+FFFD, which may also be a well-formed one. The part that starts a chunk also owns the bytes held back
+  // from the previous chunk, and the part that ends one leaves its unfinished sequence to the next.
   private invalidPart(
     b: Uint8Array,
     start: number,
@@ -301,8 +319,8 @@ class Decoder implements SseDecoder {
     this.lineInvalid ||= invalid;
   }
 
-  // One line: text[start, end) after the carried part, `bytes` long in this chunk, starting at stream offset `offset`
-  // and ended by the byte at stream offset `terminator`.
+  // One line: text[start, end) after the carried part, `bytes` long in this chunk, starting at stream offset
+  // `offset` and ended by the byte at stream offset `terminator`.
   private line(
     text: string,
     start: number,
@@ -317,8 +335,8 @@ class Decoder implements SseDecoder {
       this.dispatch(offset, terminator + 1);
       return;
     }
-    // `head` starts the line; `tail` is the rest of it when it spans chunks. They are joined only when the colon is not
-    // in `head`: searching a joined string would first copy it whole.
+    // `head` starts the line; `tail` is the rest of it when it spans chunks. They are joined only when the
+    // colon is not in `head`: searching a joined string would first copy it whole.
     let head = text.slice(start, end);
     let tail = '';
     let length = bytes;
@@ -461,7 +479,7 @@ function next(text: string, char: string, from: number): number {
   return at < 0 ? text.length : at;
 }
 
-// What the text decoder holds back after b[from, end): looked for in the held bytes too when the chunk is shorter than a sequence.
+// What the text decoder holds back after b[from, end), the held bytes included when a chunk is that short.
 function heldTail(heldIn: Uint8Array, b: Uint8Array, from: number): Uint8Array {
   const own = from === 0 ? b : b.subarray(from);
   const tail = own.length >= 3 || heldIn.length === 0 ? own : join(heldIn, own);

@@ -11,7 +11,8 @@ function firstOf(b: Uint8Array, from: number, values: readonly number[]): number
   return b.length;
 }
 
-// Mostly bytes a NUL scan must not stop at (a zero high byte of a word is the classic trap), some NULs, CRs and LFs.
+// Mostly bytes a NUL scan must not stop at (a zero high byte of a word is the classic trap), some NULs, CRs
+// and LFs.
 const byte = fc.oneof(
   { weight: 12, arbitrary: fc.integer({ min: 0, max: 255 }) },
   { weight: 1, arbitrary: fc.constantFrom(0, 10, 13, 1, 0x80, 0xff) },
@@ -66,7 +67,8 @@ describe('sse-lines', () => {
         const flushed = decoder.decode();
         expect(flushed).toBe(unfinishedTail(b) > 0 ? '\uFFFD' : '');
         if (unfinishedTail(b) > 0) {
-          // And the held bytes are the unfinished sequence: the text before them decodes alone to the same text.
+          // And the held bytes are the unfinished sequence: the text before them decodes alone to the same
+          // text.
           const before = b.subarray(0, b.length - unfinishedTail(b));
           const whole = new TextDecoder('utf-8', { ignoreBOM: true }).decode(b, { stream: true });
           expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(before)).toBe(whole);

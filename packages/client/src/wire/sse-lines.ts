@@ -1,6 +1,8 @@
 /**
 @module
-Line-level reading of an event stream (WHATWG HTML, "Interpreting an event stream"): where a line end or a NUL lies in the bytes, the value of a `retry` field, and how many bytes at the end of a chunk are an unfinished UTF-8 sequence.
+Line-level reading of an event stream (WHATWG HTML, "Interpreting an event stream"): where a line end or a NUL
+lies in the bytes, the value of a `retry` field, and how many bytes at the end of a chunk are an unfinished
+UTF-8 sequence.
 */
 
 /** NUL: refused in a field line, ignored in a comment, makes an `id` line ignored. */
@@ -11,13 +13,17 @@ export const lineFeed = 10;
 export const carriageReturn = 13;
 
 type IndexOf = (this: Uint8Array, value: number, from: number) => number;
-// Node's Buffer#indexOf is memchr and accepts any Uint8Array. A NUL in decoded text is slow to find (V8 compares each
-// UTF-16 unit of a two-byte string in turn, where memchr would stop at every ASCII character's zero high byte), and a
-// line end is looked for in the bytes only across the bytes multi-byte characters add, which memchr skips at once.
+// Node's Buffer#indexOf is memchr and accepts any Uint8Array. A NUL in decoded text is slow to find (V8
+// compares each UTF-16 unit of a two-byte string in turn, where memchr would stop at every ASCII character's
+// zero high byte), and a line end is looked for in the bytes only across the bytes multi-byte characters add,
+// which memchr skips at once.
 const nativeIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: IndexOf } } }).Buffer?.prototype
   .indexOf;
 
-/** The index of the first `value` byte in `b` at or after `from`, or `b.length`: the native search of the platform. */
+/**
+The index of the first `value` byte in `b` at or after `from`, or `b.length`: the native search of the
+platform.
+*/
 export function nextByte(b: Uint8Array, value: number, from: number): number {
   const at = nativeIndexOf === undefined ? b.indexOf(value, from) : nativeIndexOf.call(b, value, from);
   return at < 0 ? b.length : at;
@@ -45,7 +51,8 @@ export function nextNulByWords(b: Uint8Array, from: number): number {
   const count = (n - i) >> 2;
   if (count > 0) {
     const words = new Int32Array(b.buffer, b.byteOffset + i, count);
-    // (x - 0x01010101) & ~x & 0x80808080 is non-zero exactly when some byte of x is zero; four words per step.
+    // (x - 0x01010101) & ~x & 0x80808080 is non-zero exactly when some byte of x is zero; four words per
+    // step.
     let w = 0;
     for (const last = count - 3; w < last; w += 4) {
       const x0 = words[w] as number;
@@ -88,7 +95,9 @@ export function parseDigits(text: string): number | undefined {
 }
 
 /**
-How many bytes at the end of `b` (at most 3) a streaming UTF-8 decoder holds back: the start of a sequence that is well-formed so far but unfinished (WHATWG Encoding, UTF-8 decoder; RFC 3629 §4). A prefix that is already ill-formed is not held: the decoder has replaced it.
+How many bytes at the end of `b` (at most 3) a streaming UTF-8 decoder holds back: the start of a sequence
+that is well-formed so far but unfinished (WHATWG Encoding, UTF-8 decoder; RFC 3629 §4). A prefix that is
+already ill-formed is not held: the decoder has replaced it.
 */
 export function unfinishedTail(b: Uint8Array): number {
   const n = b.length;

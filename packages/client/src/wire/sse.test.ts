@@ -750,22 +750,25 @@ describe('decodeSse: the source is always released', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen[0]).toBe('a');
-    // The source generator is suspended at its yield on an early exit: its finally runs only if return() was called.
+    // The source generator is suspended at its yield on an early exit: its finally runs only if return() was
+    // called.
     expect(returnSpy).toHaveBeenCalledOnce();
     expect(await generator.next()).toStrictEqual({ done: true, value: undefined });
   });
 });
 
 describe('decodeSse: memory stays bounded', () => {
-  // Why structural rather than heap-based: vitest runs without --expose-gc, so process.memoryUsage() mostly measures
-  // garbage not yet collected (every event's decoded string), which is either loose enough to pass while leaking or
-  // tight enough to flake. Instead these tests pin the two facts that bound memory: the decoder's own buffers never
-  // exceed one line plus one event's data, and it keeps no reference to a chunk once `push` returns (the source below
-  // overwrites one buffer in place; any retained view would corrupt later events). The benchmark (bench/sse.ts)
-  // measures the live heap with --expose-gc.
+  // Why structural rather than heap-based: vitest runs without --expose-gc, so process.memoryUsage() mostly
+  // measures garbage not yet collected (every event's decoded string), which is either loose enough to pass
+  // while leaking or tight enough to flake. Instead these tests pin the two facts that bound memory: the
+  // decoder's own buffers never exceed one line plus one event's data, and it keeps no reference to a chunk
+  // once `push` returns (the source below overwrites one buffer in place; any retained view would corrupt
+  // later events). The benchmark (bench/sse.ts) measures the live heap with --expose-gc.
   const MiB = 1024 * 1024;
 
-  /** 64 MiB of events with one, two or three data lines of up to `maxLine` bytes, written into one reused buffer. */
+  /**
+  64 MiB of events with one, two or three data lines of up to `maxLine` bytes, written into one reused buffer.
+  */
   async function* reusedChunks(
     total: number,
     chunkBytes: number,

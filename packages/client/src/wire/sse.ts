@@ -2,7 +2,8 @@ import { TransportError, transportCause } from '../core/errors.js';
 import { optionalMembers } from '../core/optional-members.js';
 import { createSseDecoder, type SseEvent, type SseLimits } from './sse-decoder.js';
 
-// The push decoder and the types it shares with this stream reader have their own module; callers keep importing them from here.
+// The push decoder and the types it shares with this stream reader have their own module; callers keep
+// importing them from here.
 export {
   createSseDecoder,
   type SseDecoder,
@@ -20,7 +21,14 @@ export type SseOptions = {
 };
 
 /**
-Decodes a `text/event-stream` body into events within every SSE bound of `limits` (WHATWG HTML, "Interpreting an event stream"; A2A spec, §9.4.2 and §11.7: each JSON-RPC or HTTP+JSON stream response is the `data` of one event). LF, CR and CRLF end lines; comments and unknown fields are ignored; an unterminated event at the end of the stream is discarded. The first error ends the iteration: `InvalidResponseError('sse')` with a {@link SseRule} for a malformed or oversized stream, `TransportError` `idle` when no event comes for longer than `streamIdleTimeoutMs` (comments and the lines of an unfinished event do not count), `read` when the source fails, `aborted` when `signal` aborts; all with `dispatched: true`. The source is always cancelled (a reader released, an iterator returned) when the iteration ends, also when the consumer stops early.
+Decodes a `text/event-stream` body into events within every SSE bound of `limits` (WHATWG HTML, "Interpreting
+an event stream"; A2A spec, §9.4.2 and §11.7: each JSON-RPC or HTTP+JSON stream response is the `data` of one
+event). LF, CR and CRLF end lines; comments and unknown fields are ignored; an unterminated event at the end
+of the stream is discarded. The first error ends the iteration: `InvalidResponseError('sse')` with a
+{@link SseRule} for a malformed or oversized stream, `TransportError` `idle` when no event comes for longer
+than `streamIdleTimeoutMs` (comments and the lines of an unfinished event do not count), `read` when the
+source fails, `aborted` when `signal` aborts; all with `dispatched: true`. The source is always cancelled (a
+reader released, an iterator returned) when the iteration ends, also when the consumer stops early.
 
 @example
 ```ts
@@ -54,7 +62,8 @@ export async function* decodeSse(
       } catch (error) {
         failure = error;
       }
-      // docs/protocol-checks.md#sse-decoding: the idle time is the wait between events, so only a chunk that completed one restarts the clock.
+      // docs/protocol-checks.md#sse-decoding: the idle time is the wait between events, so only a chunk that
+      // completed one restarts the clock.
       restart = events.length > 0;
       for (const event of events) {
         if (signal?.aborted) {
@@ -73,7 +82,10 @@ export async function* decodeSse(
 }
 
 /**
-Reads one chunk at a time, bounded by the idle time (docs/protocol-checks.md#sse-decoding: the clock restarts with a read after an event, never after a comment or part of an event) and by the caller's signal. Handlers are made once per stream, the abort listener is added once and the timer re-armed in place where the platform allows: a read costs one promise.
+Reads one chunk at a time, bounded by the idle time (docs/protocol-checks.md#sse-decoding: the clock restarts
+with a read after an event, never after a comment or part of an event) and by the caller's signal. Handlers
+are made once per stream, the abort listener is added once and the timer re-armed in place where the platform
+allows: a read costs one promise.
 */
 class ChunkReader {
   private readonly next: () => Promise<IteratorResult<Uint8Array, unknown>>;
@@ -93,7 +105,8 @@ class ChunkReader {
     this.resolve = resolve;
     this.reject = reject;
     const timer: unknown = this.timer;
-    // Unless `read` restarts it, the clock runs on from the last event: such a read follows a chunk that completed no event within the same task, so the timer cannot have fired unseen in between.
+    // Unless `read` restarts it, the clock runs on from the last event: such a read follows a chunk that
+    // completed no event within the same task, so the timer cannot have fired unseen in between.
     if (this.restart) {
       if (
         typeof timer === 'object' &&
@@ -154,7 +167,9 @@ class ChunkReader {
     signal?.addEventListener('abort', this.onAbort);
   }
 
-  /** The next chunk; `restart` starts the idle clock again (the first read always does, the timer being unset). */
+  /**
+  The next chunk; `restart` starts the idle clock again (the first read always does, the timer being unset).
+  */
   read(restart: boolean): Promise<Uint8Array | undefined> {
     if (this.signal?.aborted) {
       return Promise.reject(aborted(this.signal));
@@ -182,8 +197,8 @@ class ChunkReader {
     }
   }
 
-  // True for the first outcome of the pending read; later ones (a chunk after the idle timeout) are dropped. The timer
-  // stays armed until the next read re-arms it: firing while no read is pending does nothing.
+  // True for the first outcome of the pending read; later ones (a chunk after the idle timeout) are dropped.
+  // The timer stays armed until the next read re-arms it: firing while no read is pending does nothing.
   private settle(): boolean {
     if (this.resolve === undefined) {
       return false;

@@ -9,7 +9,8 @@ import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
 import { drain } from '../support/binding.js';
 
-// The JSON-RPC stream checks (establishment: docs/protocol-checks.md#stream-establishment; per-event parsing: docs/protocol-checks.md#stream-events): one raw answer per row.
+// The JSON-RPC stream checks (establishment: docs/protocol-checks.md#stream-establishment; per-event parsing:
+// docs/protocol-checks.md#stream-events): one raw answer per row.
 const url = 'https://agent.test/a2a/rpc';
 const limits = resolveLimits();
 const secret = 'REMOTE-TEXT-0e9d';
@@ -62,7 +63,8 @@ const inStream = (kind: string, reason: string, remoteCode?: number): Failure =>
 const sse = 'text/event-stream';
 const json = 'application/json';
 
-// Each row: the body of an established 200 event stream, the events that must come out, and the error that must end it.
+// Each row: the body of an established 200 event stream, the events that must come out, and the error that
+// must end it.
 const frameCases: readonly [string, string, readonly unknown[], Failure | undefined][] = [
   ['a task and an update', first + update, [{ task: { id: 'task-1' } }, { statusUpdate: {} }], undefined],
   [

@@ -12,7 +12,8 @@ import type { Message } from '../../src/protocol/message.js';
 import type { Task } from '../../src/protocol/task.js';
 import { failure } from '../support/binding.js';
 
-// The reference mock agent behind MSW: the transport proof of every operation and every malformed fault (docs/interop.md#peers-we-test-against).
+// The reference mock agent behind MSW: the transport proof of every operation and every malformed fault
+// (docs/interop.md#peers-we-test-against).
 const mock = createMockAgentServer({ stepMs: 0 });
 const limits = resolveLimits();
 const token = async (): Promise<string> => 'mock-token';

@@ -62,7 +62,8 @@ function record(seen: Seen[], reply: (seen: Seen) => Response): void {
 
 const frame = (data: JsonValue): string => `data: ${JSON.stringify(data)}\n\n`;
 
-// The request side of the HTTP+JSON binding (docs/protocol-checks.md#requests). A2A spec, §11.3 and §11.5: where each field goes; one row per rule, no I/O.
+// The request side of the HTTP+JSON binding (docs/protocol-checks.md#requests). A2A spec, §11.3 and §11.5:
+// where each field goes; one row per rule, no I/O.
 const routeCases: readonly [string, Parameters<typeof restRoute>, RestRoute][] = [
   [
     'every ListTasks filter, percent-encoded',

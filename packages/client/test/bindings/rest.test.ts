@@ -85,7 +85,8 @@ const requests = {
 };
 const notFound = restError(404, 'NOT_FOUND', 'TASK_NOT_FOUND');
 
-// docs/protocol-checks.md#unary-answers and docs/interop.md#the-official-js-sdk-server: one raw HTTP answer per row and the exact outcome it must give.
+// docs/protocol-checks.md#unary-answers and docs/interop.md#the-official-js-sdk-server: one raw HTTP answer
+// per row and the exact outcome it must give.
 const unaryCases: readonly [string, Operation, Answer, Outcome][] = [
   ['a task', get, ok(task), { value: { ...task, history: [] }, raw: task }],
   [
@@ -200,7 +201,8 @@ const inStream = (kind: string, reason: string, remoteCode?: number): Failure =>
   ...(kind === 'remote' ? { remoteCode } : {}),
 });
 
-// docs/protocol-checks.md#stream-events: each row is the body of an established event stream, the events it must give and the error that must end it.
+// docs/protocol-checks.md#stream-events: each row is the body of an established event stream, the events it
+// must give and the error that must end it.
 const frameCases: readonly [string, string, readonly unknown[], Failure | undefined][] = [
   [
     'a task and an update',

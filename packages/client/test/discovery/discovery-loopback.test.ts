@@ -1,5 +1,7 @@
 /**
-`discover()` over a real loopback wire (docs/durable-send.md#what-the-tests-prove: a `127.0.0.1:0` server, the card pinned by its digest): the mock agent (`startMockAgent`) and the official `@a2a-js/sdk` server (`startSdkAgent`), each reached with `loopback: true` and digest trust.
+`discover()` over a real loopback wire (docs/durable-send.md#what-the-tests-prove: a `127.0.0.1:0` server, the
+card pinned by its digest): the mock agent (`startMockAgent`) and the official `@a2a-js/sdk` server
+(`startSdkAgent`), each reached with `loopback: true` and digest trust.
 */
 
 import { inspect } from 'node:util';

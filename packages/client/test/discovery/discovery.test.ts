@@ -1,5 +1,9 @@
 /**
-`discover()` against the mock agent behind MSW (`https://agent.test`): the option and endpoint rules before any I/O, the bounded card fetch, digest trust and drift, interface selection and pin drift (docs/protocol-checks.md#discovery-steps), extensions, every security-selection rule (docs/protocol-checks.md#security-selection), the extended card (docs/protocol-checks.md#extended-card), the signature-then-digest flow, and redaction.
+`discover()` against the mock agent behind MSW (`https://agent.test`): the option and endpoint rules before
+any I/O, the bounded card fetch, digest trust and drift, interface selection and pin drift
+(docs/protocol-checks.md#discovery-steps), extensions, every security-selection rule
+(docs/protocol-checks.md#security-selection), the extended card (docs/protocol-checks.md#extended-card), the
+signature-then-digest flow, and redaction.
 */
 
 import { idempotencyExtensionUri, jsonRpcPath, restPath } from '@surecall/mocks';
@@ -57,8 +61,9 @@ function options(overrides: Partial<DiscoverOptions> = {}): DiscoverOptions {
 }
 
 function serve(body: string | Uint8Array | ReadableStream<Uint8Array>, init: ResponseInit = {}): void {
-  // A streamed body goes chunked, as a server sends it: MSW 3 would end one of unknown length by closing its simulated
-  // connection, and Node's fetch then fails an assertion of its own when the client aborted it first.
+  // A streamed body goes chunked, as a server sends it: MSW 3 would end one of unknown length by closing its
+  // simulated connection, and Node's fetch then fails an assertion of its own when the client aborted it
+  // first.
   const framing = body instanceof ReadableStream ? { 'transfer-encoding': 'chunked' } : {};
   mock.server.use(
     http.get(
@@ -116,7 +121,8 @@ describe('discover against the mock agent', () => {
     expect(request?.url).toBe(mock.cardUrl);
     expect(request?.headers.get('accept')).toBe('application/a2a+json, application/json');
     expect(request?.headers.get('authorization')).toBeNull();
-    // The card is a public document, not an A2A operation: no version header, so no CORS preflight in a browser.
+    // The card is a public document, not an A2A operation: no version header, so no CORS preflight in a
+    // browser.
     expect(request?.headers.get('a2a-version')).toBeNull();
     expect(request?.headers.get('a2a-extensions')).toBeNull();
   });
@@ -892,7 +898,8 @@ describe('fetchAgentCard, signatures, then digest trust', () => {
         .replace(/=+$/, '');
     const encode = (text: string): string => bytes64(new TextEncoder().encode(text));
     const protectedHeader = encode('{"alg":"ES256","kid":"agent-key","typ":"JOSE"}');
-    // The mock declares its extension with an explicit `required: false`, which the signing payload leaves out (A2A spec §8.4.1).
+    // The mock declares its extension with an explicit `required: false`, which the signing payload leaves
+    // out (A2A spec §8.4.1).
     const input = `${protectedHeader}.${encode(cardSignaturePayload(mockCard))}`;
     const signature = new Uint8Array(
       await crypto.subtle.sign(

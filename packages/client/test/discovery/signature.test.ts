@@ -49,7 +49,8 @@ async function signer(alg: string, kid: string): Promise<Signer> {
   return { alg, kid, privateKey: pair.privateKey, publicKey: pair.publicKey, params: generated.params };
 }
 
-// An independent signer: the JWS input over the plain RFC 8785 form of the card without `signatures` (the cards signed this way hold no default-valued member).
+// An independent signer: the JWS input over the plain RFC 8785 form of the card without `signatures` (the
+// cards signed this way hold no default-valued member).
 async function sign(
   card: JsonObject,
   by: Signer,

@@ -1,5 +1,8 @@
 /**
-After dispatch nothing may keep a durable send from becoming unknown (docs/durable-send.md#after-dispatch): a hostile loopback peer answers with documents whose refusal carries the longest violation paths the client can produce, and the record still leaves `executing`, on the file and the memory ledger, and is listed by `unknown()` at once.
+After dispatch nothing may keep a durable send from becoming unknown (docs/durable-send.md#after-dispatch): a
+hostile loopback peer answers with documents whose refusal carries the longest violation paths the client can
+produce, and the record still leaves `executing`, on the file and the memory ledger, and is listed by
+`unknown()` at once.
 */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,7 +52,8 @@ const answers: Readonly<Record<string, (call: HostileCall) => Response>> = {
     answer(call, `{"task":${`[${'0,'.repeat(8191)}`.repeat(90)}9007199254740993${']'.repeat(90)}}`),
 };
 
-// The client admits the deepest nesting the bounds allow, so the refusal's path is as long as a peer can make it.
+// The client admits the deepest nesting the bounds allow, so the refusal's path is as long as a peer can make
+// it.
 const limits = { jsonDepth: 512, jsonValues: 1_000_000, responseBodyBytes: 4 * 1024 * 1024 };
 
 async function ledgers(name: string): Promise<Array<[string, () => Promise<Ledger>]>> {
@@ -70,7 +74,8 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)(
         try {
           for (const [kind, open] of await ledgers(`${binding}-${name}`)) {
             const ledger = await open();
-            // No recovery: the record must stay as `send` wrote it (reconcile answers without I/O), so the reopened journal can be compared with it.
+            // No recovery: the record must stay as `send` wrote it (reconcile answers without I/O), so the
+            // reopened journal can be compared with it.
             const agent = durableAgent({
               client: await peer.client(binding, { limits }),
               ledger,
@@ -142,7 +147,8 @@ describe('a ledger that refuses what a dispatched attempt ended in', () => {
   });
 });
 
-// docs/durable-send.md#after-dispatch: a store that cannot record the outcome still ends the send unknown, never in an exception.
+// docs/durable-send.md#after-dispatch: a store that cannot record the outcome still ends the send unknown,
+// never in an exception.
 describe('a store that refuses the write after dispatch', () => {
   type Interference = (ledger: Ledger) => Promise<void>;
   const interferences: Array<[string, Interference, LedgerError['reason']]> = [
@@ -200,7 +206,8 @@ describe('a store that refuses the write after dispatch', () => {
   });
 });
 
-// docs/protocol-checks.md#token-provider: anything but a token is an authorization error before dispatch, so the send is known not started.
+// docs/protocol-checks.md#token-provider: anything but a token is an authorization error before dispatch, so
+// the send is known not started.
 describe('a token provider without a token', () => {
   it.each<[string, unknown]>([
     ['undefined', undefined],

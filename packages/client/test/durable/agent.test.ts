@@ -90,7 +90,8 @@ describe.each(bindings)('a durable send over %s', (binding) => {
     expect(sent?.messageId).toBe(`${attemptMessagePrefix}${attempt?.attemptId}`);
     expect(outcome.answer).toMatchObject({ task: { status: { state: 'TASK_STATE_SUBMITTED' } } });
     const task = outcome.answer !== undefined && 'task' in outcome.answer ? outcome.answer.task : undefined;
-    // docs/durable-send.md#what-a-task-commits: committed means the peer holds the message and returned a durable handle.
+    // docs/durable-send.md#what-a-task-commits: committed means the peer holds the message and returned a
+    // durable handle.
     expect(outcome.record.state).toEqual({
       status: 'committed',
       attemptId: attempt?.attemptId,
@@ -298,7 +299,9 @@ describe('delivery modes (docs/durable-send.md#delivery-modes)', () => {
   });
 });
 
-/** A client of `peer` built from its card after `edit`: a redeploy that changed the card (and so its digest). */
+/**
+A client of `peer` built from its card after `edit`: a redeploy that changed the card (and so its digest).
+*/
 async function redeployed(
   peer: Peer,
   binding: (typeof bindings)[number],
@@ -315,7 +318,10 @@ async function redeployed(
   });
 }
 
-/** A stage that runs each SendMessage twice, as a browser's own re-send of a POST does (docs/interop.md#browsers): the page gets the second answer, or none. */
+/**
+A stage that runs each SendMessage twice, as a browser's own re-send of a POST does
+(docs/interop.md#browsers): the page gets the second answer, or none.
+*/
 function resentByTheBrowser(peer: Peer, answer: 'second' | 'none'): void {
   peer.stage = async (request, forward) => {
     if (new URL(request.url).pathname.endsWith('/message:send') || (await isSend(request))) {
@@ -776,7 +782,8 @@ describe.each(bindings)(
       peer.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
       const lost = await agent.send(text('task alpha'));
       await agent.reconcile(lost.id);
-      // A2A does not require receivers to deduplicate messageId (docs/durable-send.md#delivery-modes): the operator's word is what makes the replay safe.
+      // A2A does not require receivers to deduplicate messageId (docs/durable-send.md#delivery-modes): the
+      // operator's word is what makes the replay safe.
       expect(peer.agent.executions.of(messageIdOf(lost.record))).toBe(2);
     });
 
@@ -784,7 +791,8 @@ describe.each(bindings)(
       const peer = await mountPeer({ mode: 'foreign' });
       const { agent, events } = await build(peer, binding, { recovery: { ...history, retryAfterMs: 1000 } });
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-      // The request reaches a queue in front of the agent, the answer is lost, and the agent takes it up five seconds later.
+      // The request reaches a queue in front of the agent, the answer is lost, and the agent takes it up five
+      // seconds later.
       const applied: Promise<Response>[] = [];
       peer.stage = async (request, forward) => {
         const copy = new Request(request.url, {

@@ -1,9 +1,17 @@
 /**
-The durable agent killed with SIGKILL (docs/durable-send.md#what-the-tests-prove): a child Node process (`test/support/durable-child.ts`) makes durable sends with the file ledger against a loopback mock agent and is killed at seeded random points. After every kill this process opens the same ledger and checks: it always opens; no acknowledged transition is lost; no record is left executing (the ledger turns it unknown, never "send again"); nothing was sent twice; and once reconciled, every intent is committed exactly once, or stays unknown (at most once, for a person), or was never sent.
+The durable agent killed with SIGKILL (docs/durable-send.md#what-the-tests-prove): a child Node process
+(`test/support/durable-child.ts`) makes durable sends with the file ledger against a loopback mock agent and
+is killed at seeded random points. After every kill this process opens the same ledger and checks: it always
+opens; no acknowledged transition is lost; no record is left executing (the ledger turns it unknown, never
+"send again"); nothing was sent twice; and once reconciled, every intent is committed exactly once, or stays
+unknown (at most once, for a person), or was never sent.
 
-The default run makes 20 kills to keep CI fast; `SURECALL_FULL=1` makes 200 (the full run of docs/durable-send.md#what-the-tests-prove). `SURECALL_SEED` changes the seed.
+The default run makes 20 kills to keep CI fast; `SURECALL_FULL=1` makes 200 (the full run of
+docs/durable-send.md#what-the-tests-prove). `SURECALL_SEED` changes the seed.
 
-Also here, because it needs the file ledger and a real socket: the durable-before-dispatch check of docs/durable-send.md#what-the-tests-prove (PGTEST), which reads the journal from disk while the request is held at the server.
+Also here, because it needs the file ledger and a real socket: the durable-before-dispatch check of
+docs/durable-send.md#what-the-tests-prove (PGTEST), which reads the journal from disk while the request is
+held at the server.
 */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -139,7 +147,8 @@ describe('a durable agent killed with SIGKILL', () => {
       const path = join(directory, 'crash.jsonl');
       const random = seeded(seed);
       const clients = new Map<ProtocolBinding, A2aClient>();
-      // SendMessage requests this process makes while reconciling: keyed replays may send (that is their probe), a scan never.
+      // SendMessage requests this process makes while reconciling: keyed replays may send (that is their
+      // probe), a scan never.
       const sent = new Map<ProtocolBinding, number>();
       const sendsOf = (binding: ProtocolBinding) => sent.get(binding) ?? 0;
       for (const binding of bindingsOf) {
@@ -171,7 +180,8 @@ describe('a durable agent killed with SIGKILL', () => {
         if (iteration % 3 === 0) {
           mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
         }
-        // A seeded kill point: after 0 to 44 acknowledged transitions (0: while the ledger opens or the first send starts).
+        // A seeded kill point: after 0 to 44 acknowledged transitions (0: while the ledger opens or the first
+        // send starts).
         const killAfter = Math.floor(random() * 45);
         current.go();
         if (iteration + 1 < iterations) {
@@ -235,7 +245,10 @@ describe('a durable agent killed with SIGKILL', () => {
     full ? 900_000 : 60_000,
   );
 
-  /** The agents this process reconciles with: per binding, one scanning (for at-most-once records) and one replaying keys. */
+  /**
+  The agents this process reconciles with: per binding, one scanning (for at-most-once records) and one
+  replaying keys.
+  */
   function agentsOver(
     ledger: Ledger,
     clients: ReadonlyMap<ProtocolBinding, A2aClient>,
@@ -261,7 +274,10 @@ describe('a durable agent killed with SIGKILL', () => {
     return agents;
   }
 
-  /** What the agent did matches what the ledger says: committed once, failed or never sent not at all, unknown at most once. */
+  /**
+  What the agent did matches what the ledger says: committed once, failed or never sent not at all, unknown at
+  most once.
+  */
   function checkFinal(record: LedgerRecord): void {
     const runs = mock.executions.of(record.attempts[0]?.messageId ?? '');
     switch (record.state.status) {
@@ -309,11 +325,13 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
     try {
       const client = await clientOf('JSONRPC', `${server.origin}/.well-known/agent-card.json`);
       const ledger = await openLedger({ name: path });
-      // No recovery: this test is about what `send` does with an unknown record, and a keyed replay would send it again by design.
+      // No recovery: this test is about what `send` does with an unknown record, and a keyed replay would
+      // send it again by design.
       const agent = durableAgent({ client, ledger, recovery: { kind: 'disabled' } });
       const sending = agent.send({ role: 'ROLE_USER', parts: [{ text: 'task held' }] }, { id: 'held-1' });
       await held;
-      // Read from disk, not from the ledger object: the start transition is fdatasync'd before the request left.
+      // Read from disk, not from the ledger object: the start transition is fdatasync'd before the request
+      // left.
       const lines = readFileSync(path, 'utf8')
         .trim()
         .split('\n')
@@ -329,7 +347,8 @@ describe('durable before dispatch, and never dispatched again (docs/durable-send
       expect(again.status).toBe('unknown');
       expect(sends).toBe(1);
       await ledger.close();
-      // A new process (here: a new ledger and agent) sees it unknown, and sending it again still sends nothing.
+      // A new process (here: a new ledger and agent) sees it unknown, and sending it again still sends
+      // nothing.
       const reopened = await openLedger({ name: path });
       const later = durableAgent({ client, ledger: reopened, recovery: { kind: 'disabled' } });
       expect(

@@ -1,5 +1,7 @@
 /**
-`startDelegation` against the mock agent, over both bindings, with fake timers: the key it adds or keeps, every outcome of the union, the cancel on a parent's abort or a lost stream, and a lost start retried by the client's policy. Two cases no conformant client produces use a scripted client.
+`startDelegation` against the mock agent, over both bindings, with fake timers: the key it adds or keeps,
+every outcome of the union, the cancel on a parent's abort or a lost stream, and a lost start retried by the
+client's policy. Two cases no conformant client produces use a scripted client.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { A2aClient } from '../../src/client/client.js';
@@ -168,7 +170,8 @@ describe.each(bindings)('startDelegation over %s', (binding) => {
     const client = mock.client(binding);
     vi.useFakeTimers();
     mock.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 1 });
-    // The client resumes a cut stream by SubscribeToTask (docs/protocol-checks.md#stream-resumption): the stream is lost only when every resumption fails too.
+    // The client resumes a cut stream by SubscribeToTask (docs/protocol-checks.md#stream-resumption): the
+    // stream is lost only when every resumption fails too.
     mock.faults.set({ kind: 'drop-before', operation: 'SubscribeToTask', count: 3 });
     const delegation = await drive(startDelegation(client, { message: userMessage('slow 30') }));
 

@@ -1,7 +1,15 @@
 /**
-A fleet on the PostgreSQL ledger whose database drops its connections (docs/durable-send.md#when-the-database-drops-a-connection): a killer terminates the workers' backends every 20–100 ms with `pg_terminate_backend`, as a failover, an operator or `idle_session_timeout` does, while worker processes (`test/support/fleet-worker.ts`) make 32 durable sends at a time; ledgers are opened under the killer; and a subscriber follows through a restart of the server and through a time it cannot connect. No process may die, every open succeeds or rejects with a `LedgerError`, every send ends committed or unknown, nothing is lost, no message runs twice, and the subscriber hears every change.
+A fleet on the PostgreSQL ledger whose database drops its connections
+(docs/durable-send.md#when-the-database-drops-a-connection): a killer terminates the workers' backends every
+20–100 ms with `pg_terminate_backend`, as a failover, an operator or `idle_session_timeout` does, while worker
+processes (`test/support/fleet-worker.ts`) make 32 durable sends at a time; ledgers are opened under the
+killer; and a subscriber follows through a restart of the server and through a time it cannot connect. No
+process may die, every open succeeds or rejects with a `LedgerError`, every send ends committed or unknown,
+nothing is lost, no message runs twice, and the subscriber hears every change.
 
-The killer reaches only the backends of this file's ledgers, by the `application_name` their connection strings carry, so the suites beside it keep their connections; the restart runs on a throwaway server of its own (`scripts/postgres.sh`). `SURECALL_SEED` changes the seed of the killer's intervals.
+The killer reaches only the backends of this file's ledgers, by the `application_name` their connection
+strings carry, so the suites beside it keep their connections; the restart runs on a throwaway server of its
+own (`scripts/postgres.sh`). `SURECALL_SEED` changes the seed of the killer's intervals.
 */
 import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,7 +51,8 @@ afterAll(async () => {
   await fleet?.close();
   await rm(directory, { recursive: true, force: true });
 });
-// What reached this process as an uncaught exception or an unhandled rejection during a test: a process of its own would have ended on the first, so every test fails on one.
+// What reached this process as an uncaught exception or an unhandled rejection during a test: a process of
+// its own would have ended on the first, so every test fails on one.
 const escaped: unknown[] = [];
 const reached = (error: unknown) => {
   escaped.push(error);
@@ -63,7 +72,9 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The connection string of `base` with an `application_name`, the tag the killer finds these connections by. */
+/**
+The connection string of `base` with an `application_name`, the tag the killer finds these connections by.
+*/
 function tagged(base: string, tag: string): string {
   const address = new URL(base);
   address.searchParams.set('application_name', tag);
@@ -82,7 +93,8 @@ async function database<T>(work: (client: pg.Client) => Promise<T>, at = url): P
 }
 
 /**
-Terminates every backend tagged `tag` (other than its own), after a seeded pause of 20 to 100 ms, until `done()` says so or `rounds` have passed; resolves with the number of backends it terminated.
+Terminates every backend tagged `tag` (other than its own), after a seeded pause of 20 to 100 ms, until
+`done()` says so or `rounds` have passed; resolves with the number of backends it terminated.
 */
 async function killer(
   tag: string,
@@ -114,7 +126,10 @@ async function openWork(schema: string): Promise<number> {
   });
 }
 
-/** A client of the loopback mock agent with the workers' identity (its JSON-RPC interface), for the rescuer's probes. */
+/**
+A client of the loopback mock agent with the workers' identity (its JSON-RPC interface), for the rescuer's
+probes.
+*/
 async function loopbackClient() {
   const raw = (await (await fetch(fleet.cardUrl)).json()) as JsonValue;
   const card = parseAgentCard(raw);
@@ -161,7 +176,10 @@ function hearing(ledger: Ledger): Hearing {
   };
 }
 
-/** Creates the record `id` through dropped connections: a create refused as `io` is tried again, unless it was written after all. */
+/**
+Creates the record `id` through dropped connections: a create refused as `io` is tried again, unless it was
+written after all.
+*/
 async function createThrough(ledger: Ledger, id: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -179,8 +197,8 @@ async function createThrough(ledger: Ledger, id: string): Promise<void> {
 
 /** Writes records `<prefix>-0`, `<prefix>-1`, … until the follower hears one: then it LISTENs. */
 /**
-Each change heard once: every one of `must` heard, and nothing but `may` (a change written before the follower's first
-LISTEN may be heard by a later re-read, or not).
+Each change heard once: every one of `must` heard, and nothing but `may` (a change written before the
+follower's first LISTEN may be heard by a later re-read, or not).
 */
 function expectHeardOnce(heard: Hearing, must: readonly string[], may: readonly string[]): void {
   expect([...heard.heard.values()].every((times) => times === 1)).toBe(true);
@@ -259,7 +277,8 @@ describe('a fleet whose database drops its connections', () => {
     expect(exits).toEqual(fleetOf.map(() => [0, null]));
     expect(killed).toBeGreaterThan(0);
 
-    // A rescuer reconciles what the workers left: records whose outcome the ledger could not record became orphans when their worker closed.
+    // A rescuer reconciles what the workers left: records whose outcome the ledger could not record became
+    // orphans when their worker closed.
     const client = await loopbackClient();
     const rescuer = await openPostgresLedger({ connectionString: url }, { schema, worker: 'rescuer' });
     const probing = { retryAfterMs: 50, maxProbes: 8 };
@@ -279,7 +298,8 @@ describe('a fleet whose database drops its connections', () => {
       await sleep(25);
     }
     const records = await rescuer.list();
-    // Nothing lost: every send of the plan has its record, and every outcome a worker reported still stands or moved on.
+    // Nothing lost: every send of the plan has its record, and every outcome a worker reported still stands
+    // or moved on.
     expect(records.map((record) => record.id).sort()).toEqual(
       Array.from({ length: total }, (_, index) => `failover-${index}`).sort(),
     );
@@ -299,7 +319,8 @@ describe('a fleet whose database drops its connections', () => {
       }
       expect(record.attempts.length, record.id).toBe(1);
       expect((await verifyHistory(await rescuer.history(record.id))).ok, record.id).toBe(true);
-      // No message runs twice: an at-most-once attempt arrived at most once, a keyed one may arrive again but ran once.
+      // No message runs twice: an at-most-once attempt arrived at most once, a keyed one may arrive again but
+      // ran once.
       if (record.delivery === 'at-most-once') {
         expect(fleet.requests.get(messageIdOf(record)) ?? 0, record.id).toBeLessThanOrEqual(1);
       }
@@ -349,7 +370,8 @@ describe('opening a ledger whose database drops its connections', () => {
       opening = false;
     }
     expect(await killing).toBeGreaterThan(0);
-    // Nothing reached the process (checked after every test): no connection's error, no rejection of the ledger's own.
+    // Nothing reached the process (checked after every test): no connection's error, no rejection of the
+    // ledger's own.
     expect(escaped).toEqual([]);
     expect(outcomes).toHaveLength(40);
     for (const outcome of outcomes) {
@@ -471,7 +493,8 @@ describe('a subscriber whose connection drops', () => {
   }, 120_000);
 
   describe('through a restart of its server', () => {
-    // A server of its own: the restart drops every connection on it, which the suites beside this one must not see.
+    // A server of its own: the restart drops every connection on it, which the suites beside this one must
+    // not see.
     let own = '';
     beforeAll(async () => {
       const { stdout } = await run('bash', [script, 'start'], { timeout: 600_000 });

@@ -1,5 +1,12 @@
 /**
-A fleet on the PostgreSQL ledger (docs/durable-send.md#running-a-fleet), on a real server the `client (postgres)` project starts: worker processes (`test/support/fleet-worker.ts`) share one ledger and make durable sends to a loopback mock agent with faults armed, and are killed with SIGKILL at seeded random points and restarted; a worker paused past its lease cannot write; an unknown send goes through a pending probe to a committed one under a later lease, with one business call; and one live process per worker id: a second process with the id of one sending is refused, a restart after a SIGKILL mid-send opens at once and recovers the send as unknown, and a send whose worker id is taken mid-send ends unknown (docs/durable-send.md#one-live-process-per-worker-id).
+A fleet on the PostgreSQL ledger (docs/durable-send.md#running-a-fleet), on a real server the
+`client (postgres)` project starts: worker processes (`test/support/fleet-worker.ts`) share one ledger and
+make durable sends to a loopback mock agent with faults armed, and are killed with SIGKILL at seeded random
+points and restarted; a worker paused past its lease cannot write; an unknown send goes through a pending
+probe to a committed one under a later lease, with one business call; and one live process per worker id: a
+second process with the id of one sending is refused, a restart after a SIGKILL mid-send opens at once and
+recovers the send as unknown, and a send whose worker id is taken mid-send ends unknown
+(docs/durable-send.md#one-live-process-per-worker-id).
 
 `SURECALL_SEED` changes the seed.
 */
@@ -39,7 +46,8 @@ let fleetAgent: FleetAgent;
 let agent: MockAgent;
 let faults: FaultLab;
 let cardUrl = '';
-// SendMessage requests the mock agent received, per messageId: an at-most-once attempt must never arrive twice.
+// SendMessage requests the mock agent received, per messageId: an at-most-once attempt must never arrive
+// twice.
 let requests: Map<string, number>;
 
 beforeAll(async () => {
@@ -111,7 +119,10 @@ async function writers(schema: string, id: string): Promise<{ revision: number; 
   });
 }
 
-/** The backend that holds the worker lock of `worker` in `schema` (the two-key advisory lock, objsubid 2), if one does. */
+/**
+The backend that holds the worker lock of `worker` in `schema` (the two-key advisory lock, objsubid 2), if one
+does.
+*/
 async function lockHolder(schema: string, worker: string): Promise<number | undefined> {
   const [first, second] = workerLockKeys(schema, worker);
   return database(async (client) => {
@@ -152,7 +163,8 @@ describe('a fleet of four workers on one PostgreSQL ledger', () => {
         ],
         `worker-${slot}#${generation}`,
       );
-    // The faults of the run, re-armed after every kill: answers lost after the work was done, late answers, connections reset before the work, and probes that fail on the way.
+    // The faults of the run, re-armed after every kill: answers lost after the work was done, late answers,
+    // connections reset before the work, and probes that fail on the way.
     const armed: FaultSpec[] = [
       { kind: 'drop-after', operation: 'SendMessage', count: 12 },
       { kind: 'delay', operation: 'SendMessage', ms: 150, when: 'after', count: 10 },
@@ -253,7 +265,8 @@ describe('a fleet of four workers on one PostgreSQL ledger', () => {
     });
     expect(reconciled).toBeGreaterThan(0);
 
-    // Two workers never held one lease: per record, the network exchanges of different processes never overlap in time.
+    // Two workers never held one lease: per record, the network exchanges of different processes never
+    // overlap in time.
     type Span = { readonly worker: string; readonly from: number; readonly to: number };
     const spans = new Map<string, Span[]>();
     for (const entry of everyone) {
@@ -297,13 +310,15 @@ describe('leases', () => {
   it('refuses the stale transition of a worker paused past its lease (SIGSTOP, then SIGCONT)', async () => {
     const schema = `paused_${Date.now()}`;
     await (await openPostgresLedger({ connectionString: url }, { schema, worker: 'setup' })).close();
-    // The work is done at once, and its answer held for 2.5 s: the worker is paused while its send is under way.
+    // The work is done at once, and its answer held for 2.5 s: the worker is paused while its send is under
+    // way.
     faults.set({ kind: 'delay', operation: 'SendMessage', ms: 2500, when: 'after', count: 1 });
     const paused = start([url, schema, cardUrl, 'paused', '600', '0', '1', '1', '1', 'paused'], 'paused');
     await paused.until((report) => report.event === 'io-start');
     expect(paused.process.kill('SIGSTOP')).toBe(true);
     try {
-      // Another worker takes over once the lease lapsed: the record becomes unknown, and its keyed replay commits it.
+      // Another worker takes over once the lease lapsed: the record becomes unknown, and its keyed replay
+      // commits it.
       await sleep(1000);
       const ledger = await openPostgresLedger(
         { connectionString: url },
@@ -324,13 +339,15 @@ describe('leases', () => {
     } finally {
       paused.process.kill('SIGCONT');
     }
-    // The paused worker wakes up, gets its late answer, and cannot write it: its send still ends unknown, with the store's refusal (docs/durable-send.md#after-dispatch).
+    // The paused worker wakes up, gets its late answer, and cannot write it: its send still ends unknown,
+    // with the store's refusal (docs/durable-send.md#after-dispatch).
     await paused.until((report) => report.event === 'refused' || report.event === 'sent');
     const outcome = paused.reports.find((report) => report.event === 'refused' || report.event === 'sent');
     expect(outcome).toMatchObject({ event: 'sent', status: 'unknown' });
     expect(['stale-revision', 'fenced']).toContain(outcome?.reason);
     const written = await writers(schema, 'paused-0');
-    // create and start by the paused worker; then only the rescuer: unknown (crashed-while-executing) and the reconciled commit.
+    // create and start by the paused worker; then only the rescuer: unknown (crashed-while-executing) and the
+    // reconciled commit.
     expect(written).toEqual([
       { revision: 0, worker: 'paused' },
       { revision: 1, worker: 'paused' },
@@ -356,7 +373,8 @@ describe('leases', () => {
     expect(sent.status).toBe('unknown');
     const messageId = messageIdOf(sent.record);
     expect(agent.executions.of(messageId)).toBe(1);
-    // Probe 1 fails on the way (a reset before the replay arrives): pending, its not-before time in the database.
+    // Probe 1 fails on the way (a reset before the replay arrives): pending, its not-before time in the
+    // database.
     faults.set({ kind: 'drop-before', operation: 'SendMessage', count: 1 });
     expect(await sender.reconcileDue()).toMatchObject({ claimed: 1, pending: 1 });
     const pending = (await first.get('proof-1')) as LedgerRecord;
@@ -373,7 +391,8 @@ describe('leases', () => {
     expect(due?.lease_session).toBeNull();
     await first.close();
 
-    // Another process, later: nothing is due before the not-before time; then probe 2 replays the key and commits the original task.
+    // Another process, later: nothing is due before the not-before time; then probe 2 replays the key and
+    // commits the original task.
     const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'second' });
     const retrier = durableAgent({ client, ledger: second, delivery: 'keyed', recovery });
     if (Date.now() < notBefore) {
@@ -386,7 +405,8 @@ describe('leases', () => {
     // The original physical attempt, unchanged, and one business call.
     expect(committed.attempts).toEqual(sent.record.attempts);
     expect(agent.executions.of(messageId)).toBe(1);
-    // Two probes, each a replay of the same keyed message: the first never arrived, the second was answered with the first run's task.
+    // Two probes, each a replay of the same keyed message: the first never arrived, the second was answered
+    // with the first run's task.
     expect(requests.get(messageId)).toBe(3);
     expect((await second.history('proof-1')).map((revision) => revision.transition.type)).toEqual([
       'create',

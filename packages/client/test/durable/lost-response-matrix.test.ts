@@ -1,10 +1,19 @@
 /**
-The lost-response matrix (docs/durable-send.md#what-the-tests-prove): every fault of the mock agent's fault lab, armed on the durable send's one SendMessage, × both bindings × each delivery mode with its recovery × a peer that honours keys and one that does not. The mock's execution counter is the ground truth: at most one execution per logical send, always; exactly one once reconciled wherever evidence exists; and the ledger's final state says what the agent did.
+The lost-response matrix (docs/durable-send.md#what-the-tests-prove): every fault of the mock agent's fault
+lab, armed on the durable send's one SendMessage, × both bindings × each delivery mode with its recovery × a
+peer that honours keys and one that does not. The mock's execution counter is the ground truth: at most one
+execution per logical send, always; exactly one once reconciled wherever evidence exists; and the ledger's
+final state says what the agent did.
 
 The delivery × peer rows:
-- at-most-once with the context-history scan, against an honouring and a foreign peer (keys play no part: the scan is the evidence);
-- keyed with keyed replay, against an honouring peer; against a foreign one the agent refuses to be built (a foreign peer would run a re-sent keyed message again);
-- message-id-deduplicated with the attested replay, against a peer that deduplicates messageIds (the mock behind a deduplicating front, the peer the attestation describes). Against a peer that does not, the attestation would be false; `durable.test.ts` shows the replay then runs twice, which is why the mode needs one.
+- at-most-once with the context-history scan, against an honouring and a foreign peer (keys play no part: the
+  scan is the evidence);
+- keyed with keyed replay, against an honouring peer; against a foreign one the agent refuses to be built (a
+  foreign peer would run a re-sent keyed message again);
+- message-id-deduplicated with the attested replay, against a peer that deduplicates messageIds (the mock
+  behind a deduplicating front, the peer the attestation describes). Against a peer that does not, the
+  attestation would be false; `durable.test.ts` shows the replay then runs twice, which is why the mode needs
+  one.
 */
 import type { FaultKind, FaultSpec } from '@surecall/mocks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,14 +27,24 @@ afterAll(() => server.close());
 
 type Binding = (typeof bindings)[number];
 
-/** How the first send ends, per fault: `unknown` or `committed` (no fault here leaves a send known-failed), and whether the agent ran it. */
+/**
+How the first send ends, per fault: `unknown` or `committed` (no fault here leaves a send known-failed), and
+whether the agent ran it.
+*/
 type SendExpectation = { readonly outcome: 'committed' | 'unknown'; readonly ran: boolean };
 
 const unknownRan: SendExpectation = { outcome: 'unknown', ran: true };
 const committed: SendExpectation = { outcome: 'committed', ran: true };
 
 /**
-What each fault does to a durable send (mocks/src/faults/faults.ts, module table). Every kind of the lab is here; the stream-only ones pass a unary answer through and so commit. `delay` is armed to answer after the work, and the send is cancelled once the agent has run it: a late answer nobody waited for. `blocking-submitted` commits because a durable send asks for `returnImmediately`, where SUBMITTED is a valid answer. `altered-history` is unknown because the answer's history contradicts the message sent. `different-task-id` commits the id the peer claims: a task handle is the peer's word, checked when the task is followed (GetTask), not by the send. `altered-data` commits: a data part's content is the peer's to choose, and only a caller's own schema judges it (a remote skill's output).
+What each fault does to a durable send (mocks/src/faults/faults.ts, module table). Every kind of the lab is
+here; the stream-only ones pass a unary answer through and so commit. `delay` is armed to answer after the
+work, and the send is cancelled once the agent has run it: a late answer nobody waited for.
+`blocking-submitted` commits because a durable send asks for `returnImmediately`, where SUBMITTED is a valid
+answer. `altered-history` is unknown because the answer's history contradicts the message sent.
+`different-task-id` commits the id the peer claims: a task handle is the peer's word, checked when the task is
+followed (GetTask), not by the send. `altered-data` commits: a data part's content is the peer's to choose,
+and only a caller's own schema judges it (a remote skill's output).
 */
 const faults: Readonly<
   Record<
@@ -57,7 +76,9 @@ type Row = {
   readonly name: string;
   readonly peer: PeerOptions;
   readonly agent: Partial<DurableAgentOptions>;
-  /** Whether this recovery finds evidence of a send the agent never ran: a replay runs it now; a scan cannot. */
+  /**
+  Whether this recovery finds evidence of a send the agent never ran: a replay runs it now; a scan cannot.
+  */
   readonly replays: boolean;
 };
 

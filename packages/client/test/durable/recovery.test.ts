@@ -235,7 +235,10 @@ describe('resultSummary (docs/durable-send.md#what-a-task-commits: a task commit
 
 type Page = { readonly tasks: readonly Task[]; readonly nextPageToken?: string };
 
-/** Answers every ListTasks with the next of `pages` (the last one again when they run out); the query is recorded on the peer. */
+/**
+Answers every ListTasks with the next of `pages` (the last one again when they run out); the query is recorded
+on the peer.
+*/
 function scriptPages(peer: Peer, pages: readonly Page[]): void {
   let index = 0;
   peer.stage = async (request, forward) => {
@@ -300,7 +303,8 @@ describe.each(bindings)(
       expect(report).toMatchObject({ result: 'match', answer: { task: { id: 'task-1' } } });
       expect(counts(report)).toEqual([2, 3, 1]);
       const [first, second] = peer.sent('ListTasks');
-      // docs/durable-send.md#recovery-modes, step 2: the opaque context, 100 tasks a page, the bounded history, then the previous page's token.
+      // docs/durable-send.md#recovery-modes, step 2: the opaque context, 100 tasks a page, the bounded
+      // history, then the previous page's token.
       expect(first?.params).toMatchObject({
         contextId: context,
         pageSize: binding === 'JSONRPC' ? 100 : '100',
@@ -349,7 +353,8 @@ describe.each(bindings)(
       expect(steps).toEqual([{ page: 1, tasksExamined: 1, matches: 1, nextPageToken: false }]);
     });
 
-    // docs/durable-send.md#duplicated: the unchanged message in two tasks is a second execution, named task by task.
+    // docs/durable-send.md#duplicated: the unchanged message in two tasks is a second execution, named task
+    // by task.
     it.each<[string, readonly Page[], string[], number[]]>([
       [
         'two tasks on one page',
@@ -458,7 +463,8 @@ describe.each(bindings)(
     });
 
     it('counts a page that breaks the protocol as untrustworthy evidence', async () => {
-      // A task of another context: the client's own page check refuses the page (docs/protocol-checks.md#pages, filters).
+      // A task of another context: the client's own page check refuses the page
+      // (docs/protocol-checks.md#pages, filters).
       const report = await scan([
         { tasks: [{ ...task('task-1', [echo('task-1')]), contextId: 'elsewhere' }] },
       ]);

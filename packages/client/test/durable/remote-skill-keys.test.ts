@@ -1,5 +1,13 @@
 /**
-A peer that answers a remote skill with an object key of its choosing: the caller's bearer token (a plain identifier, which nothing tells from a member name), line breaks, escape sequences, `.`, `[0]`, `__proto__`, bidi controls, 10 kB of text, any string. The mock agent's `altered-data` fault puts `{ "<key>": "not-a-number" }` in the skill's answer, over both bindings, for the direct reply skill `sum` and the task skill `sum-task` (its artifact, read by `completion()`), against a zod and a valibot `record<string, number>` output schema. Whatever the key, every path holds `$`, indexes and `[*]` only, and a key holding the token leaves it nowhere: not in the issues, the error's message, stack, `String()`, `JSON.stringify` or `util.inspect`, not in a client or durable event, not in the ledger's records or histories (ARCHITECTURE.md#errors, `redact.violation-path`).
+A peer that answers a remote skill with an object key of its choosing: the caller's bearer token (a plain
+identifier, which nothing tells from a member name), line breaks, escape sequences, `.`, `[0]`, `__proto__`,
+bidi controls, 10 kB of text, any string. The mock agent's `altered-data` fault puts
+`{ "<key>": "not-a-number" }` in the skill's answer, over both bindings, for the direct reply skill `sum` and
+the task skill `sum-task` (its artifact, read by `completion()`), against a zod and a valibot
+`record<string, number>` output schema. Whatever the key, every path holds `$`, indexes and `[*]` only, and a
+key holding the token leaves it nowhere: not in the issues, the error's message, stack, `String()`,
+`JSON.stringify` or `util.inspect`, not in a client or durable event, not in the ledger's records or histories
+(ARCHITECTURE.md#errors, `redact.violation-path`).
 */
 import { inspect } from 'node:util';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
@@ -34,10 +42,15 @@ beforeAll(async () => {
 afterEach(() => mock.faults.clear());
 afterAll(() => mock.close());
 
-/** The caller's token: a plain identifier, so a validator's path cannot tell it from a member the schema names. */
+/**
+The caller's token: a plain identifier, so a validator's path cannot tell it from a member the schema names.
+*/
 const token = 'sk_live_4f9a2c7e1b8d3f6a0c5e9b2d7f1a4c8e';
 
-/** Pieces a peer may put in a key: terminal and log forgery, path syntax, prototype names, bidi controls, a lone surrogate, 10 kB. */
+/**
+Pieces a peer may put in a key: terminal and log forgery, path syntax, prototype names, bidi controls, a lone
+surrogate, 10 kB.
+*/
 const hostile = fc.constantFrom(
   '\n',
   '\r',
@@ -83,9 +96,11 @@ const Sum = v.object({ a: v.number(), b: v.number() });
 
 // A path into the skill's answer: `$`, then indexes and masked keys only.
 const answerPath = /^\$(?:\[(?:\*|\d+)\])*$/;
-// A path of the wire layer's refusal (a lone surrogate in the key): the protocol's own members may be named, plain identifiers.
+// A path of the wire layer's refusal (a lone surrogate in the key): the protocol's own members may be named,
+// plain identifiers.
 const protocolPath = /^\$(?:\.[A-Za-z_$][A-Za-z0-9_$]{0,63}|\[(?:\*|\d+)\])*$/;
-// What a log line must never hold: C0 and C1 controls, and the bidi marks and controls that reorder what a reader sees.
+// What a log line must never hold: C0 and C1 controls, and the bidi marks and controls that reorder what a
+// reader sees.
 function unprintable(text: string): string[] {
   return [...text].filter((char) => {
     const code = char.codePointAt(0) ?? 0;
@@ -113,7 +128,10 @@ function exposed(value: unknown): string {
   return parts.join('\n');
 }
 
-/** A client event as it may be shown: a stream frame's `event` is the answer itself, delivered to the caller as `subscribeToTask` yields it (content, not text the package builds), so it is left out. */
+/**
+A client event as it may be shown: a stream frame's `event` is the answer itself, delivered to the caller as
+`subscribeToTask` yields it (content, not text the package builds), so it is left out.
+*/
 function withoutContent(event: ClientEvent): unknown {
   if (event.type === 'stream-frame') {
     const { event: _content, ...rest } = event;
@@ -124,7 +142,10 @@ function withoutContent(event: ClientEvent): unknown {
 
 type Issues = readonly { readonly path: string }[] | undefined;
 
-/** One call of the skill while the agent's answers hold `{ [key]: 'not-a-number' }`: what it ended with, every path the package built, and everything it built to be shown. */
+/**
+One call of the skill while the agent's answers hold `{ [key]: 'not-a-number' }`: what it ended with, every
+path the package built, and everything it built to be shown.
+*/
 async function callOnce(
   binding: ProtocolBinding,
   skill: 'sum' | 'sum-task',
@@ -137,7 +158,8 @@ async function callOnce(
     cardDigest: digest,
     pin: { binding, url },
     security: { kind: 'bearer', scheme: 'bearer', token: async () => token },
-    // The largest key the wire layer takes, so that a 10 kB key reaches the validator rather than the key bound.
+    // The largest key the wire layer takes, so that a 10 kB key reaches the validator rather than the key
+    // bound.
     limits: { jsonKeyBytes: 64 * 1024 },
   });
   const ledger = await openLedger({ name: `skill-keys-${crypto.randomUUID()}` });
@@ -151,7 +173,8 @@ async function callOnce(
   const durableEvents: unknown[] = [];
   client.events.subscribe((event) => clientEvents.push(withoutContent(event)));
   agent.events.subscribe((event) => durableEvents.push(event));
-  // Every answer of the agent says so: the direct reply, and the task's artifact however it is read (GetTask, the subscription).
+  // Every answer of the agent says so: the direct reply, and the task's artifact however it is read (GetTask,
+  // the subscription).
   mock.faults.set({
     kind: 'altered-data',
     operation: '*',
@@ -185,7 +208,8 @@ async function callOnce(
     } else if (outcome.task !== undefined) {
       try {
         const done = await outcome.task.completion({ pollIntervalMs: 1, maxPolls: 1_000 });
-        // `done.task` is the peer's task as GetTask answered it, the content the caller asked for; the rest is what the package built.
+        // `done.task` is the peer's task as GetTask answered it, the content the caller asked for; the rest
+        // is what the package built.
         const { task: _task, ...built } = done;
         seen.push(built);
         if (done.status === 'invalid') {

@@ -1,5 +1,9 @@
 /**
-`remoteSkill` against two real peers on loopback ports, over both bindings: the mock agent (`startMockAgent`) and the official `@a2a-js/sdk` server (`startSdkAgent`), both serving the data skills `sum` (a direct reply) and `sum-task` (a task). Input and output are checked by valibot validators through Standard Schema. MSW in this process sees every request to the peers (and passes it on untouched), so a test can count them, or lose one SendMessage answer after the peer ran it.
+`remoteSkill` against two real peers on loopback ports, over both bindings: the mock agent (`startMockAgent`)
+and the official `@a2a-js/sdk` server (`startSdkAgent`), both serving the data skills `sum` (a direct reply)
+and `sum-task` (a task). Input and output are checked by valibot validators through Standard Schema. MSW in
+this process sees every request to the peers (and passes it on untouched), so a test can count them, or lose
+one SendMessage answer after the peer ran it.
 */
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';

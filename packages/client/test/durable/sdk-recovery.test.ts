@@ -1,5 +1,9 @@
 /**
-Context-history recovery against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) on a loopback port: the SDK keeps a client-supplied contextId and stores the user message unchanged apart from adding `taskId` (docs/durable-send.md#the-promise), so the scan finds the task a lost send created. The answer is lost by MSW in this process: the SendMessage request is forwarded to the real server (`bypass`), its answer read to the end, and the client gets a network error instead; every other request passes through untouched.
+Context-history recovery against the official `@a2a-js/sdk@1.3.0` server (mocks/src/sdk/agent.ts) on a
+loopback port: the SDK keeps a client-supplied contextId and stores the user message unchanged apart from
+adding `taskId` (docs/durable-send.md#the-promise), so the scan finds the task a lost send created. The answer
+is lost by MSW in this process: the SendMessage request is forwarded to the real server (`bypass`), its answer
+read to the end, and the client gets a network error instead; every other request passes through untouched.
 */
 import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { bypass, http } from 'msw';

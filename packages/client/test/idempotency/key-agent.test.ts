@@ -1,5 +1,7 @@
 /**
-Keyed sends against the mock agent in its three modes (`honouring`, `refusing`, `foreign`), over both bindings, with fake timers for every backoff: the scenarios of docs/idempotency.md#what-the-tests-prove, items 19–33, 55–58 and 68, from the client's side.
+Keyed sends against the mock agent in its three modes (`honouring`, `refusing`, `foreign`), over both
+bindings, with fake timers for every backoff: the scenarios of docs/idempotency.md#what-the-tests-prove, items
+19–33, 55–58 and 68, from the client's side.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientRetryEvent } from '../../src/client/events.js';
@@ -70,7 +72,8 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
     const client = mock.client(binding, { retry: policy });
     vi.useFakeTimers();
     mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
-    // The retry's answer is rewritten to SUBMITTED, as a2a-rust answers a replay that overtakes its first attempt.
+    // The retry's answer is rewritten to SUBMITTED, as a2a-rust answers a replay that overtakes its first
+    // attempt.
     mock.faults.set({ kind: 'blocking-submitted', operation: 'SendMessage' });
     const message = userMessage('task a', newIdempotencyKey());
 
@@ -175,7 +178,8 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
 
     const [first, ...rest] = stream;
     const task = first !== undefined && 'task' in first ? first.task : undefined;
-    // The replay's first event is the running task, then its live events to the end (docs/idempotency.md#replays).
+    // The replay's first event is the running task, then its live events to the end
+    // (docs/idempotency.md#replays).
     expect(task?.status.state).toBe('TASK_STATE_WORKING');
     expect(rest.filter((event) => 'artifactUpdate' in event)).toHaveLength(3);
     const last = rest.at(-1);
@@ -261,7 +265,8 @@ describe.each(bindings)('against an honouring agent over %s', (binding) => {
   });
 
   it('a retry that arrives after the key expired is a new send: the limit the seed documents', async () => {
-    // The client cannot see the peer's TTL; with a2a-rust's 24 h against at most a few minutes of retries, this cannot happen.
+    // The client cannot see the peer's TTL; with a2a-rust's 24 h against at most a few minutes of retries,
+    // this cannot happen.
     const mock = await mountAgent({ mode: 'honouring', keyTtlMs: 100 });
     const client = mock.client(binding, { retry: policy });
     vi.useFakeTimers();
@@ -308,7 +313,8 @@ describe('against an honouring agent at its key cap', () => {
   });
 
   it('JSON-RPC: the same refusal is -32603 in a 200 answer, which no policy retries', async () => {
-    // docs/idempotency.md#errors-on-the-wire: JSON-RPC defines no throttling code; the binding answers every error with 200.
+    // docs/idempotency.md#errors-on-the-wire: JSON-RPC defines no throttling code; the binding answers every
+    // error with 200.
     const mock = await mountAgent({ mode: 'honouring', keyCapPerTenant: 1, keyTtlMs: 200 });
     const client = mock.client('JSONRPC', { retry: policy });
     vi.useFakeTimers();

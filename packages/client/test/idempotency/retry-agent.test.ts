@@ -1,5 +1,8 @@
 /**
-The retry policy of a client against the mock agent, over both bindings, with fake timers: what is retried without a key (idempotent operations on any transient failure; an unkeyed send never once it may have left, a 429 or 503 included), the retry matrix of docs/idempotency.md#what-the-tests-prove, item 66, stream establishment, exhaustion and the caller's abort during a backoff.
+The retry policy of a client against the mock agent, over both bindings, with fake timers: what is retried
+without a key (idempotent operations on any transient failure; an unkeyed send never once it may have left, a
+429 or 503 included), the retry matrix of docs/idempotency.md#what-the-tests-prove, item 66, stream
+establishment, exhaustion and the caller's abort during a backoff.
 */
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -29,7 +32,10 @@ afterAll(() => server.close());
 
 const policy = { random: () => 0 } as const;
 
-/** The next `statuses.length` A2A requests to the agent are answered with these statuses (empty bodies); later ones reach it. */
+/**
+The next `statuses.length` A2A requests to the agent are answered with these statuses (empty bodies); later
+ones reach it.
+*/
 function answerWith(mock: MountedAgent, statuses: readonly number[]): void {
   const queue = [...statuses];
   server.use(
@@ -75,7 +81,8 @@ describe.each(bindings)('an unkeyed send over %s', (binding) => {
   );
 
   it('a proxy that answers 503 after the agent ran the send: sent once, run once, the outcome open', async () => {
-    // What Envoy does when the upstream resets after receiving the request: the work is done, the answer says 503.
+    // What Envoy does when the upstream resets after receiving the request: the work is done, the answer
+    // says 503.
     const mock = await mountAgent();
     const client = mock.client(binding, { retry: policy });
     vi.useFakeTimers();
@@ -124,7 +131,8 @@ describe.each(bindings)(
   'the retry matrix over %s (docs/idempotency.md#what-the-tests-prove, item 66)',
   (binding) => {
     it.each([
-      // a2a-rust retries this send; a 503 does not prove the first attempt was not applied (docs/idempotency.md#retry-policy).
+      // a2a-rust retries this send; a 503 does not prove the first attempt was not applied
+      // (docs/idempotency.md#retry-policy).
       ['send', [503, 503], 1, 'failure'],
       ['send', [400], 1, 'failure'],
       ['get', [502], 2, 'success'],
@@ -173,7 +181,8 @@ describe.each(bindings)('idempotent operations over %s', (binding) => {
   });
 
   it('a CancelTask retried after its answer was lost reports TaskNotCancelable: the first attempt canceled it', async () => {
-    // Idempotent in effect (the task ends canceled once), not in answer: A2A spec §3.1.5 refuses to cancel a terminal task.
+    // Idempotent in effect (the task ends canceled once), not in answer: A2A spec §3.1.5 refuses to cancel a
+    // terminal task.
     const mock = await mountAgent();
     const client = mock.client(binding, { retry: policy });
     vi.useFakeTimers();

@@ -1,5 +1,10 @@
 /**
-Interop: the retry policy against the official `@a2a-js/sdk@1.3.0` server (`@surecall/mocks/sdk-agent`), a foreign peer that has never heard of the idempotency extension. An MSW passthrough stands between them: it forwards a request to the real server on its loopback port, lets the server answer in full, and then drops the answer, so the work is done and the client sees a lost connection (docs/idempotency.md#what-the-tests-prove, item 68). Over both bindings, a keyed send that fails this way is never retried, whatever its retry policy: the card is the only evidence that a peer honours keys, and this card does not say so.
+Interop: the retry policy against the official `@a2a-js/sdk@1.3.0` server (`@surecall/mocks/sdk-agent`), a
+foreign peer that has never heard of the idempotency extension. An MSW passthrough stands between them: it
+forwards a request to the real server on its loopback port, lets the server answer in full, and then drops the
+answer, so the work is done and the client sees a lost connection (docs/idempotency.md#what-the-tests-prove,
+item 68). Over both bindings, a keyed send that fails this way is never retried, whatever its retry policy:
+the card is the only evidence that a peer honours keys, and this card does not say so.
 */
 import { type RunningSdkAgent, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { bypass, HttpResponse, http } from 'msw';
@@ -25,7 +30,9 @@ beforeAll(async () => {
   // The SDK logs each failed request it sees (console.error); the assertions are what matters.
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   sdk = await startSdkAgent({ tickMs: 600_000 });
-  // The retry loop and the other operations load with their first call (ARCHITECTURE.md#decisions, "Code loads with its first use"): loaded here once, so compiling them on a busy machine never eats a case's timeout.
+  // The retry loop and the other operations load with their first call (ARCHITECTURE.md#decisions, "Code
+  // loads with its first use"): loaded here once, so compiling them on a busy machine never eats a case's
+  // timeout.
   await import('../../src/deferred.js');
   proxy.listen({ onUnhandledFrame: 'bypass' });
   const raw = (await (await fetch(sdk.cardUrl)).json()) as JsonValue;
@@ -42,7 +49,9 @@ afterAll(async () => {
   vi.restoreAllMocks();
 });
 
-/** The next `count` requests to the SDK's interfaces are forwarded, answered in full by the server, then dropped. */
+/**
+The next `count` requests to the SDK's interfaces are forwarded, answered in full by the server, then dropped.
+*/
 function dropAnswers(count: number): void {
   let left = count;
   proxy.use(

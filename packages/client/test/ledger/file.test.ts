@@ -24,7 +24,8 @@ import { compileForChild } from '../support/child-build.js';
 import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 
-// The journal's writes on the event-loop thread (`loneSync: 'event-loop'`) go through these; they do what `node:fs` does unless a test says otherwise.
+// The journal's writes on the event-loop thread (`loneSync: 'event-loop'`) go through these; they do what
+// `node:fs` does unless a test says otherwise.
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
   return { ...actual, writevSync: vi.fn(actual.writevSync), writeSync: vi.fn(actual.writeSync) };
@@ -52,7 +53,9 @@ function freshPath(): string {
   return join(directory, `journal-${counter}.jsonl`);
 }
 
-/** The group-commit appender on a new journal file, as the file ledger opens it, without the ledger around it. */
+/**
+The group-commit appender on a new journal file, as the file ledger opens it, without the ledger around it.
+*/
 function freshAppender(path: string, loneSync: LoneSync = 'thread-pool') {
   return openAppender(path, {
     created: true,
@@ -429,7 +432,8 @@ describe('group commit', () => {
       this: FileHandle,
       ...args: Parameters<FileHandle['writev']>
     ) {
-      // Linux names the descriptor's open flags (octal) in fdinfo: the journal is written through O_DSYNC, so a write that returned is on disk.
+      // Linux names the descriptor's open flags (octal) in fdinfo: the journal is written through O_DSYNC, so
+      // a write that returned is on disk.
       const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${this.fd}`, 'utf8'))?.[1];
       synchronized.push((Number.parseInt(flags ?? '0', 8) & constants.O_DSYNC) !== 0);
       const written = await original.apply(this, args);
@@ -466,7 +470,8 @@ describe('group commit', () => {
       lines.push(args[0].length);
       return original.apply(this, args);
     });
-    // All 96 commits are computed in one run of microtasks: the first 64 are written as the 64th queues, the rest next.
+    // All 96 commits are computed in one run of microtasks: the first 64 are written as the 64th queues, the
+    // rest next.
     await Promise.all(
       ids.map((id) =>
         ledger.transition(id, 0, { type: 'start', attemptId: `a-${id}`, messageId: `m-${id}` }),
@@ -512,7 +517,9 @@ describe('group commit', () => {
   it('writes an append queued in the very turn the drain of the last batch stops', async () => {
     const path = freshPath();
     const appender = await freshAppender(path);
-    // The second append comes two turns after the first batch is durable: after the drain's last look at the queue, before it used to clear its running flag. It was left queued, unwritten, until another append came; here none does.
+    // The second append comes two turns after the first batch is durable: after the drain's last look at the
+    // queue, before it used to clear its running flag. It was left queued, unwritten, until another append
+    // came; here none does.
     await appender
       .append([lineToAppend('{"n":1}')], () => undefined)
       .then(() => undefined)
@@ -643,7 +650,9 @@ afterEach(async () => {
   children.clear();
 });
 
-/** Starts the compiled fixture in a process of its own; it loads, then waits for `go` before it opens the ledger. */
+/**
+Starts the compiled fixture in a process of its own; it loads, then waits for `go` before it opens the ledger.
+*/
 function child(args: readonly string[]): Child {
   const process_ = spawn(process.execPath, [fixture, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -737,7 +746,8 @@ function seeded(seed: number): () => number {
 }
 
 describe('a ledger process killed with SIGKILL', () => {
-  // Four writers mostly share syncs from the thread pool; one writer alone, with `loneSync: 'event-loop'`, makes every sync on its event-loop thread.
+  // Four writers mostly share syncs from the thread pool; one writer alone, with `loneSync: 'event-loop'`,
+  // makes every sync on its event-loop thread.
   it.each([
     { writers: '4', loneSync: 'thread-pool' },
     { writers: '1', loneSync: 'event-loop' },

@@ -1,5 +1,7 @@
 /**
-The journal format has one reader (docs/durable-send.md#file-journal): `readJournal` (`@surecall/client/ledger/journal`, browser-safe) reads what the file store wrote, record for record and revision for revision, before and after a compaction, and refuses what the store refuses on open.
+The journal format has one reader (docs/durable-send.md#file-journal): `readJournal`
+(`@surecall/client/ledger/journal`, browser-safe) reads what the file store wrote, record for record and
+revision for revision, before and after a compaction, and refuses what the store refuses on open.
 */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,5 +1,6 @@
 /**
-Where the file ledger puts its journal (docs/durable-send.md#where-the-file-ledger-lives), and that its errors name the file.
+Where the file ledger puts its journal (docs/durable-send.md#where-the-file-ledger-lives), and that its errors
+name the file.
 */
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,5 +1,11 @@
 /**
-A lock holder in another PID namespace (docs/durable-send.md#file-journal, which holder is gone): a process run as pid 1 of a new namespace that sees the host's `/proc` (`unshare --pid --fork`, no `--mount-proc`) reads the host's init at `/proc/1`, so neither it nor anyone else can judge it by its pid. Its lock records its namespace and its heartbeat; a contender that cannot check the pid refuses while the heartbeat is fresh (`locked`, rule `heartbeat`, with a message that says when the holder counts as gone) and takes the lock over once it is three beats old. The holders here beat every 250 ms (`SURECALL_LOCK_HEARTBEAT_MS`), so the documented wait is 750 ms.
+A lock holder in another PID namespace (docs/durable-send.md#file-journal, which holder is gone): a process
+run as pid 1 of a new namespace that sees the host's `/proc` (`unshare --pid --fork`, no `--mount-proc`) reads
+the host's init at `/proc/1`, so neither it nor anyone else can judge it by its pid. Its lock records its
+namespace and its heartbeat; a contender that cannot check the pid refuses while the heartbeat is fresh
+(`locked`, rule `heartbeat`, with a message that says when the holder counts as gone) and takes the lock over
+once it is three beats old. The holders here beat every 250 ms (`SURECALL_LOCK_HEARTBEAT_MS`), so the
+documented wait is 750 ms.
 */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -16,7 +22,8 @@ import { compileForChild } from '../support/child-build.js';
 import { rejectionOf } from '../support/rejection.js';
 
 const linux = process.platform === 'linux';
-// `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as root on Linux.
+// `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as
+// root on Linux.
 const unshare = linux ? spawnSync('unshare', ['--pid', '--fork', 'true'], { encoding: 'utf8' }) : undefined;
 const canUnshare = unshare?.status === 0;
 const skipReason = canUnshare
@@ -77,7 +84,9 @@ function exited(child: ChildProcess): Promise<void> {
     : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts the child as pid 1 of a new PID namespace that sees the host's /proc, and resolves with its one report. */
+/**
+Starts the child as pid 1 of a new PID namespace that sees the host's /proc, and resolves with its one report.
+*/
 function inNamespace(
   path: string,
   id: string,
@@ -129,7 +138,10 @@ async function until(ready: () => Promise<boolean>): Promise<void> {
   }
 }
 
-/** Opens the ledger from this process (the host's namespace and /proc), trying again while it is `locked`, bounded; returns the ledger and the rules of the refusals met. */
+/**
+Opens the ledger from this process (the host's namespace and /proc), trying again while it is `locked`,
+bounded; returns the ledger and the rules of the refusals met.
+*/
 async function openFromHost(
   path: string,
 ): Promise<{ readonly ledger: Ledger; readonly rules: readonly string[] }> {
@@ -158,7 +170,8 @@ describe('a lock holder in another PID namespace that sees the host /proc (docs/
 
       const first = await inNamespace(path, 'first', 'hold', 0);
       expect(first.report).toMatchObject({ outcome: 'held', pid: 1, fence: 1, records: ['first'] });
-      // The lock names the holder's own namespace and start time, read through /proc/self, not /proc/1 (the host's init).
+      // The lock names the holder's own namespace and start time, read through /proc/self, not /proc/1 (the
+      // host's init).
       expect(first.report.lock).toMatchObject({
         pid: 1,
         ns: expect.stringMatching(/^pid:\[[0-9]+\]$/),
@@ -168,7 +181,8 @@ describe('a lock holder in another PID namespace that sees the host /proc (docs/
       expect(first.report.lock?.start).toBe(await startTime(first.report.hostPid));
       const placed = (await stat(lockPath)).mtimeMs;
 
-      // Live: once a lock that no one refreshed would be stale, and the holder has beaten since, it is still refused.
+      // Live: once a lock that no one refreshed would be stale, and the holder has beaten since, it is still
+      // refused.
       await until(async () => Date.now() - placed > bound + beat && (await stat(lockPath)).mtimeMs > placed);
       const fromHost = await rejectionOf(openLedger({ name: path }), LedgerError);
       expect(fromHost).toMatchObject({ reason: 'locked', rule: 'heartbeat', path: lockPath });
@@ -179,7 +193,8 @@ describe('a lock holder in another PID namespace that sees the host /proc (docs/
       expect(fromNamespace.report.message).toContain('three of its beats old');
       expect(await readLock(lockPath)).toMatchObject({ fence: 1, ns: first.report.lock?.ns });
 
-      // (a) Killed, then started again the same way: the new pid 1 waits for the heartbeat to go stale, then takes over.
+      // (a) Killed, then started again the same way: the new pid 1 waits for the heartbeat to go stale, then
+      // takes over.
       await kill(first.report, first.child);
       const second = await inNamespace(path, 'second', 'hold', patience);
       expect(second.report).toMatchObject({

@@ -1,5 +1,11 @@
 /**
-A stale lock whose pid is alive again (docs/durable-send.md#file-journal, lock file): an app that runs as pid 1 of its container is pid 1 again after a restart, and after a reboot pids are reused. The lock records the boot id and the holder's start time, so a restarted process with the same pid takes its ledger back with the fence + 1, while a holder that still runs keeps refusing everyone else. A restarted container is a new PID namespace, where the old holder's pid cannot be checked: the restart takes the ledger back once the old holder's heartbeat is stale, within the wait docs/durable-send.md#file-journal documents (here three beats of 200 ms, `SURECALL_LOCK_HEARTBEAT_MS`).
+A stale lock whose pid is alive again (docs/durable-send.md#file-journal, lock file): an app that runs as pid
+1 of its container is pid 1 again after a restart, and after a reboot pids are reused. The lock records the
+boot id and the holder's start time, so a restarted process with the same pid takes its ledger back with the
+fence + 1, while a holder that still runs keeps refusing everyone else. A restarted container is a new PID
+namespace, where the old holder's pid cannot be checked: the restart takes the ledger back once the old
+holder's heartbeat is stale, within the wait docs/durable-send.md#file-journal documents (here three beats of
+200 ms, `SURECALL_LOCK_HEARTBEAT_MS`).
 */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +16,8 @@ import { acquireLock, readLock } from '../../src/ledger/lock.js';
 import { isHeld, startTime } from '../../src/ledger/lock-holder.js';
 import { compileForChild } from '../support/child-build.js';
 
-// `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as root on Linux.
+// `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as
+// root on Linux.
 const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { encoding: 'utf8' });
 const canUnshare = unshare.status === 0;
 const skipReason = canUnshare
@@ -45,7 +52,8 @@ type Report = {
   readonly rules: readonly string[];
 };
 
-// The holders' heartbeat, and how long a restart may try to open: far more than the three beats it waits for at most.
+// The holders' heartbeat, and how long a restart may try to open: far more than the three beats it waits for
+// at most.
 const beat = 200;
 const waitMs = 10_000;
 
@@ -77,7 +85,8 @@ describe('a process restarted with the pid of the lock holder (docs/durable-send
       expect(first.lock?.boot).toMatch(/^[0-9a-f-]{36}$/);
       expect(first.lock?.start).toMatch(/^[0-9]+$/);
       expect(first.lock).toMatchObject({ ns: expect.stringMatching(/^pid:\[[0-9]+\]$/), beat });
-      // The first process is gone, its lock file stays; the restarted app is pid 1 too, in another namespace (whose inode may be the dead one's again: then its pid and start time decide at once).
+      // The first process is gone, its lock file stays; the restarted app is pid 1 too, in another namespace
+      // (whose inode may be the dead one's again: then its pid and start time decide at once).
       const second = await asPidOne(path, 'second');
       expect(second).toMatchObject({ outcome: 'held', pid: 1, fence: 2, records: ['first', 'second'] });
       expect(second.lock?.start).not.toBe(first.lock?.start);
@@ -87,7 +96,8 @@ describe('a process restarted with the pid of the lock holder (docs/durable-send
       // Whatever refused them meanwhile was the heartbeat of a holder they could not check, never a live pid.
       expect([...second.rules, ...third.rules].filter((rule) => rule !== 'heartbeat')).toEqual([]);
     },
-    // Three Node processes, each in a fresh namespace, started one after another: seconds on a loaded machine.
+    // Three Node processes, each in a fresh namespace, started one after another: seconds on a loaded
+    // machine.
     60_000,
   );
 });

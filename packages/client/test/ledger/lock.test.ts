@@ -32,7 +32,9 @@ function refusal(promise: Promise<unknown>): Promise<LedgerError> {
   return rejectionOf(promise, LedgerError);
 }
 
-/** The `LedgerError` a synchronous check throws, failing the test when it throws nothing or something else. */
+/**
+The `LedgerError` a synchronous check throws, failing the test when it throws nothing or something else.
+*/
 function thrownBy(check: () => void): LedgerError {
   try {
     check();
@@ -89,7 +91,8 @@ describe('acquireLock', () => {
       }
     }
     const winner = winners[0]?.status === 'fulfilled' ? winners[0].value : undefined;
-    // 8 for a contender that judged the stale lock; 1 for one that arrived after it was gone (the file ledger then raises it above the journal's fences).
+    // 8 for a contender that judged the stale lock; 1 for one that arrived after it was gone (the file ledger
+    // then raises it above the journal's fences).
     expect([1, 8]).toContain(winner?.fence);
     expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: winner?.fence });
     winner?.check();

@@ -1,5 +1,7 @@
 /**
-`create(intent, start)` on the PostgreSQL ledger (docs/durable-send.md#execution-order): the record and its first attempt are one statement, so they are written together or not at all, never a `prepared` record whose start was lost.
+`create(intent, start)` on the PostgreSQL ledger (docs/durable-send.md#execution-order): the record and its
+first attempt are one statement, so they are written together or not at all, never a `prepared` record whose
+start was lost.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -28,7 +30,8 @@ describe('create with a first attempt on PostgreSQL', () => {
     expect(stored.rows.map((row) => row.revision)).toEqual([0, 1]);
     expect(await verifyHistory(await ledger.history('kept'))).toEqual({ ok: true, record: kept });
 
-    // A stray row where the start's revision goes: the statement fails as a whole, and no record is left prepared.
+    // A stray row where the start's revision goes: the statement fails as a whole, and no record is left
+    // prepared.
     await admin.query(
       `INSERT INTO ${schema}.revisions (id, revision, body, worker, session) VALUES ('lost', 1, '{}', 'other', 'other')`,
     );
@@ -37,8 +40,8 @@ describe('create with a first attempt on PostgreSQL', () => {
       LedgerError,
     );
     expect(failure.kind).toBe('ledger');
-    // The stray row is all there is of `lost`: the store reads it as the revision of a record whose row is gone
-    // (docs/durable-send.md#what-the-store-checks), and without it there is no record.
+    // The stray row is all there is of `lost`: the store reads it as the revision of a record whose row is
+    // gone (docs/durable-send.md#what-the-store-checks), and without it there is no record.
     expect(await rejectionOf(ledger.get('lost'), LedgerError)).toMatchObject({
       reason: 'corrupt',
       rule: 'record-missing',

@@ -1,5 +1,10 @@
 /**
-The PostgreSQL ledger's schema migrations (ledger/postgres/schema.ts): a ledger written at an earlier version is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation time, then id), every later one after them, by the database. Version 4 indexes the status each record's body names, which the inbox and the sweep of orphans select by (docs/durable-send.md#what-the-store-checks), in place of the status column's two indexes.
+The PostgreSQL ledger's schema migrations (ledger/postgres/schema.ts): a ledger written at an earlier version
+is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbers the records in the ledger's
+own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation
+time, then id), every later one after them, by the database. Version 4 indexes the status each record's body
+names, which the inbox and the sweep of orphans select by (docs/durable-send.md#what-the-store-checks), in
+place of the status column's two indexes.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
@@ -18,7 +23,10 @@ afterAll(async () => {
   await admin.end();
 });
 
-/** Takes a schema of this version back to how `version` (1, 2 or 3) left it, as a database written by an older release holds it. */
+/**
+Takes a schema of this version back to how `version` (1, 2 or 3) left it, as a database written by an older
+release holds it.
+*/
 async function downgrade(schema: string, version: 1 | 2 | 3): Promise<void> {
   await admin.query(`DROP INDEX ${schema}.records_body_status`);
   await admin.query(
@@ -86,7 +94,8 @@ describe('PostgreSQL schema migrations', () => {
       const schema = `migrated_${from}_${ids.length}_${suffix}`;
       schemas.push(schema);
       const first = await openPostgresLedger({ connectionString: url }, { schema, worker: 'first' });
-      // Records of one millisecond: until now `list` told them apart by id, so that is the order they are numbered in, whatever order they were created in.
+      // Records of one millisecond: until now `list` told them apart by id, so that is the order they are
+      // numbered in, whatever order they were created in.
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(1000);
       try {

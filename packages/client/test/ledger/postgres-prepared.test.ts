@@ -1,5 +1,6 @@
 /**
-The writes of every commit run as named prepared statements (ledger/postgres/statements.ts), named after their text: ledgers of two schemas that share one pool, and so one connection, each keep their own.
+The writes of every commit run as named prepared statements (ledger/postgres/statements.ts), named after their
+text: ledgers of two schemas that share one pool, and so one connection, each keep their own.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -43,7 +44,8 @@ describe('prepared statements on PostgreSQL', () => {
         { id: `second-${index}`, status: 'committed' },
       ]);
     }
-    // The insert and the move of each schema, prepared once each on the one connection, and used by the second send.
+    // The insert and the move of each schema, prepared once each on the one connection, and used by the
+    // second send.
     const prepared = await shared.query<{ name: string; statement: string }>(
       `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'surecall\\_%' ORDER BY name`,
     );

@@ -1,5 +1,7 @@
 /**
-A `readOnly` PostgreSQL ledger opened by a role that may only read (docs/durable-send.md#postgresql): it follows the fleet's records without a statement that writes or locks, and refuses plainly a schema it cannot use.
+A `readOnly` PostgreSQL ledger opened by a role that may only read (docs/durable-send.md#postgresql): it
+follows the fleet's records without a statement that writes or locks, and refuses plainly a schema it cannot
+use.
 */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

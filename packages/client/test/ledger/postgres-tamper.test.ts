@@ -1,5 +1,11 @@
 /**
-The PostgreSQL store checks what it reads against itself (docs/durable-send.md#what-the-store-checks): a column that disagrees with the record's body, a history with a gap, a head revision that is gone or not the record's, a record whose row is gone while its revisions remain, each tampered into the tables as an operator's `UPDATE` or `DELETE` would, is `LedgerError('corrupt')` with its rule on the read or the verify that meets it; an unknown record never leaves the inbox (`list({ states: ['unknown'] })`, what a durable agent's `unknown()` and `pending()` read, and `claimDue`, what its `reconcileDue` claims with) by a column edit; and a read that meets another writer's commit is never corruption.
+The PostgreSQL store checks what it reads against itself (docs/durable-send.md#what-the-store-checks): a
+column that disagrees with the record's body, a history with a gap, a head revision that is gone or not the
+record's, a record whose row is gone while its revisions remain, each tampered into the tables as an
+operator's `UPDATE` or `DELETE` would, is `LedgerError('corrupt')` with its rule on the read or the verify
+that meets it; an unknown record never leaves the inbox (`list({ states: ['unknown'] })`, what a durable
+agent's `unknown()` and `pending()` read, and `claimDue`, what its `reconcileDue` claims with) by a column
+edit; and a read that meets another writer's commit is never corruption.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -31,7 +37,9 @@ async function freshLedger(worker = 'w1'): Promise<{ ledger: PostgresLedger; sch
   return { ledger, schema };
 }
 
-/** A record left unknown after its one attempt: revisions 0 (create), 1 (start) and 2 (unknown), due for a probe. */
+/**
+A record left unknown after its one attempt: revisions 0 (create), 1 (start) and 2 (unknown), due for a probe.
+*/
 async function unknownRecord(ledger: PostgresLedger, id: string): Promise<void> {
   const started = await ledger.create(intent(id), { attemptId: `a-${id}`, messageId: `m-a-${id}` });
   await ledger.transition(id, started.revision, {
@@ -51,7 +59,10 @@ async function committedRecord(ledger: PostgresLedger, id: string): Promise<void
   });
 }
 
-/** The reads a tampered record can meet: its head, every record, the inbox, the claim of due records, its history. */
+/**
+The reads a tampered record can meet: its head, every record, the inbox, the claim of due records, its
+history.
+*/
 const reads = {
   get: (ledger: PostgresLedger, id: string) => ledger.get(id),
   list: (ledger: PostgresLedger) => ledger.list(),
@@ -110,7 +121,8 @@ const cases: readonly Case[] = [
     record: 'unknown',
     tamper: (schema) => `UPDATE ${schema}.records SET due_at = NULL WHERE id = $1`,
     rule: 'column-due',
-    // The claim selects by its own columns (docs/durable-send.md#what-the-store-checks): the inbox shows the damage.
+    // The claim selects by its own columns (docs/durable-send.md#what-the-store-checks): the inbox shows the
+    // damage.
     meets: ['get', 'list', 'inbox', 'history'],
   },
   {
@@ -334,8 +346,8 @@ describe('the PostgreSQL store, read while another writer commits', () => {
     const history = storeStatements(qualify(schema)).history.text;
     const real = new pg.Pool({ connectionString: url, max: 2 });
     let torn = 0;
-    // The caller's pool, as `{ pool }` hands it over: a history read it tears drops its last row, as a read would
-    // that saw the record's row after a commit and its revisions before it.
+    // The caller's pool, as `{ pool }` hands it over: a history read it tears drops its last row, as a read
+    // would that saw the record's row after a commit and its revisions before it.
     const pool = new Proxy(real, {
       get(target, key) {
         if (key === 'query') {

@@ -1,5 +1,11 @@
 /**
-One live process per worker id on the PostgreSQL ledger (docs/durable-send.md#one-live-process-per-worker-id): a second open with a worker id another open holds in the same schema is refused as `locked` (rule `worker-live`) and leaves the first's leases alone; once the first closes, the id opens again; a follower, or another schema, is not refused. The worker lock's connection terminated with `pg_terminate_backend` is made again and the writer writes on; terminated while another session takes the lock, the writer is `fenced` for good, and the next open with the id recovers what it left executing. The two-process cases, and a send whose worker id is taken mid-send, are in test/durable/fleet.test.ts.
+One live process per worker id on the PostgreSQL ledger (docs/durable-send.md#one-live-process-per-worker-id):
+a second open with a worker id another open holds in the same schema is refused as `locked` (rule
+`worker-live`) and leaves the first's leases alone; once the first closes, the id opens again; a follower, or
+another schema, is not refused. The worker lock's connection terminated with `pg_terminate_backend` is made
+again and the writer writes on; terminated while another session takes the lock, the writer is `fenced` for
+good, and the next open with the id recovers what it left executing. The two-process cases, and a send whose
+worker id is taken mid-send, are in test/durable/fleet.test.ts.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -37,7 +43,10 @@ function refusal(promise: Promise<unknown>): Promise<LedgerError> {
   return rejectionOf(promise, LedgerError);
 }
 
-/** The backend that holds the worker lock of `worker` in `schema` (pg_locks shows the two-key form as objsubid 2), if one does. */
+/**
+The backend that holds the worker lock of `worker` in `schema` (pg_locks shows the two-key form as objsubid
+2), if one does.
+*/
 async function lockHolder(schema: string, worker: string): Promise<number | undefined> {
   const [first, second] = workerLockKeys(schema, worker);
   const found = await admin.query<{ pid: number }>(
@@ -63,7 +72,8 @@ describe('one live process per worker id', () => {
     expect(refused).toMatchObject({ reason: 'locked', rule: 'worker-live' });
     expect(refused.message).toContain('another process holds this worker id');
     expect(refused.message).toContain('give each process its own worker id, or stop the other');
-    // The refused open ended none of the first's leases: its record is still executing, and the first commits it.
+    // The refused open ended none of the first's leases: its record is still executing, and the first commits
+    // it.
     expect((await first.get('twin-1'))?.state.status).toBe('executing');
     const committed = await first.transition('twin-1', started.revision, {
       type: 'commit',
@@ -125,8 +135,8 @@ describe('one live process per worker id', () => {
     try {
       const started = await executing(ledger, 'taken-1');
       const [first, second] = workerLockKeys(schema, 'taken');
-      // In one statement: the lock's backend is terminated, and this session waits for the lock it held, ahead of the
-      // writer's next try, which has to connect first.
+      // In one statement: the lock's backend is terminated, and this session waits for the lock it held,
+      // ahead of the writer's next try, which has to connect first.
       await taker.query('SELECT pg_terminate_backend($1), pg_advisory_lock($2::integer, $3::integer)', [
         await lockHolder(schema, 'taken'),
         first,
@@ -146,7 +156,8 @@ describe('one live process per worker id', () => {
       // Reads go on.
       expect((await ledger.get('taken-1'))?.state.status).toBe('executing');
       await taker.query('SELECT pg_advisory_unlock($1::integer, $2::integer)', [first, second]);
-      // The id is free again: the next open takes it and recovers the record at once (its lease of 30 s has not lapsed).
+      // The id is free again: the next open takes it and recovers the record at once (its lease of 30 s has
+      // not lapsed).
       const successor = await open(schema, 'taken');
       expect((await successor.get('taken-1'))?.state).toEqual({
         status: 'unknown',

@@ -1,5 +1,7 @@
 /**
-A file ledger opened `readOnly` (docs/durable-send.md#reading-a-file-ledger): beside a writer that holds the lock it reads what the writer wrote and then appends, follows a compaction that replaced the journal, hears the writer's changes through `subscribe`, writes nothing, and checks every line as the writer's open does.
+A file ledger opened `readOnly` (docs/durable-send.md#reading-a-file-ledger): beside a writer that holds the
+lock it reads what the writer wrote and then appends, follows a compaction that replaced the journal, hears
+the writer's changes through `subscribe`, writes nothing, and checks every line as the writer's open does.
 */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,6 +1,9 @@
 /**
 @module
-Test support: what a consumer of a stream assembles from its events, the way docs/protocol-checks.md#stream-resumption tells it to: a `task` event replaces everything held (its artifacts are whole), a status update replaces the status, an artifact update starts, replaces or appends to its artifact.
+Test support: what a consumer of a stream assembles from its events, the way
+docs/protocol-checks.md#stream-resumption tells it to: a `task` event replaces everything held (its artifacts
+are whole), a status update replaces the status, an artifact update starts, replaces or appends to its
+artifact.
 */
 import type { StreamResponse } from '../../src/protocol/stream.js';
 import type { Artifact, TaskStatus } from '../../src/protocol/task.js';

@@ -1,6 +1,7 @@
 /**
 @module
-Test support shared by the binding tests: what a call threw, and what a stream delivered before it ended or failed.
+Test support shared by the binding tests: what a call threw, and what a stream delivered before it ended or
+failed.
 */
 import type { StreamFrame } from '../../src/bindings/binding.js';
 

@@ -1,6 +1,8 @@
 /**
 @module
-Test support: the mock agent's card as served, read as the client reads ProtoJSON (JSON names, defaults absent), so a suite can override members by their JSON names whichever printer style the agent uses (docs/interop.md#serializer-styles).
+Test support: the mock agent's card as served, read as the client reads ProtoJSON (JSON names, defaults
+absent), so a suite can override members by their JSON names whichever printer style the agent uses
+(docs/interop.md#serializer-styles).
 */
 import { AgentCard } from '../../src/protocol/agent-card.js';
 import type { JsonObject } from '../../src/protocol/json-value.js';

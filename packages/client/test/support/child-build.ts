@@ -1,16 +1,23 @@
 /**
 @module
-Test support for the crash and lock tests, which start many child Node processes: compile a child fixture and every source it imports to JavaScript with esbuild's `transform` (types erased, imports kept as written, nothing else changed). Starting a process under tsx costs about half a second of CPU; plain Node on the compiled files costs a sixth of that, which is what lets those tests kill dozens of children in seconds.
+Test support for the crash and lock tests, which start many child Node processes: compile a child fixture and
+every source it imports to JavaScript with esbuild's `transform` (types erased, imports kept as written,
+nothing else changed). Starting a process under tsx costs about half a second of CPU; plain Node on the
+compiled files costs a sixth of that, which is what lets those tests kill dozens of children in seconds.
 */
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
-// Paths are relative to the package root, so a child under test/ reaches its sources under src/ inside `out` too.
+// Paths are relative to the package root, so a child under test/ reaches its sources under src/ inside `out`
+// too.
 const sources = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Compiles `entry` (a path under `packages/client`) and its relative imports into `out`; returns the compiled entry's path. */
+/**
+Compiles `entry` (a path under `packages/client`) and its relative imports into `out`; returns the compiled
+entry's path.
+*/
 export async function compileForChild(entry: string, out: string): Promise<string> {
   const pending = [entry];
   const done = new Set<string>();
@@ -30,7 +37,8 @@ export async function compileForChild(entry: string, out: string): Promise<strin
     const target = join(out, file.replace(/\.ts$/, '.js'));
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, outputText);
-    // Static imports and `import('./x.js')` alike: the stream machinery is loaded dynamically (ARCHITECTURE.md#decisions).
+    // Static imports and `import('./x.js')` alike: the stream machinery is loaded dynamically
+    // (ARCHITECTURE.md#decisions).
     for (const [, specifier] of outputText.matchAll(/(?:from|import) ?\(?['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
       pending.push(join(dirname(file), `${specifier}.ts`));
     }

@@ -1,6 +1,9 @@
 /**
 @module
-Test support: SSE answers written by hand for what the mock agent never sends (keep-alive comments, silence, repeats, a peer that never lets a task finish), answered through the MSW server of `retry-agents.ts` on a mounted agent's origin, over either binding. docs/protocol-checks.md#stream-resumption is what the suites that use it check.
+Test support: SSE answers written by hand for what the mock agent never sends (keep-alive comments, silence,
+repeats, a peer that never lets a task finish), answered through the MSW server of `retry-agents.ts` on a
+mounted agent's origin, over either binding. docs/protocol-checks.md#stream-resumption is what the suites that
+use it check.
 */
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { HttpResponse, http } from 'msw';
@@ -19,7 +22,8 @@ export type Piece =
 export type Answers = readonly Piece[] | 'refuse' | ((n: number) => readonly Piece[] | 'refuse');
 
 /**
-Answers `method` on the agent's origin with `answers`, one piece per read, or refuses it with a 500 that is not A2A; everything else reaches the agent. Returns how many requests of `method` it has answered.
+Answers `method` on the agent's origin with `answers`, one piece per read, or refuses it with a 500 that is
+not A2A; everything else reaches the agent. Returns how many requests of `method` it has answered.
 
 @example
 ```ts
@@ -52,12 +56,14 @@ export function craft(
       answered += 1;
       const pieces = typeof answers === 'function' ? answers(answered) : answers;
       if (pieces === 'refuse') {
-        // A peer that will not serve this operation, with an answer that is not A2A: a refusal, not a transient failure.
+        // A peer that will not serve this operation, with an answer that is not A2A: a refusal, not a
+        // transient failure.
         return new HttpResponse('not here', { status: 500, headers: { 'content-type': 'text/plain' } });
       }
       const encoder = new TextEncoder();
       const queue = [...pieces];
-      // One piece per pull: an errored stream drops what is still queued, so a reset must come after the events before it were taken.
+      // One piece per pull: an errored stream drops what is still queued, so a reset must come after the
+      // events before it were taken.
       const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
           for (let piece = queue.shift(); ; piece = queue.shift()) {
@@ -87,8 +93,8 @@ export function craft(
           }
         },
       });
-      // Chunked, as a server streams it: MSW 3 otherwise frames the body by closing the connection, and the reset
-      // above would read as a clean end (mocks/src/http/handlers.ts).
+      // Chunked, as a server streams it: MSW 3 otherwise frames the body by closing the connection, and the
+      // reset above would read as a clean end (mocks/src/http/handlers.ts).
       return new HttpResponse(body, {
         headers: { 'content-type': 'text/event-stream', 'transfer-encoding': 'chunked' },
       });

@@ -1,8 +1,13 @@
 /**
 @module
-A child process for `test/durable/crash.test.ts`: a durable agent on the file ledger making sends to a loopback mock agent, until the test kills it with SIGKILL. It reads the card and builds its client first, reports `loaded`, and waits for `go` on stdin before it touches the ledger, so the test can start it ahead of time. It then reports, one JSON object per line on stdout, every transition the ledger made durable (from the agent's events), so the test knows what must survive the kill.
+A child process for `test/durable/crash.test.ts`: a durable agent on the file ledger making sends to a
+loopback mock agent, until the test kills it with SIGKILL. It reads the card and builds its client first,
+reports `loaded`, and waits for `go` on stdin before it touches the ledger, so the test can start it ahead of
+time. It then reports, one JSON object per line on stdout, every transition the ledger made durable (from the
+agent's events), so the test knows what must survive the kill.
 
-Arguments: `<ledger path> <card url> <binding: JSONRPC | HTTP+JSON> <delivery: history | keyed> <id prefix> <concurrent senders>`.
+Arguments:
+`<ledger path> <card url> <binding: JSONRPC | HTTP+JSON> <delivery: history | keyed> <id prefix> <concurrent senders>`.
 */
 import { createInterface } from 'node:readline';
 import { createClient } from '../../src/client/client.js';

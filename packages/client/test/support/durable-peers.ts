@@ -1,6 +1,9 @@
 /**
 @module
-Test fixture for the durable agent's suites: mock agents (`@surecall/mocks`) behind one MSW server, each on its own origin with its own fault lab, a log of the A2A operations that reached it, an optional stage in front of the agent (to hold, drop or inspect a request), and optionally a message-id deduplicating front, the peer an operator's attestation describes. Plus a client factory for either binding and a memory ledger per test.
+Test fixture for the durable agent's suites: mock agents (`@surecall/mocks`) behind one MSW server, each on
+its own origin with its own fault lab, a log of the A2A operations that reached it, an optional stage in front
+of the agent (to hold, drop or inspect a request), and optionally a message-id deduplicating front, the peer
+an operator's attestation describes. Plus a client factory for either binding and a memory ledger per test.
 */
 import {
   type AgentOptions,
@@ -44,7 +47,10 @@ type Fields = {
   readonly [member: string]: unknown;
 };
 
-/** One A2A request that reached a peer: its operation (JSON-RPC method name) and, for a send or a list, what it asked. */
+/**
+One A2A request that reached a peer: its operation (JSON-RPC method name) and, for a send or a list, what it
+asked.
+*/
 export type PeerRequest = {
   readonly operation: string;
   readonly binding: ProtocolBinding;
@@ -78,7 +84,10 @@ function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** What an A2A request is: JSON-RPC by its body's method, HTTP+JSON by its route (only the two the durable agent uses). */
+/**
+What an A2A request is: JSON-RPC by its body's method, HTTP+JSON by its route (only the two the durable agent
+uses).
+*/
 async function recognise(request: Request): Promise<PeerRequest | undefined> {
   const url = new URL(request.url);
   if (url.pathname === jsonRpcPath) {
@@ -108,7 +117,10 @@ function sendOf(call: PeerRequest | undefined, rpcId: JsonValue | undefined) {
 }
 
 /**
-A front that deduplicates SendMessage by `messageId`, durably for the test's lifetime: the first send of an id reaches the agent and its successful answer is kept; every later send of that id is answered with the kept answer (under the new JSON-RPC id) and never reaches the agent. It is the peer a `message-id-replay` attestation describes; the mock agent alone does not deduplicate messageIds, as A2A does not require it to.
+A front that deduplicates SendMessage by `messageId`, durably for the test's lifetime: the first send of an id
+reaches the agent and its successful answer is kept; every later send of that id is answered with the kept
+answer (under the new JSON-RPC id) and never reaches the agent. It is the peer a `message-id-replay`
+attestation describes; the mock agent alone does not deduplicate messageIds, as A2A does not require it to.
 */
 export function deduplicateMessageIds(handle: Handle): Handle {
   const answers = new Map<string, JsonValue>();
@@ -131,7 +143,8 @@ export function deduplicateMessageIds(handle: Handle): Handle {
     if (isObject(parsed) && (send.rpcId === undefined || parsed.result !== undefined)) {
       answers.set(send.messageId, parsed as JsonValue);
     }
-    // Copied one by one: the agent's Headers may come from another realm (MSW's interceptor), which a Response would not read.
+    // Copied one by one: the agent's Headers may come from another realm (MSW's interceptor), which a
+    // Response would not read.
     const headers = new Headers();
     response.headers.forEach((value, name) => {
       headers.set(name, value);
@@ -140,7 +153,10 @@ export function deduplicateMessageIds(handle: Handle): Handle {
   };
 }
 
-/** An answer to `request` carrying `result`: a JSON-RPC envelope under the request's id, or the bare HTTP+JSON body. */
+/**
+An answer to `request` carrying `result`: a JSON-RPC envelope under the request's id, or the bare HTTP+JSON
+body.
+*/
 export async function respond(request: Request, result: JsonValue): Promise<Response> {
   if (new URL(request.url).pathname !== jsonRpcPath) {
     return HttpResponse.json(result as JsonObject);
@@ -149,7 +165,10 @@ export async function respond(request: Request, result: JsonValue): Promise<Resp
   return HttpResponse.json({ jsonrpc: '2.0', id: isObject(body) ? (body.id ?? null) : null, result });
 }
 
-/** An authoritative A2A error answer to `request`: a JSON-RPC error under the request's id (HTTP 200), or an HTTP+JSON error whose status, status name and single ErrorInfo agree (A2A spec §11.6). */
+/**
+An authoritative A2A error answer to `request`: a JSON-RPC error under the request's id (HTTP 200), or an
+HTTP+JSON error whose status, status name and single ErrorInfo agree (A2A spec §11.6).
+*/
 export async function respondError(request: Request, error: A2aErrorEntry): Promise<Response> {
   const info = { '@type': errorInfoType, reason: error.reason, domain: errorDomain };
   if (new URL(request.url).pathname !== jsonRpcPath) {

@@ -1,8 +1,13 @@
 /**
 @module
-A child process for `test/ledger/file.test.ts`: it opens a file ledger the way another process on the same machine would, so the lock and the crash tests can kill it for real. It reports on stdout, one JSON object per line, and waits for `go` on stdin before it touches the ledger, so the test can start it (and pay for loading it) ahead of time.
+A child process for `test/ledger/file.test.ts`: it opens a file ledger the way another process on the same
+machine would, so the lock and the crash tests can kill it for real. It reports on stdout, one JSON object per
+line, and waits for `go` on stdin before it touches the ledger, so the test can start it (and pay for loading
+it) ahead of time.
 
-Modes: `hold <path>` opens and idles; `try <path>` opens and reports whether it could; `stream <path> <prefix> <writers> [<loneSync>]` runs `writers` concurrent loops of create → start → commit | unknown | fail on a ledger opened with that `loneSync`, reporting every acknowledged write.
+Modes: `hold <path>` opens and idles; `try <path>` opens and reports whether it could;
+`stream <path> <prefix> <writers> [<loneSync>]` runs `writers` concurrent loops of create → start → commit |
+unknown | fail on a ledger opened with that `loneSync`, reporting every acknowledged write.
 */
 import { createInterface } from 'node:readline';
 import { LedgerError } from '../../src/core/errors.js';

@@ -1,6 +1,9 @@
 /**
 @module
-What the fleet tests on PostgreSQL share (`test/durable/fleet.test.ts`, `test/durable/fleet-failover.test.ts`): the loopback mock agent that counts the SendMessage requests of each messageId, worker processes (`test/support/fleet-worker.ts`) whose reports are read line by line and waited on, and a seeded random generator.
+What the fleet tests on PostgreSQL share (`test/durable/fleet.test.ts`,
+`test/durable/fleet-failover.test.ts`): the loopback mock agent that counts the SendMessage requests of each
+messageId, worker processes (`test/support/fleet-worker.ts`) whose reports are read line by line and waited
+on, and a seeded random generator.
 */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -40,12 +43,18 @@ export type FleetAgent = {
   readonly agent: MockAgent;
   readonly faults: FaultLab;
   readonly cardUrl: string;
-  /** SendMessage requests the mock agent received, per messageId: an at-most-once attempt must never arrive twice. */
+  /**
+  SendMessage requests the mock agent received, per messageId: an at-most-once attempt must never arrive
+  twice.
+  */
   readonly requests: Map<string, number>;
   close(): Promise<void>;
 };
 
-/** Starts the mock agent on loopback, honouring idempotency keys, counting every SendMessage request by its messageId. */
+/**
+Starts the mock agent on loopback, honouring idempotency keys, counting every SendMessage request by its
+messageId.
+*/
 export async function startFleetAgent(): Promise<FleetAgent> {
   const agent = createAgent({ stepMs: 0, mode: 'honouring' });
   const faults = createFaultLab();
@@ -78,7 +87,10 @@ export async function startFleetAgent(): Promise<FleetAgent> {
   };
 }
 
-/** Starts the compiled worker `script` with `args`; the process is added to `children`, so the test can end it whatever happens. */
+/**
+Starts the compiled worker `script` with `args`; the process is added to `children`, so the test can end it
+whatever happens.
+*/
 export function startWorker(
   script: string,
   args: readonly string[],
@@ -127,7 +139,9 @@ export function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void
   });
 }
 
-/** mulberry32: a small seeded generator, so kill points and faults are the same on every run with one seed. */
+/**
+mulberry32: a small seeded generator, so kill points and faults are the same on every run with one seed.
+*/
 export function seeded(value: number): () => number {
   let state = value;
   return () => {

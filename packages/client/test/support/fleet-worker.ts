@@ -1,10 +1,25 @@
 /**
 @module
-One worker of the fleet tests (`test/durable/fleet.test.ts`): a Node process with a durable agent on the shared PostgreSQL ledger, making its share of the durable sends to a loopback mock agent while its reconciler loops run, until the test kills it (SIGKILL, SIGSTOP) or closes its stdin. Sends whose index is even are keyed (keyed recovery replays them); odd ones are at-most-once (a context-history scan reconciles them, never a re-send).
+One worker of the fleet tests (`test/durable/fleet.test.ts`): a Node process with a durable agent on the
+shared PostgreSQL ledger, making its share of the durable sends to a loopback mock agent while its reconciler
+loops run, until the test kills it (SIGKILL, SIGSTOP) or closes its stdin. Sends whose index is even are keyed
+(keyed recovery replays them); odd ones are at-most-once (a context-history scan reconciles them, never a
+re-send).
 
-It reports, one JSON object per line on stdout: `open-refused` with the `reason` and `rule` of the `LedgerError` its open was refused with (another live process holding its worker id: docs/durable-send.md#one-live-process-per-worker-id), after which it exits 1; `ready`; `io-start` / `io-end` around every network exchange it makes for a record under its lease (a send's request on the wire; a probe, from `probe-start` to `probe`), with the time; `sent` for each send's outcome (with the `reason` of the store's refusal when the send ended `unknown` because the ledger could not record it: docs/durable-send.md#after-dispatch), `refused` for a send the ledger refused before it left (its `reason`), `retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
+It reports, one JSON object per line on stdout: `open-refused` with the `reason` and `rule` of the
+`LedgerError` its open was refused with (another live process holding its worker id:
+docs/durable-send.md#one-live-process-per-worker-id), after which it exits 1; `ready`; `io-start` / `io-end`
+around every network exchange it makes for a record under its lease (a send's request on the wire; a probe,
+from `probe-start` to `probe`), with the time; `sent` for each send's outcome (with the `reason` of the
+store's refusal when the send ended `unknown` because the ledger could not record it:
+docs/durable-send.md#after-dispatch), `refused` for a send the ledger refused before it left (its `reason`),
+`retry` before a send the ledger refused as `io` goes again; `done` once its share is sent.
 
-Arguments: `<postgres url> <schema> <card url> <worker id> <lease ms> <first index> <stride> <count> <senders> <id prefix> <io retries>`; send n has the record id `<id prefix>-<n>`. A send the ledger refused as `io` (its database dropped the connection) goes again with the same id up to `<io retries>` times (default 0): a record that exists by then comes back as it stands, without sending.
+Arguments:
+`<postgres url> <schema> <card url> <worker id> <lease ms> <first index> <stride> <count> <senders> <id prefix> <io retries>`;
+send n has the record id `<id prefix>-<n>`. A send the ledger refused as `io` (its database dropped the
+connection) goes again with the same id up to `<io retries>` times (default 0): a record that exists by then
+comes back as it stands, without sending.
 */
 import { setMaxListeners } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -32,7 +47,8 @@ const [
 ] = process.argv.slice(2);
 
 async function main(): Promise<void> {
-  // The mock agent on loopback, taken as first fetched (README.md#local-development), over its JSON-RPC interface.
+  // The mock agent on loopback, taken as first fetched (README.md#local-development), over its JSON-RPC
+  // interface.
   const client = await discover({
     cardUrl,
     pins: [{ binding: 'JSONRPC', url: new URL('/a2a/jsonrpc', cardUrl).href }],
@@ -65,7 +81,8 @@ async function main(): Promise<void> {
     ledger,
     recovery: { kind: 'context-history', maxPages: 2, historyLength: 16, ...probing },
   });
-  // A probe's network exchanges run from its `probe-start` to its `probe` event (which comes before the transition it leads to).
+  // A probe's network exchanges run from its `probe-start` to its `probe` event (which comes before the
+  // transition it leads to).
   for (const agent of [keyed, history]) {
     agent.events.subscribe((event) => {
       if (event.type === 'probe-start') {
@@ -75,7 +92,8 @@ async function main(): Promise<void> {
       }
     });
   }
-  // A send's exchange, seen on the wire: from just before fetch until its answer is read or fails, before the ledger writes the outcome (and so ends the lease). The record is named by the message's text.
+  // A send's exchange, seen on the wire: from just before fetch until its answer is read or fails, before the
+  // ledger writes the outcome (and so ends the lease). The record is named by the message's text.
   const send = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     // The client hands fetch a body-less Request and the body as a string in `init` (wire/http.ts).
@@ -121,7 +139,8 @@ async function main(): Promise<void> {
       const id = `${prefix}-${index}`;
       for (let attempt = 0; ; attempt++) {
         try {
-          // A restarted worker goes through its share again: a send whose record exists comes back as it stands, without sending.
+          // A restarted worker goes through its share again: a send whose record exists comes back as it
+          // stands, without sending.
           const outcome = await agentOf(index).send(
             { role: 'ROLE_USER', parts: [{ text: `task ${prefix} ${index}` }] },
             { id },

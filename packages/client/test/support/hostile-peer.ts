@@ -1,6 +1,10 @@
 /**
 @module
-Test support: a hostile peer on a real loopback socket (`listenLoopback`, 127.0.0.1). It serves the mock agent's card with a bearer scheme added, and answers each A2A request either with the mock agent or with whatever a test's `answer` returns: raw bytes, so it can send what no serializer would (duplicate keys, a reflected token as a member name, a nesting deeper than any bound). The token provider hands out one secret per peer, which the peer can read back from the `Authorization` header and reflect.
+Test support: a hostile peer on a real loopback socket (`listenLoopback`, 127.0.0.1). It serves the mock
+agent's card with a bearer scheme added, and answers each A2A request either with the mock agent or with
+whatever a test's `answer` returns: raw bytes, so it can send what no serializer would (duplicate keys, a
+reflected token as a member name, a nesting deeper than any bound). The token provider hands out one secret
+per peer, which the peer can read back from the `Authorization` header and reflect.
 */
 import { randomBytes } from 'node:crypto';
 import { agentCardPath, createAgent, createFaultLab, createMockHandle, jsonRpcPath } from '@surecall/mocks';
@@ -31,7 +35,9 @@ export type HostileAnswer = (call: HostileCall) => Response | undefined | Promis
 export type HostilePeer = {
   readonly origin: string;
   readonly cardUrl: string;
-  /** The token every client of this peer sends: a plain identifier, so any place that names keys would show it. */
+  /**
+  The token every client of this peer sends: a plain identifier, so any place that names keys would show it.
+  */
   readonly secret: string;
   /** The card as served (JSON names), with the bearer scheme. */
   readonly card: JsonObject;
@@ -45,7 +51,9 @@ export type HostilePeer = {
   close(): Promise<void>;
 };
 
-/** A JSON-RPC answer whose `result` (or `error`) member is the raw JSON text given, under the request's id. */
+/**
+A JSON-RPC answer whose `result` (or `error`) member is the raw JSON text given, under the request's id.
+*/
 export function rpcText(call: HostileCall, member: 'result' | 'error', raw: string, status = 200): Response {
   return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(call.rpcId)},"${member}":${raw}}`, {
     status,
@@ -97,7 +105,8 @@ export async function startHostilePeer(): Promise<HostilePeer> {
       return (await peer?.answer?.(call)) ?? inner(request);
     },
   });
-  // In JSON names whichever printer style the mock agent uses, so the members added below replace rather than repeat.
+  // In JSON names whichever printer style the mock agent uses, so the members added below replace rather than
+  // repeat.
   const original = await servedCard(`${server.origin}${agentCardPath}`);
   served = {
     ...original,

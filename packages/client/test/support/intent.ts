@@ -1,6 +1,7 @@
 /**
 @module
-The send intent the ledger suites record: one short text to one agent, at-most-once unless a test asks for another delivery (a keyed one then carries a key of its own).
+The send intent the ledger suites record: one short text to one agent, at-most-once unless a test asks for
+another delivery (a keyed one then carries a key of its own).
 */
 import type { DeliveryMode, SendIntent } from '../../src/ledger/ledger.js';
 

@@ -1,8 +1,12 @@
 /**
 @module
-A child process for `test/wire/json-memory.test.ts`: it parses one long number literal under a heap the test caps on the command line, and reports the outcome on stdout as one JSON object. A scanner that built the literal's text one character at a time would need dozens of bytes of heap per digit and die of it; one that reads numbers in constant memory finishes.
+A child process for `test/wire/json-memory.test.ts`: it parses one long number literal under a heap the test
+caps on the command line, and reports the outcome on stdout as one JSON object. A scanner that built the
+literal's text one character at a time would need dozens of bytes of heap per digit and die of it; one that
+reads numbers in constant memory finishes.
 
-Arguments: `<shape> <digits>`, where shape is `integer` (`9…9`), `fraction` (`1.9…9e5`) or `exponent` (`1e9…9`).
+Arguments: `<shape> <digits>`, where shape is `integer` (`9…9`), `fraction` (`1.9…9e5`) or `exponent`
+(`1e9…9`).
 */
 import { JsonError, parseJson } from '../../src/wire/json.js';
 

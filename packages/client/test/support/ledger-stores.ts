@@ -1,6 +1,9 @@
 /**
 @module
-The stores the shared ledger contract (`src/ledger/ledger.test.ts`) runs against. The `client` project runs it on the memory, IndexedDB and file stores; the `client (postgres)` project (`SURECALL_LEDGER_STORES=postgres`) runs the very same suite on a real PostgreSQL that its global setup started (`test/support/postgres-setup.ts`), one fresh schema per ledger name.
+The stores the shared ledger contract (`src/ledger/ledger.test.ts`) runs against. The `client` project runs it
+on the memory, IndexedDB and file stores; the `client (postgres)` project (`SURECALL_LEDGER_STORES=postgres`)
+runs the very same suite on a real PostgreSQL that its global setup started
+(`test/support/postgres-setup.ts`), one fresh schema per ledger name.
 */
 import { createHash } from 'node:crypto';
 import { inject } from 'vitest';
@@ -20,7 +23,10 @@ export function schemaOf(name: string): string {
   return `t_${createHash('sha256').update(name).digest('hex').slice(0, 24)}`;
 }
 
-/** The PostgreSQL store under the contract: `name` picks the schema; the worker id is this process's, so a reopen ends the leases of the ledger it reopens. */
+/**
+The PostgreSQL store under the contract: `name` picks the schema; the worker id is this process's, so a reopen
+ends the leases of the ledger it reopens.
+*/
 export function postgresBackend(): Backend {
   const url = inject('postgresUrl');
   return {

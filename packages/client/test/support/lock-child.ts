@@ -1,6 +1,14 @@
 /**
 @module
-A child process for `test/ledger/lock-restart.test.ts` and `test/ledger/lock-namespace.test.ts`, run as pid 1 of a fresh PID namespace (`unshare --pid --fork`, with or without `--mount-proc`): it opens the file ledger at the path it is given, records one send, and reports what it got on stdout as one JSON object, with the pid the mounted `/proc` knows it by (the host's, without `--mount-proc`), so the test can kill it. A `locked` open is tried again every 25 ms until `waitMs` has passed (the wait docs/durable-send.md#file-journal documents for a holder judged by its heartbeat); the report counts those refusals and keeps their rules and the last message. Then, with `exit` (the default), it exits without closing the ledger, as a process that is killed does; with `hold` it keeps the ledger, its lock and the lock's heartbeat until it is killed. Run again in a new namespace it is pid 1 again: the restarted container's app.
+A child process for `test/ledger/lock-restart.test.ts` and `test/ledger/lock-namespace.test.ts`, run as pid 1
+of a fresh PID namespace (`unshare --pid --fork`, with or without `--mount-proc`): it opens the file ledger at
+the path it is given, records one send, and reports what it got on stdout as one JSON object, with the pid the
+mounted `/proc` knows it by (the host's, without `--mount-proc`), so the test can kill it. A `locked` open is
+tried again every 25 ms until `waitMs` has passed (the wait docs/durable-send.md#file-journal documents for a
+holder judged by its heartbeat); the report counts those refusals and keeps their rules and the last message.
+Then, with `exit` (the default), it exits without closing the ledger, as a process that is killed does; with
+`hold` it keeps the ledger, its lock and the lock's heartbeat until it is killed. Run again in a new namespace
+it is pid 1 again: the restarted container's app.
 */
 import { readlink } from 'node:fs/promises';
 import { LedgerError } from '../../src/core/errors.js';

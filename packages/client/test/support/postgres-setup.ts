@@ -1,6 +1,9 @@
 /**
 @module
-The vitest global setup of the `client (postgres)` project: a real PostgreSQL for the fleet ledger's tests (docs/durable-send.md#postgresql). It starts a throwaway cluster with `scripts/postgres.sh` (loopback only, deleted afterwards) unless `SURECALL_PG_URL` names a server to use instead, and provides its URL to the tests as `postgresUrl`.
+The vitest global setup of the `client (postgres)` project: a real PostgreSQL for the fleet ledger's tests
+(docs/durable-send.md#postgresql). It starts a throwaway cluster with `scripts/postgres.sh` (loopback only,
+deleted afterwards) unless `SURECALL_PG_URL` names a server to use instead, and provides its URL to the tests
+as `postgresUrl`.
 */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,10 @@
 /**
 @module
-Test support: a real loopback HTTP proxy in front of one origin that resets every event stream after a number of SSE events, as a proxy that cuts long-lived responses does. Requests and answers pass through byte for byte; once an `text/event-stream` answer has carried `events` events, the next bytes the origin sends are not forwarded and the client's connection is reset (TCP RST). It binds 127.0.0.1 and refuses a foreign Host header.
+Test support: a real loopback HTTP proxy in front of one origin that resets every event stream after a number
+of SSE events, as a proxy that cuts long-lived responses does. Requests and answers pass through byte for
+byte; once an `text/event-stream` answer has carried `events` events, the next bytes the origin sends are not
+forwarded and the client's connection is reset (TCP RST). It binds 127.0.0.1 and refuses a foreign Host
+header.
 */
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -39,7 +43,8 @@ function rpcMethodOf(body: Buffer): string | undefined {
 }
 
 /**
-Starts a proxy to `target` (an `http://127.0.0.1:<port>` origin) that resets each event stream after `events` SSE events.
+Starts a proxy to `target` (an `http://127.0.0.1:<port>` origin) that resets each event stream after `events`
+SSE events.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-Test fixture for the retry, idempotency and delegation suites: mock agents (`@surecall/mocks`) behind one MSW server, each on its own origin with its own options, fault lab and request counter, plus a client factory for either binding and a driver for fake timers.
+Test fixture for the retry, idempotency and delegation suites: mock agents (`@surecall/mocks`) behind one MSW
+server, each on its own origin with its own options, fault lab and request counter, plus a client factory for
+either binding and a driver for fake timers.
 */
 import {
   type AgentOptions,
@@ -53,7 +55,8 @@ server.events.on('request:start', ({ request }) => {
 let mounted = 0;
 
 /**
-Mounts a fresh mock agent on a new origin (`https://agent-N.test`) and reads its card. Call it before `vi.useFakeTimers()`, or with timers that run: the card is read through `fetch`.
+Mounts a fresh mock agent on a new origin (`https://agent-N.test`) and reads its card. Call it before
+`vi.useFakeTimers()`, or with timers that run: the card is read through `fetch`.
 */
 export async function mountAgent(options: AgentOptions = {}): Promise<MountedAgent> {
   mounted += 1;
@@ -98,7 +101,10 @@ export function userMessage(text: string, key?: string, extra: Partial<Message> 
   return message;
 }
 
-/** Advances fake time in `stepMs` slices until `promise` settles (at most `limitMs` of fake time), then returns it. */
+/**
+Advances fake time in `stepMs` slices until `promise` settles (at most `limitMs` of fake time), then returns
+it.
+*/
 export async function drive<T>(promise: Promise<T>, stepMs = 25, limitMs = 600_000): Promise<T> {
   let settled = false;
   promise.then(

@@ -8,7 +8,8 @@ import { resolveLimits } from '../../src/core/limits.js';
 import { exchange, type HttpExchangeRequest } from '../../src/wire/http.js';
 import { type HttpStreamResponse, openStream } from '../../src/wire/http-stream.js';
 
-// Real sockets on 127.0.0.1: what MSW cannot show (a genuine redirect, a refused connection, a torn-down body).
+// Real sockets on 127.0.0.1: what MSW cannot show (a genuine redirect, a refused connection, a torn-down
+// body).
 const pathMarker = 'path-marker-c41d';
 const token = 'tok.SECRET-node~1';
 const timeoutMs = 1000;

@@ -49,8 +49,9 @@ function bodiless(overrides: Partial<HttpExchangeRequest> = {}): HttpExchangeReq
 function answer(body: BodyInit | null, init: ResponseInit = {}): () => Response {
   return () => {
     const headers = new Headers(init.headers ?? { 'content-type': 'application/json' });
-    // A streamed body of unknown length goes chunked, as a server sends it: MSW 3 would end one by closing its
-    // simulated connection, and Node's fetch then fails an assertion of its own when the client aborted it first.
+    // A streamed body of unknown length goes chunked, as a server sends it: MSW 3 would end one by closing
+    // its simulated connection, and Node's fetch then fails an assertion of its own when the client aborted
+    // it first.
     if (body instanceof ReadableStream && !headers.has('content-length')) {
       headers.set('transfer-encoding', 'chunked');
     }
@@ -63,10 +64,10 @@ function onRpc(resolver: Parameters<typeof http.post>[1]): void {
 }
 
 /**
-An exchange whose `fetch` hands back `respond()`'s Response itself, without MSW: MSW 3 serves a mocked answer through
-a simulated socket, which sends the head only with the first body chunk and turns a body that breaks into a socket
-error. These cases are about what the exchange does with the Response it is given; test/wire/http-loopback.test.ts
-runs the same over a real socket.
+An exchange whose `fetch` hands back `respond()`'s Response itself, without MSW: MSW 3 serves a mocked answer
+through a simulated socket, which sends the head only with the first body chunk and turns a body that breaks
+into a socket error. These cases are about what the exchange does with the Response it is given;
+test/wire/http-loopback.test.ts runs the same over a real socket.
 */
 function direct(respond: () => Response, overrides: Partial<HttpExchangeRequest> = {}): HttpExchangeRequest {
   return request({ fetch: async () => respond(), ...overrides });
@@ -99,7 +100,9 @@ function controlled(): {
   return { stream, controller };
 }
 
-/** Awaits a rejection that must be one of ours, and that must not leak the URL, a header value or the token. */
+/**
+Awaits a rejection that must be one of ours, and that must not leak the URL, a header value or the token.
+*/
 async function failure(promise: Promise<unknown>): Promise<ExchangeError> {
   const caught = await promise.then(
     () => undefined,
@@ -230,7 +233,8 @@ describe('request body bound (UTF-8 bytes)', () => {
 
   it('refuses exactly the bodies over the bound, and sends the others as their UTF-8', async () => {
     onRpc(answer('{}'));
-    // One- to four-byte characters and a lone surrogate (three bytes of U+FFFD), in runs whose UTF-16 length straddles limit/3 and whose UTF-8 size straddles the limit.
+    // One- to four-byte characters and a lone surrogate (three bytes of U+FFFD), in runs whose UTF-16 length
+    // straddles limit/3 and whose UTF-8 size straddles the limit.
     const body = fc
       .array(fc.constantFrom('a', 'é', '€', '😀', '\ud800'), { minLength: 16, maxLength: 40 })
       .map((units) => units.join(''));

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileForChild } from '../support/child-build.js';
 
-// The child's whole V8 heap, in MiB: less than the text of the literal it reads would take at one heap object per digit (about 32 bytes each), and room for the one decoded copy of the document that parseJson keeps for JSON.parse.
+// The child's whole V8 heap, in MiB: less than the text of the literal it reads would take at one heap object
+// per digit (about 32 bytes each), and room for the one decoded copy of the document that parseJson keeps for
+// JSON.parse.
 const heapMiB = 48;
 const digits = 8 * 1024 * 1024;
 
@@ -32,7 +34,8 @@ function parseInChild(shape: string): Promise<{ code: number | null; out: string
   });
 }
 
-// docs/protocol-checks.md#bounded-json: a number is read in O(length) time and O(1) extra memory. The bound is the heap of a child process, so the result does not depend on timing or on the machine's load.
+// docs/protocol-checks.md#bounded-json: a number is read in O(length) time and O(1) extra memory. The bound
+// is the heap of a child process, so the result does not depend on timing or on the machine's load.
 describe('reading a number literal of 8 Mi digits in a 48 MiB heap', () => {
   it.each([
     ['an integer', 'integer', { outcome: 'refused', rule: 'non-finite' }],

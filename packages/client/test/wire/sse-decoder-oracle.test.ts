@@ -5,8 +5,9 @@ import { defaultLimits } from '../../src/core/limits.js';
 import { createSseDecoder, type SseDecoder, type SseEvent, type SseLimits } from '../../src/wire/sse.js';
 import { createOracleDecoder } from './sse-oracle.js';
 
-// The decoder finds lines in the text of each chunk; the oracle is the byte-at-a-time decoder it replaced, which
-// decoded each field on its own. Both must agree on every event and on the first violation, whatever the chunking.
+// The decoder finds lines in the text of each chunk; the oracle is the byte-at-a-time decoder it replaced,
+// which decoded each field on its own. Both must agree on every event and on the first violation, whatever
+// the chunking.
 
 const encoder = new TextEncoder();
 

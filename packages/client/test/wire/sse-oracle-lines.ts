@@ -1,6 +1,7 @@
 /**
 @module
-Line-level reading of an event stream (WHATWG HTML, "Interpreting an event stream"): where the next line ends, which field a line names, and the value of a `retry` field.
+Line-level reading of an event stream (WHATWG HTML, "Interpreting an event stream"): where the next line ends,
+which field a line names, and the value of a `retry` field.
 */
 
 /** Line feed: ends a line, alone or after a CR. */
@@ -8,7 +9,10 @@ export const lineFeed = 10;
 /** Carriage return: ends a line, alone or before an LF. */
 export const carriageReturn = 13;
 
-/** The index of the first NUL, LF or CR in `b` at or after `from`, or `b.length`. `words` views `b` from index `head` on. */
+/**
+The index of the first NUL, LF or CR in `b` at or after `from`, or `b.length`. `words` views `b` from index
+`head` on.
+*/
 export function findSpecial(b: Uint8Array, words: Int32Array, head: number, from: number): number {
   const n = b.length;
   let i = from;
@@ -24,8 +28,9 @@ export function findSpecial(b: Uint8Array, words: Int32Array, head: number, from
   }
   const wordCount = words.length;
   const wordEnd = head + (wordCount << 2);
-  // (x - 0x0e0e0e0e) & ~x & 0x80808080 is non-zero when some byte of x is below 14 (exact for any bound up to 128):
-  // NUL, LF and CR are among them. Four words per step; a hit is resolved byte by byte (a TAB is a false alarm).
+  // (x - 0x0e0e0e0e) & ~x & 0x80808080 is non-zero when some byte of x is below 14 (exact for any bound up to
+  // 128): NUL, LF and CR are among them. Four words per step; a hit is resolved byte by byte (a TAB is a
+  // false alarm).
   for (let w = (i - head) >> 2; w < wordCount; w += 4) {
     for (const last = wordCount - 3; w < last; w += 4) {
       const x0 = words[w] as number;

@@ -35,8 +35,9 @@ class Decoder implements SseDecoder {
   private lineLen = 0;
   private lineOffset = 0;
   private lineNul = -1;
-  // The joined data of the current event; at most sseEventBytes. The first data line is only referenced where it lies
-  // (pendingSrc: the current chunk or lineBuf), and copied once that place is about to be reused before the dispatch.
+  // The joined data of the current event; at most sseEventBytes. The first data line is only referenced where
+  // it lies (pendingSrc: the current chunk or lineBuf), and copied once that place is about to be reused
+  // before the dispatch.
   private dataBuf: Uint8Array = new Uint8Array(0);
   private dataLen = 0;
   private dataLines = 0;
@@ -51,8 +52,9 @@ class Decoder implements SseDecoder {
 
   constructor(limits: SseLimits) {
     this.limits = limits;
-    // A no-op streaming call: on Node it moves this decoder for good from the one-shot path to ICU's converter, about
-    // 1.7 times faster for non-ASCII text. Every later call is a complete decode that refuses a truncated sequence.
+    // A no-op streaming call: on Node it moves this decoder for good from the one-shot path to ICU's
+    // converter, about 1.7 times faster for non-ASCII text. Every later call is a complete decode that
+    // refuses a truncated sequence.
     this.utf8.decode(new Uint8Array(0), { stream: true });
   }
 
@@ -91,7 +93,8 @@ class Decoder implements SseDecoder {
     }
   }
 
-  // WHATWG: one UTF-8 BOM at the very start of the stream is dropped, even when it arrives split across chunks.
+  // WHATWG: one UTF-8 BOM at the very start of the stream is dropped, even when it arrives split across
+  // chunks.
   private skipBom(bytes: Uint8Array, base: number): void {
     let i = 0;
     while (i < bytes.length && this.bomMatched < 3 && bytes[i] === BOM[this.bomMatched]) {
@@ -123,7 +126,8 @@ class Decoder implements SseDecoder {
         pos++;
       }
     }
-    // A word-at-a-time view finds NUL, CR and LF in one pass: three Uint8Array#indexOf scans cost more than the decoding.
+    // A word-at-a-time view finds NUL, CR and LF in one pass: three Uint8Array#indexOf scans cost more than
+    // the decoding.
     const head = (4 - (b.byteOffset & 3)) & 3;
     const count = n > head ? (n - head) >> 2 : 0;
     const words = count > 0 ? new Int32Array(b.buffer, b.byteOffset + head, count) : noWords;

@@ -41,7 +41,10 @@ async function embeddedCardUrl(): Promise<string> {
   }
 }
 
-/** Stops the embedded mock, if one runs: once the devtools connect elsewhere, nothing in this page may answer for an agent (docs/interop.md#browsers). */
+/**
+Stops the embedded mock, if one runs: once the devtools connect elsewhere, nothing in this page may answer for
+an agent (docs/interop.md#browsers).
+*/
 async function stopEmbedded(): Promise<void> {
   const running = embedded;
   embedded = undefined;
@@ -102,7 +105,9 @@ function Connected({ connection }: { readonly connection: Connection }) {
 }
 
 /**
-The standalone devtools: starts the embedded mock agent (or connects to the agent named by `?card=`), then shows {@link SurecallDevtools} for that client. Another agent can be entered by card URL and pin at any time; connecting to it stops the embedded mock, so every answer the devtools show then comes from that agent.
+The standalone devtools: starts the embedded mock agent (or connects to the agent named by `?card=`), then
+shows {@link SurecallDevtools} for that client. Another agent can be entered by card URL and pin at any time;
+connecting to it stops the embedded mock, so every answer the devtools show then comes from that agent.
 
 @example
 ```tsx

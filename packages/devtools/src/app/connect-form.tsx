@@ -9,7 +9,8 @@ export type ConnectFormProps = {
 };
 
 /**
-The real-agent form of the standalone app: card URL, optional pin (binding, interface URL, tenant), expected digest and bearer token.
+The real-agent form of the standalone app: card URL, optional pin (binding, interface URL, tenant), expected
+digest and bearer token.
 
 @example
 ```tsx

@@ -6,7 +6,8 @@ import { emptyFeed, reduceFeed } from '../model/feed.js';
 import { streamMeters } from '../model/meters.js';
 import { ConnectError, connect } from './connect.js';
 
-// One MSW server per file: a second one in the same process would refuse the first one's origin. connect.loopback.test.ts has the loopback agent.
+// One MSW server per file: a second one in the same process would refuse the first one's origin.
+// connect.loopback.test.ts has the loopback agent.
 const tls = createMockAgentServer({ stepMs: 0, origin: 'https://agent.test' });
 
 beforeAll(() => tls.listen());

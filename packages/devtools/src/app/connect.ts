@@ -1,6 +1,9 @@
 /**
 @module
-Builds a client for the agent the standalone devtools are pointed at, through the client's own discovery (docs/protocol-checks.md#discovery-steps): `fetchAgentCard` to read the card and its digest, the pin chosen from the card unless one was given, then `discover`, which fetches the card again under the chosen trust and refuses whatever breaks its rules. The devtools only add defaults a person would otherwise type.
+Builds a client for the agent the standalone devtools are pointed at, through the client's own discovery
+(docs/protocol-checks.md#discovery-steps): `fetchAgentCard` to read the card and its digest, the pin chosen
+from the card unless one was given, then `discover`, which fetches the card again under the chosen trust and
+refuses whatever breaks its rules. The devtools only add defaults a person would otherwise type.
 */
 import {
   type A2aClient,
@@ -35,7 +38,10 @@ export type Connection = {
 /** The step a connection failed at: reading the card, choosing its interface, or discovery proper. */
 export type ConnectStep = 'fetch' | 'digest' | 'interface' | 'discover';
 
-/** Why the devtools could not connect. The message holds only the client's public-safe names, never the peer's text. */
+/**
+Why the devtools could not connect. The message holds only the client's public-safe names, never the peer's
+text.
+*/
 export class ConnectError extends Error {
   override readonly name = 'ConnectError';
   readonly step: ConnectStep;
@@ -71,7 +77,8 @@ function security(request: ConnectRequest): { options: SecurityOptions; choice: 
 }
 
 /**
-Connects to the agent whose card `request.cardUrl` serves. `http:` card URLs are admitted on literal loopback addresses only (`loopback: true`), as `discover` rules.
+Connects to the agent whose card `request.cardUrl` serves. `http:` card URLs are admitted on literal loopback
+addresses only (`loopback: true`), as `discover` rules.
 
 @example
 ```ts

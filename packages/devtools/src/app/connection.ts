@@ -1,6 +1,8 @@
 /**
 @module
-Connecting the standalone devtools to an agent: the connect form checked, the interface chosen from the card (ARCHITECTURE.md#layers-of-the-client, the "trust" layer; A2A spec, §8.3.2: the card lists interfaces in the agent's order of preference), and the form as a shareable query string.
+Connecting the standalone devtools to an agent: the connect form checked, the interface chosen from the card
+(ARCHITECTURE.md#layers-of-the-client, the "trust" layer; A2A spec, §8.3.2: the card lists interfaces in the
+agent's order of preference), and the form as a shareable query string.
 */
 import type { AgentCard, InterfacePin, ProtocolBinding } from '@surecall/client';
 
@@ -39,7 +41,10 @@ export type ConnectRequest = {
   readonly tenant?: string;
   readonly digest?: string;
   readonly bearer?: { readonly scheme: string; readonly token: string };
-  /** The control token of a loopback mock agent (`npm run mock-agent`), from the card URL's `#mock-token=` fragment: the Faults panel sends it as `x-surecall-mock-token`. */
+  /**
+  The control token of a loopback mock agent (`npm run mock-agent`), from the card URL's `#mock-token=`
+  fragment: the Faults panel sends it as `x-surecall-mock-token`.
+  */
   readonly mockToken?: string;
 };
 
@@ -50,7 +55,9 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const MOCK_TOKEN = /^mock-token=([A-Za-z0-9_-]{32,256})$/;
 
 /**
-The card URL without its fragment, and the mock agent's control token when the fragment is `#mock-token=<token>` (what `npm run mock-agent -- --banner` prints; docs/interop.md#loopback-server-security). A fragment never reaches a server, so the token stays in the page.
+The card URL without its fragment, and the mock agent's control token when the fragment is
+`#mock-token=<token>` (what `npm run mock-agent -- --banner` prints;
+docs/interop.md#loopback-server-security). A fragment never reaches a server, so the token stays in the page.
 
 @example
 ```ts
@@ -137,7 +144,9 @@ function sameUrl(left: string, right: string): boolean {
 }
 
 /**
-The interface to pin: the card's first (its order is the agent's preference) that has `protocolVersion` 1.0, a binding the client speaks, and matches what the request names (binding, URL, tenant). `undefined` when none does.
+The interface to pin: the card's first (its order is the agent's preference) that has `protocolVersion` 1.0, a
+binding the client speaks, and matches what the request names (binding, URL, tenant). `undefined` when none
+does.
 
 @example
 ```ts
@@ -167,7 +176,8 @@ export function choosePin(
 }
 
 /**
-The form as a query string, so a connection can be bookmarked; neither the bearer token nor the card URL's fragment (a mock agent's control token) goes in it.
+The form as a query string, so a connection can be bookmarked; neither the bearer token nor the card URL's
+fragment (a mock agent's control token) goes in it.
 
 @example
 ```ts
@@ -192,7 +202,8 @@ export function connectQuery(form: ConnectForm): string {
 }
 
 /**
-The form a query string asks for, or `undefined` when it names no card (the page then runs the embedded mock agent).
+The form a query string asks for, or `undefined` when it names no card (the page then runs the embedded mock
+agent).
 
 @example
 ```ts

@@ -1,7 +1,9 @@
 /// <reference types="vite/client" />
 /**
 @module
-The standalone devtools page: `npm start` serves it on 127.0.0.1 with the mock agent running in the page. Opened from `surecall devtools --ledger …` (its link carries `#ledger=<token>`), it shows that ledger read-only instead.
+The standalone devtools page: `npm start` serves it on 127.0.0.1 with the mock agent running in the page.
+Opened from `surecall devtools --ledger …` (its link carries `#ledger=<token>`), it shows that ledger
+read-only instead.
 */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

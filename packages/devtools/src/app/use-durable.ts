@@ -18,13 +18,19 @@ export type Durable =
       readonly phase: 'ready';
       readonly ledger: Ledger;
       readonly role: LedgerRole;
-      /** Absent while the chosen delivery is refused (at-most-once before its acknowledgement): `refusal` says why. */
+      /**
+      Absent while the chosen delivery is refused (at-most-once before its acknowledgement): `refusal` says
+      why.
+      */
       readonly agent: DurableAgent | undefined;
       readonly refusal: string | undefined;
       readonly choices: readonly DevtoolsDelivery[];
       readonly delivery: DevtoolsDelivery;
       choose(delivery: DevtoolsDelivery): void;
-      /** Whether a person acknowledged that the browser may send an at-most-once message twice (docs/interop.md#browsers). */
+      /**
+      Whether a person acknowledged that the browser may send an at-most-once message twice
+      (docs/interop.md#browsers).
+      */
       readonly acknowledged: boolean;
       acknowledge(acknowledged: boolean): void;
     };
@@ -38,11 +44,16 @@ function refusalOf(error: unknown): string {
     : 'The durable agent could not be built';
 }
 
-// A ledger closing (React's development double effects, a reconnect) releases its Web Lock before the next one opens, so this tab stays the writer.
+// A ledger closing (React's development double effects, a reconnect) releases its Web Lock before the next
+// one opens, so this tab stays the writer.
 let closing: Promise<unknown> = Promise.resolve();
 
 /**
-Opens the IndexedDB ledger of `client`'s interface (one per pinned interface, so a redeploy's edited card keeps its records; `@surecall/client/ledger` is the IndexedDB store in a browser) and builds a durable agent over it: keyed where the peer honours keys, at-most-once with context-history recovery and the audit otherwise, once a person acknowledged that the browser may re-send it. The ledger is closed when the client changes or the app unmounts.
+Opens the IndexedDB ledger of `client`'s interface (one per pinned interface, so a redeploy's edited card
+keeps its records; `@surecall/client/ledger` is the IndexedDB store in a browser) and builds a durable agent
+over it: keyed where the peer honours keys, at-most-once with context-history recovery and the audit
+otherwise, once a person acknowledged that the browser may re-send it. The ledger is closed when the client
+changes or the app unmounts.
 
 @example
 ```ts

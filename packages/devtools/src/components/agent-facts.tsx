@@ -5,7 +5,8 @@ import type { AgentView } from '../model/agent-view.js';
 export type AgentFactsProps = { readonly view: AgentView };
 
 /**
-The agent's facts as a description list: version, provider, card URL, digest and trust, the binding and its pin, security, whether idempotency keys are honoured, and the capabilities.
+The agent's facts as a description list: version, provider, card URL, digest and trust, the binding and its
+pin, security, whether idempotency keys are honoured, and the capabilities.
 
 @example
 ```tsx

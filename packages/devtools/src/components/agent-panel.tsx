@@ -15,7 +15,8 @@ export type AgentPanelProps = {
 };
 
 /**
-The agent the client is bound to: identity, digest, pinned interface, security, extensions, idempotency, capabilities and skills, beside the card as a JSON tree.
+The agent the client is bound to: identity, digest, pinned interface, security, extensions, idempotency,
+capabilities and skills, beside the card as a JSON tree.
 
 @example
 ```tsx

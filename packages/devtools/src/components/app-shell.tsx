@@ -8,12 +8,16 @@ export type AppShellProps = {
   onSelect(id: string): void;
   /** A one-line status beside the tabs. */
   readonly status?: ReactNode;
-  /** Each tab's panel, by tab id. All stay mounted, the others hidden, so a panel keeps its filters and scroll when a person looks elsewhere. */
+  /**
+  Each tab's panel, by tab id. All stay mounted, the others hidden, so a panel keeps its filters and scroll
+  when a person looks elsewhere.
+  */
   readonly panels: Readonly<Record<string, ReactNode>>;
 };
 
 /**
-The tab strip and the panels it controls (WAI-ARIA APG tabs, automatic activation): one tab stop, Left/Right/Home/End move and select.
+The tab strip and the panels it controls (WAI-ARIA APG tabs, automatic activation): one tab stop,
+Left/Right/Home/End move and select.
 
 @example
 ```tsx

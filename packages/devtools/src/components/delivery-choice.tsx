@@ -1,7 +1,10 @@
 import { useId } from 'react';
 import type { DevtoolsDelivery } from '../model/durable-setup.js';
 
-/** The delivery modes a person may choose for durable sends, and the acknowledgement at-most-once needs in a browser (docs/interop.md#browsers). */
+/**
+The delivery modes a person may choose for durable sends, and the acknowledgement at-most-once needs in a
+browser (docs/interop.md#browsers).
+*/
 export type DeliveryOffer = {
   readonly choices: readonly DevtoolsDelivery[];
   readonly current: DevtoolsDelivery;
@@ -15,7 +18,8 @@ export type DeliveryOffer = {
 export type DeliveryChoiceProps = { readonly delivery: DeliveryOffer };
 
 /**
-The send box's Delivery select, and for at-most-once the checkbox that acknowledges that the browser may send a message twice.
+The send box's Delivery select, and for at-most-once the checkbox that acknowledges that the browser may send
+a message twice.
 
 @example
 ```tsx

@@ -28,27 +28,45 @@ Props of {@link SurecallDevtools}. Only `client` is needed; each other source ad
 export type SurecallDevtoolsProps = {
   /** The client to watch and drive. The devtools read its public fields and `client.events`, nothing else. */
   readonly client: A2aClient;
-  /** What the client was built from that it does not publish: card URL, pin, security, requested extensions. */
+  /**
+  What the client was built from that it does not publish: card URL, pin, security, requested extensions.
+  */
   readonly connection?: ConnectionFacts;
   /** The card's JSON as fetched (what the digest covers); the client's decoded card is shown without it. */
   readonly rawCard?: unknown;
   /** The origin of a mock agent's control routes (`/__faults`, `/__executions`): shows the Faults panel. */
   readonly faultLab?: string;
-  /** The control token a loopback mock agent demands on those routes (`x-surecall-mock-token`; docs/interop.md#loopback-server-security). The embedded mock needs none. */
+  /**
+  The control token a loopback mock agent demands on those routes (`x-surecall-mock-token`;
+  docs/interop.md#loopback-server-security). The embedded mock needs none.
+  */
   readonly faultLabToken?: string;
   /** The bounds the client was built with, for the stream meters. @default defaultLimits */
   readonly limits?: MeterLimits;
-  /** A durable agent: the send box's “Durable send”, the inbox's reconcile actions, and its `events` for the Recovery panel. */
+  /**
+  A durable agent: the send box's “Durable send”, the inbox's reconcile actions, and its `events` for the
+  Recovery panel.
+  */
   readonly agent?: DurableAgent;
-  /** The pending-send ledger the agent writes: the Sends panel reads it through `list`, `history` and `subscribe`. */
+  /**
+  The pending-send ledger the agent writes: the Sends panel reads it through `list`, `history` and
+  `subscribe`.
+  */
   readonly ledger?: Ledger;
-  /** Whether this tab writes the ledger or follows the tab that does (IndexedDB, Web Locks), for the status line. */
+  /**
+  Whether this tab writes the ledger or follows the tab that does (IndexedDB, Web Locks), for the status line.
+  */
   readonly ledgerRole?: LedgerRole;
-  /** Lets a person choose the agent's delivery mode among those the peer allows; the host rebuilds the agent. */
+  /**
+  Lets a person choose the agent's delivery mode among those the peer allows; the host rebuilds the agent.
+  */
   readonly delivery?: DeliveryControl;
 };
 
-/** The delivery modes on offer and the current one, with the acknowledgement at-most-once needs in a browser (docs/interop.md#browsers). */
+/**
+The delivery modes on offer and the current one, with the acknowledgement at-most-once needs in a browser
+(docs/interop.md#browsers).
+*/
 export type DeliveryControl = {
   readonly choices: readonly DevtoolsDelivery[];
   readonly current: DevtoolsDelivery;
@@ -56,12 +74,16 @@ export type DeliveryControl = {
   /** Whether a person acknowledged that the browser may send an at-most-once message twice. */
   readonly acknowledged?: boolean;
   onAcknowledge?(acknowledged: boolean): void;
-  /** Why no durable agent could be built for the current choice; the Durable send button waits for it to clear. */
+  /**
+  Why no durable agent could be built for the current choice; the Durable send button waits for it to clear.
+  */
   readonly refusal?: string | undefined;
 };
 
 /**
-The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its public fields and events (CONTRIBUTING.md#devtools); mount it before the calls you want to see.
+The devtools as one embeddable panel: a send box, then the Agent, Tasks and Streams panels, Sends (with a
+ledger), Recovery (with a durable agent) and Faults (with a fault lab). It reads the client only through its
+public fields and events (CONTRIBUTING.md#devtools); mount it before the calls you want to see.
 
 @example
 ```tsx

@@ -12,7 +12,8 @@ export type ExecutionCounterProps = {
 };
 
 /**
-The mock agent's execution counter: the business actions it ran in total and per send, whatever reached the client, so a lost answer's work still shows.
+The mock agent's execution counter: the business actions it ran in total and per send, whatever reached the
+client, so a lost answer's work still shows.
 
 @example
 ```tsx

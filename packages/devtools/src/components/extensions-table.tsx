@@ -5,7 +5,8 @@ import type { ExtensionRow } from '../model/agent-view.js';
 export type ExtensionsTableProps = { readonly rows: readonly ExtensionRow[] };
 
 /**
-The card's extensions: whether each is required and whether the client requests it; a line saying so when there are none.
+The card's extensions: whether each is required and whether the client requests it; a line saying so when
+there are none.
 
 @example
 ```tsx

@@ -12,7 +12,8 @@ export type FaultSwitchRowProps = {
 };
 
 /**
-One fault switch: a `switch` button named by its label, its description, its parameters' inputs, and why the last arming was refused.
+One fault switch: a `switch` button named by its label, its description, its parameters' inputs, and why the
+last arming was refused.
 
 @example
 ```tsx

@@ -13,7 +13,8 @@ export type FaultSwitchesProps = {
 };
 
 /**
-The fault switches, grouped (lost answers, timing, malformed answers), under the operation they aim at and how many requests a fault applies to.
+The fault switches, grouped (lost answers, timing, malformed answers), under the operation they aim at and how
+many requests a fault applies to.
 
 @example
 ```tsx

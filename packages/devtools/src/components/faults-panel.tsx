@@ -19,7 +19,8 @@ export type FaultsPanelProps = {
 };
 
 /**
-The mock agent's fault lab: switches per operation (lost responses, slow and broken streams, malformed answers), the armed faults, and the execution counter, which shows that a lost answer's work still happened.
+The mock agent's fault lab: switches per operation (lost responses, slow and broken streams, malformed
+answers), the armed faults, and the execution counter, which shows that a lost answer's work still happened.
 
 @example
 ```tsx

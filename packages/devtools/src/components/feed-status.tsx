@@ -6,7 +6,9 @@ export type FeedStatusProps = {
   readonly feed: Pick<FeedState, 'events' | 'calls' | 'failures'>;
   /** The durable agent's events so far; `undefined` without an agent. */
   readonly agentEvents: number | undefined;
-  /** Sends found to have run more than once (docs/durable-send.md#duplicated); `undefined` without an agent. */
+  /**
+  Sends found to have run more than once (docs/durable-send.md#duplicated); `undefined` without an agent.
+  */
   readonly duplicates: number | undefined;
   /** The ledger's changes so far; `undefined` without a ledger. */
   readonly ledgerChanges: number | undefined;
@@ -14,7 +16,8 @@ export type FeedStatusProps = {
 };
 
 /**
-The status line beside the tabs: what the client, the durable agent and the ledger did since the devtools mounted, and whether this tab writes the ledger.
+The status line beside the tabs: what the client, the durable agent and the ledger did since the devtools
+mounted, and whether this tab writes the ledger.
 
 @example
 ```tsx

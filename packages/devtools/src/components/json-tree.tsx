@@ -11,7 +11,8 @@ export type JsonTreeProps = {
 };
 
 /**
-A JSON value as a tree (WAI-ARIA tree view): one tab stop, arrows to move, open and close, Enter or Space to toggle.
+A JSON value as a tree (WAI-ARIA tree view): one tab stop, arrows to move, open and close, Enter or Space to
+toggle.
 
 @example
 ```tsx

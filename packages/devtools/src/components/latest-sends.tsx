@@ -10,7 +10,8 @@ export type LatestSendsProps = {
 };
 
 /**
-The latest sends of the send box with their outcomes, each with a link to the task it created; nothing before the first send.
+The latest sends of the send box with their outcomes, each with a link to the task it created; nothing before
+the first send.
 
 @example
 ```tsx

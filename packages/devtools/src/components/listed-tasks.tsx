@@ -10,7 +10,8 @@ export type ListedTasksProps = {
 };
 
 /**
-The page ListTasks answered, one button per task, with the previous and next pages; nothing before the first listing.
+The page ListTasks answered, one button per task, with the previous and next pages; nothing before the first
+listing.
 
 @example
 ```tsx

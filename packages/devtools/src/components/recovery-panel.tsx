@@ -5,7 +5,8 @@ import { describeOutcome, type RecoverySpan } from '../model/recovery.js';
 export type RecoveryPanelProps = { readonly spans: readonly RecoverySpan[] };
 
 /**
-The Recovery panel: each reconciliation as a span, newest first, with its counts, its result, and for a context-history scan each page it read as a step.
+The Recovery panel: each reconciliation as a span, newest first, with its counts, its result, and for a
+context-history scan each page it read as a step.
 
 @example
 ```tsx

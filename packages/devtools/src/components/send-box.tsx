@@ -17,7 +17,8 @@ export type SendBoxProps = {
 };
 
 /**
-A line of text sent to the agent as a user message, unary or streamed, with presets for the mock agent's behaviours and the latest sends' outcomes.
+A line of text sent to the agent as a user message, unary or streamed, with presets for the mock agent's
+behaviours and the latest sends' outcomes.
 
 @example
 ```tsx

@@ -190,7 +190,10 @@ function Inbox({
   );
 }
 
-/** An alert for each send that ran more than once (docs/durable-send.md#duplicated): a person decides which task stands. */
+/**
+An alert for each send that ran more than once (docs/durable-send.md#duplicated): a person decides which task
+stands.
+*/
 function Duplicates({ records }: { readonly records: readonly LedgerRecord[] }) {
   const duplicated = duplicatedSends(records);
   if (duplicated.length === 0) {
@@ -262,7 +265,8 @@ function Importer() {
 }
 
 /**
-The Sends panel: the unknown outcomes inbox with its reconcile actions, every durable send of the ledger with its timeline, key, attempts and age, and a read-only import of a Node file ledger.
+The Sends panel: the unknown outcomes inbox with its reconcile actions, every durable send of the ledger with
+its timeline, key, attempts and age, and a read-only import of a Node file ledger.
 
 @example
 ```tsx

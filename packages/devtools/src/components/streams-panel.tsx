@@ -171,7 +171,8 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
 }
 
 /**
-The frame inspector: every stream the client opened, and for the chosen one its bound meters, its frames (arrival, gap, size) with a line at each seam where the stream broke and was resumed, and each frame's JSON.
+The frame inspector: every stream the client opened, and for the chosen one its bound meters, its frames
+(arrival, gap, size) with a line at each seam where the stream broke and was resumed, and each frame's JSON.
 
 @example
 ```tsx

@@ -37,7 +37,8 @@ const liveLabel = {
 } as const;
 
 /**
-One task: its observed status history, its messages and its artifacts assembled from their chunks, with GetTask and a live SubscribeToTask. Mount it with `key={taskId}`.
+One task: its observed status history, its messages and its artifacts assembled from their chunks, with
+GetTask and a live SubscribeToTask. Mount it with `key={taskId}`.
 
 @example
 ```tsx

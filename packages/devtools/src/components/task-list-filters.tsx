@@ -7,7 +7,8 @@ import { filterableStates } from '../model/task-filters.js';
 export type TaskListFiltersProps = { readonly list: TaskList };
 
 /**
-The ListTasks form: context id, status, status since and page size, the field at fault marked, and the call's error.
+The ListTasks form: context id, status, status since and page size, the field at fault marked, and the call's
+error.
 
 @example
 ```tsx

@@ -19,7 +19,8 @@ export type TasksPanelProps = {
 };
 
 /**
-ListTasks with context, state and since filters and paging; the tasks seen in this session; and one task's detail.
+ListTasks with context, state and since filters and paging; the tasks seen in this session; and one task's
+detail.
 
 @example
 ```tsx

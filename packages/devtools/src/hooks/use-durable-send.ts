@@ -11,7 +11,8 @@ export type DurableSend = {
 };
 
 /**
-Sends through the durable agent, calling `onStart` first (the devtools show the Sends panel, where the send's record appears); a refusal becomes a public-safe line ({@link describeRefusal}).
+Sends through the durable agent, calling `onStart` first (the devtools show the Sends panel, where the send's
+record appears); a refusal becomes a public-safe line ({@link describeRefusal}).
 
 @example
 ```ts

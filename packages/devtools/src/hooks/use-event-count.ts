@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 
-/** Anything with a `subscribe(listener)` that returns its unsubscribe: a ledger, or a durable agent's `events`. */
+/**
+Anything with a `subscribe(listener)` that returns its unsubscribe: a ledger, or a durable agent's `events`.
+*/
 export type Feed = { subscribe(listener: (item: unknown) => unknown): () => void };
 
 /**
-How many items a feed delivered since the devtools mounted, or only those `counts` accepts (a function that must keep its identity across renders); `undefined` when no feed is given.
+How many items a feed delivered since the devtools mounted, or only those `counts` accepts (a function that
+must keep its identity across renders); `undefined` when no feed is given.
 
 @example
 ```ts

@@ -31,7 +31,9 @@ function reasonOf(error: unknown): string {
 }
 
 /**
-The mock agent's fault lab at `origin` (reached with `token` when the agent is a loopback one that demands it): its armed faults and execution counter, refreshed after every action and whenever a client call ends (a fault is spent by the call it hits), and the actions of the Faults panel.
+The mock agent's fault lab at `origin` (reached with `token` when the agent is a loopback one that demands
+it): its armed faults and execution counter, refreshed after every action and whenever a client call ends (a
+fault is spent by the call it hits), and the actions of the Faults panel.
 
 @example
 ```ts

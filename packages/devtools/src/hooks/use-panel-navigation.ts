@@ -14,7 +14,8 @@ export type PanelNavigation = {
 };
 
 /**
-Which panel of the devtools is shown, among the tabs the given sources allow ({@link devtoolsTabs}), and which task the Tasks panel was asked to show.
+Which panel of the devtools is shown, among the tabs the given sources allow ({@link devtoolsTabs}), and which
+task the Tasks panel was asked to show.
 
 @example
 ```ts

@@ -17,12 +17,15 @@ import {
 export type SendBox = {
   /** Newest first. */
   readonly sends: readonly SendRecord[];
-  /** Sends `text` as a new user message, unary or streamed; resolves when the answer or the stream is over. */
+  /**
+  Sends `text` as a new user message, unary or streamed; resolves when the answer or the stream is over.
+  */
   send(text: string, mode: SendMode, contextId?: string): Promise<void>;
 };
 
 /**
-Drives the client from the send box, keeping a record per send. The frames and the tasks reach the other panels through the client's events, not through this hook.
+Drives the client from the send box, keeping a record per send. The frames and the tasks reach the other
+panels through the client's events, not through this hook.
 
 @example
 ```ts

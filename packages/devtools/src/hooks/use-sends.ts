@@ -15,7 +15,9 @@ export type Sends = {
 };
 
 /**
-Follows a ledger: `list()` once at mount (a subscription does not replay what happened before it), then every change from `subscribe`, this tab's and, for IndexedDB, other tabs'. The histories of the records shown are read with `history(id)` and read again on each change to them.
+Follows a ledger: `list()` once at mount (a subscription does not replay what happened before it), then every
+change from `subscribe`, this tab's and, for IndexedDB, other tabs'. The histories of the records shown are
+read with `history(id)` and read again on each change to them.
 
 @example
 ```ts
@@ -45,7 +47,8 @@ export function useSends(ledger: Ledger | undefined): Sends {
       return undefined;
     }
     let live = true;
-    // Subscribe first, then list: a change committed in between is both listed and heard, and withRecord keeps the later revision.
+    // Subscribe first, then list: a change committed in between is both listed and heard, and withRecord
+    // keeps the later revision.
     const unsubscribe = ledger.subscribe((change) => {
       setRecords((held) => withRecord(held, change.record));
       load(change.record.id);

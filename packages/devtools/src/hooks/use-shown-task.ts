@@ -13,7 +13,8 @@ export type ShownTask = {
 };
 
 /**
-The task to show among `tasks` ({@link shownTaskId}): a person's choice holds while the focus it was made under does.
+The task to show among `tasks` ({@link shownTaskId}): a person's choice holds while the focus it was made
+under does.
 
 @example
 ```ts

@@ -22,7 +22,8 @@ export type SwitchSettings = {
 };
 
 /**
-The switches' settings and their toggle over `lab`. The settings live as long as the panel, so a lab that was unreachable for a while finds them as they were.
+The switches' settings and their toggle over `lab`. The settings live as long as the panel, so a lab that was
+unreachable for a while finds them as they were.
 
 @example
 ```ts

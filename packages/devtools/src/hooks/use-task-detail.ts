@@ -21,7 +21,9 @@ export type TaskDetail = {
 };
 
 /**
-GetTask and SubscribeToTask for one task. A fetched task goes to the feed as a snapshot; a subscription's events reach the feed through the client's own events, so this hook only drives the stream, and stops it through the call's `signal`.
+GetTask and SubscribeToTask for one task. A fetched task goes to the feed as a snapshot; a subscription's
+events reach the feed through the client's own events, so this hook only drives the stream, and stops it
+through the call's `signal`.
 
 @example
 ```ts
@@ -65,7 +67,8 @@ export function useTaskDetail(
     setError(undefined);
     try {
       for await (const _event of client.subscribeToTask({ id: taskId }, { signal: controller.signal })) {
-        // The events reach the panels through client.events; the loop only keeps the stream open until it ends or is stopped.
+        // The events reach the panels through client.events; the loop only keeps the stream open until it
+        // ends or is stopped.
       }
       setLive('ended');
     } catch (thrown) {

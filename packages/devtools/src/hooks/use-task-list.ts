@@ -31,7 +31,8 @@ export type TaskList = {
 };
 
 /**
-ListTasks with the panel's filters and paging. Every task of a page is also handed to the feed as a snapshot, so its detail starts from what the list showed.
+ListTasks with the panel's filters and paging. Every task of a page is also handed to the feed as a snapshot,
+so its detail starts from what the list showed.
 
 @example
 ```ts

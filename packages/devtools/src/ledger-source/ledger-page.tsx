@@ -5,7 +5,9 @@ import { useSends } from '../hooks/use-sends.js';
 import { type LedgerSource, openRemoteLedger } from './remote-ledger.js';
 
 /**
-The devtools page of `surecall devtools --ledger …`: the Sends panel over the read-only endpoint of the server that served the page, without an agent (README.md#the-surecall-command). Reconciling stays a shell's job (`surecall sends reconcile`), so the inbox has no Reconcile action.
+The devtools page of `surecall devtools --ledger …`: the Sends panel over the read-only endpoint of the server
+that served the page, without an agent (README.md#the-surecall-command). Reconciling stays a shell's job
+(`surecall sends reconcile`), so the inbox has no Reconcile action.
 
 @example
 ```tsx

@@ -1,6 +1,11 @@
 /**
 @module
-The devtools' read-only ledger source: a `Ledger` over the endpoint `surecall devtools --ledger …` serves on 127.0.0.1 (README.md#the-surecall-command). The page holds no database credentials and no file: only the per-run token the server printed in the link's fragment, sent as `Authorization: Bearer`. Reads are the endpoint's (`/api/ledger/records`, `/api/ledger/history`); changes are found by polling, each record compared by its head digest; writes are refused with `LedgerError('unsupported')`, so the Sends panel shows the inbox without a Reconcile action (`surecall sends reconcile` does that from a shell).
+The devtools' read-only ledger source: a `Ledger` over the endpoint `surecall devtools --ledger …` serves on
+127.0.0.1 (README.md#the-surecall-command). The page holds no database credentials and no file: only the
+per-run token the server printed in the link's fragment, sent as `Authorization: Bearer`. Reads are the
+endpoint's (`/api/ledger/records`, `/api/ledger/history`); changes are found by polling, each record compared
+by its head digest; writes are refused with `LedgerError('unsupported')`, so the Sends panel shows the inbox
+without a Reconcile action (`surecall sends reconcile` does that from a shell).
 */
 import { LedgerError } from '@surecall/client';
 import type { Ledger, LedgerChange, LedgerRecord, LedgerRevision } from '@surecall/client/ledger';

@@ -1,6 +1,7 @@
 /**
 @module
-The Agent panel’s words for what `agentView` found: how the card was trusted, where the pin came from, whether the peer honours idempotency keys, and the security the client was built with.
+The Agent panel’s words for what `agentView` found: how the card was trusted, where the pin came from, whether
+the peer honours idempotency keys, and the security the client was built with.
 */
 import type { AgentView, Honouring, SecurityChoice, TrustChoice } from './agent-view.js';
 

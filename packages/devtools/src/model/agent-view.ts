@@ -1,6 +1,8 @@
 /**
 @module
-The Agent panel's model: what the client was built from (its card, the card's digest, the pinned interface, the security choice, the extensions) and whether the peer honours idempotency keys, read from the client's public fields and from what the devtools know of the connection.
+The Agent panel's model: what the client was built from (its card, the card's digest, the pinned interface,
+the security choice, the extensions) and whether the peer honours idempotency keys, read from the client's
+public fields and from what the devtools know of the connection.
 */
 import type { AgentCard, InterfacePin, ProtocolBinding } from '@surecall/client';
 import { idempotencyExtensionUri } from '@surecall/client/idempotency';
@@ -17,7 +19,10 @@ export type SecurityChoice =
   | { readonly kind: 'anonymous' }
   | { readonly kind: 'bearer'; readonly scheme: string };
 
-/** How a card was trusted: TLS (an `https:` card URL), a digest given beforehand, or the digest of the first fetch (a loopback `http:` card, which TLS cannot vouch for). */
+/**
+How a card was trusted: TLS (an `https:` card URL), a digest given beforehand, or the digest of the first
+fetch (a loopback `http:` card, which TLS cannot vouch for).
+*/
 export type TrustChoice = 'tls' | 'expected-digest' | 'first-fetch-digest';
 
 /** What whoever built the client knows and the client does not publish. */
@@ -62,7 +67,10 @@ export type AgentView = {
   readonly trust: TrustChoice | undefined;
   readonly binding: ProtocolBinding;
   readonly interfaces: readonly InterfaceRow[];
-  /** `connection` when the pin is known (from whoever built the client, or from the client itself); `inferred` when the card has exactly one 1.0 interface of the client's binding; `ambiguous` otherwise. */
+  /**
+  `connection` when the pin is known (from whoever built the client, or from the client itself); `inferred`
+  when the card has exactly one 1.0 interface of the client's binding; `ambiguous` otherwise.
+  */
   readonly pinSource: 'connection' | 'inferred' | 'ambiguous';
   readonly security: SecurityChoice | undefined;
   readonly securitySchemes: readonly string[];
@@ -85,7 +93,8 @@ function sameUrl(left: string, right: string): boolean {
 }
 
 /**
-Whether the client says the peer honours idempotency keys: its `honoursIdempotency` field when it has one as a boolean, else `unknown`.
+Whether the client says the peer honours idempotency keys: its `honoursIdempotency` field when it has one as a
+boolean, else `unknown`.
 
 @example
 ```ts
@@ -102,7 +111,8 @@ export function honours(client: object): Honouring {
 }
 
 /**
-The interface the client reports it is pinned to, when it has a public `pin` of that shape; `undefined` otherwise.
+The interface the client reports it is pinned to, when it has a public `pin` of that shape; `undefined`
+otherwise.
 
 @example
 ```ts

@@ -1,11 +1,16 @@
 /**
 @module
-Artifacts put back together from their stream chunks (A2A spec, §3.2.3 TaskArtifactUpdateEvent): folded in by `artifactId`; `append: true` adds the chunk's parts to the artifact already held, `append: false` starts it afresh (the spec leaves a repeated `append: false` open; docs/protocol-checks.md#stream-events recommends replacing), `lastChunk: true` marks it complete.
+Artifacts put back together from their stream chunks (A2A spec, §3.2.3 TaskArtifactUpdateEvent): folded in by
+`artifactId`; `append: true` adds the chunk's parts to the artifact already held, `append: false` starts it
+afresh (the spec leaves a repeated `append: false` open; docs/protocol-checks.md#stream-events recommends
+replacing), `lastChunk: true` marks it complete.
 */
 import type { Artifact, Part, TaskArtifactUpdateEvent } from '@surecall/client';
 
 /**
-Where an assembled artifact stands: `streaming` while chunks arrive, `complete` after its `lastChunk`, `snapshot` when it came whole from a task (GetTask, ListTasks, a stream's `task` event), which says nothing about chunks still to come.
+Where an assembled artifact stands: `streaming` while chunks arrive, `complete` after its `lastChunk`,
+`snapshot` when it came whole from a task (GetTask, ListTasks, a stream's `task` event), which says nothing
+about chunks still to come.
 */
 export type ArtifactState = 'streaming' | 'complete' | 'snapshot';
 
@@ -18,7 +23,10 @@ export type AssembledArtifact = {
   /** Chunks folded in since the artifact last started (a snapshot counts as none). */
   readonly chunks: number;
   readonly state: ArtifactState;
-  /** True when a chunk said `append` but nothing was held to append to: the start was missed (a subscription joined late) or the agent skipped it. */
+  /**
+  True when a chunk said `append` but nothing was held to append to: the start was missed (a subscription
+  joined late) or the agent skipped it.
+  */
   readonly missedStart: boolean;
 };
 
@@ -90,7 +98,9 @@ function sameJson(left: unknown, right: unknown): boolean {
 }
 
 /**
-The artifacts of a task snapshot, held whole. An artifact whose parts equal what was assembled from chunks keeps its chunk history, since the snapshot only confirms it. A snapshot without `artifacts` (ListTasks leaves them out unless asked: A2A spec, §3.1.4) keeps what is held.
+The artifacts of a task snapshot, held whole. An artifact whose parts equal what was assembled from chunks
+keeps its chunk history, since the snapshot only confirms it. A snapshot without `artifacts` (ListTasks leaves
+them out unless asked: A2A spec, §3.1.4) keeps what is held.
 
 @example
 ```ts
@@ -121,7 +131,8 @@ export function applyArtifactSnapshot(
 }
 
 /**
-The text of an artifact: its text parts concatenated as they arrived (chunks carry their own spacing), other parts left out.
+The text of an artifact: its text parts concatenated as they arrived (chunks carry their own spacing), other
+parts left out.
 
 @example
 ```ts

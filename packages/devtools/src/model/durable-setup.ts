@@ -1,15 +1,21 @@
 /**
 @module
-How the devtools set up their durable agent: which delivery modes the peer allows, the options for the chosen one, the IndexedDB ledger's name, and whether this tab writes the ledger or follows another tab.
+How the devtools set up their durable agent: which delivery modes the peer allows, the options for the chosen
+one, the IndexedDB ledger's name, and whether this tab writes the ledger or follows another tab.
 */
 import { type InterfacePin, LedgerError, type RecoveryStrategy } from '@surecall/client';
 import type { DeliveryMode, Ledger } from '@surecall/client/ledger';
 
-/** The delivery modes a person may choose here: `keyed` needs a peer that honours keys (docs/idempotency.md#honouring-peers). */
+/**
+The delivery modes a person may choose here: `keyed` needs a peer that honours keys
+(docs/idempotency.md#honouring-peers).
+*/
 export type DevtoolsDelivery = Extract<DeliveryMode, 'at-most-once' | 'keyed'>;
 
 /**
-The delivery modes the peer allows, the default first: `keyed` when the card shows the peer honours idempotency keys (docs/interop.md#browsers: its key index absorbs the browser's own re-send), then `at-most-once`, which a person must acknowledge before it is used.
+The delivery modes the peer allows, the default first: `keyed` when the card shows the peer honours
+idempotency keys (docs/interop.md#browsers: its key index absorbs the browser's own re-send), then
+`at-most-once`, which a person must acknowledge before it is used.
 
 @example
 ```ts
@@ -38,7 +44,11 @@ export type DevtoolsDurableConfig = {
 };
 
 /**
-The delivery and recovery options of a durable agent for `delivery`: a keyed send is recovered by replaying it under its key; an at-most-once send from the task history of its opaque context, and only once a person acknowledged that the browser may send it twice (docs/interop.md#browsers), with every commit audited for a second task (docs/durable-send.md#the-audit). Without the acknowledgement the agent refuses to be built, as `durableAgent` does in any browser.
+The delivery and recovery options of a durable agent for `delivery`: a keyed send is recovered by replaying it
+under its key; an at-most-once send from the task history of its opaque context, and only once a person
+acknowledged that the browser may send it twice (docs/interop.md#browsers), with every commit audited for a
+second task (docs/durable-send.md#the-audit). Without the acknowledgement the agent refuses to be built, as
+`durableAgent` does in any browser.
 
 @example
 ```ts
@@ -55,7 +65,9 @@ export function durableConfig(delivery: DevtoolsDelivery, acknowledged: boolean)
 }
 
 /**
-The IndexedDB database of the sends through one interface: a record belongs to the interface it was sent through, not to the card (docs/durable-send.md#whose-record-it-is), so an agent's redeploy with an edited card opens the same ledger and its unknown sends stay reconcilable.
+The IndexedDB database of the sends through one interface: a record belongs to the interface it was sent
+through, not to the card (docs/durable-send.md#whose-record-it-is), so an agent's redeploy with an edited card
+opens the same ledger and its unknown sends stay reconcilable.
 
 @example
 ```ts
@@ -66,11 +78,15 @@ export function ledgerName(pin: Pick<InterfacePin, 'binding' | 'url' | 'tenant'>
   return `surecall-devtools:${pin.binding} ${pin.url}${pin.tenant === undefined ? '' : ` tenant ${pin.tenant}`}`;
 }
 
-/** Whether this tab holds the ledger's Web Lock (writes) or follows the tab that does (reads, and hears of its changes). */
+/**
+Whether this tab holds the ledger's Web Lock (writes) or follows the tab that does (reads, and hears of its
+changes).
+*/
 export type LedgerRole = 'writer' | 'follower';
 
 /**
-Finds out whether `ledger` may write, without writing: a follower refuses every write as `locked` before looking at it; a writer gets as far as looking the empty id up, which no record has (`not-found`).
+Finds out whether `ledger` may write, without writing: a follower refuses every write as `locked` before
+looking at it; a writer gets as far as looking the empty id up, which no record has (`not-found`).
 
 @example
 ```ts

@@ -1,6 +1,9 @@
 /**
 @module
-The Faults panel's model: the mock agent's fault switches (what each does, its parameters), the fault spec a switch arms, and the answers of the control routes (`GET /__faults`, `GET /__executions`) checked before use. Only types come from `@surecall/mocks`, so nothing of the mock (or of MSW) reaches the devtools bundle through this module.
+The Faults panel's model: the mock agent's fault switches (what each does, its parameters), the fault spec a
+switch arms, and the answers of the control routes (`GET /__faults`, `GET /__executions`) checked before use.
+Only types come from `@surecall/mocks`, so nothing of the mock (or of MSW) reaches the devtools bundle through
+this module.
 */
 import { type OperationName, operationNames } from '@surecall/client/protocol';
 import type { ActiveFault, FaultKind, FaultSpec } from '@surecall/mocks';
@@ -44,7 +47,8 @@ export type FaultSwitch = {
 
 const frame: FaultParam = { name: 'frame', label: 'Frame', type: 'number', min: 0, max: 65_535, initial: 0 };
 
-// Descriptions follow the fault table of mocks/src/faults/faults.ts; the object form makes the compiler insist on every kind the mock knows.
+// Descriptions follow the fault table of mocks/src/faults/faults.ts; the object form makes the compiler
+// insist on every kind the mock knows.
 const switches = {
   'drop-after': {
     label: 'Drop after commit',
@@ -190,7 +194,8 @@ export type SpecResult =
     };
 
 /**
-The fault spec of a switch for one operation, its parameters read from the inputs' strings and checked against the ranges the mock accepts. `count` is how many matching requests it applies to before it disarms itself.
+The fault spec of a switch for one operation, its parameters read from the inputs' strings and checked against
+the ranges the mock accepts. `count` is how many matching requests it applies to before it disarms itself.
 
 @example
 ```ts
@@ -250,7 +255,8 @@ function isCount(value: unknown): value is number {
 }
 
 /**
-The armed faults from the body of `GET /__faults`, or `undefined` when the body is not that answer (another server at that origin).
+The armed faults from the body of `GET /__faults`, or `undefined` when the body is not that answer (another
+server at that origin).
 
 @example
 ```ts
@@ -316,7 +322,8 @@ export function parseExecutions(body: unknown): ExecutionCount | undefined {
 }
 
 /**
-The path and query of `GET /__executions` for these message ids (at most 20, the latest, so the URL stays short).
+The path and query of `GET /__executions` for these message ids (at most 20, the latest, so the URL stays
+short).
 
 @example
 ```ts
@@ -329,7 +336,8 @@ export function executionsPath(messageIds: readonly string[]): string {
 }
 
 /**
-The armed faults a switch stands for: those of its kind aimed at the operation (or at any operation). The switch is on while this is not empty.
+The armed faults a switch stands for: those of its kind aimed at the operation (or at any operation). The
+switch is on while this is not empty.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-Everything the devtools derive from the client's inspector feed, in one reducer: the streams, the tasks, and a count of calls and failures. The only inputs are the client's public events and the tasks the devtools fetched themselves (CONTRIBUTING.md#devtools).
+Everything the devtools derive from the client's inspector feed, in one reducer: the streams, the tasks, and a
+count of calls and failures. The only inputs are the client's public events and the tasks the devtools fetched
+themselves (CONTRIBUTING.md#devtools).
 */
 import type { ClientEvent } from '@surecall/client';
 import { emptyStreams, reduceStreams, type StreamsState } from './streams.js';

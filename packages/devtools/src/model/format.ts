@@ -8,7 +8,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /**
-A byte count in the unit a person reads fastest: bytes below 1 KiB, then KiB, then MiB, with at most one decimal.
+A byte count in the unit a person reads fastest: bytes below 1 KiB, then KiB, then MiB, with at most one
+decimal.
 
 @example
 ```ts
@@ -98,7 +99,9 @@ export function shortId(id: string, keep = 6): string {
 }
 
 /**
-One line for a client error's public-safe form (`error.toJSON()`, as an inspector `error` event carries it): its class, kind and reason, the HTTP status or remote code when the error has one, the violated rule, and what `dispatched` means for the outcome.
+One line for a client error's public-safe form (`error.toJSON()`, as an inspector `error` event carries it):
+its class, kind and reason, the HTTP status or remote code when the error has one, the violated rule, and what
+`dispatched` means for the outcome.
 
 @example
 ```ts
@@ -130,7 +133,8 @@ export function formatError(error: Readonly<Record<string, unknown>>): string {
     const { rule, path } = violation as { rule?: unknown; path?: unknown };
     facts.push(`rule ${String(rule)}${typeof path === 'string' ? ` at ${path}` : ''}`);
   }
-  // docs/durable-send.md#the-promise: a failure after possible dispatch leaves the outcome unknown; before it, nothing was sent.
+  // docs/durable-send.md#the-promise: a failure after possible dispatch leaves the outcome unknown; before
+  // it, nothing was sent.
   if (dispatched === true) {
     facts.push('the request may have been applied: outcome unknown');
   } else if (dispatched === false) {
@@ -140,7 +144,8 @@ export function formatError(error: Readonly<Record<string, unknown>>): string {
 }
 
 /**
-The public-safe form of anything a call threw: a client error's own `toJSON()` (what its inspector `error` event carries too), else only that it was unexpected, since another error's message could hold anything.
+The public-safe form of anything a call threw: a client error's own `toJSON()` (what its inspector `error`
+event carries too), else only that it was unexpected, since another error's message could hold anything.
 
 @example
 ```ts

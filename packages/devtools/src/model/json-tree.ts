@@ -1,6 +1,8 @@
 /**
 @module
-A JSON value as a keyboard-navigable tree (the WAI-ARIA tree view pattern): the visible rows for a set of expanded nodes, and what each navigation key does. Nodes are named by their RFC 6901 JSON Pointer, so expansion survives a new value of the same shape.
+A JSON value as a keyboard-navigable tree (the WAI-ARIA tree view pattern): the visible rows for a set of
+expanded nodes, and what each navigation key does. Nodes are named by their RFC 6901 JSON Pointer, so
+expansion survives a new value of the same shape.
 */
 
 /** The type of a JSON value, as the tree shows it. */
@@ -134,7 +136,8 @@ export function jsonRows(value: unknown, expanded: ReadonlySet<string>): JsonRow
 }
 
 /**
-The pointers of every container down to `depth` levels below the root (the root is level 0), for a tree that opens showing its outline.
+The pointers of every container down to `depth` levels below the root (the root is level 0), for a tree that
+opens showing its outline.
 
 @example
 ```ts
@@ -171,7 +174,10 @@ function toggled(expanded: ReadonlySet<string>, path: string, open: boolean): Re
 }
 
 /**
-What a key does in the tree (WAI-ARIA APG, tree view keyboard interaction): Down/Up move between visible rows, Right opens a closed node or enters an open one, Left closes an open node or goes to the parent, Enter and Space toggle, Home and End go to the first and last row. `undefined` when the key means nothing here, so the caller lets the browser have it.
+What a key does in the tree (WAI-ARIA APG, tree view keyboard interaction): Down/Up move between visible rows,
+Right opens a closed node or enters an open one, Left closes an open node or goes to the parent, Enter and
+Space toggle, Home and End go to the first and last row. `undefined` when the key means nothing here, so the
+caller lets the browser have it.
 
 @example
 ```ts

@@ -1,6 +1,7 @@
 /**
 @module
-Test fixtures: real ledger records and histories, written through the client's own ledger engine, for the Sends, Recovery and import models. Not part of the app.
+Test fixtures: real ledger records and histories, written through the client's own ledger engine, for the
+Sends, Recovery and import models. Not part of the app.
 */
 import type { ErrorSummary, Ledger, LedgerRecord, SendIntent } from '@surecall/client/ledger';
 

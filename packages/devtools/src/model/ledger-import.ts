@@ -1,6 +1,11 @@
 /**
 @module
-Reads a Node file ledger for inspection, with the client's own journal reader (`readJournal`, `@surecall/client/ledger/journal`, docs/durable-send.md#reading-a-file-ledger): every line checked as the file store checks it on open (its envelope, its body's digest, the one chain across lines, the fence, each record's history through the state machine), so a corrupt, reordered or tampered line is refused with its line number and rule, and nothing is half-loaded. The last line without a newline is the tail of a write under way, which the file store never acknowledged, and is left out as the store leaves it.
+Reads a Node file ledger for inspection, with the client's own journal reader (`readJournal`,
+`@surecall/client/ledger/journal`, docs/durable-send.md#reading-a-file-ledger): every line checked as the file
+store checks it on open (its envelope, its body's digest, the one chain across lines, the fence, each record's
+history through the state machine), so a corrupt, reordered or tampered line is refused with its line number
+and rule, and nothing is half-loaded. The last line without a newline is the tail of a write under way, which
+the file store never acknowledged, and is left out as the store leaves it.
 */
 import { LedgerError } from '@surecall/client';
 import type { LedgerRecord, LedgerRevision } from '@surecall/client/ledger';

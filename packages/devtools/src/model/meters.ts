@@ -1,6 +1,10 @@
 /**
 @module
-Bound meters: how close a stream came to each SSE bound the client enforces (`defaultLimits`, ARCHITECTURE.md#bounds). The inspector events carry each frame's wire size and arrival time, not its lines or its chunks, so three meters are bounds of the truth rather than the truth, and say so: a line and an event's data are never larger than the event's wire bytes; the stream's bytes are at least the sum of its events'; and the idle time between reads is never longer than the gap between events.
+Bound meters: how close a stream came to each SSE bound the client enforces (`defaultLimits`,
+ARCHITECTURE.md#bounds). The inspector events carry each frame's wire size and arrival time, not its lines or
+its chunks, so three meters are bounds of the truth rather than the truth, and say so: a line and an event's
+data are never larger than the event's wire bytes; the stream's bytes are at least the sum of its events'; and
+the idle time between reads is never longer than the gap between events.
 */
 import { defaultLimits, type Limits } from '@surecall/client';
 import type { StreamLog } from './streams.js';
@@ -46,7 +50,8 @@ function level(ratio: number): MeterLevel {
 }
 
 /**
-The idle time a stream has reached: the longest gap between its events, or, while it is open, the time since its last activity if that is longer.
+The idle time a stream has reached: the longest gap between its events, or, while it is open, the time since
+its last activity if that is longer.
 
 @example
 ```ts

@@ -1,6 +1,9 @@
 /**
 @module
-The Recovery panel's model: each reconciliation as a span, folded from a durable agent's events. `probe-start` opens it, each `probe-page` adds a step (a context-history scan, page by page), `probe` closes it with its counts and result, and the transition that follows names the outcome: committed, pending until a time, or the reason it failed closed.
+The Recovery panel's model: each reconciliation as a span, folded from a durable agent's events. `probe-start`
+opens it, each `probe-page` adds a step (a context-history scan, page by page), `probe` closes it with its
+counts and result, and the transition that follows names the outcome: committed, pending until a time, or the
+reason it failed closed.
 */
 import type { DurableEvent, ProbeKind, ProbeResult, ProbeRule } from '@surecall/client';
 
@@ -55,7 +58,9 @@ function update(
 }
 
 /**
-The spans after `event`, oldest first. A `probe` without a `probe-start` seen (the panel mounted mid-probe) still makes a span, without steps; a transition closes only a span whose probe ended and whose outcome is still open.
+The spans after `event`, oldest first. A `probe` without a `probe-start` seen (the panel mounted mid-probe)
+still makes a span, without steps; a transition closes only a span whose probe ended and whose outcome is
+still open.
 
 @example
 ```ts

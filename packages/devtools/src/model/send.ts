@@ -1,6 +1,8 @@
 /**
 @module
-The send box's model: the user message a line of text becomes, and a record of each send as its answer, its stream events or its error arrive. The records' message ids are what the Faults panel asks the mock's execution counter about.
+The send box's model: the user message a line of text becomes, and a record of each send as its answer, its
+stream events or its error arrive. The records' message ids are what the Faults panel asks the mock's
+execution counter about.
 */
 import type { Message, SendMessageResponse, StreamResponse } from '@surecall/client';
 import { formatError, formatState } from './format.js';
@@ -41,7 +43,8 @@ export type SendRecord = {
 export const maxSendsKept = 20;
 
 /**
-The user message of a line of text (A2A spec, §3.1.1: a message with one text part; the messageId is the client's).
+The user message of a line of text (A2A spec, §3.1.1: a message with one text part; the messageId is the
+client's).
 
 @example
 ```ts
@@ -132,7 +135,8 @@ export function sendFailed(record: SendRecord, error: Readonly<Record<string, un
 }
 
 /**
-Puts a record in the list: replaces the one with its messageId, or adds it first, keeping the newest {@link maxSendsKept}.
+Puts a record in the list: replaces the one with its messageId, or adds it first, keeping the newest
+{@link maxSendsKept}.
 
 @example
 ```ts

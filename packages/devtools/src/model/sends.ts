@@ -1,6 +1,9 @@
 /**
 @module
-The Sends panel's model: a row per durable send from its ledger record, its timeline from its revisions (executing → unknown → pending → committed or failed, each step with its cause), and the unknown outcomes inbox. Pure functions over the ledger's public types; the hook feeds them `ledger.list()`, `ledger.subscribe` and `ledger.history(id)`.
+The Sends panel's model: a row per durable send from its ledger record, its timeline from its revisions
+(executing → unknown → pending → committed or failed, each step with its cause), and the unknown outcomes
+inbox. Pure functions over the ledger's public types; the hook feeds them `ledger.list()`, `ledger.subscribe`
+and `ledger.history(id)`.
 */
 import {
   type DeliveryMode,
@@ -15,7 +18,10 @@ import {
 /** What the Sends panel shows of one record. */
 export type SendRow = {
   readonly id: string;
-  /** Where the send stands, as the durable agent reports it (`in-flight`, `committed`, `failed`, `unknown`, `pending`, `unresolved`). */
+  /**
+  Where the send stands, as the durable agent reports it (`in-flight`, `committed`, `failed`, `unknown`,
+  `pending`, `unresolved`).
+  */
   readonly status: DurableStatus;
   readonly delivery: DeliveryMode;
   /** The idempotency key of a keyed send. */
@@ -35,16 +41,22 @@ export type SendRow = {
 export type TimelineStep = {
   readonly revision: number;
   readonly at: number;
-  /** The ledger transition (`create`, `start`, `commit`, `fail`, `unknown`, `pending`, `unresolved`, `reconcile-commit`, `reconcile-fail`). */
+  /**
+  The ledger transition (`create`, `start`, `commit`, `fail`, `unknown`, `pending`, `unresolved`,
+  `reconcile-commit`, `reconcile-fail`).
+  */
   readonly cause: string;
   /** The status the record had after it. */
   readonly status: string;
-  /** What the transition says about why: the error summary, the unknown reason, the result, the next probe time. */
+  /**
+  What the transition says about why: the error summary, the unknown reason, the result, the next probe time.
+  */
   readonly detail: string;
 };
 
 /**
-One line for an error summary: its name, kind and reason, and the HTTP status or remote code when there was one. Public-safe by construction (the ledger keeps nothing else).
+One line for an error summary: its name, kind and reason, and the HTTP status or remote code when there was
+one. Public-safe by construction (the ledger keeps nothing else).
 
 @example
 ```ts
@@ -161,7 +173,8 @@ export function sendRow(record: LedgerRecord, now: number): SendRow {
 }
 
 /**
-`records` with `record` in it: replaced when it is a later revision of one held, added otherwise; newest send first. A change that arrives out of order (an older revision) is ignored.
+`records` with `record` in it: replaced when it is a later revision of one held, added otherwise; newest send
+first. A change that arrives out of order (an older revision) is ignored.
 
 @example
 ```ts
@@ -215,7 +228,8 @@ const statusAfter: Readonly<Record<string, string>> = {
 };
 
 /**
-A send's timeline from its history, oldest first: each revision's transition, the status it left and its cause.
+A send's timeline from its history, oldest first: each revision's transition, the status it left and its
+cause.
 
 @example
 ```ts
@@ -236,7 +250,9 @@ export function timeline(revisions: readonly LedgerRevision[]): TimelineStep[] {
 export type InboxEntry = SendRow & { readonly due: boolean };
 
 /**
-The unknown outcomes inbox: every record the agent cannot yet call committed or failed, oldest first, each marked due when a probe may run now (a pending record only from its not-before time; an unresolved one never: a person decides).
+The unknown outcomes inbox: every record the agent cannot yet call committed or failed, oldest first, each
+marked due when a probe may run now (a pending record only from its not-before time; an unresolved one never:
+a person decides).
 
 @example
 ```ts
@@ -255,7 +271,8 @@ export function inbox(records: readonly LedgerRecord[], now: number): InboxEntry
 }
 
 /**
-Whether a durable event says that a send ran more than once (docs/durable-send.md#duplicated), for the status line's count.
+Whether a durable event says that a send ran more than once (docs/durable-send.md#duplicated), for the status
+line's count.
 
 @example
 ```ts
@@ -267,7 +284,8 @@ export function isDuplicated(event: unknown): boolean {
 }
 
 /**
-Why a durable send was refused before anything left (a follower tab's ledger, invalid input), naming only the error's public `reason`.
+Why a durable send was refused before anything left (a follower tab's ledger, invalid input), naming only the
+error's public `reason`.
 
 @example
 ```ts

@@ -1,6 +1,10 @@
 /**
 @module
-The frame inspector's model: every stream a client opens (SendStreamingMessage, SubscribeToTask), built only from its public inspector events (`request`, `response`, `stream-frame`, `stream-end`, `stream-break`, `stream-resume`, `error`). Each frame keeps its arrival time, the gap since the previous frame, its size on the wire and the event itself; each break keeps where it fell among the frames (its seam) and the resumption attempts that followed it, so the frames before and after a seam stay one log.
+The frame inspector's model: every stream a client opens (SendStreamingMessage, SubscribeToTask), built only
+from its public inspector events (`request`, `response`, `stream-frame`, `stream-end`, `stream-break`,
+`stream-resume`, `error`). Each frame keeps its arrival time, the gap since the previous frame, its size on
+the wire and the event itself; each break keeps where it fell among the frames (its seam) and the resumption
+attempts that followed it, so the frames before and after a seam stay one log.
 */
 import type { ClientEvent, OperationName, Part, StreamEventKind, StreamResponse } from '@surecall/client';
 import { formatState } from './format.js';
@@ -84,7 +88,10 @@ export type StreamLog = {
 /** Every stream seen, oldest first. */
 export type StreamsState = { readonly streams: readonly StreamLog[] };
 
-/** How many streams are kept; the oldest finished ones go first, since a long session must not grow without bound. */
+/**
+How many streams are kept; the oldest finished ones go first, since a long session must not grow without
+bound.
+*/
 export const maxStreamsKept = 50;
 
 /** The empty state. */
@@ -247,13 +254,15 @@ function advance(current: StreamLog, event: ClientEvent): StreamLog {
     case 'error':
       return { ...current, status: 'failed', error: event.error, endedAt: event.time };
     default:
-      // Events this model does not draw (a new attempt's request is handled by the caller) leave the stream as it is.
+      // Events this model does not draw (a new attempt's request is handled by the caller) leave the stream
+      // as it is.
       return current;
   }
 }
 
 /**
-Folds one client event into the streams. Events of unary calls leave the state as it is (the same object), so a caller can skip a render.
+Folds one client event into the streams. Events of unary calls leave the state as it is (the same object), so
+a caller can skip a render.
 
 @example
 ```ts
@@ -273,7 +282,8 @@ export function reduceStreams(state: StreamsState, event: ClientEvent): StreamsS
     return state;
   }
   if (event.type === 'request') {
-    // A call retried under a policy sends its next attempt under the same callId: that attempt is a fresh stream.
+    // A call retried under a policy sends its next attempt under the same callId: that attempt is a fresh
+    // stream.
     const stream = {
       ...opened(callId, operation, event.binding, event.time),
       taskId: event.taskId,

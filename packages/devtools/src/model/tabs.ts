@@ -1,13 +1,15 @@
 /**
 @module
-The tab list of the devtools (WAI-ARIA APG, tabs pattern with automatic activation): which tabs exist for the sources given, and where the arrow keys move. Later panels (Sends, Recovery) join by adding an entry.
+The tab list of the devtools (WAI-ARIA APG, tabs pattern with automatic activation): which tabs exist for the
+sources given, and where the arrow keys move. Later panels (Sends, Recovery) join by adding an entry.
 */
 
 /** One tab. */
 export type Tab = { readonly id: string; readonly label: string };
 
 /**
-The tab a navigation key selects from `current`: Left/Right move and wrap, Home and End go to the ends. `undefined` for any other key.
+The tab a navigation key selects from `current`: Left/Right move and wrap, Home and End go to the ends.
+`undefined` for any other key.
 
 @example
 ```ts
@@ -47,7 +49,8 @@ export type Sources = {
 };
 
 /**
-The tabs for the sources given: Agent, Tasks and Streams always (they need only the client), Sends with a ledger, Recovery with a durable agent, Faults when a fault lab is reachable.
+The tabs for the sources given: Agent, Tasks and Streams always (they need only the client), Sends with a
+ledger, Recovery with a durable agent, Faults when a fault lab is reachable.
 
 @example
 ```ts
@@ -66,7 +69,8 @@ export function devtoolsTabs(sources: Sources): Tab[] {
 }
 
 /**
-The tab to show: the one chosen while it is among `tabs`, else the Agent tab (a source that went away takes its tab with it).
+The tab to show: the one chosen while it is among `tabs`, else the Agent tab (a source that went away takes
+its tab with it).
 
 @example
 ```ts

@@ -1,6 +1,7 @@
 /**
 @module
-Which task the Tasks panel shows: the one a person chose while the focus it was chosen under holds (a new send's task takes over), else the focus, else the task seen last.
+Which task the Tasks panel shows: the one a person chose while the focus it was chosen under holds (a new
+send's task takes over), else the focus, else the task seen last.
 */
 import type { TaskView, TaskViews } from './task-view.js';
 
@@ -20,7 +21,8 @@ export function seenNewestFirst(views: TaskViews): TaskView[] {
 }
 
 /**
-The id of the task to show: the choice while `focus` is still the focus it was made under, else `focus`, else the first of `seen`.
+The id of the task to show: the choice while `focus` is still the focus it was made under, else `focus`, else
+the first of `seen`.
 
 @example
 ```ts

@@ -1,6 +1,8 @@
 /**
 @module
-The Tasks panel's filters and paging: the form a person fills in, checked and turned into ListTasks parameters (A2A spec, §3.1.4: `contextId`, `status`, `statusTimestampAfter`, `pageSize` 1..100, `pageToken`), and the stack of page tokens that lets them go back.
+The Tasks panel's filters and paging: the form a person fills in, checked and turned into ListTasks parameters
+(A2A spec, §3.1.4: `contextId`, `status`, `statusTimestampAfter`, `pageSize` 1..100, `pageToken`), and the
+stack of page tokens that lets them go back.
 */
 import type { OperationParams, TaskState } from '@surecall/client';
 import { contractBounds } from '@surecall/client/protocol';
@@ -23,7 +25,9 @@ export const defaultTaskFilter: TaskFilterForm = Object.freeze({
   pageSize: '20',
 });
 
-/** The states a person can filter by, in lifecycle order (`TASK_STATE_UNSPECIFIED` is never a task's state). */
+/**
+The states a person can filter by, in lifecycle order (`TASK_STATE_UNSPECIFIED` is never a task's state).
+*/
 export const filterableStates: readonly TaskState[] = Object.freeze([
   'TASK_STATE_SUBMITTED',
   'TASK_STATE_WORKING',
@@ -48,7 +52,8 @@ const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
 const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 /**
-Checks the form and builds the parameters of one ListTasks page. The `since` time becomes `statusTimestampAfter` in UTC.
+Checks the form and builds the parameters of one ListTasks page. The `since` time becomes
+`statusTimestampAfter` in UTC.
 
 @example
 ```ts
@@ -103,7 +108,8 @@ export function currentToken(paging: Paging): string {
 }
 
 /**
-The next page, given the `nextPageToken` of the page shown; `undefined` on the last page (an empty token: A2A spec, §3.1.4).
+The next page, given the `nextPageToken` of the page shown; `undefined` on the last page (an empty token: A2A
+spec, §3.1.4).
 
 @example
 ```ts

@@ -95,7 +95,8 @@ describe('reduceTaskViews', () => {
     ]);
   });
 
-  // The load failure of e2e/tests/streaming.e2e.ts: a GetTask snapshot taken before `working` arrived after it.
+  // The load failure of e2e/tests/streaming.e2e.ts: a GetTask snapshot taken before `working` arrived after
+  // it.
   it('orders a stale snapshot by the agent’s timestamps, and merges a snapshot repeating a held status', () => {
     const at = (seconds: number) => `2026-01-01T00:00:0${seconds}Z`;
     const streamed = fold([
@@ -108,7 +109,8 @@ describe('reduceTaskViews', () => {
       'TASK_STATE_SUBMITTED',
       'TASK_STATE_WORKING',
     ]);
-    // Stamped between the two, with another text: a status of its own, placed where the agent's clock puts it.
+    // Stamped between the two, with another text: a status of its own, placed where the agent's clock puts
+    // it.
     const between: Task = {
       ...completed,
       status: {

@@ -1,6 +1,9 @@
 /**
 @module
-What the devtools know about each task: its status history as observed (every status a stream reported or a snapshot showed, with the agent's timestamp and when the devtools saw it, ordered by the agent's timestamps), its messages, and its artifacts assembled from their chunks. Built from the client's stream frames and from the tasks the devtools fetched (GetTask, ListTasks), whatever order they arrived in.
+What the devtools know about each task: its status history as observed (every status a stream reported or a
+snapshot showed, with the agent's timestamp and when the devtools saw it, ordered by the agent's timestamps),
+its messages, and its artifacts assembled from their chunks. Built from the client's stream frames and from
+the tasks the devtools fetched (GetTask, ListTasks), whatever order they arrived in.
 */
 import type { ClientEvent, Message, StreamResponse, Task, TaskState, TaskStatus } from '@surecall/client';
 import { compareTimestamps } from '@surecall/client/protocol';
@@ -52,7 +55,10 @@ function statusText(status: TaskStatus): string | undefined {
   return undefined;
 }
 
-/** The same status: the same state and text at the same instant by the agent's clock (or, without timestamps, nothing to tell them apart). */
+/**
+The same status: the same state and text at the same instant by the agent's clock (or, without timestamps,
+nothing to tell them apart).
+*/
 function sameStatus(held: StatusEntry, entry: StatusEntry): boolean {
   if (held.state !== entry.state || held.text !== entry.text) {
     return false;
@@ -64,7 +70,10 @@ function sameStatus(held: StatusEntry, entry: StatusEntry): boolean {
 }
 
 /**
-The history with `status` in it, in the order of the agent's own status timestamps, not of arrival: a GetTask snapshot taken before a later update can arrive after it, and must not become the newest state. A status identical to one held (a snapshot repeating what a stream reported, in any order) is merged into it. A status without a timestamp cannot be placed by time: it goes last, merged only into an identical last entry.
+The history with `status` in it, in the order of the agent's own status timestamps, not of arrival: a GetTask
+snapshot taken before a later update can arrive after it, and must not become the newest state. A status
+identical to one held (a snapshot repeating what a stream reported, in any order) is merged into it. A status
+without a timestamp cannot be placed by time: it goes last, merged only into an identical last entry.
 */
 export function withStatus(
   history: readonly StatusEntry[],
@@ -87,7 +96,8 @@ export function withStatus(
   if (history.some((held) => sameStatus(held, entry))) {
     return history;
   }
-  // Walk back over the entries the agent stamped later than this one; an entry without a timestamp cannot be passed.
+  // Walk back over the entries the agent stamped later than this one; an entry without a timestamp cannot be
+  // passed.
   let index = history.length;
   for (; index > 0; index--) {
     const before = history[index - 1]?.timestamp;
@@ -144,7 +154,8 @@ function update(
 }
 
 /**
-Folds one fetched task in: its status (if new), its history's messages, and its artifacts when it carries them.
+Folds one fetched task in: its status (if new), its history's messages, and its artifacts when it carries
+them.
 
 @example
 ```ts
@@ -206,7 +217,8 @@ export function applyStreamEvent(views: TaskViews, event: StreamResponse, at: nu
 }
 
 /**
-Folds a client event or a snapshot in: stream frames and snapshots change the views, anything else returns them unchanged (the same object).
+Folds a client event or a snapshot in: stream frames and snapshots change the views, anything else returns
+them unchanged (the same object).
 
 @example
 ```ts

@@ -1,6 +1,7 @@
 /**
 @module
-Test fixtures: client events and stream events of the shapes the client emits, for the model tests. Not part of the app.
+Test fixtures: client events and stream events of the shapes the client emits, for the model tests. Not part
+of the app.
 */
 import type { ClientEvent, StreamEventKind, StreamResponse, TaskState } from '@surecall/client';
 

@@ -1,6 +1,9 @@
 /**
 @module
-Who may probe a record (docs/durable-send.md#leases): the records due for a probe, leased to this ledger, by a shared store's leases or, for a single-writer store, by the claims the engine keeps in memory; and the sweep that turns a record left executing by a writer that is gone into unknown (docs/durable-send.md#execution-order).
+Who may probe a record (docs/durable-send.md#leases): the records due for a probe, leased to this ledger, by a
+shared store's leases or, for a single-writer store, by the claims the engine keeps in memory; and the sweep
+that turns a record left executing by a writer that is gone into unknown
+(docs/durable-send.md#execution-order).
 */
 import { LedgerError } from '../../core/errors.js';
 import { type DueQuery, isDue, matchesDue } from '../ledger.js';
@@ -12,7 +15,8 @@ import { type EngineState, requireWritable } from './state.js';
 const maxClaim = 1024;
 
 /**
-A record left executing by a writer that is gone becomes unknown, never "send again". A single-writer store's are all of them; a shared store's are those whose lease lapsed, leased to this writer first.
+A record left executing by a writer that is gone becomes unknown, never "send again". A single-writer store's
+are all of them; a shared store's are those whose lease lapsed, leased to this writer first.
 */
 export async function recoverOrphans(state: EngineState): Promise<void> {
   const { store } = state;

@@ -1,6 +1,8 @@
 /**
 @module
-How the engine writes (docs/durable-send.md#transitions): a caller's intent or transition checked and copied as JSON, sealed into a revision whose digest covers the one serialization the store writes, appended by the store's compare-and-set, then announced. Also how a change another writer made is announced here.
+How the engine writes (docs/durable-send.md#transitions): a caller's intent or transition checked and copied
+as JSON, sealed into a revision whose digest covers the one serialization the store writes, appended by the
+store's compare-and-set, then announced. Also how a change another writer made is announced here.
 */
 import { LedgerError } from '../../core/errors.js';
 import { decodeLedger } from '../decoding.js';
@@ -11,7 +13,9 @@ import { applyTransition } from '../state-machine.js';
 import type { StoreCommit } from '../store.js';
 import { type EngineState, emit, requireWritable, stamp } from './state.js';
 
-// JSON is what every store keeps, so a message is normalized to exactly that before it is validated and digested: `undefined` members vanish, nothing but JSON data (no Date, no class instance) can reach a record, and the record never shares an object with the caller.
+// JSON is what every store keeps, so a message is normalized to exactly that before it is validated and
+// digested: `undefined` members vanish, nothing but JSON data (no Date, no class instance) can reach a
+// record, and the record never shares an object with the caller.
 function asJson(value: unknown, rule: string): unknown {
   try {
     const text = JSON.stringify(value);
@@ -37,13 +41,17 @@ function dropUndefined<T extends object>(value: T): T {
   return value;
 }
 
-/** A caller's intent as the ledger keeps it: the common shape checked without the schemas (`plainIntent`), any other through them. */
+/**
+A caller's intent as the ledger keeps it: the common shape checked without the schemas (`plainIntent`), any
+other through them.
+*/
 function validIntent(input: SendIntent): SendIntent {
   const plain = plainIntent(input);
   if (plain !== undefined) {
     return plain;
   }
-  // Only the message can hold values the schemas do not copy (a data part's JSON), so only it is copied as JSON; decoding copies the rest.
+  // Only the message can hold values the schemas do not copy (a data part's JSON), so only it is copied as
+  // JSON; decoding copies the rest.
   const given = typeof input === 'object' && input !== null ? input.message : undefined;
   const message = given === undefined ? undefined : asJson(given, 'message-json');
   const decoded = decodeLedger(SendIntent, { ...input, message });
@@ -54,7 +62,8 @@ function validIntent(input: SendIntent): SendIntent {
 }
 
 function validTransition(input: LedgerTransition): LedgerTransition {
-  // Decoding builds fresh objects of JSON members only (the schemas are strict and hold no opaque values), so only explicit `undefined` members remain to drop.
+  // Decoding builds fresh objects of JSON members only (the schemas are strict and hold no opaque values), so
+  // only explicit `undefined` members remain to drop.
   const decoded = decodeLedger(LedgerTransition, input);
   if (!decoded.ok) {
     throw new LedgerError('invalid-input', { rule: decoded.error.rule });
@@ -70,7 +79,8 @@ async function seal(
 ): Promise<StoreCommit> {
   let text: string;
   try {
-    // The one serialization of a revision: its digest covers these bytes, and the file store writes them as they are.
+    // The one serialization of a revision: its digest covers these bytes, and the file store writes them as
+    // they are.
     text = revisionDigestInput(draft);
   } catch (error) {
     // canonicalJson refuses what has no canonical form, e.g. a lone surrogate in a text part.
@@ -79,7 +89,8 @@ async function seal(
   // A synchronous SHA-256 (the file store's) is used without an extra turn of the event loop.
   const hashed = state.sha256(text);
   const digest = typeof hashed === 'string' ? hashed : await hashed;
-  // Written out rather than spread (see `recordAt` in state-machine.ts): a revision is built and frozen on every commit.
+  // Written out rather than spread (see `recordAt` in state-machine.ts): a revision is built and frozen on
+  // every commit.
   const { expectedRevision, previousDigest } = draft;
   const revision: LedgerRevision = deepFreeze(
     expectedRevision === undefined || previousDigest === undefined
@@ -128,7 +139,8 @@ export async function create(
     return commit(state, undefined, first);
   }
   const begin = validTransition({ ...(start as object), type: 'start' } as LedgerTransition);
-  // docs/durable-send.md#execution-order: the record and its first attempt become durable together, in one write, since nothing may leave before the attempt is durable anyway.
+  // docs/durable-send.md#execution-order: the record and its first attempt become durable together, in one
+  // write, since nothing may leave before the attempt is durable anyway.
   const prepared = await seal(state, undefined, first);
   const executing = await seal(state, prepared.record, {
     id: intent.id,

@@ -1,6 +1,8 @@
 /**
 @module
-What one open ledger holds besides its store (`EngineState`), and the small rules over it that every operation follows: announce a change to the listeners, count an operation in flight until it settles, refuse a write on a follower, and stamp a revision's time on a clock that never runs backwards.
+What one open ledger holds besides its store (`EngineState`), and the small rules over it that every operation
+follows: announce a change to the listeners, count an operation in flight until it settles, refuse a write on
+a follower, and stamp a revision's time on a clock that never runs backwards.
 */
 import { LedgerError } from '../../core/errors.js';
 import type { LedgerChange, Sha256 } from '../ledger.js';
@@ -15,7 +17,10 @@ export type EngineState = {
   active: number;
   /** Resolves `close`'s wait once `active` is back to 0. */
   drained: (() => void) | undefined;
-  /** A single-writer store's claims: records a probe of this process holds, so two reconcilers in it never probe one record at once. */
+  /**
+  A single-writer store's claims: records a probe of this process holds, so two reconcilers in it never probe
+  one record at once.
+  */
   readonly claimed: Set<string>;
   closed: boolean;
   /** The last time stamped (see {@link stamp}). */
@@ -74,7 +79,9 @@ export function requireWritable(state: EngineState): void {
 }
 
 /**
-The time of a new revision: now, but never before `floor` (the record's last change) nor before the last time stamped. One clock for the whole ledger that never runs backwards, even if the system clock does, so durations measured on it (retry and probe delays) stay honest.
+The time of a new revision: now, but never before `floor` (the record's last change) nor before the last time
+stamped. One clock for the whole ledger that never runs backwards, even if the system clock does, so durations
+measured on it (retry and probe delays) stay honest.
 */
 export function stamp(state: EngineState, floor: number): number {
   state.lastAt = Math.max(Date.now(), state.lastAt, floor);

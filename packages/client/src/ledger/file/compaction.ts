@@ -1,6 +1,9 @@
 /**
 @module
-The file ledger's maintenance, between two group-commit batches (docs/durable-send.md#file-journal): a checkpoint writes the snapshot every few thousand lines; a compaction prunes the settled records past the retention window and rewrites every other record's lines together in the journal's order, each line checked as it is copied, then checkpoints the result.
+The file ledger's maintenance, between two group-commit batches (docs/durable-send.md#file-journal): a
+checkpoint writes the snapshot every few thousand lines; a compaction prunes the settled records past the
+retention window and rewrites every other record's lines together in the journal's order, each line checked as
+it is copied, then checkpoints the result.
 */
 import { LedgerError } from '../../core/errors.js';
 import type { JournalView } from '../journal/appender.js';
@@ -15,13 +18,19 @@ import { byFirstLine, openHandle, retire, type WriterState, withReader } from '.
 /** Lines between two checkpoints, at least: bounds what an open replays after the snapshot. */
 const CHECKPOINT_LINES = 4096;
 
-/** Settled records past the window that make a checkpoint compact instead, at least, and then only when they are a quarter of the records. */
+/**
+Settled records past the window that make a checkpoint compact instead, at least, and then only when they are
+a quarter of the records.
+*/
 const COMPACT_RECORDS = 256;
 
 /** What a compaction wrote. */
 export type Compaction = { readonly records: number; readonly revisions: number };
 
-/** A checkpoint writes the whole index, so it waits for 4096 lines or a quarter of the records, whichever is more: each appended line pays for at most four index entries. */
+/**
+A checkpoint writes the whole index, so it waits for 4096 lines or a quarter of the records, whichever is
+more: each appended line pays for at most four index entries.
+*/
 export function checkpointDue(writer: WriterState): boolean {
   return writer.sinceCheckpoint >= Math.max(CHECKPOINT_LINES, (writer.open.size + writer.settled.size) / 4);
 }
@@ -43,7 +52,9 @@ function prunable(writer: WriterState, cutoff: number): string[] {
   return ids;
 }
 
-/** Every record kept, in the journal's order, read back and checked line by line: what a compaction copies. */
+/**
+Every record kept, in the journal's order, read back and checked line by line: what a compaction copies.
+*/
 async function keptRecords(writer: WriterState): Promise<{ id: string; replayed: ReplayedRecord }[]> {
   const kept = [
     ...[...writer.open].map(([id, entry]) => ({ id, offsets: entry.offsets })),
@@ -60,7 +71,10 @@ async function keptRecords(writer: WriterState): Promise<{ id: string; replayed:
   });
 }
 
-/** Rewrites the journal with every record but the settled ones past the window, each record's lines together in creation order, checked as they are copied; then checkpoints it. */
+/**
+Rewrites the journal with every record but the settled ones past the window, each record's lines together in
+creation order, checked as they are copied; then checkpoints it.
+*/
 async function compact(writer: WriterState, view: JournalView, cutoff: number): Promise<Compaction> {
   for (const id of prunable(writer, cutoff)) {
     writer.settled.delete(id);
@@ -94,7 +108,10 @@ async function compact(writer: WriterState, view: JournalView, cutoff: number): 
   return { records: records.length, revisions: lines.length };
 }
 
-/** A checkpoint, or a compaction when `force` says so or enough settled records are past the window to be worth a rewrite. */
+/**
+A checkpoint, or a compaction when `force` says so or enough settled records are past the window to be worth a
+rewrite.
+*/
 export function maintain(writer: WriterState, force: boolean): Promise<Compaction> {
   return writer.appender.exclusive(async (view) => {
     const cutoff = Date.now() - writer.retentionMs;
@@ -109,7 +126,10 @@ export function maintain(writer: WriterState, force: boolean): Promise<Compactio
   });
 }
 
-/** Starts a checkpoint (or compaction) in the background once one is due and none runs; its failure is the next one's to find. */
+/**
+Starts a checkpoint (or compaction) in the background once one is due and none runs; its failure is the next
+one's to find.
+*/
 export function scheduleMaintenance(writer: WriterState): void {
   if (writer.maintenance === undefined && checkpointDue(writer)) {
     writer.maintenance = maintain(writer, false)
@@ -128,9 +148,16 @@ export function registerCompactor(ledger: Ledger, compact: () => Promise<Compact
 }
 
 /**
-Compacts a file ledger's journal now: prunes the settled records past the retention window, writes every other record's revisions together in creation order under the current fence (chained anew) to `<path>.compact.tmp`, syncs it, renames it over the journal, syncs the directory, and checkpoints the result in `<path>.snapshot`. Each line copied is checked (its digest and its record's chain) on the way. It runs between two group-commit batches, so appends wait for it and none is lost. The store also compacts by itself at a checkpoint when at least a quarter of the records (and at least 256) are past the window.
+Compacts a file ledger's journal now: prunes the settled records past the retention window, writes every other
+record's revisions together in creation order under the current fence (chained anew) to `<path>.compact.tmp`,
+syncs it, renames it over the journal, syncs the directory, and checkpoints the result in `<path>.snapshot`.
+Each line copied is checked (its digest and its record's chain) on the way. It runs between two group-commit
+batches, so appends wait for it and none is lost. The store also compacts by itself at a checkpoint when at
+least a quarter of the records (and at least 256) are past the window.
 
-@throws {LedgerError} `invalid-input` for a ledger that is not a file ledger; `locked` (rule `follower`) for one opened `readOnly`; `io` or `fenced` when the rewrite fails (before the rename the old journal stays in use); `corrupt` when a line it copies fails its checks.
+@throws {LedgerError} `invalid-input` for a ledger that is not a file ledger; `locked` (rule `follower`) for
+  one opened `readOnly`; `io` or `fenced` when the rewrite fails (before the rename the old journal stays in
+  use); `corrupt` when a line it copies fails its checks.
 
 @example
 ```ts

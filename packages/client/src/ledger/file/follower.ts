@@ -1,6 +1,12 @@
 /**
 @module
-The file ledger opened read-only (docs/durable-send.md#reading-a-file-ledger): no lock is taken and nothing is written, so it works while a writer holds the journal. It reads the journal as the writer opens it (the snapshot's checkpoint where it matches the file, then every line after it, each checked), and before each read, and every `followIntervalMs` while it is open, it replays the lines appended since; a journal a compaction replaced is read anew. A change it finds is announced to `subscribe`rs. A snapshot that does not match the journal (the writer may be rewriting both) is not trusted: the whole journal is replayed and checked instead.
+The file ledger opened read-only (docs/durable-send.md#reading-a-file-ledger): no lock is taken and nothing is
+written, so it works while a writer holds the journal. It reads the journal as the writer opens it (the
+snapshot's checkpoint where it matches the file, then every line after it, each checked), and before each
+read, and every `followIntervalMs` while it is open, it replays the lines appended since; a journal a
+compaction replaced is read anew. A change it finds is announced to `subscribe`rs. A snapshot that does not
+match the journal (the writer may be rewriting both) is not trusted: the whole journal is replayed and checked
+instead.
 */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -57,7 +63,10 @@ async function snapshotIfAny(path: string): Promise<Snapshot | undefined> {
   }
 }
 
-/** Reads the journal at `path` whole into a fresh heap: from the snapshot when it matches the file, else from the first line. A missing journal is `not-found` (`journal`). */
+/**
+Reads the journal at `path` whole into a fresh heap: from the snapshot when it matches the file, else from the
+first line. A missing journal is `not-found` (`journal`).
+*/
 async function read(path: string): Promise<Reading> {
   if ((await statIfExists(path)) === undefined) {
     throw new LedgerError('not-found', { rule: 'journal' });
@@ -98,7 +107,10 @@ function announce(follower: FollowerState, replayed: readonly Replayed[]): void 
   }
 }
 
-/** Reads the journal anew (a compaction replaced it, or a refresh failed), and announces every revision the old reading did not hold. */
+/**
+Reads the journal anew (a compaction replaced it, or a refresh failed), and announces every revision the old
+reading did not hold.
+*/
 async function reread(follower: FollowerState): Promise<void> {
   const before = revisionCounts(follower.reading.heap);
   const next = await read(follower.path);
@@ -117,7 +129,10 @@ async function reread(follower: FollowerState): Promise<void> {
   announce(follower, replayed);
 }
 
-/** Replays what was appended since the last reading, or reads anew when the file is another generation or shorter than what was read. */
+/**
+Replays what was appended since the last reading, or reads anew when the file is another generation or shorter
+than what was read.
+*/
 async function advance(follower: FollowerState): Promise<void> {
   const now = await statIfExists(follower.path);
   const { reading } = follower;
@@ -172,7 +187,10 @@ async function closeFollower(follower: FollowerState): Promise<void> {
   }
 }
 
-/** Opens the journal at `path` read-only, as a store the engine serves reads and `subscribe` from; every write is refused by the engine (`locked`, rule `follower`). */
+/**
+Opens the journal at `path` read-only, as a store the engine serves reads and `subscribe` from; every write is
+refused by the engine (`locked`, rule `follower`).
+*/
 export async function followerStore(path: string): Promise<LedgerStore> {
   const follower: FollowerState = {
     path,

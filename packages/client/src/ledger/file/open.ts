@@ -1,6 +1,9 @@
 /**
 @module
-Opening a file ledger (docs/durable-send.md#file-journal): its options checked in one place, then either the writer (the lock taken, the journal loaded from its snapshot and the lines after it, a torn tail judged, the appender opened) or, with `readOnly`, the reader that follows another writer (`follower.ts`). Both are one engine over their store.
+Opening a file ledger (docs/durable-send.md#file-journal): its options checked in one place, then either the
+writer (the lock taken, the journal loaded from its snapshot and the lines after it, a torn tail judged, the
+appender opened) or, with `readOnly`, the reader that follows another writer (`follower.ts`). Both are one
+engine over their store.
 */
 import { unlink } from 'node:fs/promises';
 import { LedgerError } from '../../core/errors.js';
@@ -17,14 +20,27 @@ import { readSnapshot } from './snapshot.js';
 import { openHandle, retire, type WriterState } from './state.js';
 import { writerStore } from './store.js';
 
-/** The file ledger's options: the ones every store takes, where a lone writer's syncs are made, and whether it only reads. */
+/**
+The file ledger's options: the ones every store takes, where a lone writer's syncs are made, and whether it
+only reads.
+*/
 export type FileLedgerOptions = LedgerOptions & {
   /**
-  Where the synchronized write of a commit made alone (nothing else queued for its sync) is made. `thread-pool` keeps the process's event loop free while the disk syncs. `event-loop` makes that write on the event-loop thread: no file-system thread has to wake for it, which on a virtual machine makes a lone commit's sync up to twice as fast, but nothing else in the process runs until the disk is done. Commits that share a sync always write from the thread pool. For a process that sends one message at a time and serves nothing else meanwhile, such as a command-line tool; not for a server (docs/durable-send.md#what-a-durable-send-costs). @default 'thread-pool'
+  Where the synchronized write of a commit made alone (nothing else queued for its sync) is made.
+  `thread-pool` keeps the process's event loop free while the disk syncs. `event-loop` makes that write on the
+  event-loop thread: no file-system thread has to wake for it, which on a virtual machine makes a lone
+  commit's sync up to twice as fast, but nothing else in the process runs until the disk is done. Commits that
+  share a sync always write from the thread pool. For a process that sends one message at a time and serves
+  nothing else meanwhile, such as a command-line tool; not for a server
+  (docs/durable-send.md#what-a-durable-send-costs). @default 'thread-pool'
   */
   readonly loneSync?: LoneSync;
   /**
-  Follow only: the journal is read, never locked or written, so it can be inspected while a sender holds it (docs/durable-send.md#reading-a-file-ledger). Reads and `subscribe` work and see what the writer appends (looked for before each read and every 250 ms until `close`); every write and claim is refused as `locked` (rule `follower`), and `compactLedger` too. A journal that does not exist is `not-found` (rule `journal`), and no directory is created. @default false
+  Follow only: the journal is read, never locked or written, so it can be inspected while a sender holds it
+  (docs/durable-send.md#reading-a-file-ledger). Reads and `subscribe` work and see what the writer appends
+  (looked for before each read and every 250 ms until `close`); every write and claim is refused as `locked`
+  (rule `follower`), and `compactLedger` too. A journal that does not exist is `not-found` (rule `journal`),
+  and no directory is created. @default false
   */
   readonly readOnly?: boolean;
 };
@@ -56,7 +72,8 @@ function resolveOptions(options: FileLedgerOptions): ResolvedFileOptions {
 const paths = new WeakMap<Ledger, string>();
 
 /**
-The absolute path of an open file ledger's journal: where a relative `name` was put (docs/durable-send.md#where-the-file-ledger-lives). Its lock file is this path plus `.lock`.
+The absolute path of an open file ledger's journal: where a relative `name` was put
+(docs/durable-send.md#where-the-file-ledger-lives). Its lock file is this path plus `.lock`.
 
 @example
 ```ts
@@ -72,7 +89,10 @@ export function ledgerPath(ledger: Ledger): string {
   return path;
 }
 
-/** Takes the journal's lock; a refusal names the lock file, which is this process's own configuration, never remote text. */
+/**
+Takes the journal's lock; a refusal names the lock file, which is this process's own configuration, never
+remote text.
+*/
 async function lockOf(path: string): Promise<FileLock> {
   try {
     return await acquireLock(`${path}.lock`);
@@ -163,7 +183,15 @@ async function openReadOnly(options: ResolvedFileOptions): Promise<Ledger> {
 }
 
 /**
-Opens the file ledger named `options.name`: an absolute path as it is, a relative one under the ledger directory (`SURECALL_LEDGER_DIR`, else `./.surecall/ledgers`; `ledgerPath(ledger)` says where). Takes the lock file (a live holder → `locked`; a dead one's lock is taken over with a higher fence), reads the snapshot `<path>.snapshot` if there is one (its own digest, then that the journal's checkpointed part still ends with the line it names, else `corrupt`), loads the open records, replays the lines after the checkpoint (all of them without a snapshot), judges the bytes after the last newline (a torn write is truncated; a whole line whose newline is missing or damaged is `corrupt`), and turns records left `executing` by a crash into `unknown`. A damaged snapshot is never skipped; deleting it by hand makes the next open replay and verify the whole journal. With `readOnly`, none of that writes: see {@link FileLedgerOptions.readOnly}.
+Opens the file ledger named `options.name`: an absolute path as it is, a relative one under the ledger
+directory (`SURECALL_LEDGER_DIR`, else `./.surecall/ledgers`; `ledgerPath(ledger)` says where). Takes the lock
+file (a live holder → `locked`; a dead one's lock is taken over with a higher fence), reads the snapshot
+`<path>.snapshot` if there is one (its own digest, then that the journal's checkpointed part still ends with
+the line it names, else `corrupt`), loads the open records, replays the lines after the checkpoint (all of
+them without a snapshot), judges the bytes after the last newline (a torn write is truncated; a whole line
+whose newline is missing or damaged is `corrupt`), and turns records left `executing` by a crash into
+`unknown`. A damaged snapshot is never skipped; deleting it by hand makes the next open replay and verify the
+whole journal. With `readOnly`, none of that writes: see {@link FileLedgerOptions.readOnly}.
 
 @example
 ```ts

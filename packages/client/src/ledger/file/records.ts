@@ -1,6 +1,8 @@
 /**
 @module
-The file store's reads (docs/durable-send.md#file-journal): an open record from the heap, a settled one read back from the journal by its lines' offsets and checked again line by line (`journal/line.ts`, its record's chain, the state machine), and `list` in the journal's own order.
+The file store's reads (docs/durable-send.md#file-journal): an open record from the heap, a settled one read
+back from the journal by its lines' offsets and checked again line by line (`journal/line.ts`, its record's
+chain, the state machine), and `list` in the journal's own order.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -18,7 +20,10 @@ import { byFirstLine, type FileState, type OpenEntry, type SettledEntry, withRea
 /** A record replayed from its lines: the entry, and each line's body text (what a compaction copies). */
 export type ReplayedRecord = OpenEntry & { readonly texts: string[] };
 
-/** Replays one record's lines (as read back at its offsets): each line checked whole, the record's chain and the state machine; a line of another record means the offsets are wrong (`offset`). */
+/**
+Replays one record's lines (as read back at its offsets): each line checked whole, the record's chain and the
+state machine; a line of another record means the offsets are wrong (`offset`).
+*/
 export function replayRecord(id: string, lines: readonly string[]): ReplayedRecord {
   let record: LedgerRecord | undefined;
   const revisions: LedgerRevision[] = [];
@@ -38,7 +43,10 @@ export function replayRecord(id: string, lines: readonly string[]): ReplayedReco
   return { record, revisions, offsets: [], texts };
 }
 
-/** Reads a settled record back through `handle`, its lines checked as `replayRecord` checks them; what fails a check is `corrupt` with its rule. */
+/**
+Reads a settled record back through `handle`, its lines checked as `replayRecord` checks them; what fails a
+check is `corrupt` with its rule.
+*/
 export async function loadSettled(
   handle: FileHandle,
   id: string,
@@ -52,7 +60,10 @@ export async function loadSettled(
   }
 }
 
-/** A record, open or settled, with its history; `undefined` for an id the journal does not hold. Damage found reading it back is `corrupt`. */
+/**
+A record, open or settled, with its history; `undefined` for an id the journal does not hold. Damage found
+reading it back is `corrupt`.
+*/
 export async function readEntry(state: FileState, id: string): Promise<OpenEntry | undefined> {
   const entry = state.open.get(id);
   if (entry !== undefined) {
@@ -65,7 +76,10 @@ export async function readEntry(state: FileState, id: string): Promise<OpenEntry
   return withReader(state, (handle) => loadSettled(handle, id, index));
 }
 
-/** Every record whose status is in `states` (all without), in the journal's order of first lines; settled ones are read back, in one read of the journal when there are many. */
+/**
+Every record whose status is in `states` (all without), in the journal's order of first lines; settled ones
+are read back, in one read of the journal when there are many.
+*/
 export async function listRecords(
   state: FileState,
   states: ReadonlySet<LedgerStatus> | undefined,

@@ -1,6 +1,10 @@
 /**
 @module
-How an open file ledger, writer or read-only, loads its journal into the heap (docs/durable-send.md#file-journal): the snapshot's checkpoint restored, then the lines after it replayed, each checked whole (`journal/line.ts`), chained to the line before it (`journal/reader.ts`), and applied to its record through the state machine. All of it through one read handle, so a reader that another process writes beside sees one file generation.
+How an open file ledger, writer or read-only, loads its journal into the heap
+(docs/durable-send.md#file-journal): the snapshot's checkpoint restored, then the lines after it replayed,
+each checked whole (`journal/line.ts`), chained to the line before it (`journal/reader.ts`), and applied to
+its record through the state machine. All of it through one read handle, so a reader that another process
+writes beside sees one file generation.
 */
 import { LedgerError } from '../../core/errors.js';
 import { corruptAt, type Envelope, parseEnvelope, verifyLine } from '../journal/line.js';
@@ -17,7 +21,9 @@ import { emptyState, type FileState, place, retire, withReader } from './state.j
 export type Replayed = { readonly id: string; readonly revision: number };
 
 /**
-Replays journal lines onto `state`, the first of them line `firstLine`: each one checked whole, linked to the chain at `cursor` (which it moves on), and applied to its record (a settled record is read back first). Damage is `corrupt` with the line's number. Returns what was applied, in order.
+Replays journal lines onto `state`, the first of them line `firstLine`: each one checked whole, linked to the
+chain at `cursor` (which it moves on), and applied to its record (a settled record is read back first). Damage
+is `corrupt` with the line's number. Returns what was applied, in order.
 */
 export async function replayLines(
   state: FileState,
@@ -51,7 +57,10 @@ export async function replayLines(
 }
 
 /**
-Judges the bytes after the journal's last newline, for the writer that will append after them. A torn write leaves a strict prefix of a line, which never holds a whole line: those bytes were never acknowledged, and the writer truncates them. Bytes that hold a whole line, with its newline missing or damaged, may have been acknowledged, so they are `corrupt` (`unterminated-line`) and left as they are.
+Judges the bytes after the journal's last newline, for the writer that will append after them. A torn write
+leaves a strict prefix of a line, which never holds a whole line: those bytes were never acknowledged, and the
+writer truncates them. Bytes that hold a whole line, with its newline missing or damaged, may have been
+acknowledged, so they are `corrupt` (`unterminated-line`) and left as they are.
 */
 export function judgeTail(tail: Uint8Array, position: number): void {
   if (tail.byteLength === 0) {
@@ -72,7 +81,10 @@ export function judgeTail(tail: Uint8Array, position: number): void {
   }
 }
 
-/** A journal loaded into a fresh heap: the heap (with its read handle, unless there is no file), where the chain stands, and what was read after the checkpoint. */
+/**
+A journal loaded into a fresh heap: the heap (with its read handle, unless there is no file), where the chain
+stands, and what was read after the checkpoint.
+*/
 export type LoadedJournal = {
   readonly state: FileState;
   readonly cursor: ChainCursor;
@@ -80,7 +92,9 @@ export type LoadedJournal = {
 };
 
 /**
-Loads the journal at `path` into a fresh heap: from `snapshot`'s checkpoint when one is given (the journal must still hold the checkpointed part it names: `checkpoint`), else from its first line. Every line after the checkpoint is replayed; the tail after the last newline is returned unjudged in `read.tail`.
+Loads the journal at `path` into a fresh heap: from `snapshot`'s checkpoint when one is given (the journal
+must still hold the checkpointed part it names: `checkpoint`), else from its first line. Every line after the
+checkpoint is replayed; the tail after the last newline is returned unjudged in `read.tail`.
 */
 export async function loadJournal(path: string, snapshot: Snapshot | undefined): Promise<LoadedJournal> {
   const state = emptyState(path);

@@ -1,6 +1,9 @@
 /**
 @module
-The file ledger's snapshot `<path>.snapshot` (docs/durable-send.md#file-journal): a checkpoint of the heap's index, written atomically every few thousand lines and on close, so an open reads it and replays only the lines after it. It is checked by its own SHA-256, then member by member, then against the journal: the checkpointed part must still end with the very line it names.
+The file ledger's snapshot `<path>.snapshot` (docs/durable-send.md#file-journal): a checkpoint of the heap's
+index, written atomically every few thousand lines and on close, so an open reads it and replays only the
+lines after it. It is checked by its own SHA-256, then member by member, then against the journal: the
+checkpointed part must still end with the very line it names.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -17,7 +20,10 @@ import type { FileState, SettledEntry } from './state.js';
 
 const SNAPSHOT_FORMAT = 'surecall.ledger.snapshot.v1';
 
-/** A snapshot as read: the checkpoint, and one index entry per record, in columns (JSON parses flat arrays of numbers much faster than ten thousand small objects). */
+/**
+A snapshot as read: the checkpoint, and one index entry per record, in columns (JSON parses flat arrays of
+numbers much faster than ten thousand small objects).
+*/
 export type Snapshot = {
   readonly bytes: number;
   readonly lines: number;
@@ -62,7 +68,10 @@ function wholes(value: unknown, length: number | undefined, below = Number.MAX_S
   return true;
 }
 
-/** Whether a parsed snapshot has every member in its form, its columns of one length and its offsets within the checkpoint. */
+/**
+Whether a parsed snapshot has every member in its form, its columns of one length and its offsets within the
+checkpoint.
+*/
 function isSnapshot(value: Record<string, unknown>): boolean {
   const { format, bytes, lines, lastOffset, last, fence, ids, statuses, created, updated, counts, offsets } =
     value;
@@ -88,7 +97,10 @@ function isSnapshot(value: Record<string, unknown>): boolean {
   );
 }
 
-/** Reads and checks `<path>.snapshot`: its own SHA-256 (a truncated or damaged snapshot fails it), then every member's shape. `undefined` when there is none. */
+/**
+Reads and checks `<path>.snapshot`: its own SHA-256 (a truncated or damaged snapshot fails it), then every
+member's shape. `undefined` when there is none.
+*/
 export async function readSnapshot(path: string): Promise<Snapshot | undefined> {
   const content = await readOptional(path);
   if (content === undefined) {
@@ -114,7 +126,10 @@ export async function readSnapshot(path: string): Promise<Snapshot | undefined> 
   return value as unknown as Snapshot;
 }
 
-/** The snapshot of `state` at a checkpoint: the journal's size and last digest there, the fence, and every record's index entry; then its own SHA-256 on a line of its own. */
+/**
+The snapshot of `state` at a checkpoint: the journal's size and last digest there, the fence, and every
+record's index entry; then its own SHA-256 on a line of its own.
+*/
 export function snapshotText(
   state: FileState,
   checkpoint: { size: number; last: string | null; fence: number },
@@ -158,7 +173,10 @@ export function snapshotText(
   return `${text}\n${nodeSha256(text)}\n`;
 }
 
-/** That the journal's checkpointed part still ends with the very line the snapshot names: any line deleted, added or resized before it moves that line (`checkpoint`). */
+/**
+That the journal's checkpointed part still ends with the very line the snapshot names: any line deleted, added
+or resized before it moves that line (`checkpoint`).
+*/
 async function checkCheckpoint(handle: FileHandle | undefined, snapshot: Snapshot): Promise<void> {
   if (snapshot.bytes === 0) {
     if (snapshot.last !== null) {
@@ -203,7 +221,9 @@ function indexEntries(snapshot: Snapshot): {
 }
 
 /**
-Restores `state` from a snapshot of the journal open at `handle`: checks its checkpoint, files its settled records as index entries, and loads its open records whole, each checked line by line (in one read when there are many). Returns where the chain stands at the checkpoint.
+Restores `state` from a snapshot of the journal open at `handle`: checks its checkpoint, files its settled
+records as index entries, and loads its open records whole, each checked line by line (in one read when there
+are many). Returns where the chain stands at the checkpoint.
 */
 export async function restoreSnapshot(
   state: FileState,

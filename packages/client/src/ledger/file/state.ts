@@ -1,6 +1,9 @@
 /**
 @module
-What an open file ledger holds in its heap (docs/durable-send.md#file-journal), shared by the writer and the read-only open: the open records whole, each settled record as an index entry (status, times, where its lines are), where the replay stands, and the read handle of the journal's current generation. The writer's own state adds the appender, the lock and the appends in flight.
+What an open file ledger holds in its heap (docs/durable-send.md#file-journal), shared by the writer and the
+read-only open: the open records whole, each settled record as an index entry (status, times, where its lines
+are), where the replay stands, and the read handle of the journal's current generation. The writer's own state
+adds the appender, the lock and the appends in flight.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -16,10 +19,16 @@ import type { LedgerRecord, LedgerRevision, LedgerStatus } from '../record.js';
 /** An open record: kept whole in the heap, with the offsets of its lines. */
 export type OpenEntry = { record: LedgerRecord; revisions: LedgerRevision[]; offsets: number[] };
 
-/** A settled record: what `list` and retention filter on, where its lines are (their order is the journal's), and its creation time, which the snapshot's format carries. */
+/**
+A settled record: what `list` and retention filter on, where its lines are (their order is the journal's), and
+its creation time, which the snapshot's format carries.
+*/
 export type SettledEntry = { status: LedgerStatus; createdAt: number; updatedAt: number; offsets: number[] };
 
-/** The read side of the journal: one handle per file generation, closed once a compaction replaced it and no read still uses it. */
+/**
+The read side of the journal: one handle per file generation, closed once a compaction replaced it and no read
+still uses it.
+*/
 export type JournalHandle = { readonly handle: FileHandle; users: number; retired: boolean };
 
 /** The heap of an open file ledger, writer or reader. */
@@ -42,7 +51,10 @@ export type WriterState = FileState & {
   readonly retentionMs: number;
   readonly appender: Appender;
   readonly lock: FileLock;
-  /** The heads appends have claimed and that are not durable yet: the compare-and-set runs against them first, so two writers of one revision cannot both be queued. */
+  /**
+  The heads appends have claimed and that are not durable yet: the compare-and-set runs against them first, so
+  two writers of one revision cannot both be queued.
+  */
   readonly pending: Map<string, string>;
   /** A checkpoint or compaction under way. */
   maintenance: Promise<unknown> | undefined;
@@ -104,7 +116,9 @@ export async function retire(reader: JournalHandle): Promise<void> {
   }
 }
 
-/** Runs `work` on the current read handle, kept open until it is done even if a compaction retires it meanwhile. */
+/**
+Runs `work` on the current read handle, kept open until it is done even if a compaction retires it meanwhile.
+*/
 export async function withReader<T>(state: FileState, work: (handle: FileHandle) => Promise<T>): Promise<T> {
   const current = state.reader;
   if (current === undefined) {

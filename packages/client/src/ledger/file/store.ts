@@ -1,6 +1,8 @@
 /**
 @module
-The file store that writes (docs/durable-send.md#file-journal): the engine's store contract (`store.ts`) over the heap, with each record's commits appended as one group-committed write, checked first against the head in the heap or claimed by an append in flight, and filed once durable.
+The file store that writes (docs/durable-send.md#file-journal): the engine's store contract (`store.ts`) over
+the heap, with each record's commits appended as one group-committed write, checked first against the head in
+the heap or claimed by an append in flight, and filed once durable.
 */
 import { LedgerError } from '../../core/errors.js';
 import type { LedgerStore, StoreCommit } from '../store.js';
@@ -8,14 +10,20 @@ import { maintain, scheduleMaintenance } from './compaction.js';
 import { listRecords, readEntry } from './records.js';
 import { type OpenEntry, place, retire, type WriterState } from './state.js';
 
-/** The head a settled record's next commit must follow: read back from the journal, unless an append claimed the record while it was read. */
+/**
+The head a settled record's next commit must follow: read back from the journal, unless an append claimed the
+record while it was read.
+*/
 async function settledHead(writer: WriterState, id: string): Promise<string | undefined> {
   const loaded = await readEntry(writer, id);
   return writer.pending.get(id) ?? writer.open.get(id)?.record.digest ?? loaded?.record.digest;
 }
 
 /**
-Claims the record's head for `commits`, as one compare-and-set against `head` (an append in flight's, the heap's, or a settled record's read back): for revision 0 the id must be new, else `head` must be the first commit's predecessor. Then the last commit's digest becomes the head later appends are checked against, in the same turn as the check.
+Claims the record's head for `commits`, as one compare-and-set against `head` (an append in flight's, the
+heap's, or a settled record's read back): for revision 0 the id must be new, else `head` must be the first
+commit's predecessor. Then the last commit's digest becomes the head later appends are checked against, in the
+same turn as the check.
 */
 function claimHead(writer: WriterState, commits: readonly StoreCommit[], head: string | undefined): void {
   const first = commits[0] as StoreCommit;
@@ -27,7 +35,10 @@ function claimHead(writer: WriterState, commits: readonly StoreCommit[], head: s
   writer.pending.set(first.record.id, last.revision.digest);
 }
 
-/** Files durable commits of one record: its history grows in place while open (`history` hands out copies), from the one read back while settled. */
+/**
+Files durable commits of one record: its history grows in place while open (`history` hands out copies), from
+the one read back while settled.
+*/
 function fileDurable(
   writer: WriterState,
   commits: readonly StoreCommit[],
@@ -51,7 +62,10 @@ function fileDurable(
   scheduleMaintenance(writer);
 }
 
-/** Appends the commits of one record (revision n, and n + 1 for a create with its start) as one group-committed write. */
+/**
+Appends the commits of one record (revision n, and n + 1 for a create with its start) as one group-committed
+write.
+*/
 async function appendAll(writer: WriterState, commits: readonly StoreCommit[]): Promise<void> {
   const first = commits[0] as StoreCommit;
   const last = commits.at(-1) as StoreCommit;
@@ -75,7 +89,10 @@ async function appendAll(writer: WriterState, commits: readonly StoreCommit[]): 
   }
 }
 
-/** Waits for maintenance, checkpoints (so the next open replays nothing), closes the journal, and gives up the lock. */
+/**
+Waits for maintenance, checkpoints (so the next open replays nothing), closes the journal, and gives up the
+lock.
+*/
 async function closeWriter(writer: WriterState): Promise<void> {
   if (writer.released) {
     return;
@@ -98,7 +115,8 @@ export function writerStore(writer: WriterState): LedgerStore {
   return {
     writable: true,
     get: async (id) => (await readEntry(writer, id))?.record,
-    // An open record is in the heap: a transition of it needs no read (the append's compare-and-set still decides).
+    // An open record is in the heap: a transition of it needs no read (the append's compare-and-set still
+    // decides).
     head(id, revision) {
       const record = writer.open.get(id)?.record;
       return record?.revision === revision ? record : undefined;

@@ -1,6 +1,8 @@
 /**
 @module
-The file ledger's group-commit appender (Node, docs/durable-send.md#file-journal): appends queue while a batch is syncing, and the next batch takes them all in one synchronized `writev`, so concurrent writers share syncs without any timer. It knows lines and the chain that links them (`line.ts`), never what a line's body means.
+The file ledger's group-commit appender (Node, docs/durable-send.md#file-journal): appends queue while a batch
+is syncing, and the next batch takes them all in one synchronized `writev`, so concurrent writers share syncs
+without any timer. It knows lines and the chain that links them (`line.ts`), never what a line's body means.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -10,28 +12,44 @@ import { LedgerError } from '../../core/errors.js';
 import { formatLine } from './line.js';
 import { APPEND_FLAGS, DSYNC, syncDirectory, writeAll, writeHere } from './writes.js';
 
-/** Buffers one `writev` passes as they are; a larger batch is joined into one buffer first (POSIX guarantees at least 16 and Linux allows 1024 per call). */
+/**
+Buffers one `writev` passes as they are; a larger batch is joined into one buffer first (POSIX guarantees at
+least 16 and Linux allows 1024 per call).
+*/
 const MAX_IOVECS = 512;
 
 /**
-Appends that start a batch at once instead of after a turn of the event loop. Writers woken together run their next commits in one long run of microtasks; starting the write once this many have queued (from `enqueue`, in the middle of that run) lets the disk sync those while the rest are still computing theirs, so the sync and the CPU work overlap instead of taking turns. It only applies when no write is in flight: while one syncs, appends queue for the next batch as before, so a slow disk still gets the largest batches.
+Appends that start a batch at once instead of after a turn of the event loop. Writers woken together run their
+next commits in one long run of microtasks; starting the write once this many have queued (from `enqueue`, in
+the middle of that run) lets the disk sync those while the rest are still computing theirs, so the sync and
+the CPU work overlap instead of taking turns. It only applies when no write is in flight: while one syncs,
+appends queue for the next batch as before, so a slow disk still gets the largest batches.
 */
 const EARLY_BATCH = 64;
 
 /** One line to append: the body's text and its digest. */
 export type LineInput = { readonly digest: string; readonly text: string };
 
-/** What an exclusive job sees: the journal's size and last digest (as they are now, also after a `replace`), and, for a compaction, a way to replace the whole file. */
+/**
+What an exclusive job sees: the journal's size and last digest (as they are now, also after a `replace`), and,
+for a compaction, a way to replace the whole file.
+*/
 export type JournalView = {
   readonly size: number;
   readonly last: string | null;
-  /** Replaces the journal with `lines`, chained anew under the current fence; resolves with each line's new offset. */
+  /**
+  Replaces the journal with `lines`, chained anew under the current fence; resolves with each line's new
+  offset.
+  */
   replace(lines: readonly LineInput[]): Promise<number[]>;
 };
 
 /** The group-commit appender. */
 export type Appender = {
-  /** Queues `lines` as one write; resolves once a synchronized write covers them all, after calling `onDurable` with their offsets, synchronously, in append order. */
+  /**
+  Queues `lines` as one write; resolves once a synchronized write covers them all, after calling `onDurable`
+  with their offsets, synchronously, in append order.
+  */
   append(lines: readonly LineInput[], onDurable: (offsets: readonly number[]) => void): Promise<void>;
   /** Runs `job` between two batches, with nothing else writing: a checkpoint or a compaction. */
   exclusive<T>(job: (view: JournalView) => Promise<T>): Promise<T>;
@@ -39,7 +57,11 @@ export type Appender = {
   close(): Promise<void>;
 };
 
-/** Where the synchronized write of a batch that holds one append is made (a writer alone: nobody else queued for that sync): `thread-pool`, as every other batch, or `event-loop`, on the calling thread. `FileLedgerOptions.loneSync` (file/open.ts) says when each suits. */
+/**
+Where the synchronized write of a batch that holds one append is made (a writer alone: nobody else queued for
+that sync): `thread-pool`, as every other batch, or `event-loop`, on the calling thread.
+`FileLedgerOptions.loneSync` (file/open.ts) says when each suits.
+*/
 export type LoneSync = 'thread-pool' | 'event-loop';
 
 /** How the file store opens its appender. */
@@ -89,7 +111,10 @@ type AppenderState = {
   early: (() => void) | undefined;
 };
 
-/** Makes `error` fatal: what reached the disk is unknown, so every queued append fails with it, and so does every later one. */
+/**
+Makes `error` fatal: what reached the disk is unknown, so every queued append fails with it, and so does every
+later one.
+*/
 function failAll(state: AppenderState, error: unknown): LedgerError {
   state.failure =
     error instanceof LedgerError ? error : new LedgerError('io', { rule: 'write', cause: error });
@@ -99,7 +124,10 @@ function failAll(state: AppenderState, error: unknown): LedgerError {
   return state.failure;
 }
 
-/** Writes `lines` chained anew from the first under `fence` to `temporary`, synced; resolves with each line's offset and the last digest. */
+/**
+Writes `lines` chained anew from the first under `fence` to `temporary`, synced; resolves with each line's
+offset and the last digest.
+*/
 async function writeReplacement(
   temporary: string,
   fence: number,
@@ -127,7 +155,10 @@ async function writeReplacement(
   return { offsets, size, last: chain };
 }
 
-/** A compaction's replacement of the whole journal (see `JournalView.replace`): written aside, the lock checked, renamed over the journal, the directory synced, and the appender moved onto the new file. */
+/**
+A compaction's replacement of the whole journal (see `JournalView.replace`): written aside, the lock checked,
+renamed over the journal, the directory synced, and the appender moved onto the new file.
+*/
 async function replace(state: AppenderState, lines: readonly LineInput[]): Promise<number[]> {
   const temporary = `${state.path}.compact.tmp`;
   let written: { offsets: number[]; size: number; last: string | null };
@@ -182,7 +213,10 @@ function encodeBatch(
   return { buffers, offsets, size: position, last: chain };
 }
 
-/** The synchronized write of a batch: on the calling thread for a lone append when `loneSync` says so, else through the thread pool (followed by `fdatasync` without `O_DSYNC`). */
+/**
+The synchronized write of a batch: on the calling thread for a lone append when `loneSync` says so, else
+through the thread pool (followed by `fdatasync` without `O_DSYNC`).
+*/
 function syncedWrite(state: AppenderState, appends: number, buffers: Uint8Array[]): Promise<void> {
   const { handle } = state;
   if (appends === 1 && state.options.loneSync === 'event-loop') {
@@ -194,7 +228,10 @@ function syncedWrite(state: AppenderState, appends: number, buffers: Uint8Array[
 }
 
 /**
-Takes the appends at the head of the queue and starts their synchronized write, all in this call (the fence check is synchronous, and `writev` is handed to the thread pool before its first await), so that `enqueue` can start a batch in the middle of a run of microtasks. Resolves once every waiter was told, or was failed with the write's fatal error (then `failure` is set).
+Takes the appends at the head of the queue and starts their synchronized write, all in this call (the fence
+check is synchronous, and `writev` is handed to the thread pool before its first await), so that `enqueue` can
+start a batch in the middle of a run of microtasks. Resolves once every waiter was told, or was failed with
+the write's fatal error (then `failure` is set).
 */
 function writeBatch(state: AppenderState): Promise<void> {
   try {
@@ -215,7 +252,9 @@ function writeBatch(state: AppenderState): Promise<void> {
       state.size = encoded.size;
       state.last = encoded.last;
       state.lastBatch = batch.length;
-      // The appends that queued while this batch synced go out before its writers wake, so the disk does not sit idle while each of them runs its next commit. Fewer wait a turn in the drain, as ever, to gather more.
+      // The appends that queued while this batch synced go out before its writers wake, so the disk does not
+      // sit idle while each of them runs its next commit. Fewer wait a turn in the drain, as ever, to gather
+      // more.
       const next = queue.length >= EARLY_BATCH && queue[0]?.kind === 'append' ? writeBatch(state) : undefined;
       for (const [index, waiter] of batch.entries()) {
         waiter.onDurable(encoded.offsets[index] as number[]);
@@ -246,7 +285,10 @@ function runJob(state: AppenderState, job: Job): Promise<void> {
 }
 
 /**
-One turn of the event loop before a batch is taken: the writers the last batch woke (and those just arriving) queue their lines meanwhile, so they share this sync instead of the first of them taking one alone. A lone writer (the last batch held one append, and one waits now) has nobody to wait for. Meanwhile `enqueue` may start the batch itself, once `EARLY_BATCH` appends have queued.
+One turn of the event loop before a batch is taken: the writers the last batch woke (and those just arriving)
+queue their lines meanwhile, so they share this sync instead of the first of them taking one alone. A lone
+writer (the last batch held one append, and one waits now) has nobody to wait for. Meanwhile `enqueue` may
+start the batch itself, once `EARLY_BATCH` appends have queued.
 */
 async function gatherAndWrite(state: AppenderState): Promise<void> {
   const { queue } = state;
@@ -269,7 +311,9 @@ async function drainQueue(state: AppenderState): Promise<void> {
   const { queue } = state;
   for (;;) {
     if (queue.length === 0 || state.failure !== undefined) {
-      // Cleared in the same turn as this last look at the queue, so that an append queued after it starts a new drain. Cleared by the caller instead, a turn later, it left an append queued in that turn unwritten until another came.
+      // Cleared in the same turn as this last look at the queue, so that an append queued after it starts a
+      // new drain. Cleared by the caller instead, a turn later, it left an append queued in that turn
+      // unwritten until another came.
       state.running = false;
       return;
     }
@@ -360,7 +404,15 @@ async function truncate(path: string, size: number): Promise<void> {
 }
 
 /**
-Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS` in writes.ts), first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`) for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends have queued, and when a sync ends with that many queued behind it, their batch starts before the ended batch's writers are woken. Each line's `after` is filled in as the batch is written, so the chain follows the order of the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append fails with that error.
+Opens the journal for appending (with `O_DSYNC` where the platform has it, see `APPEND_FLAGS` in writes.ts),
+first truncating a torn tail (`truncateTo`) and syncing the directory of a new file. Appends queue while a
+batch is syncing; the next batch takes them all: one synchronized `writev` (or a `writev` and an `fdatasync`)
+for the whole batch, after `beforeBatch` (the lock's fence check, synchronous). Concurrent writers therefore
+share syncs without any timer; a batch that finds no write in flight starts as soon as `EARLY_BATCH` appends
+have queued, and when a sync ends with that many queued behind it, their batch starts before the ended batch's
+writers are woken. Each line's `after` is filled in as the batch is written, so the chain follows the order of
+the file. A failed write or sync is fatal: what reached the disk is unknown, so every queued and later append
+fails with that error.
 */
 export async function openAppender(path: string, options: AppenderOptions): Promise<Appender> {
   if (options.truncateTo !== undefined) {

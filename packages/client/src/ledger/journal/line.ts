@@ -1,8 +1,15 @@
 /**
 @module
-One line of the file ledger's journal (docs/durable-send.md#file-journal), written and checked by this module alone: the file store's replay, its read-only open and the journal reader of the devtools all go through it. Browser-safe: no `node:` import, and the SHA-256 is the caller's (synchronous under Node, WebCrypto's elsewhere).
+One line of the file ledger's journal (docs/durable-send.md#file-journal), written and checked by this module
+alone: the file store's replay, its read-only open and the journal reader of the devtools all go through it.
+Browser-safe: no `node:` import, and the SHA-256 is the caller's (synchronous under Node, WebCrypto's
+elsewhere).
 
-A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is the revision's canonical digest input (`revisionDigestInput`), so the bytes hashed are the bytes written; `D` is its SHA-256; `A` is the digest of the line before it in the file (`null` for the first line), and `F` the fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered line breaks the chain at the line after it, whichever record it belonged to.
+A line is `{"fence":F,"after":A,"digest":D,"body":B}` and a newline, exactly in that member order: `B` is the
+revision's canonical digest input (`revisionDigestInput`), so the bytes hashed are the bytes written; `D` is
+its SHA-256; `A` is the digest of the line before it in the file (`null` for the first line), and `F` the
+fencing counter of the writer. Because every line names its predecessor, a deleted, duplicated or reordered
+line breaks the chain at the line after it, whichever record it belonged to.
 */
 import { LedgerError } from '../../core/errors.js';
 import { decodeLedger, sha256DigestPattern } from '../decoding.js';
@@ -41,7 +48,9 @@ function corrupt(rule: string, cause?: unknown): LedgerError {
   return new LedgerError('corrupt', { rule, ...(cause === undefined ? {} : { cause }) });
 }
 
-/** `error` as the journal reports it: `corrupt`, with its rule, at the 1-based line `position` when one is given. */
+/**
+`error` as the journal reports it: `corrupt`, with its rule, at the 1-based line `position` when one is given.
+*/
 export function corruptAt(error: unknown, position?: number): LedgerError {
   const rule = error instanceof LedgerError ? (error.rule ?? error.reason) : 'replay';
   return new LedgerError('corrupt', {
@@ -52,7 +61,9 @@ export function corruptAt(error: unknown, position?: number): LedgerError {
 }
 
 /**
-Parses a line's envelope (without its newline): JSON (`json`), exactly the four members in their order with the fence and digests in their forms and the text as the writer writes it (`journal-line`), and a fence that is a whole number ≥ 1 (`fence`). The body is only found, not checked.
+Parses a line's envelope (without its newline): JSON (`json`), exactly the four members in their order with
+the fence and digests in their forms and the text as the writer writes it (`journal-line`), and a fence that
+is a whole number ≥ 1 (`fence`). The body is only found, not checked.
 */
 export function parseEnvelope(line: string): Envelope {
   let value: unknown;
@@ -89,11 +100,15 @@ export function parseEnvelope(line: string): Envelope {
   ) {
     throw corrupt('journal-line');
   }
-  // The fence, the after digest and the line's own digest hold no `,"body":`, so its first occurrence starts the body.
+  // The fence, the after digest and the line's own digest hold no `,"body":`, so its first occurrence starts
+  // the body.
   return { fence, after, digest, text: line.slice(at + BODY.length, -1), body };
 }
 
-/** The revision a body claims to be, before any check of its values: exactly the members `revisionDigestInput` writes, with its domain (`revision`). */
+/**
+The revision a body claims to be, before any check of its values: exactly the members `revisionDigestInput`
+writes, with its domain (`revision`).
+*/
 function revisionCandidate(envelope: Envelope): unknown {
   const members = envelope.body as {
     readonly at?: unknown;
@@ -124,7 +139,10 @@ function revisionCandidate(envelope: Envelope): unknown {
   };
 }
 
-/** The checks after the body's SHA-256 is known: the digest (`digest`), the revision schema (its rule), and that the body is that revision's canonical digest input, so the revision verifies wherever it is handed (`digest`). */
+/**
+The checks after the body's SHA-256 is known: the digest (`digest`), the revision schema (its rule), and that
+the body is that revision's canonical digest input, so the revision verifies wherever it is handed (`digest`).
+*/
 function checkedLine(envelope: Envelope, candidate: unknown, digest: string): JournalLine {
   if (digest !== envelope.digest) {
     throw corrupt('digest');
@@ -147,7 +165,10 @@ function checkedLine(envelope: Envelope, candidate: unknown, digest: string): Jo
 }
 
 /**
-Checks one line whole (without its newline): its envelope (see {@link parseEnvelope}), then its body: the revision's members (`revision`), the SHA-256 of its exact text (`digest`), the revision schema, and that the text is the revision's canonical digest input (`digest`). Throws `LedgerError('corrupt')` with the rule; the caller adds the position, and checks the chain (`reader.ts`). Synchronous with a synchronous SHA-256.
+Checks one line whole (without its newline): its envelope (see {@link parseEnvelope}), then its body: the
+revision's members (`revision`), the SHA-256 of its exact text (`digest`), the revision schema, and that the
+text is the revision's canonical digest input (`digest`). Throws `LedgerError('corrupt')` with the rule; the
+caller adds the position, and checks the chain (`reader.ts`). Synchronous with a synchronous SHA-256.
 */
 export function verifyLine(line: string, sha256: SyncSha256): JournalLine;
 export function verifyLine(line: string, sha256: Sha256): JournalLine | Promise<JournalLine>;
@@ -170,7 +191,9 @@ export type SplitLines = {
 };
 
 /**
-Splits bytes read from offset `from` of a journal into its complete lines: a line counts only with its newline. A complete line that is not UTF-8 is `corrupt` (`utf-8`), at its 1-based line number counted from `firstLine`.
+Splits bytes read from offset `from` of a journal into its complete lines: a line counts only with its
+newline. A complete line that is not UTF-8 is `corrupt` (`utf-8`), at its 1-based line number counted from
+`firstLine`.
 */
 export function splitLines(bytes: Uint8Array, from = 0, firstLine = 1): SplitLines {
   const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -17,7 +17,9 @@ async function webCryptoSha256(text: string): Promise<string> {
   return `sha256:${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Journal lines of `revisions` in this order, each naming the line before it, as the file store writes them. */
+/**
+Journal lines of `revisions` in this order, each naming the line before it, as the file store writes them.
+*/
 function linesOf(revisions: readonly LedgerRevision[], fence = 1): string[] {
   let after: string | null = null;
   return revisions.map((revision) => {
@@ -148,7 +150,8 @@ describe('readJournal: the journal format, read without the store', () => {
   it('refuses a body rewritten and hashed anew, which its revision’s digest no longer covers', async () => {
     const lines = linesOf(revisions);
     const first = JSON.parse(lines[0] as string) as { body: { at: number } };
-    // The same revision, but not its canonical digest input (its time written as `….0`), under a digest of its own.
+    // The same revision, but not its canonical digest input (its time written as `….0`), under a digest of
+    // its own.
     const body = revisionDigestInput(revisions[0] as LedgerRevision).replace(
       `"at":${first.body.at}`,
       `"at":${first.body.at}.0`,

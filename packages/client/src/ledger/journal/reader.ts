@@ -1,6 +1,10 @@
 /**
 @module
-The journal read as a whole (docs/durable-send.md#file-journal): its lines in order, each checked whole (`line.ts`), linked to the line before it (the one chain across all records) under a fence that never goes down, and each record's revisions replayed through the state machine. The file store's replay follows the chain with {@link followChain}; `readJournal` is the same reading of a journal's text or bytes, for a tool that holds the file but not the store (the devtools' import). Browser-safe.
+The journal read as a whole (docs/durable-send.md#file-journal): its lines in order, each checked whole
+(`line.ts`), linked to the line before it (the one chain across all records) under a fence that never goes
+down, and each record's revisions replayed through the state machine. The file store's replay follows the
+chain with {@link followChain}; `readJournal` is the same reading of a journal's text or bytes, for a tool
+that holds the file but not the store (the devtools' import). Browser-safe.
 */
 import { LedgerError } from '../../core/errors.js';
 import { deepFreeze, platformSha256, type Sha256 } from '../ledger.js';
@@ -12,7 +16,9 @@ import { corruptAt, type JournalLine, splitLines, verifyLine } from './line.js';
 export type ChainCursor = { last: string | null; fence: number };
 
 /**
-Links `line` to the chain: it must name the digest of the line before it (`chain`), and its fence may not be lower than any before it (`fence`): a line from an older fence after a newer one was written by a writer that had already been superseded, so the journal holds two writers' histories, which a person must untangle.
+Links `line` to the chain: it must name the digest of the line before it (`chain`), and its fence may not be
+lower than any before it (`fence`): a line from an older fence after a newer one was written by a writer that
+had already been superseded, so the journal holds two writers' histories, which a person must untangle.
 */
 export function followChain(cursor: ChainCursor, line: JournalLine): void {
   if (line.after !== cursor.last) {
@@ -28,7 +34,10 @@ export function followChain(cursor: ChainCursor, line: JournalLine): void {
 /** One record of a journal, with its whole verified history. */
 export type JournalEntry = { readonly record: LedgerRecord; readonly revisions: readonly LedgerRevision[] };
 
-/** A journal as read: every record in the journal's order of first lines (the ledger's own sequence), and how many complete lines it holds. */
+/**
+A journal as read: every record in the journal's order of first lines (the ledger's own sequence), and how
+many complete lines it holds.
+*/
 export type JournalContents = { readonly records: readonly JournalEntry[]; readonly lines: number };
 
 /** A journal's complete lines: split from bytes, or from text already decoded. */
@@ -41,7 +50,12 @@ function linesOf(content: string | Uint8Array): readonly string[] {
 }
 
 /**
-Reads a whole journal, given its bytes (or its text): every complete line checked whole, chained, under a fence that never goes down, and replayed into its record, as the file store reads it when it opens without a snapshot. What follows the last newline is a write under way (or one a crash tore), never acknowledged, and is left unread. Nothing is changed to make it fit: any damage is `LedgerError('corrupt')` with its rule (docs/protocol-checks.md#ledger) and its 1-based line as `position`, and nothing is returned. The digests are `sha256`'s, by default the platform's (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere).
+Reads a whole journal, given its bytes (or its text): every complete line checked whole, chained, under a
+fence that never goes down, and replayed into its record, as the file store reads it when it opens without a
+snapshot. What follows the last newline is a write under way (or one a crash tore), never acknowledged, and is
+left unread. Nothing is changed to make it fit: any damage is `LedgerError('corrupt')` with its rule
+(docs/protocol-checks.md#ledger) and its 1-based line as `position`, and nothing is returned. The digests are
+`sha256`'s, by default the platform's (`core/sha256.ts`: synchronous under Node, WebCrypto elsewhere).
 
 @example
 ```ts

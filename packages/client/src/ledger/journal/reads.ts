@@ -1,6 +1,8 @@
 /**
 @module
-How the file store reads its journal from disk (Node): the bytes after a checkpoint on open, split into complete lines by `line.ts`; one line, or many, by their offsets through an open handle (a settled record read back); and the small files beside the journal.
+How the file store reads its journal from disk (Node): the bytes after a checkpoint on open, split into
+complete lines by `line.ts`; one line, or many, by their offsets through an open handle (a settled record read
+back); and the small files beside the journal.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -45,7 +47,9 @@ async function readBytes(handle: FileHandle, position: number, length: number): 
 }
 
 /**
-Reads the journal open at `handle` from byte `from` on (see `splitLines`): what follows the last newline is returned as `tail` for the caller to judge (a torn write, a damaged newline, or a write still under way), and a complete line that is not UTF-8 is `corrupt`, its 1-based line number counted from `firstLine`.
+Reads the journal open at `handle` from byte `from` on (see `splitLines`): what follows the last newline is
+returned as `tail` for the caller to judge (a torn write, a damaged newline, or a write still under way), and
+a complete line that is not UTF-8 is `corrupt`, its 1-based line number counted from `firstLine`.
 */
 export async function readJournalFrom(handle: FileHandle, from = 0, firstLine = 1): Promise<JournalRead> {
   let size: number;
@@ -83,7 +87,10 @@ export async function openIfExists(path: string): Promise<FileHandle | undefined
   }
 }
 
-/** Reads the one line that starts at `offset` (without its newline) through an open handle; `corrupt` (`offset`) when none ends before the end of the file. */
+/**
+Reads the one line that starts at `offset` (without its newline) through an open handle; `corrupt` (`offset`)
+when none ends before the end of the file.
+*/
 export async function readLineAt(handle: FileHandle, offset: number): Promise<string> {
   let chunk = 4096;
   for (;;) {
@@ -107,7 +114,10 @@ export async function readLineAt(handle: FileHandle, offset: number): Promise<st
 /** Above this many lines, `readLinesAt` reads the whole file once instead of one read per line. */
 const WHOLE_FILE_LINES = 64;
 
-/** Reads many lines by offset: one read per line for a few, one read of the whole file for many (a `list` of settled records). */
+/**
+Reads many lines by offset: one read per line for a few, one read of the whole file for many (a `list` of
+settled records).
+*/
 export async function readLinesAt(
   handle: FileHandle,
   groups: readonly (readonly number[])[],

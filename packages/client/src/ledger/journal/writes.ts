@@ -1,6 +1,8 @@
 /**
 @module
-How the file store writes to disk (Node): a synchronized write of whole buffers, through the thread pool or on the calling thread; a small file replaced atomically (the snapshot); a directory entry made durable; and Node's synchronous SHA-256, which the file store digests its revisions with.
+How the file store writes to disk (Node): a synchronized write of whole buffers, through the thread pool or on
+the calling thread; a small file replaced atomically (the snapshot); a directory entry made durable; and
+Node's synchronous SHA-256, which the file store digests its revisions with.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -11,13 +13,18 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LedgerError } from '../../core/errors.js';
 
-/** Node's SHA-256 of a string's UTF-8 bytes as `sha256:` and 64 hex digits: the same digests WebCrypto gives, synchronously. */
+/**
+Node's SHA-256 of a string's UTF-8 bytes as `sha256:` and 64 hex digits: the same digests WebCrypto gives,
+synchronously.
+*/
 export function nodeSha256(text: string): string {
   return `sha256:${hash('sha256', text, 'hex')}`;
 }
 
 /**
-Whether the journal is opened with `O_DSYNC`, so that each write returns only once its data (and the size that reaches it) is on disk, as a write followed by `fdatasync` would, in one system call and one thread-pool round trip instead of two. Without it (Windows) every batch is followed by `fdatasync`.
+Whether the journal is opened with `O_DSYNC`, so that each write returns only once its data (and the size that
+reaches it) is on disk, as a write followed by `fdatasync` would, in one system call and one thread-pool round
+trip instead of two. Without it (Windows) every batch is followed by `fdatasync`.
 */
 export const DSYNC: number | undefined = constants.O_DSYNC;
 
@@ -25,7 +32,11 @@ export const DSYNC: number | undefined = constants.O_DSYNC;
 export const APPEND_FLAGS: number | string =
   DSYNC === undefined ? 'a' : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC;
 
-/** Writes all of `buffers` with one `writev`, then with `write` whatever a short write (a full disk, a signal) left, failing if nothing more goes in. Both calls are the thread pool's (`writeAll`) or the calling thread's (`writeHere`). */
+/**
+Writes all of `buffers` with one `writev`, then with `write` whatever a short write (a full disk, a signal)
+left, failing if nothing more goes in. Both calls are the thread pool's (`writeAll`) or the calling thread's
+(`writeHere`).
+*/
 async function writeFully(
   buffers: Uint8Array[],
   writev: (buffers: Uint8Array[]) => number | Promise<number>,
@@ -55,7 +66,11 @@ export function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<voi
   );
 }
 
-/** A batch's synchronized write as the thread pool makes it (`writeAll`, and the `fdatasync` where the journal has no `O_DSYNC`), made on the calling thread instead, its `writev` before this returns (see `LoneSync` in appender.ts). */
+/**
+A batch's synchronized write as the thread pool makes it (`writeAll`, and the `fdatasync` where the journal
+has no `O_DSYNC`), made on the calling thread instead, its `writev` before this returns (see `LoneSync` in
+appender.ts).
+*/
 export async function writeHere(fd: number, buffers: Uint8Array[]): Promise<void> {
   await writeFully(
     buffers,
@@ -67,7 +82,9 @@ export async function writeHere(fd: number, buffers: Uint8Array[]): Promise<void
   }
 }
 
-/** Makes a directory entry durable: a created or renamed file survives a crash only once its directory is synced. */
+/**
+Makes a directory entry durable: a created or renamed file survives a crash only once its directory is synced.
+*/
 export async function syncDirectory(path: string): Promise<void> {
   const directory = await open(dirname(path), 'r');
   try {
@@ -77,7 +94,10 @@ export async function syncDirectory(path: string): Promise<void> {
   }
 }
 
-/** Writes `path` atomically: a temporary file, synced, renamed over it, the directory synced. A crash leaves the old file or the new one, never a torn one. */
+/**
+Writes `path` atomically: a temporary file, synced, renamed over it, the directory synced. A crash leaves the
+old file or the new one, never a torn one.
+*/
 export async function writeAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.tmp`;
   try {

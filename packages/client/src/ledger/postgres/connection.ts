@@ -1,14 +1,14 @@
 /**
 @module
-The PostgreSQL ledger's pool and its connections (docs/durable-send.md#when-the-database-drops-a-connection), and the
-one module of the store that imports `pg` (an optional peer dependency): it loads the driver only when a connection
-string is opened, and names its types for the other modules of the folder. A database drops connections (a failover,
-an operator's `pg_terminate_backend`, `idle_session_timeout`, a restart), and `pg` raises a dropped connection as an
-`'error'` event, which ends the process when nothing listens. So every connection of the ledger's pool has a listener
-from the moment the pool makes it, and a connection the ledger checks out gets one in the very step the pool hands it
-over; the one connection the ledger makes outside its pool, the worker lock's (`worker-lock.ts`), gets one before it
-connects. `pg`'s own errors never reach a caller (CONTRIBUTING.md#library-boundaries): they travel on a `LedgerError`'s
-`cause`.
+The PostgreSQL ledger's pool and its connections (docs/durable-send.md#when-the-database-drops-a-connection),
+and the one module of the store that imports `pg` (an optional peer dependency): it loads the driver only when
+a connection string is opened, and names its types for the other modules of the folder. A database drops
+connections (a failover, an operator's `pg_terminate_backend`, `idle_session_timeout`, a restart), and `pg`
+raises a dropped connection as an `'error'` event, which ends the process when nothing listens. So every
+connection of the ledger's pool has a listener from the moment the pool makes it, and a connection the ledger
+checks out gets one in the very step the pool hands it over; the one connection the ledger makes outside its
+pool, the worker lock's (`worker-lock.ts`), gets one before it connects. `pg`'s own errors never reach a
+caller (CONTRIBUTING.md#library-boundaries): they travel on a `LedgerError`'s `cause`.
 */
 import type { Client, Pool, PoolClient, PoolOptions } from 'pg';
 import { LedgerError } from '../../core/errors.js';
@@ -16,7 +16,12 @@ import { invalid } from './options.js';
 
 export type { Notification, Pool, PoolClient } from 'pg';
 
-/** Where the ledger's database is: a connection string (the ledger makes and ends its own pool, whose connections `pg_stat_activity` names `surecall-ledger` unless the string or `PGAPPNAME` names them), or a `pg` pool the caller owns, which has the ledger's `'error'` listeners, on the pool and on every connection it makes, from the open to `close` (docs/durable-send.md#when-the-database-drops-a-connection). */
+/**
+Where the ledger's database is: a connection string (the ledger makes and ends its own pool, whose connections
+`pg_stat_activity` names `surecall-ledger` unless the string or `PGAPPNAME` names them), or a `pg` pool the
+caller owns, which has the ledger's `'error'` listeners, on the pool and on every connection it makes, from
+the open to `close` (docs/durable-send.md#when-the-database-drops-a-connection).
+*/
 export type PostgresConnection =
   | { readonly connectionString: string; readonly pool?: never }
   | { readonly pool: Pool; readonly connectionString?: never };
@@ -36,7 +41,9 @@ export async function io<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The pool of the options object's connection, checked: the caller's, or one made (and so owned) by the ledger. */
+/**
+The pool of the options object's connection, checked: the caller's, or one made (and so owned) by the ledger.
+*/
 export async function openPool(
   connection: PostgresConnection,
   poolSize: number,
@@ -73,9 +80,10 @@ export async function openPool(
 }
 
 /**
-Gives every connection `pool` makes from now on an `'error'` listener, and the pool one: pg-pool raises the failure of
-a connection nobody holds on the pool, and a connection's failure between two users on the connection itself. Returns
-what takes the listeners off again, so a pool the caller owns is left as the ledger found it.
+Gives every connection `pool` makes from now on an `'error'` listener, and the pool one: pg-pool raises the
+failure of a connection nobody holds on the pool, and a connection's failure between two users on the
+connection itself. Returns what takes the listeners off again, so a pool the caller owns is left as the ledger
+found it.
 */
 export function guardPool(pool: Pool): () => void {
   const guarded = new Set<PoolClient>();
@@ -108,16 +116,19 @@ export type Checkout = {
   readonly failure: Error | undefined;
   /** Calls `listener` on the first error the connection raises (at once when it already did). */
   onFailure(listener: (error: Error) => void): void;
-  /** Gives the connection back, once; with `destroy`, or after it failed, the pool ends it instead of handing it on. */
+  /**
+  Gives the connection back, once; with `destroy`, or after it failed, the pool ends it instead of handing it
+  on.
+  */
   release(destroy: boolean): void;
 };
 
 /**
-Checks a connection out of `pool`. pg-pool takes its own listener off a connection in the same step as it hands the
-connection to the next waiter, so a connection whose backend was just terminated raises its error in the gap before a
-promise's continuation could listen (the FATAL message is often read in the same chunk as the answer that freed the
-connection). The callback form runs in that very step, so the listener goes on with no gap, whichever pool made the
-connection.
+Checks a connection out of `pool`. pg-pool takes its own listener off a connection in the same step as it
+hands the connection to the next waiter, so a connection whose backend was just terminated raises its error in
+the gap before a promise's continuation could listen (the FATAL message is often read in the same chunk as the
+answer that freed the connection). The callback form runs in that very step, so the listener goes on with no
+gap, whichever pool made the connection.
 */
 export function checkout(pool: Pool): Promise<Checkout> {
   return new Promise((resolve, reject) => {
@@ -159,15 +170,18 @@ function heldConnection(client: PoolClient, done: (destroy?: boolean) => void): 
         return;
       }
       released = true;
-      // The pool puts its own listener back on in the same step (or, for a connection it made while a ledger was
-      // open, the guard's is still there).
+      // The pool puts its own listener back on in the same step (or, for a connection it made while a ledger
+      // was open, the guard's is still there).
       client.off('error', listener);
       done(destroy || failure !== undefined);
     },
   };
 }
 
-/** A connection of its own, made with a pool's configuration but outside the pool, listened to from before it connects. */
+/**
+A connection of its own, made with a pool's configuration but outside the pool, listened to from before it
+connects.
+*/
 export type Dedicated = {
   readonly client: Client;
   /** The first error the connection raised, or its end, if any. */
@@ -182,11 +196,13 @@ export type Dedicated = {
 type PoolMaker = { readonly Client?: unknown; readonly options?: PoolOptions };
 
 /**
-Makes one connection with `pool`'s own client class and options, outside the pool: a session that must live as long as
-the ledger (the worker lock, `worker-lock.ts`) never takes one of the pool's connections, which a pool of one would
-then not have for the statements. TCP keepalive is on, so this end notices a database host that vanished.
+Makes one connection with `pool`'s own client class and options, outside the pool: a session that must live as
+long as the ledger (the worker lock, `worker-lock.ts`) never takes one of the pool's connections, which a pool
+of one would then not have for the statements. TCP keepalive is on, so this end notices a database host that
+vanished.
 
-@throws {LedgerError} `invalid-input` (rule `pool`) for a pool that has no client class or options to make it with.
+@throws {LedgerError} `invalid-input` (rule `pool`) for a pool that has no client class or options to make it
+  with.
 */
 export async function dedicatedConnection(pool: Pool): Promise<Dedicated> {
   const { Client: Made, options } = pool as unknown as PoolMaker;

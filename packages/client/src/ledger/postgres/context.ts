@@ -1,8 +1,8 @@
 /**
 @module
-What the store's functions share (`store.ts`, `writes.ts`, `leases.ts`): one writer's pool, options, session and
-statements, its worker lock, the heads of the records it holds, its announcements and its count of appends, passed to
-each of them as one explicit object.
+What the store's functions share (`store.ts`, `writes.ts`, `leases.ts`): one writer's pool, options, session
+and statements, its worker lock, the heads of the records it holds, its announcements and its count of
+appends, passed to each of them as one explicit object.
 */
 import type { LedgerRecord } from '../record.js';
 import type { Pool } from './connection.js';
@@ -20,7 +20,10 @@ export type StoreContext = {
   readonly statements: Statements;
   /** The writer's worker lock, which every write and claim checks first; none for a `readOnly` follower. */
   readonly lock: WorkerLockState | undefined;
-  /** The heads of the records this writer holds (prepared or executing under its lease, or claimed for a probe): a transition of one needs no read first. Bounded by what is in flight. */
+  /**
+  The heads of the records this writer holds (prepared or executing under its lease, or claimed for a probe):
+  a transition of one needs no read first. Bounded by what is in flight.
+  */
   readonly heads: Map<string, LedgerRecord>;
   readonly announcer: Announcer;
   /** Appends so far, which pace the pruning past the retention window. */

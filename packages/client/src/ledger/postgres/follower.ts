@@ -1,9 +1,9 @@
 /**
 @module
-The connection that hears other writers' changes (docs/durable-send.md#when-the-database-drops-a-connection): it
-`LISTEN`s on the schema's channel, and when the database drops it, it is given back to the pool to be ended and
-established again, after which the follower re-reads what it may have missed while it could not hear. Its state is one
-{@link FollowerState}, which the functions of this module share.
+The connection that hears other writers' changes (docs/durable-send.md#when-the-database-drops-a-connection):
+it `LISTEN`s on the schema's channel, and when the database drops it, it is given back to the pool to be ended
+and established again, after which the follower re-reads what it may have missed while it could not hear. Its
+state is one {@link FollowerState}, which the functions of this module share.
 */
 import { LedgerError } from '../../core/errors.js';
 import { type Checkout, checkout, type Notification, type Pool, type PoolClient } from './connection.js';
@@ -13,13 +13,15 @@ const ignore = (): undefined => undefined;
 // The follower's first reconnect waits about this long; each failure in a row doubles it, up to the bound.
 const rejoinMs = 50;
 const rejoinMaxMs = 5000;
-// How far before the follower's last sign of life it re-reads after reconnecting: a writer announces a change a few
-// milliseconds after its commit (`notifyDelayMs` in notify.ts), later when its pool is busy or its notification has
-// to be sent again, so a notification lost with the connection may name a revision written that much earlier.
+// How far before the follower's last sign of life it re-reads after reconnecting: a writer announces a change
+// a few milliseconds after its commit (`notifyDelayMs` in notify.ts), later when its pool is busy or its
+// notification has to be sent again, so a notification lost with the connection may name a revision written
+// that much earlier.
 const rereadSlackMs = 10_000;
 // Revisions one re-read query returns.
 const rereadPage = 1000;
-// Changes the follower remembers having heard, so that a re-read after a reconnect does not announce them twice.
+// Changes the follower remembers having heard, so that a re-read after a reconnect does not announce them
+// twice.
 const heardLimit = 65_536;
 
 /** What the follower needs of its store. */
@@ -37,7 +39,10 @@ export type FollowerInput = {
 
 /** The connection that hears other writers' changes. */
 export type Follower = {
-  /** Starts following, once: resolves when the first `LISTEN` is in place; when it fails, the rejection is `LedgerError('io')` and the follower keeps trying. */
+  /**
+  Starts following, once: resolves when the first `LISTEN` is in place; when it fails, the rejection is
+  `LedgerError('io')` and the follower keeps trying.
+  */
   start(): Promise<void>;
   /** Ends the following and every reconnect, and gives the connection back. */
   close(): Promise<void>;
@@ -56,7 +61,10 @@ type FollowerState = {
   timer: ReturnType<typeof setTimeout> | undefined;
   failures: number;
   closed: boolean;
-  /** This process's clock: when the follower last knew itself to hear every notification (its last one, or its LISTEN). */
+  /**
+  This process's clock: when the follower last knew itself to hear every notification (its last one, or its
+  LISTEN).
+  */
   lastHeard: number;
   /** This process's clock: since when it may have missed some, until a re-read covered them. */
   deafSince: number | undefined;
@@ -70,11 +78,12 @@ type FollowerState = {
 type Link = { readonly held: Checkout; lost: boolean };
 
 /**
-Follows the changes of other writers on `input.channel`. When the connection is lost, it is given back to the pool to
-be ended, and the follower reconnects after a delay that doubles with each failure in a row (50 ms to 5 s, with
-jitter), until `close`. Once it `LISTEN`s again, it re-reads the revisions other sessions wrote since shortly before
-its last sign of life (on the database's clock, which it reads on every connection) and announces those it had not
-heard, so a subscriber hears every change made while it was deaf as well as every later one.
+Follows the changes of other writers on `input.channel`. When the connection is lost, it is given back to the
+pool to be ended, and the follower reconnects after a delay that doubles with each failure in a row (50 ms to
+5 s, with jitter), until `close`. Once it `LISTEN`s again, it re-reads the revisions other sessions wrote
+since shortly before its last sign of life (on the database's clock, which it reads on every connection) and
+announces those it had not heard, so a subscriber hears every change made while it was deaf as well as every
+later one.
 */
 export function createFollower(input: FollowerInput): Follower {
   const state: FollowerState = {
@@ -102,8 +111,8 @@ function deliver(state: FollowerState, id: string, revision: number): void {
     return;
   }
   heard.set(key, Date.now());
-  // A change heard well before the point a re-read starts from is never read again; the bound keeps a busy fleet's
-  // from growing without end (at worst, one is announced twice).
+  // A change heard well before the point a re-read starts from is never read again; the bound keeps a busy
+  // fleet's from growing without end (at worst, one is announced twice).
   const oldest = (state.deafSince ?? state.lastHeard) - 2 * rereadSlackMs;
   for (const [entry, at] of heard) {
     if (heard.size <= heardLimit && at >= oldest) {
@@ -114,7 +123,10 @@ function deliver(state: FollowerState, id: string, revision: number): void {
   state.input.onChange(id, revision);
 }
 
-/** The changes a notification of another session names; none for this session's own or a payload of another shape. */
+/**
+The changes a notification of another session names; none for this session's own or a payload of another
+shape.
+*/
 function changesOf(payload: string | undefined, session: string): [string, number][] {
   if (payload === undefined) {
     return [];
@@ -147,7 +159,10 @@ function hear(state: FollowerState, message: Notification): void {
   }
 }
 
-/** Announces every revision another session wrote since `since` (this process's clock) less the slack, in pages, unless heard already. */
+/**
+Announces every revision another session wrote since `since` (this process's clock) less the slack, in pages,
+unless heard already.
+*/
 async function reread(state: FollowerState, client: PoolClient, since: number): Promise<void> {
   const { revisions, session } = state.input;
   let at = new Date(since + state.offset - rereadSlackMs).toISOString();

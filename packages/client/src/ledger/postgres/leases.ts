@@ -1,10 +1,10 @@
 /**
 @module
-The leases of the shared store (docs/durable-send.md#leases): the claims of due records (`FOR UPDATE SKIP LOCKED`, so
-a fleet probes each record once without coordination), the orphans left executing by a writer whose lease lapsed,
-the heartbeat that renews this session's live leases, and the ends of a session's or a previous process's leases.
-Every lease's expiry is on the database's clock; every claim is taken only while the writer holds its worker lock
-(`worker-lock.ts`).
+The leases of the shared store (docs/durable-send.md#leases): the claims of due records
+(`FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination), the orphans left
+executing by a writer whose lease lapsed, the heartbeat that renews this session's live leases, and the ends
+of a session's or a previous process's leases. Every lease's expiry is on the database's clock; every claim is
+taken only while the writer holds its worker lock (`worker-lock.ts`).
 */
 import type { StoreLeases } from '../engine.js';
 import type { DueQuery } from '../ledger.js';
@@ -24,9 +24,10 @@ function leaseOf(context: StoreContext) {
 }
 
 /**
-Runs a claim and keeps the heads it leased, which their next transition then needs no read for. Every row it leased is
-checked against its body (`decodeRow`): the claim selects by the row's columns, and its `UPDATE` holds the rows it
-returns, so no commit can move one between the selection and the check (docs/durable-send.md#what-the-store-checks).
+Runs a claim and keeps the heads it leased, which their next transition then needs no read for. Every row it
+leased is checked against its body (`decodeRow`): the claim selects by the row's columns, and its `UPDATE`
+holds the rows it returns, so no commit can move one between the selection and the check
+(docs/durable-send.md#what-the-store-checks).
 */
 async function leaseRows(context: StoreContext, claim: BoundStatement): Promise<LedgerRecord[]> {
   const result = await context.pool.query<RecordRow>(claim);
@@ -77,7 +78,9 @@ async function release(context: StoreContext, id: string): Promise<void> {
   await context.pool.query(bind(context.statements.release, { ID: id, S: context.session }));
 }
 
-/** Runs a claim once the writer holds its worker lock (docs/durable-send.md#one-live-process-per-worker-id). */
+/**
+Runs a claim once the writer holds its worker lock (docs/durable-send.md#one-live-process-per-worker-id).
+*/
 async function whileHeld<T>(context: StoreContext, work: () => Promise<T>): Promise<T> {
   await holdWorkerLock(context.lock);
   return work();
@@ -95,9 +98,9 @@ export function storeLeases(context: StoreContext): StoreLeases {
 }
 
 /**
-The heartbeat: renews this session's live leases every third of their length. A lapsed lease is never renewed: it is
-lost, and another writer may take the record over; nor is any once another process took the writer's worker lock,
-whose records are that process's to recover. It never keeps the process alive.
+The heartbeat: renews this session's live leases every third of their length. A lapsed lease is never renewed:
+it is lost, and another writer may take the record over; nor is any once another process took the writer's
+worker lock, whose records are that process's to recover. It never keeps the process alive.
 */
 export function startHeartbeat(context: StoreContext): ReturnType<typeof setInterval> {
   const heartbeat = setInterval(
@@ -115,7 +118,9 @@ export function startHeartbeat(context: StoreContext): ReturnType<typeof setInte
   return heartbeat;
 }
 
-/** Ends this session's leases now rather than at their expiry: a record it left executing is an orphan at once. */
+/**
+Ends this session's leases now rather than at their expiry: a record it left executing is an orphan at once.
+*/
 export async function endSessionLeases(context: StoreContext): Promise<void> {
   await context.pool
     .query(bind(context.statements.endSession, { S: context.session }))
@@ -123,9 +128,9 @@ export async function endSessionLeases(context: StoreContext): Promise<void> {
 }
 
 /**
-A restarted worker ends its previous process's leases at once, so what that process left executing is recovered now
-rather than when the leases lapse. Run once the worker lock is held, so that previous process is gone
-(docs/durable-send.md#one-live-process-per-worker-id).
+A restarted worker ends its previous process's leases at once, so what that process left executing is
+recovered now rather than when the leases lapse. Run once the worker lock is held, so that previous process is
+gone (docs/durable-send.md#one-live-process-per-worker-id).
 */
 export async function endPreviousLeases(
   pool: Pool,

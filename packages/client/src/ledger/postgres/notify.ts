@@ -1,10 +1,10 @@
 /**
 @module
-The writer's side of `LISTEN`/`NOTIFY` (docs/durable-send.md#postgresql): after a write commits, the writer announces
-`(id, revision)` on its schema's channel, gathered for a few milliseconds into one notification. The changes it names
-are durable already, so an announcement lost to a crash or to a dropped connection loses no change, only its early
-news (a follower re-reads what it missed when it reconnects, `follower.ts`). Its state is one {@link Announcer}, which
-these functions share.
+The writer's side of `LISTEN`/`NOTIFY` (docs/durable-send.md#postgresql): after a write commits, the writer
+announces `(id, revision)` on its schema's channel, gathered for a few milliseconds into one notification. The
+changes it names are durable already, so an announcement lost to a crash or to a dropped connection loses no
+change, only its early news (a follower re-reads what it missed when it reconnects, `follower.ts`). Its state
+is one {@link Announcer}, which these functions share.
 */
 import type { Pool } from './connection.js';
 import { bind, type Statements } from './statements.js';
@@ -13,8 +13,8 @@ import { bind, type Statements } from './statements.js';
 const notifyBytes = 7000;
 /** Announcements of one writer are gathered this long, then sent in one notification. */
 export const notifyDelayMs = 5;
-// Tries of one notification: one whose connection was dropped goes again on another, then its news is given up (the
-// changes it names are durable already).
+// Tries of one notification: one whose connection was dropped goes again on another, then its news is given
+// up (the changes it names are durable already).
 const notifyTries = 3;
 
 /** One writer's announcements: those gathered for the next notification, and the sending under way. */
@@ -54,7 +54,9 @@ export function announce(announcer: Announcer, id: string, revision: number): vo
   }
 }
 
-/** Takes from the queue the announcements of the next notification: as many as fit its payload, at least one. */
+/**
+Takes from the queue the announcements of the next notification: as many as fit its payload, at least one.
+*/
 function nextBatch(queued: [string, number][]): [string, number][] {
   const batch: [string, number][] = [];
   let bytes = 64;
@@ -72,9 +74,9 @@ function nextBatch(queued: [string, number][]): [string, number][] {
 }
 
 /**
-Sends the gathered announcements, one notification per batch, each in a transaction of its own that need not wait
-for a disk flush. Through `pool.query`, which holds the connection only for the statement and ends one that failed.
-Never rejects: `announce` starts it in the background, and the store's `close` waits for it.
+Sends the gathered announcements, one notification per batch, each in a transaction of its own that need not
+wait for a disk flush. Through `pool.query`, which holds the connection only for the statement and ends one
+that failed. Never rejects: `announce` starts it in the background, and the store's `close` waits for it.
 */
 async function flush(announcer: Announcer): Promise<void> {
   announcer.timer = undefined;
@@ -85,13 +87,17 @@ async function flush(announcer: Announcer): Promise<void> {
         await announcer.pool.query(bind(announcer.notify, { CHANNEL: announcer.channel, PAYLOAD: payload }));
         break;
       } catch {
-        // The pool ended that connection; the next try takes another, and a follower hears a repeated batch once.
+        // The pool ended that connection; the next try takes another, and a follower hears a repeated batch
+        // once.
       }
     }
   }
 }
 
-/** Stops gathering and sends what is gathered. Never rejects: a notification that could not be sent is only lost news. */
+/**
+Stops gathering and sends what is gathered. Never rejects: a notification that could not be sent is only lost
+news.
+*/
 export async function endAnnouncements(announcer: Announcer): Promise<void> {
   announcer.closed = true;
   if (announcer.timer !== undefined) {

@@ -1,5 +1,7 @@
 /**
-The PostgreSQL ledger's options (options.ts): the schema its tables live in is a lowercase identifier of its own, never one PostgreSQL reserves or shares, and every refusal is `LedgerError('invalid-input')` naming the option, before any connection is made.
+The PostgreSQL ledger's options (options.ts): the schema its tables live in is a lowercase identifier of its
+own, never one PostgreSQL reserves or shares, and every refusal is `LedgerError('invalid-input')` naming the
+option, before any connection is made.
 */
 import { describe, expect, it } from 'vitest';
 import { LedgerError } from '../../core/errors.js';

@@ -1,16 +1,19 @@
 /**
 @module
-How a record sits in its row: the columns the store derives from it (its agent, when it comes due, whether its attempt
-carried a recovery contextId, whether its writer keeps the lease), the decoding of the JSON text the `body` columns
-hold, and the check of a row's columns against its body. Storage is an edge: every body is checked again on the way
-out (CONTRIBUTING.md#schemas-and-types), and so is every column the store derived from it, since the store selects by
-them (docs/durable-send.md#what-the-store-checks).
+How a record sits in its row: the columns the store derives from it (its agent, when it comes due, whether its
+attempt carried a recovery contextId, whether its writer keeps the lease), the decoding of the JSON text the
+`body` columns hold, and the check of a row's columns against its body. Storage is an edge: every body is
+checked again on the way out (CONTRIBUTING.md#schemas-and-types), and so is every column the store derived
+from it, since the store selects by them (docs/durable-send.md#what-the-store-checks).
 */
 import { LedgerError } from '../../core/errors.js';
 import { type AgentIdentity, deepFreeze, isDue } from '../ledger.js';
 import { decodeLedger, LedgerRecord, LedgerRevision } from '../record.js';
 
-/** A record's row as the store reads it (`recordColumns` in statements.ts): every column it derived from the record as text, whatever the pool's type parsers, and the body. */
+/**
+A record's row as the store reads it (`recordColumns` in statements.ts): every column it derived from the
+record as text, whatever the pool's type parsers, and the body.
+*/
 export type RecordRow = {
   readonly status: string | null;
   readonly revision: string | null;
@@ -39,7 +42,9 @@ function decodeRecord(text: unknown): LedgerRecord {
   return deepFreeze(decoded.value);
 }
 
-/** A revision's `body`, decoded and frozen; `corrupt` at `position` in its history when it is not a revision. */
+/**
+A revision's `body`, decoded and frozen; `corrupt` at `position` in its history when it is not a revision.
+*/
 export function decodeRevision(text: unknown, position: number): LedgerRevision {
   let value: unknown;
   try {
@@ -59,7 +64,10 @@ export function agentKey(agent: AgentIdentity): string {
   return JSON.stringify([agent.cardDigest, agent.binding, agent.url, agent.tenant ?? null]);
 }
 
-/** When a record comes due for a probe, or `null` when it never will on its own (docs/durable-send.md#reconciling-an-unknown). */
+/**
+When a record comes due for a probe, or `null` when it never will on its own
+(docs/durable-send.md#reconciling-an-unknown).
+*/
 export function dueAt(record: LedgerRecord): number | null {
   const { state } = record;
   if (!isDue(record, Number.MAX_SAFE_INTEGER) || state.status !== 'unknown') {
@@ -79,7 +87,10 @@ export function contextual(record: LedgerRecord): boolean {
   );
 }
 
-/** Whether a writer keeps its lease after moving a record into `record`'s state: while it is prepared (about to start) or executing (its one send under way). */
+/**
+Whether a writer keeps its lease after moving a record into `record`'s state: while it is prepared (about to
+start) or executing (its one send under way).
+*/
 export function keepsLease(record: LedgerRecord): boolean {
   return record.state.status === 'prepared' || record.state.status === 'executing';
 }
@@ -92,9 +103,9 @@ function agree(rule: string, stored: string | null, derived: string | number | b
 }
 
 /**
-A record's row, decoded and checked: its body must decode, and every column the store derived from it must still say
-what the body gives (docs/durable-send.md#what-the-store-checks), since the store selects, claims and prunes by them;
-`corrupt` with the rule of the first that does not (`column-status`, …).
+A record's row, decoded and checked: its body must decode, and every column the store derived from it must
+still say what the body gives (docs/durable-send.md#what-the-store-checks), since the store selects, claims
+and prunes by them; `corrupt` with the rule of the first that does not (`column-status`, …).
 */
 export function decodeRow(row: RecordRow): LedgerRecord {
   const record = decodeRecord(row.body);

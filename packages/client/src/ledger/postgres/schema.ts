@@ -1,13 +1,15 @@
 /**
 @module
-The ledger's tables, versioned (docs/durable-send.md#postgresql): the migrations from one version to the next, run on
-a writer's open in one transaction under an advisory lock, and the version check of a read-only open, which migrates
-nothing. A database at a later version than this module's is refused as `unsupported`.
+The ledger's tables, versioned (docs/durable-send.md#postgresql): the migrations from one version to the next,
+run on a writer's open in one transaction under an advisory lock, and the version check of a read-only open,
+which migrates nothing. A database at a later version than this module's is refused as `unsupported`.
 */
 import { LedgerError } from '../../core/errors.js';
 import { checkout, type Pool } from './connection.js';
 
-/** The version of the tables this module writes; a database at a later version is refused as `unsupported`. */
+/**
+The version of the tables this module writes; a database at a later version is refused as `unsupported`.
+*/
 export const postgresSchemaVersion = 4;
 
 /** The quoted, schema-qualified name of one of the ledger's tables (or indexes). */
@@ -19,8 +21,8 @@ export function qualify(schema: string): Qualify {
 }
 
 /**
-The versioned migrations, in order: migration n brings the schema from version n − 1 to n. Each is plain SQL, run in
-one transaction under an advisory lock, so workers opening at once migrate once.
+The versioned migrations, in order: migration n brings the schema from version n − 1 to n. Each is plain SQL,
+run in one transaction under an advisory lock, so workers opening at once migrate once.
 */
 function migrations(q: Qualify): readonly string[] {
   return [
@@ -53,16 +55,17 @@ function migrations(q: Qualify): readonly string[] {
        written_at timestamptz NOT NULL DEFAULT clock_timestamp(),
        PRIMARY KEY (id, revision)
      );`,
-    // Version 2: the time a record last moved, so pruning past the retention window reads an index, not every body.
+    // Version 2: the time a record last moved, so pruning past the retention window reads an index, not every
+    // body.
     `ALTER TABLE ${q('records')} ADD COLUMN updated_at bigint;
      UPDATE ${q('records')} SET updated_at = (body::jsonb ->> 'updatedAt')::bigint;
      ALTER TABLE ${q('records')} ALTER COLUMN updated_at SET NOT NULL;
      CREATE INDEX "records_settled" ON ${q('records')} (updated_at) WHERE status NOT IN ('prepared', 'executing', 'unknown');`,
-    // Version 3: the ledger's own sequence, the order records were created in, which `list` returns (a creation
-    // time in milliseconds and the id do not tell apart two records of one millisecond). Existing records are
-    // numbered in the order `list` gave them until now; the database numbers every later one, past them. And an
-    // index on when each revision was written, which a follower re-reads from after it reconnects
-    // (docs/durable-send.md#when-the-database-drops-a-connection).
+    // Version 3: the ledger's own sequence, the order records were created in, which `list` returns (a
+    // creation time in milliseconds and the id do not tell apart two records of one millisecond). Existing
+    // records are numbered in the order `list` gave them until now; the database numbers every later one,
+    // past them. And an index on when each revision was written, which a follower re-reads from after it
+    // reconnects (docs/durable-send.md#when-the-database-drops-a-connection).
     `ALTER TABLE ${q('records')} ADD COLUMN seq bigint;
      UPDATE ${q('records')} r SET seq = numbered.n
        FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM ${q('records')}) numbered
@@ -73,16 +76,20 @@ function migrations(q: Qualify): readonly string[] {
      DROP INDEX ${q('records_status')};
      CREATE INDEX "records_status" ON ${q('records')} (status, seq);
      CREATE INDEX "revisions_written" ON ${q('revisions')} (written_at);`,
-    // Version 4: the status a record's body names, indexed in the ledger's sequence, which the inbox (`list` by
-    // status), the sweep of orphans and the release select by, never the status column an edit could change
-    // (docs/durable-send.md#what-the-store-checks). The two indexes of the status column served only those, and go.
+    // Version 4: the status a record's body names, indexed in the ledger's sequence, which the inbox (`list`
+    // by status), the sweep of orphans and the release select by, never the status column an edit could
+    // change (docs/durable-send.md#what-the-store-checks). The two indexes of the status column served only
+    // those, and go.
     `CREATE INDEX "records_body_status" ON ${q('records')} (((body::jsonb) -> 'state' ->> 'status'), seq);
      DROP INDEX ${q('records_status')};
      DROP INDEX ${q('records_executing')};`,
   ];
 }
 
-/** The version the `meta` table names (0 for none yet): `corrupt` unless a whole number, `unsupported` when later than this library's. */
+/**
+The version the `meta` table names (0 for none yet): `corrupt` unless a whole number, `unsupported` when later
+than this library's.
+*/
 function storedVersion(rows: readonly { value: string }[]): number {
   const current = rows.length === 0 ? 0 : Number(rows[0]?.value);
   if (!Number.isSafeInteger(current) || current < 0) {
@@ -121,18 +128,18 @@ async function migrate(pool: Pool, schema: string, q: Qualify): Promise<number> 
     held.release(false);
     return postgresSchemaVersion;
   } catch (error) {
-    // Ending the connection rolls the transaction back on the server, without a ROLLBACK awaited on a connection
-    // that may be dying.
+    // Ending the connection rolls the transaction back on the server, without a ROLLBACK awaited on a
+    // connection that may be dying.
     held.release(true);
     throw error;
   }
 }
 
 /**
-What a read-only open checks instead of migrating: the schema's version, read with one `SELECT`, so a role that may
-only read (`USAGE` on the schema, `SELECT` on its tables) opens the ledger. A ledger no writer has created yet is
-`not-found` (rule `schema`); a schema at another version is `unsupported` (rule `schema-version`): a writer that runs
-this version migrates it first.
+What a read-only open checks instead of migrating: the schema's version, read with one `SELECT`, so a role
+that may only read (`USAGE` on the schema, `SELECT` on its tables) opens the ledger. A ledger no writer has
+created yet is `not-found` (rule `schema`); a schema at another version is `unsupported` (rule
+`schema-version`): a writer that runs this version migrates it first.
 */
 async function readSchemaVersion(pool: Pool, q: Qualify): Promise<number> {
   let found: { rows: { value: string }[] };
@@ -153,7 +160,9 @@ async function readSchemaVersion(pool: Pool, q: Qualify): Promise<number> {
   return current;
 }
 
-/** The schema's version once the open may use it: a writer migrates it, a `readOnly` follower only checks it. */
+/**
+The schema's version once the open may use it: a writer migrates it, a `readOnly` follower only checks it.
+*/
 export function openSchema(pool: Pool, schema: string, readOnly: boolean): Promise<number> {
   const q = qualify(schema);
   return readOnly ? readSchemaVersion(pool, q) : migrate(pool, schema, q);

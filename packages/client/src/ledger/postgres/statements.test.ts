@@ -1,6 +1,7 @@
 /**
-The store's statements (statements.ts): each numbers exactly the parameters it names, in their order, so `bind` puts
-every value where the text uses it; the prepared ones are named after their text, apart for each schema.
+The store's statements (statements.ts): each numbers exactly the parameters it names, in their order, so
+`bind` puts every value where the text uses it; the prepared ones are named after their text, apart for each
+schema.
 */
 import { describe, expect, it } from 'vitest';
 import { qualify } from './schema.js';

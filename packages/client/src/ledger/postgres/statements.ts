@@ -1,14 +1,18 @@
 /**
 @module
-Every statement the store runs on its tables, each with its parameters by name: a statement's `$NAME` placeholders
-are numbered in the order of its `params` once, when the store opens, and `bind` orders a call's values by the same
-list, so a value can never land in another's place. The schema's own statements are in `schema.ts`, the follower's
-in `follower.ts`, the worker lock's in `worker-lock.ts`. Plain SQL only (ARCHITECTURE.md#decisions, "PostgreSQL is a fleet's dispatch authority").
+Every statement the store runs on its tables, each with its parameters by name: a statement's `$NAME`
+placeholders are numbered in the order of its `params` once, when the store opens, and `bind` orders a call's
+values by the same list, so a value can never land in another's place. The schema's own statements are in
+`schema.ts`, the follower's in `follower.ts`, the worker lock's in `worker-lock.ts`. Plain SQL only
+(ARCHITECTURE.md#decisions, "PostgreSQL is a fleet's dispatch authority").
 */
 import { hash } from 'node:crypto';
 import type { Qualify } from './schema.js';
 
-/** One statement: its text with numbered placeholders, the names they stand for in order, and for the statements every commit runs the name it is prepared under. */
+/**
+One statement: its text with numbered placeholders, the names they stand for in order, and for the statements
+every commit runs the name it is prepared under.
+*/
 export type Statement<TParam extends string> = {
   readonly text: string;
   readonly params: readonly TParam[];
@@ -31,10 +35,10 @@ function statement<const TParam extends string>(text: string, params: readonly T
 }
 
 /**
-A statement every commit runs, as a named prepared statement: the server parses and plans it once per connection
-instead of on every commit, which was a large part of its work per commit. The name comes from the text, which holds
-the schema, so ledgers of two schemas sharing one pool never take each other's, and it stays within PostgreSQL's
-63-byte names.
+A statement every commit runs, as a named prepared statement: the server parses and plans it once per
+connection instead of on every commit, which was a large part of its work per commit. The name comes from the
+text, which holds the schema, so ledgers of two schemas sharing one pool never take each other's, and it stays
+within PostgreSQL's 63-byte names.
 */
 function prepared<const TParam extends string>(text: string, params: readonly TParam[]): Statement<TParam> {
   const numbered = statement(text, params);
@@ -53,8 +57,8 @@ export function bind<TParam extends string>(
 
 // A lease's expiry on the database's clock (docs/durable-send.md#leases).
 const leaseUntil = "clock_timestamp() + $LEASE::double precision * interval '1 millisecond'";
-// The lease condition every write states: the record is free, or this session holds a live lease, or another's
-// lease lapsed.
+// The lease condition every write states: the record is free, or this session holds a live lease, or
+// another's lease lapsed.
 const mayWrite = `(lease_session IS NULL
       OR (lease_session = $S AND lease_expires > clock_timestamp())
       OR (lease_session <> $S AND lease_expires <= clock_timestamp()))`;
@@ -62,8 +66,8 @@ const claimSet = `lease_worker = $W, lease_session = $S, lease_expires = ${lease
 // The parameters of the lease every claim takes, after the statement's own.
 const leaseParams = ['W', 'S', 'LEASE'] as const;
 
-// The columns a record's row is read with (`RecordRow`, row.ts): each one the store derives from the record as text,
-// so that its check against the body never depends on the pool's type parsers, then the body.
+// The columns a record's row is read with (`RecordRow`, row.ts): each one the store derives from the record
+// as text, so that its check against the body never depends on the pool's type parsers, then the body.
 const recordColumns = [
   'status',
   'revision::text AS revision',
@@ -82,12 +86,14 @@ function columns(alias?: string): string {
   return recordColumns.map((column) => (alias === undefined ? column : `${alias}.${column}`)).join(', ');
 }
 
-// The status a record's body names: the inbox, the orphans and the release select by it, not by the status column an
-// edit could change (docs/durable-send.md#what-the-store-checks), through the index `records_body_status` (schema
-// version 4), whose expression this is to the letter.
+// The status a record's body names: the inbox, the orphans and the release select by it, not by the status
+// column an edit could change (docs/durable-send.md#what-the-store-checks), through the index
+// `records_body_status` (schema version 4), whose expression this is to the letter.
 const bodyStatus = "((body::jsonb) -> 'state' ->> 'status')";
 
-/** The statements that write a record's revisions, each with the revision rows that follow its record's row. */
+/**
+The statements that write a record's revisions, each with the revision rows that follow its record's row.
+*/
 function writeStatements(records: string, revisions: string) {
   // Each revision's row, beside the record's row the statement wrote.
   const revisionRows = `INSERT INTO ${revisions} (id, revision, body, worker, session)
@@ -156,8 +162,9 @@ function writeStatements(records: string, revisions: string) {
       'ID',
       'S',
     ]),
-    // docs/durable-send.md#retention: a settled record past the window goes with its revisions, in one statement;
-    // open records never do, whatever their columns say: the body decides (docs/durable-send.md#what-the-store-checks).
+    // docs/durable-send.md#retention: a settled record past the window goes with its revisions, in one
+    // statement; open records never do, whatever their columns say: the body decides
+    // (docs/durable-send.md#what-the-store-checks).
     prune: statement(
       `WITH gone AS (
          DELETE FROM ${records}
@@ -181,7 +188,10 @@ function pickLeased(records: string, where: string, order: string): string {
          RETURNING ${columns('r')}`;
 }
 
-/** The statements of the leases: claims, orphans, the heartbeat, and the ends of a session's or a worker's leases. */
+/**
+The statements of the leases: claims, orphans, the heartbeat, and the ends of a session's or a worker's
+leases.
+*/
 function leaseStatements(records: string) {
   return {
     orphans: statement(
@@ -231,8 +241,9 @@ function leaseStatements(records: string) {
 }
 
 /**
-The reads of records and histories, and the announcement of changes. Each read is one statement, so it sees one
-snapshot: a record's row and its revisions as one commit left them (docs/durable-send.md#what-the-store-checks).
+The reads of records and histories, and the announcement of changes. Each read is one statement, so it sees
+one snapshot: a record's row and its revisions as one commit left them
+(docs/durable-send.md#what-the-store-checks).
 */
 function readStatements(records: string, revisions: string) {
   // Where the record's row is missing: whether revisions of it remain, asked only then.
@@ -258,8 +269,8 @@ function readStatements(records: string, revisions: string) {
        ORDER BY part, n`,
       ['ID'],
     ),
-    // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not wait
-    // for a disk flush.
+    // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not
+    // wait for a disk flush.
     notify: statement("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [
       'CHANNEL',
       'PAYLOAD',

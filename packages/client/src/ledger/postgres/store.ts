@@ -1,8 +1,9 @@
 /**
 @module
-The PostgreSQL store under the ledger engine (`engine.ts`): its reads, each checked against what the tables say beside
-it (`row.ts`, `history.ts`), its one write (`writes.ts`), its leases (`leases.ts`), the follower that hears other
-writers (`follower.ts`), and the closing of them all and of the writer's worker lock (`worker-lock.ts`). A record's head is one row and each revision one more row
+The PostgreSQL store under the ledger engine (`engine.ts`): its reads, each checked against what the tables
+say beside it (`row.ts`, `history.ts`), its one write (`writes.ts`), its leases (`leases.ts`), the follower
+that hears other writers (`follower.ts`), and the closing of them all and of the writer's worker lock
+(`worker-lock.ts`). A record's head is one row and each revision one more row
 (docs/durable-send.md#postgresql).
 */
 import { LedgerError } from '../../core/errors.js';
@@ -28,7 +29,10 @@ export type StoreInput = {
   readonly session: string;
   readonly statements: Statements;
   readonly ownsPool: boolean;
-  /** The writer's worker lock, held from its open; none for a `readOnly` follower. The store releases it as it closes. */
+  /**
+  The writer's worker lock, held from its open; none for a `readOnly` follower. The store releases it as it
+  closes.
+  */
   readonly lock: WorkerLockState | undefined;
   /** Takes the ledger's listeners off a pool the caller owns (`guardPool`). */
   readonly unguard: () => void;
@@ -57,9 +61,9 @@ type FoundRow = { readonly [TColumn in keyof RecordRow]: RecordRow[TColumn] | nu
 };
 
 /**
-Runs a read, and once more when it finds the tables disagreeing: each read is one statement and sees one snapshot, so a
-commit under way never tears it, and a read that still met one is read again before it is called corrupt
-(docs/durable-send.md#what-the-store-checks).
+Runs a read, and once more when it finds the tables disagreeing: each read is one statement and sees one
+snapshot, so a commit under way never tears it, and a read that still met one is read again before it is
+called corrupt (docs/durable-send.md#what-the-store-checks).
 */
 async function reread<T>(read: () => Promise<T>): Promise<T> {
   try {
@@ -101,7 +105,10 @@ async function readHistory(context: StoreContext, id: string): Promise<LedgerRev
   return checkedHistory(result.rows);
 }
 
-/** Sends what is announced, stops the heartbeat, ends the session's leases and the following, then the worker lock, then the pool or its guard. */
+/**
+Sends what is announced, stops the heartbeat, ends the session's leases and the following, then the worker
+lock, then the pool or its guard.
+*/
 async function closeStore(lifetime: Lifetime): Promise<void> {
   const { context, input, follower, heartbeat } = lifetime;
   context.heads.clear();
@@ -120,7 +127,8 @@ async function closeStore(lifetime: Lifetime): Promise<void> {
       await releaseWorkerLock(context.lock);
     }
     if (input.ownsPool) {
-      // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their error.
+      // Its listeners stay: pg-pool's `end` resolves while the connections it ends may still raise their
+      // error.
       await context.pool.end().catch(() => undefined);
     } else {
       input.unguard();

@@ -1,13 +1,14 @@
 /**
 @module
-One live process per worker id (docs/durable-send.md#one-live-process-per-worker-id): a writer holds a session-level
-advisory lock named after its schema and worker id, on a connection of its own (`dedicatedConnection`), from its open
-to its close. A second live process with the same id finds the lock held and is refused at open as
-`LedgerError('locked')`, rule `worker-live`, so it never ends the first one's leases; a process that died lost its
-connection, and with it the lock (the database releases a session's advisory locks when its backend ends), so its
-restart opens at once. When the database drops the lock's connection, the writer refuses every write and claim until
-it holds the lock again on a new one, and for good (`fenced`, rule `worker-live`) once another process took it
-meanwhile. Its state is one {@link WorkerLockState}, which the functions of this module share.
+One live process per worker id (docs/durable-send.md#one-live-process-per-worker-id): a writer holds a
+session-level advisory lock named after its schema and worker id, on a connection of its own
+(`dedicatedConnection`), from its open to its close. A second live process with the same id finds the lock
+held and is refused at open as `LedgerError('locked')`, rule `worker-live`, so it never ends the first one's
+leases; a process that died lost its connection, and with it the lock (the database releases a session's
+advisory locks when its backend ends), so its restart opens at once. When the database drops the lock's
+connection, the writer refuses every write and claim until it holds the lock again on a new one, and for good
+(`fenced`, rule `worker-live`) once another process took it meanwhile. Its state is one
+{@link WorkerLockState}, which the functions of this module share.
 */
 import { hash } from 'node:crypto';
 import { LedgerError } from '../../core/errors.js';
@@ -15,16 +16,19 @@ import { type Dedicated, dedicatedConnection, type Pool } from './connection.js'
 
 const ignore = (): undefined => undefined;
 
-// How long taking the lock waits for its holder to let go (`lock_timeout`): a process killed a moment ago holds it until
-// its backend has seen its connection close, and the writer's own backend a moment after the database dropped it.
+// How long taking the lock waits for its holder to let go (`lock_timeout`): a process killed a moment ago
+// holds it until its backend has seen its connection close, and the writer's own backend a moment after the
+// database dropped it.
 const graceMs = 1000;
-// After a failed try to take the lock again, the next waits about this long; each failure in a row doubles it.
+// After a failed try to take the lock again, the next waits about this long; each failure in a row doubles
+// it.
 const retryMs = 50;
 const retryMaxMs = 5000;
 
-// The lock's session: waits at most `graceMs` for the lock and never times out otherwise; the database probes the
-// holder's connection (TCP keepalive after 10 s idle, every 5 s, 3 times), so a holder whose host vanished without
-// closing it frees the id within about half a minute. `idle_session_timeout` (PostgreSQL 14+) is set where it exists.
+// The lock's session: waits at most `graceMs` for the lock and never times out otherwise; the database probes
+// the holder's connection (TCP keepalive after 10 s idle, every 5 s, 3 times), so a holder whose host
+// vanished without closing it frees the id within about half a minute. `idle_session_timeout` (PostgreSQL
+// 14+) is set where it exists.
 const setup = `SELECT pg_backend_pid() AS pid, set_config('lock_timeout', $1, false),
     set_config('statement_timeout', '0', false), set_config('tcp_keepalives_idle', '10', false),
     set_config('tcp_keepalives_interval', '5', false), set_config('tcp_keepalives_count', '3', false),
@@ -46,21 +50,27 @@ export type WorkerLockState = {
   readonly keys: readonly [number, number];
   /** The connection that holds the lock now. */
   held: Dedicated | undefined;
-  /** The backends of this writer's connections since it last held the lock, and of the one that held it: a holder among them is this writer's own backend, not yet gone, never another process. */
+  /**
+  The backends of this writer's connections since it last held the lock, and of the one that held it: a holder
+  among them is this writer's own backend, not yet gone, never another process.
+  */
   readonly own: Set<number>;
   /** The try to take the lock again that is under way: writes wait for it. */
   regaining: Promise<void> | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   failures: number;
-  /** Another process took the lock while this writer did not hold it: every write and claim is refused from then on. */
+  /**
+  Another process took the lock while this writer did not hold it: every write and claim is refused from then
+  on.
+  */
   taken: boolean;
   closed: boolean;
 };
 
 /**
-The advisory lock's keys for `worker` in `schema`: the first 64 bits of a SHA-256 of both, as two 32-bit integers. Two
-names whose keys collide (about one chance in 2⁶⁴ for a pair) share one lock: the second to open is refused as if it
-had the same worker id, never let in beside the first.
+The advisory lock's keys for `worker` in `schema`: the first 64 bits of a SHA-256 of both, as two 32-bit
+integers. Two names whose keys collide (about one chance in 2⁶⁴ for a pair) share one lock: the second to open
+is refused as if it had the same worker id, never let in beside the first.
 */
 export function workerLockKeys(schema: string, worker: string): readonly [number, number] {
   const digest = hash('sha256', `surecall worker lock\u0000${schema}\u0000${worker}`, 'hex');
@@ -110,7 +120,10 @@ async function takeOn(
   return { taking: by === undefined || state.own.has(by) ? 'again' : 'taken', pid };
 }
 
-/** One try on a new connection: holding the lock, it keeps the connection and listens for its loss; else it ends it. */
+/**
+One try on a new connection: holding the lock, it keeps the connection and listens for its loss; else it ends
+it.
+*/
 async function tryTaking(state: WorkerLockState): Promise<Taking> {
   let connection: Dedicated | undefined;
   try {
@@ -147,7 +160,9 @@ function lose(state: WorkerLockState, connection: Dedicated): void {
   regain(state);
 }
 
-/** Tries to take the lock again now, unless a try is under way or scheduled; a failed try schedules the next. */
+/**
+Tries to take the lock again now, unless a try is under way or scheduled; a failed try schedules the next.
+*/
 function regain(state: WorkerLockState): void {
   if (state.closed || state.taken || state.regaining !== undefined || state.timer !== undefined) {
     return;
@@ -188,10 +203,11 @@ function retryLater(state: WorkerLockState): void {
 }
 
 /**
-Takes the worker lock for `worker` in `schema` as a writer opens, on a connection of its own made with `pool`'s
-configuration.
+Takes the worker lock for `worker` in `schema` as a writer opens, on a connection of its own made with
+`pool`'s configuration.
 
-@throws {LedgerError} `locked` (rule `worker-live`) when another live process holds it; `io` (rule `worker-lock`) when
+@throws {LedgerError} `locked` (rule `worker-live`) when another live process holds it; `io` (rule
+  `worker-lock`) when
 the connection could not be made or was dropped.
 */
 export async function acquireWorkerLock(
@@ -224,12 +240,14 @@ export async function acquireWorkerLock(
 }
 
 /**
-Resolves when this writer holds its worker lock, waiting for a try to take it again: the one under way, or one started
-now rather than at its scheduled time, since the write would reach the database anyway. Nothing to hold for a
-`readOnly` follower (`undefined`). Checked before every write and claim: a write sent while the lock was being lost
-still meets the lease check of its own statement (docs/durable-send.md#one-live-process-per-worker-id).
+Resolves when this writer holds its worker lock, waiting for a try to take it again: the one under way, or one
+started now rather than at its scheduled time, since the write would reach the database anyway. Nothing to
+hold for a `readOnly` follower (`undefined`). Checked before every write and claim: a write sent while the
+lock was being lost still meets the lease check of its own statement
+(docs/durable-send.md#one-live-process-per-worker-id).
 
-@throws {LedgerError} `io` (rule `worker-lock`) when that try could not take the lock; `fenced` (rule `worker-live`)
+@throws {LedgerError} `io` (rule `worker-lock`) when that try could not take the lock; `fenced` (rule
+  `worker-live`)
 once another process took it.
 */
 export async function holdWorkerLock(state: WorkerLockState | undefined): Promise<void> {

@@ -1,9 +1,9 @@
 /**
 @module
-The store's one write (docs/durable-send.md#leases): once the writer's worker lock is held, consecutive revisions of
-one record in ONE statement that checks the expected revision, its digest and the writer's lease, then this writer's
-cached head, then the announcement to followers; and, every so many writes, the pruning of what is past the retention
-window.
+The store's one write (docs/durable-send.md#leases): once the writer's worker lock is held, consecutive
+revisions of one record in ONE statement that checks the expected revision, its digest and the writer's lease,
+then this writer's cached head, then the announcement to followers; and, every so many writes, the pruning of
+what is past the retention window.
 */
 import { LedgerError } from '../../core/errors.js';
 import type { StoreCommit } from '../engine.js';
@@ -20,7 +20,10 @@ export type Commits = readonly Pick<StoreCommit, 'record' | 'revision'>[];
 // Appends between two prunings of what is past the retention window.
 const pruneEvery = 256;
 
-/** docs/durable-send.md#retention: a settled record past the window goes with its revisions; open records never do. */
+/**
+docs/durable-send.md#retention: a settled record past the window goes with its revisions; open records never
+do.
+*/
 async function prune(context: StoreContext): Promise<void> {
   await context.pool.query(
     bind(context.statements.prune, { CUTOFF: Date.now() - context.settings.retentionMs }),
@@ -39,7 +42,10 @@ async function refusal(context: StoreContext, id: string, expected: number): Pro
   return new LedgerError('fenced', { rule: 'lease' });
 }
 
-/** The values both writes bind: the record's row as the last revision leaves it, the lease, and every revision's row. */
+/**
+The values both writes bind: the record's row as the last revision leaves it, the lease, and every revision's
+row.
+*/
 function rowValues(context: StoreContext, commits: Commits) {
   const { record } = commits.at(-1) as Commits[number];
   return {
@@ -61,9 +67,10 @@ function rowValues(context: StoreContext, commits: Commits) {
 }
 
 /**
-Appends consecutive revisions of one record in ONE statement: the record's row moves to the last revision's state,
-and every revision gets its row. The first revision decides the check: revision 0 inserts the record (refused as
-`exists` when the id is taken); any later one needs the expected revision, its digest and the lease.
+Appends consecutive revisions of one record in ONE statement: the record's row moves to the last revision's
+state, and every revision gets its row. The first revision decides the check: revision 0 inserts the record
+(refused as `exists` when the id is taken); any later one needs the expected revision, its digest and the
+lease.
 */
 async function appendRevisions(context: StoreContext, commits: Commits): Promise<void> {
   const first = (commits[0] as Commits[number]).revision;
@@ -92,7 +99,10 @@ async function appendRevisions(context: StoreContext, commits: Commits): Promise
   }
 }
 
-/** A store write: its revisions in one statement, then this writer's cached head, then the announcement to followers. */
+/**
+A store write: its revisions in one statement, then this writer's cached head, then the announcement to
+followers.
+*/
 export function appendAll(context: StoreContext, commits: Commits): Promise<void> {
   return io(async () => {
     // docs/durable-send.md#one-live-process-per-worker-id: only the process that holds its worker id writes.
