@@ -9,12 +9,19 @@ finally refuses. Every wait runs on fake timers.
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ClientEvent, StreamBreakEvent } from '../src/client/events.js';
+import type { ClientEvent } from '../src/client/events.js';
 import type { ProtocolBinding } from '../src/client/security.js';
 import type { JsonObject } from '../src/protocol/json-value.js';
-import type { StreamResponse } from '../src/protocol/stream.js';
 import { craft, type Piece } from './support/crafted-stream.js';
-import { bindings, drive, mountAgent, record, server, userMessage } from './support/retry-agents.js';
+import {
+  bindings,
+  breaks,
+  consume,
+  mountAgent,
+  record,
+  server,
+  userMessage,
+} from './support/retry-agents.js';
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 beforeEach(() => vi.useRealTimers());
@@ -29,36 +36,8 @@ Far more subscriptions than any budget allows: a peer refuses the next one, so c
 */
 const patience = 300;
 
-/**
-Reads a stream under fake time: what it delivered, the error it ended with, and the fake milliseconds it took.
-*/
-async function consume(stream: AsyncIterable<StreamResponse>): Promise<{
-  readonly delivered: StreamResponse[];
-  readonly error: unknown;
-  readonly tookMs: number;
-}> {
-  const delivered: StreamResponse[] = [];
-  let error: unknown;
-  const started = Date.now();
-  await drive(
-    (async () => {
-      try {
-        for await (const event of stream) {
-          delivered.push(event);
-        }
-      } catch (caught) {
-        error = caught;
-      }
-    })(),
-    25,
-    3_600_000,
-  );
-  return { delivered, error, tookMs: Date.now() - started };
-}
-
-function breaks(events: readonly ClientEvent[]): StreamBreakEvent[] {
-  return events.filter((event): event is StreamBreakEvent => event.type === 'stream-break');
-}
+// The fake time a stream may take before a test gives up on it: far past every budget under test.
+const fakeHour = 3_600_000;
 
 function frameBytes(events: readonly ClientEvent[]): number {
   return events.reduce((sum, event) => sum + (event.type === 'stream-frame' ? event.wireBytes : 0), 0);
@@ -127,6 +106,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
         { message: userMessage('budget') },
         { resume: { initialDelayMs: 0, totalAttempts: 1024 } },
       ),
+      fakeHour,
     );
 
     // 2 events, then 3 for each resumption: the 22nd event, the second of the 7th resumption, is refused.
@@ -161,6 +141,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
 
     const { error } = await consume(
       client.sendStreamingMessage({ message: userMessage('budget') }, { resume: { initialDelayMs: 0 } }),
+      fakeHour,
     );
 
     expect(frameBytes(events)).toBeLessThanOrEqual(2048);
@@ -188,6 +169,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
 
     const { delivered, error, tookMs } = await consume(
       client.sendStreamingMessage({ message: userMessage('budget') }),
+      fakeHour,
     );
 
     expect(delivered).toHaveLength(1);
@@ -226,6 +208,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
         { message: userMessage('budget') },
         { resume: { initialDelayMs: 0, totalTimeMs: 5000 } },
       ),
+      fakeHour,
     );
 
     expect(delivered.map((event) => Object.keys(event)[0])).toEqual(['task', 'task']);
@@ -254,6 +237,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
 
     const { error } = await consume(
       client.sendStreamingMessage({ message: userMessage('budget') }, { resume: { initialDelayMs: 0 } }),
+      fakeHour,
     );
 
     // The same state again is no progress: the three attempts of the first break are all it gets.
@@ -282,6 +266,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
 
     const { delivered, error } = await consume(
       client.sendStreamingMessage({ message: userMessage('budget') }, { resume: { initialDelayMs: 0 } }),
+      fakeHour,
     );
 
     expect(subscriptions()).toBe(32);
@@ -295,6 +280,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
         { message: userMessage('budget') },
         { resume: { initialDelayMs: 0, totalAttempts: 5 } },
       ),
+      fakeHour,
     );
     expect(subscriptions() - before).toBe(5);
   });
@@ -315,6 +301,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
 
     const { delivered, error } = await consume(
       client.sendStreamingMessage({ message: userMessage('budget') }, { resume: { initialDelayMs: 0 } }),
+      fakeHour,
     );
 
     expect(error).toBeUndefined();
@@ -339,6 +326,7 @@ describe.each(bindings)('one budget across every resumption over %s', (binding) 
 
     const { delivered, error } = await consume(
       client.sendStreamingMessage({ message: userMessage('budget') }, { resume: { initialDelayMs: 0 } }),
+      fakeHour,
     );
 
     expect(delivered.map((event) => Object.keys(event)[0])).toEqual(['task', 'statusUpdate']);

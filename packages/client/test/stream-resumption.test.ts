@@ -5,13 +5,22 @@ consumer exactly as an unbroken stream does, with the message sent once and one 
 Every wait runs on fake timers.
 */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ClientEvent, StreamBreakEvent, StreamResumeEvent } from '../src/client/events.js';
+import type { ClientEvent, StreamResumeEvent } from '../src/client/events.js';
 import { isClientError } from '../src/core/errors.js';
 import type { JsonObject } from '../src/protocol/json-value.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 import { assemble } from './support/assembly.js';
 import { craft, type Piece } from './support/crafted-stream.js';
-import { bindings, drive, mountAgent, record, server, userMessage } from './support/retry-agents.js';
+import {
+  bindings,
+  breaks,
+  consume,
+  drive,
+  mountAgent,
+  record,
+  server,
+  userMessage,
+} from './support/retry-agents.js';
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 beforeEach(() => vi.useRealTimers());
@@ -26,32 +35,8 @@ const words = 'task alpha beta gamma';
 const frameCount = 6;
 const indices = Array.from({ length: frameCount }, (_, index) => index);
 
-/** Reads a stream under fake time: what it delivered, and the error it ended with, if any. */
-async function consume(
-  stream: AsyncIterable<StreamResponse>,
-): Promise<{ readonly delivered: StreamResponse[]; readonly error: unknown }> {
-  const delivered: StreamResponse[] = [];
-  let error: unknown;
-  await drive(
-    (async () => {
-      try {
-        for await (const event of stream) {
-          delivered.push(event);
-        }
-      } catch (caught) {
-        error = caught;
-      }
-    })(),
-  );
-  return { delivered, error };
-}
-
 function requests(events: readonly ClientEvent[], operation: string): number {
   return events.filter((event) => event.type === 'request' && event.operation === operation).length;
-}
-
-function breaks(events: readonly ClientEvent[]): StreamBreakEvent[] {
-  return events.filter((event): event is StreamBreakEvent => event.type === 'stream-break');
 }
 
 function resumes(events: readonly ClientEvent[]): StreamResumeEvent[] {

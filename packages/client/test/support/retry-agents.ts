@@ -18,7 +18,7 @@ import {
 import { setupServer } from 'msw/node';
 import { vi } from 'vitest';
 import { type A2aClient, createClient } from '../../src/client/client.js';
-import type { ClientEvent } from '../../src/client/events.js';
+import type { ClientEvent, StreamBreakEvent } from '../../src/client/events.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { ProtocolBinding } from '../../src/client/security.js';
 import { cardDigest } from '../../src/discovery/digest.js';
@@ -26,6 +26,7 @@ import { setKey } from '../../src/idempotency/key.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
+import type { StreamResponse } from '../../src/protocol/stream.js';
 
 /** Both bindings, for `describe.each`. */
 export const bindings = ['JSONRPC', 'HTTP+JSON'] as const;
@@ -119,6 +120,38 @@ export async function drive<T>(promise: Promise<T>, stepMs = 25, limitMs = 600_0
     await vi.advanceTimersByTimeAsync(stepMs);
   }
   return promise;
+}
+
+/**
+Reads a stream under fake time, driven for at most `limitMs`: what it delivered, the error it ended with, if
+any, and the fake milliseconds it took.
+*/
+export async function consume(
+  stream: AsyncIterable<StreamResponse>,
+  limitMs?: number,
+): Promise<{ readonly delivered: StreamResponse[]; readonly error: unknown; readonly tookMs: number }> {
+  const delivered: StreamResponse[] = [];
+  let error: unknown;
+  const started = Date.now();
+  await drive(
+    (async () => {
+      try {
+        for await (const event of stream) {
+          delivered.push(event);
+        }
+      } catch (caught) {
+        error = caught;
+      }
+    })(),
+    25,
+    limitMs,
+  );
+  return { delivered, error, tookMs: Date.now() - started };
+}
+
+/** The `stream-break` events of an inspector feed. */
+export function breaks(events: readonly ClientEvent[]): StreamBreakEvent[] {
+  return events.filter((event): event is StreamBreakEvent => event.type === 'stream-break');
 }
 
 /** The error `promise` rejects with, after driving fake time; fails if it resolves. */
