@@ -15,7 +15,7 @@ const handle = createMockHandle({ agent, faults });
 faults.set({ operation: 'SendMessage', kind: 'drop-after' }); // the work happens, the answer is lost
 ```
 */
-export type { AgentOptions, Executions, IdempotencyMode, MockAgent } from './agent/agent.js';
+export type { AgentOptions, Executions, IdempotencyMode, MessageIds, MockAgent } from './agent/agent.js';
 export { createAgent } from './agent/agent.js';
 // The behaviours (`behaviours`, `maxBigKiB`, `maxSlowSeconds`, `slowTickMs`) stay internal: the agent card
 // lists them as its skills, and a message's first word picks one.

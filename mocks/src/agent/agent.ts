@@ -5,6 +5,7 @@ import { handleRest } from '../http/rest.js';
 import { agentCardPath, agentCardResponse, buildAgentCard, jsonRpcPath, restPath } from './card.js';
 import { createExecutionCounter, type Executions } from './executions.js';
 import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
+import { type MessageIds, withoutMessageIds } from './message-ids.js';
 import { createOperations, type Operations } from './operations.js';
 import {
   createSerializer,
@@ -19,6 +20,7 @@ import type { WireStreamResponse } from './wire.js';
 
 export type { Executions } from './executions.js';
 export type { IdempotencyMode } from './idempotency.js';
+export type { MessageIds } from './message-ids.js';
 
 /** How a mock agent behaves. Every field is optional. */
 export type AgentOptions = {
@@ -53,6 +55,12 @@ export type AgentOptions = {
   outlived its task (it answers TaskNotFound and runs nothing). @default never
   */
   readonly taskTtlMs?: number;
+  /**
+  `omitted`: the messages of every answer (a direct reply, a task's status message and history, a status
+  update's message) leave out `contextId` and `taskId`, which the A2A proto makes optional, as agents not
+  built on the official SDKs do (`message-ids.ts`). @default 'set'
+  */
+  readonly messageIds?: MessageIds;
 };
 
 /** A running mock agent. */
@@ -136,7 +144,13 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     executions: counter,
     print,
   });
-  const binding = { operations: printing(operations, print), mode };
+  const messageIds = options.messageIds ?? 'set';
+  if (messageIds !== 'set' && messageIds !== 'omitted') {
+    throw new OptionsError('messageIds', 'inconsistent');
+  }
+  const write: Serializer =
+    messageIds === 'set' ? print : (type, value) => print(type, withoutMessageIds(value));
+  const binding = { operations: printing(operations, write), mode };
 
   return {
     async handle(request) {

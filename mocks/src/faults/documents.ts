@@ -6,7 +6,7 @@ back unchanged.
 */
 
 import { protoEnums } from '../agent/serializer.js';
-import type { Call, FaultSpec } from './fault-types.js';
+import type { Call, FaultSpec, ForeignMessageIdsFault } from './fault-types.js';
 
 /**
 A JSON object, seen through the members the lab reads or rewrites; every other member passes through
@@ -53,7 +53,8 @@ export type DocumentFault = Extract<
       | 'blocking-submitted'
       | 'different-task-id'
       | 'altered-history'
-      | 'altered-data';
+      | 'altered-data'
+      | 'foreign-message-ids';
   }
 >;
 
@@ -68,6 +69,7 @@ export function rewritesDocuments(spec: FaultSpec): spec is DocumentFault {
     case 'different-task-id':
     case 'altered-history':
     case 'altered-data':
+    case 'foreign-message-ids':
       return true;
     default:
       return false;
@@ -237,6 +239,8 @@ function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
       return alterHistory(result, spec.text);
     case 'altered-data':
       return alterData(result, spec.data ?? defaultAlteredData);
+    case 'foreign-message-ids':
+      return foreignMessageIds(result, spec);
     default:
       return false;
   }
@@ -347,4 +351,36 @@ function alterData(result: JsonObject, replacement: unknown): boolean {
     }
   }
   return changed;
+}
+
+/** The messages of a result in the places a `foreign-message-ids` fault names. */
+function messagesIn(result: JsonObject, where: ForeignMessageIdsFault['where']): unknown[] {
+  const found: unknown[] = [];
+  if (where === undefined || where === 'reply') {
+    found.push(result.message);
+  }
+  const statuses: unknown[] = tasksIn(result).map((task) => task.status);
+  const update = result.statusUpdate;
+  if (isRecord(update)) {
+    statuses.push(update.status);
+  }
+  if (where === undefined || where === 'status') {
+    found.push(...statuses.map((status) => (isRecord(status) ? status.message : undefined)));
+  }
+  if (where === undefined || where === 'history') {
+    for (const task of tasksIn(result)) {
+      found.push(...(Array.isArray(task.history) ? task.history : []));
+    }
+  }
+  return found.filter(isRecord);
+}
+
+function foreignMessageIds(result: JsonObject, spec: ForeignMessageIdsFault): boolean {
+  const member = spec.member ?? 'contextId';
+  const messages = messagesIn(result, spec.where) as JsonObject[];
+  for (const message of messages) {
+    const own = message[member];
+    message[member] = typeof own === 'string' && own !== '' ? `${own}-foreign` : 'fault-lab-foreign';
+  }
+  return messages.length > 0;
 }

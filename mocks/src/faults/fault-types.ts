@@ -129,6 +129,21 @@ export type AlteredDataFault = FaultTarget &
     readonly data?: JsonValue;
   };
 
+/**
+The agent's messages name another context or task than the one they belong to: the `member` of each message
+`where` says (a direct reply, a task's or a status update's status message, a task's history; all of them
+when absent) gets `-foreign` appended, or reads `fault-lab-foreign` where the message had none. A message
+inside a task belongs to that task (A2A proto `Message`), and a direct reply in another context than the send
+named breaks A2A spec §3.4.1, so a client must refuse either.
+*/
+export type ForeignMessageIdsFault = FaultTarget &
+  FrameTarget & {
+    readonly kind: 'foreign-message-ids';
+    /** @default 'contextId' */
+    readonly member?: 'contextId' | 'taskId';
+    readonly where?: 'reply' | 'status' | 'history';
+  };
+
 /** One fault to arm, discriminated by `kind`. */
 export type FaultSpec =
   | DropBeforeFault
@@ -148,7 +163,8 @@ export type FaultSpec =
   | BlockingSubmittedFault
   | DifferentTaskIdFault
   | AlteredHistoryFault
-  | AlteredDataFault;
+  | AlteredDataFault
+  | ForeignMessageIdsFault;
 
 /** The kind of a fault. */
 export type FaultKind = FaultSpec['kind'];

@@ -695,6 +695,43 @@ describe('malformed answers (the work happens)', () => {
     });
   });
 
+  it("foreign-message-ids: moves every message's context, by default", async () => {
+    const { handle } = setUp({ kind: 'foreign-message-ids', operation: 'GetTask' });
+    const body = (await (await handle(rest('GET', '/tasks/t-1'))).json()) as typeof task;
+    expect(body.contextId).toBe('c-1');
+    expect(body.history.map((message) => [message.contextId, message.taskId])).toEqual([
+      ['c-1-foreign', 't-1'],
+      ['c-1-foreign', 't-1'],
+    ]);
+  });
+
+  it('foreign-message-ids: names a task where a reply had none, and only where it says', async () => {
+    const reply = { messageId: 'm-3', contextId: 'c-1', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] };
+    const { handle } = withAnswers(
+      { SendMessage: { message: reply } },
+      { kind: 'foreign-message-ids', operation: '*', member: 'taskId', where: 'reply' },
+    );
+    expect(await (await handle(rpc('SendMessage'))).json()).toMatchObject({
+      result: { message: { ...reply, taskId: 'fault-lab-foreign' } },
+    });
+    const history = setUp({ kind: 'foreign-message-ids', operation: 'GetTask', where: 'status' });
+    expect(await (await history.handle(rest('GET', '/tasks/t-1'))).json()).toEqual(task);
+    expect(history.faults.list()).toEqual([]);
+  });
+
+  it("foreign-message-ids: rewrites a status update's message in the chosen frame", async () => {
+    const message = { messageId: 'm-4', role: 'ROLE_AGENT', parts: [{ text: 'working' }] };
+    const update = { taskId: 't-1', contextId: 'c-1', status: { state: 'TASK_STATE_WORKING', message } };
+    const { handle } = withAnswers(
+      { SendStreamingMessage: [streamEvents[0], { statusUpdate: update }] },
+      { kind: 'foreign-message-ids', operation: 'SendStreamingMessage', frame: 1, where: 'status' },
+    );
+    const [, second] = frames(await (await handle(rpc('SendStreamingMessage'))).text()).map(dataOf);
+    expect(second).toMatchObject({
+      result: { statusUpdate: { status: { message: { ...message, contextId: 'fault-lab-foreign' } } } },
+    });
+  });
+
   it('leaves an HTTP+JSON error answer alone', async () => {
     const { handle } = setUp({ kind: 'two-union-members', operation: 'GetTask' });
     const response = await handle(rest('GET', '/tasks/t-404'));

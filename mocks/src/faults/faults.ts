@@ -28,6 +28,7 @@ through unchanged, and is still spent):
 | `different-task-id` | yes | the task's id replaced | same, in frame `frame` |
 | `altered-history` | yes | the user's history text changed | same, in frame `frame` |
 | `altered-data` | yes | the agent's data parts hold `data` | same, in frame `frame` |
+| `foreign-message-ids` | yes | messages name another context or task | same, in frame `frame` |
 
 @example
 ```ts

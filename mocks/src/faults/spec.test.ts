@@ -24,6 +24,10 @@ describe('safeParseFaultSpec', () => {
     ['altered history', { kind: 'altered-history', operation: 'ListTasks', text: 'changed' }],
     ['altered data', { kind: 'altered-data', operation: 'GetTask', frame: 1, data: { a: [1, null, 'x'] } }],
     ['altered data that is null', { kind: 'altered-data', operation: 'SendMessage', data: null }],
+    [
+      'foreign message ids',
+      { kind: 'foreign-message-ids', operation: '*', member: 'taskId', where: 'history' },
+    ],
   ])('accepts %s', (_name, input) => {
     expect(safeParseFaultSpec(input)).toEqual({ ok: true, value: input });
   });
@@ -54,6 +58,12 @@ describe('safeParseFaultSpec', () => {
     ['a one-byte line', { kind: 'oversized-sse-line', operation: '*', bytes: 1 }, 'bytes'],
     ['an empty task id', { kind: 'different-task-id', operation: '*', taskId: '' }, 'taskId'],
     ['altered data that is no JSON', { kind: 'altered-data', operation: '*', data: 1n }, 'data'],
+    [
+      'foreign ids of another member',
+      { kind: 'foreign-message-ids', operation: '*', member: 'id' },
+      'member',
+    ],
+    ['foreign ids elsewhere', { kind: 'foreign-message-ids', operation: '*', where: 'artifacts' }, 'where'],
     [
       'altered data over 1 MiB',
       { kind: 'altered-data', operation: '*', data: 'x'.repeat(1024 * 1024) },

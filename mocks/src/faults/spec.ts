@@ -28,6 +28,7 @@ const kinds = [
   'different-task-id',
   'altered-history',
   'altered-data',
+  'foreign-message-ids',
 ] as const satisfies readonly FaultKind[];
 
 const maxCount = 1_000_000;
@@ -101,6 +102,11 @@ const paramRules: { readonly [K in FaultKind]: Readonly<Record<string, ParamRule
   'different-task-id': { ...frameRule, taskId: optional(text(256)) },
   'altered-history': { ...frameRule, text: optional(text(4096)) },
   'altered-data': { ...frameRule, data: optional(jsonValue(1024 * 1024)) },
+  'foreign-message-ids': {
+    ...frameRule,
+    member: optional(oneOf('contextId', 'taskId')),
+    where: optional(oneOf('reply', 'status', 'history')),
+  },
 };
 
 const targetRules: Readonly<Record<string, ParamRule>> = {

@@ -44,7 +44,8 @@ work, and the send is cancelled once the agent has run it: a late answer nobody 
 answer. `altered-history` is unknown because the answer's history contradicts the message sent.
 `different-task-id` commits the id the peer claims: a task handle is the peer's word, checked when the task is
 followed (GetTask), not by the send. `altered-data` commits: a data part's content is the peer's to choose,
-and only a caller's own schema judges it (a remote skill's output).
+and only a caller's own schema judges it (a remote skill's output). `foreign-message-ids` is unknown: the
+history's message names another context than its task's, so the answer is refused after the agent ran it.
 */
 const faults: Readonly<
   Record<
@@ -70,6 +71,7 @@ const faults: Readonly<
   'different-task-id': { spec: {}, send: () => committed },
   'altered-history': { spec: {}, send: () => unknownRan },
   'altered-data': { spec: {}, send: () => committed },
+  'foreign-message-ids': { spec: {}, send: () => unknownRan },
 };
 
 type Row = {

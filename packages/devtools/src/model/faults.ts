@@ -165,6 +165,12 @@ const switches = {
     group: 'malformed',
     params: [frame],
   },
+  'foreign-message-ids': {
+    label: 'Foreign message ids',
+    description: 'The agent’s messages name another context than the task or the send they belong to.',
+    group: 'malformed',
+    params: [frame],
+  },
 } satisfies Record<FaultKind, Omit<FaultSwitch, 'kind'>>;
 
 /** Every switch, grouped: lost responses, then timing, then malformed answers. */
