@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError, type InvalidResponseReason } from '../core/errors.js';
 import type { Message } from '../protocol/message.js';
@@ -12,7 +13,13 @@ import { checkPushConfig, checkPushConfigPage, checkTaskPage } from './page-chec
 type Refusal = readonly [InvalidResponseReason, string, string];
 type Case = [name: string, run: () => void, refusal?: Refusal];
 
+/** Every rule a case of these tables was refused with. */
+const refusedWith = new Set<string>();
+
 function outcome(run: () => void, refusal: Refusal | undefined): void {
+  if (refusal !== undefined) {
+    refusedWith.add(refusal[1]);
+  }
   if (refusal === undefined) {
     expect(run).not.toThrow();
     return;
@@ -87,20 +94,17 @@ describe('checkTask (GetTask, CancelTask)', () => {
       () => checkTask(withStatusMessage(user(owner)), expected),
       ['identity', 'status-message-role', '$.status.message.role'],
     ],
-    [
-      'a status message without contextId',
-      () => checkTask(withStatusMessage(agentWithoutContext), expected),
-      ['identity', 'status-message-context-id', '$.status.message.contextId'],
-    ],
+    // A2A proto `Message`: both ids are optional, and a message inside a task is that task's.
+    ['a status message without contextId', () => checkTask(withStatusMessage(agentWithoutContext), expected)],
     [
       'a status message of another context',
       () => checkTask(withStatusMessage(agent({ contextId: 'context-2' })), expected),
       ['identity', 'status-message-context-id', '$.status.message.contextId'],
     ],
+    ['a status message without taskId', () => checkTask(withStatusMessage(agentWithoutTask), expected)],
     [
-      'a status message without taskId',
-      () => checkTask(withStatusMessage(agentWithoutTask), expected),
-      ['identity', 'status-message-task-id', '$.status.message.taskId'],
+      'a status message without ids',
+      () => checkTask(withStatusMessage(user({ role: 'ROLE_AGENT' })), expected),
     ],
     [
       'a status message of another task',
@@ -122,12 +126,20 @@ describe('checkTask (GetTask, CancelTask)', () => {
     [
       'an agent history message without contextId',
       () => checkTask(task({ history: [agentWithoutContext] }), expected),
-      ['identity', 'history-context-id', '$.history[0].contextId'],
     ],
     [
       'an agent history message without taskId',
       () => checkTask(task({ history: [agentWithoutTask] }), expected),
-      ['identity', 'history-task-id', '$.history[0].taskId'],
+    ],
+    [
+      'an agent history message of another context',
+      () => checkTask(task({ history: [agent({ contextId: 'context-2' })] }), expected),
+      ['identity', 'history-context-id', '$.history[0].contextId'],
+    ],
+    [
+      'an agent history message of another task',
+      () => checkTask(task({ history: [user(), agent({ taskId: 'task-2' })] }), expected),
+      ['identity', 'history-task-id', '$.history[1].taskId'],
     ],
   ])('%s', (_name, run, refusal) => outcome(run, refusal));
 
@@ -168,10 +180,18 @@ describe('checkSendResult', () => {
       () => checkSendResult(send(), { message: user({ contextId: 'context-1' }) }),
       ['identity', 'message-role', '$.message.role'],
     ],
+    // A2A spec §3.4.1: an agent MAY leave the context of a message without one unassigned.
     [
       'a direct message without contextId',
       () => checkSendResult(send(), { message: user({ role: 'ROLE_AGENT' }) }),
-      ['identity', 'message-context-id', '$.message.contextId'],
+    ],
+    [
+      'a direct message without contextId in the requested context',
+      () => checkSendResult(send({ contextId: 'context-1' }), { message: user({ role: 'ROLE_AGENT' }) }),
+    ],
+    [
+      'a direct message in a context of its own when the request named none',
+      () => checkSendResult(send(), { message: { ...agentWithoutTask, contextId: 'fresh' } }),
     ],
     [
       'a direct message in another context',
@@ -191,7 +211,21 @@ describe('checkSendResult', () => {
     [
       'a direct message without the requested taskId',
       () => checkSendResult(followUp, { message: agentWithoutTask }),
-      ['identity', 'message-task-id', '$.message.taskId'],
+    ],
+    [
+      'a task whose messages carry no ids',
+      () =>
+        checkSendResult(send(), {
+          task: task({
+            status: { state: 'TASK_STATE_COMPLETED', message: user({ role: 'ROLE_AGENT' }) },
+            history: [user(), user({ role: 'ROLE_AGENT' })],
+          }),
+        }),
+    ],
+    [
+      'a status message of another context',
+      () => checkSendResult(send(), { task: withStatusMessage(agent({ contextId: 'context-2' })) }),
+      ['identity', 'status-message-context-id', '$.task.status.message.contextId'],
     ],
     [
       'any new task for a first message',
@@ -496,4 +530,36 @@ describe('checkPushConfig and checkPushConfigPage', () => {
       ['page', 'duplicate-config-id', '$.configs[1].id'],
     ],
   ])('%s', (_name, run, refusal) => outcome(run, refusal));
+});
+
+// docs/protocol-checks.md#success-answers against the code: every rule `checks.ts` refuses with has its row,
+// with the clause that decides it, and is met by a refusing case of the tables above.
+describe('the rules of checks.ts', () => {
+  const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+  const code = [...read('./checks.ts').matchAll(/fail\('[a-z]+', '([a-z-]+)'/g)].map((match) => match[1]);
+  const documents = read('../../../../docs/protocol-checks.md');
+  const section = documents.slice(
+    documents.indexOf('### Success answers'),
+    documents.indexOf('### Error answers'),
+  );
+  const rows = new Map(
+    [...section.matchAll(/^\| `answer\.([a-z_-]+)` +\|[^|]+\| ([^|]+?) +\|$/gm)].map((match) => [
+      match[1],
+      match[2],
+    ]),
+  );
+
+  it('are read from the source', () => {
+    expect(code).toContain('status-message-task-id');
+    expect(code).toContain('blocking-not-settled');
+  });
+
+  it.each(code)('%s has its row, citing the spec or the proto', (rule) => {
+    expect(rows.get(rule ?? '')).toMatch(/A2A (spec §|proto `)/);
+  });
+
+  // The tables above have run by now: vitest runs a file's tests in order.
+  it('are each met by a refusing case of the tables above', () => {
+    expect(code.filter((rule) => !refusedWith.has(rule ?? ''))).toEqual([]);
+  });
 });

@@ -65,8 +65,10 @@ export function sendExpectation(request: SendMessageRequest): TaskExpectation {
 }
 
 /**
-Checks a status message (of a task or of a status update event): an agent message of exactly this task and
-context, both ids present (docs/protocol-checks.md#unary-answers, resource identity of a Task).
+Checks a status message (of a task or of a status update event): an agent message, of this task and context
+where it names them (docs/protocol-checks.md#unary-answers, resource identity of a Task). A2A proto `Message`:
+`context_id` and `task_id` are optional, and a message inside a task belongs to that task, so an absent id
+reads as the owner's; naming another is refused.
 */
 export function checkStatusMessage(
   message: Message,
@@ -77,10 +79,10 @@ export function checkStatusMessage(
   if (message.role !== 'ROLE_AGENT') {
     fail('identity', 'status-message-role', `${path}.role`, options);
   }
-  if (message.contextId !== owner.contextId) {
+  if ((message.contextId ?? owner.contextId) !== owner.contextId) {
     fail('identity', 'status-message-context-id', `${path}.contextId`, options);
   }
-  if (message.taskId !== owner.taskId) {
+  if ((message.taskId ?? owner.taskId) !== owner.taskId) {
     fail('identity', 'status-message-task-id', `${path}.taskId`, options);
   }
 }
@@ -110,22 +112,22 @@ export function checkTaskAt(
     checkStatusMessage(task.status.message, owner, `${path}.status.message`, options);
   }
   task.history.forEach((message, index) => {
-    // A user message may leave its ids out (the client's own, echoed); an agent message must carry both (A2A
-    // spec §4.1.4).
-    const agent = message.role === 'ROLE_AGENT';
-    if (message.contextId === undefined ? agent : message.contextId !== owner.contextId) {
+    // A2A proto `Message`: as for the status message, an absent id reads as the task's.
+    if ((message.contextId ?? owner.contextId) !== owner.contextId) {
       fail('identity', 'history-context-id', `${path}.history[${index}].contextId`, options);
     }
-    if (message.taskId === undefined ? agent : message.taskId !== owner.taskId) {
+    if ((message.taskId ?? owner.taskId) !== owner.taskId) {
       fail('identity', 'history-task-id', `${path}.history[${index}].taskId`, options);
     }
   });
 }
 
 /**
-Direct Message identity at `path`: an agent message, with a `contextId` (the request's when it set one), and a
-`taskId` only when the request named a task, then equal to it. A2A spec §4.1.4: a server message carries
-`contextId` always and `taskId` only if a task exists.
+Direct Message identity at `path`: an agent message, in the request's context and of the request's task where
+it names them, and naming no task when the request named none. A2A proto `Message`: both ids are optional
+("If set, the message will be associated with…"), and A2A spec §3.4.1 lets an agent leave a context
+unassigned; an agent that cannot accept the request's context MUST reject the request, so an answer in
+another context is refused.
 */
 export function checkDirectMessageAt(
   message: Message,
@@ -136,13 +138,10 @@ export function checkDirectMessageAt(
   if (message.role !== 'ROLE_AGENT') {
     fail('identity', 'message-role', `${path}.role`, options);
   }
-  if (
-    message.contextId === undefined ||
-    (sent.contextId !== undefined && message.contextId !== sent.contextId)
-  ) {
+  if ((sent.contextId ?? message.contextId) !== (message.contextId ?? sent.contextId)) {
     fail('identity', 'message-context-id', `${path}.contextId`, options);
   }
-  if (message.taskId !== sent.taskId) {
+  if ((message.taskId ?? sent.taskId) !== sent.taskId) {
     fail('identity', 'message-task-id', `${path}.taskId`, options);
   }
 }

@@ -291,10 +291,16 @@ describe('createStreamValidator', () => {
       [snapshot(), status('TASK_STATE_COMPLETED', { message: user(owner) })],
       [1, 'identity', 'status-message-role', '$.statusUpdate.status.message.role'],
     ],
+    // A2A proto `Message`: the ids are optional, and a status message is its update's task's.
     [
       'a status message without taskId',
       send,
       [snapshot(), status('TASK_STATE_COMPLETED', { message: reply })],
+    ],
+    [
+      'a status message of another task',
+      send,
+      [snapshot(), status('TASK_STATE_COMPLETED', { message: agent({ taskId: 'task-2' }) })],
       [1, 'identity', 'status-message-task-id', '$.statusUpdate.status.message.taskId'],
     ],
     [
