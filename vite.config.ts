@@ -17,6 +17,7 @@ const serializerSuites = [
   'packages/client/test/durable/remote-skill.test.ts',
   'packages/client/test/idempotency/*.test.ts',
   'packages/client/test/optional-ids.test.ts',
+  'packages/client/test/remote-text.test.ts',
 ];
 
 // The suites that need PostgreSQL: the shared ledger contract (run on the other stores by `client`) and the

@@ -66,14 +66,24 @@ export function failureOf(error: unknown): Failure {
     const hint = hints[error.kind] ?? error.kind;
     const refused =
       error.kind === 'remote' && error.remoteCode !== undefined && notAppliedCodes.has(error.remoteCode);
+    // The agent's own words, already inert: escaped, cut and the token masked by the client
+    // (ARCHITECTURE.md#errors), so they print as they are, on this one line.
+    const said =
+      error.kind === 'remote' && error.remote !== undefined
+        ? `; the agent said: ${error.remote.message}`
+        : '';
     if (error.dispatched && !refused) {
       return {
         code: exitCodes.unknown,
-        text: `${hint} after the request left, so it may have run: do not resend it blindly (${error.message})`,
+        text: `${hint} after the request left, so it may have run: do not resend it blindly (${error.message})${said}`,
         usage: false,
       };
     }
-    return { code: exitCodes.failed, text: `${hint}; nothing was applied (${error.message})`, usage: false };
+    return {
+      code: exitCodes.failed,
+      text: `${hint}; nothing was applied (${error.message})${said}`,
+      usage: false,
+    };
   }
   const named = (typeof error === 'object' && error !== null ? error : {}) as Named;
   const message = typeof named.message === 'string' ? named.message : '';

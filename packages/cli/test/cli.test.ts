@@ -197,6 +197,8 @@ describe('surecall send', () => {
     const run = await surecall(['send', mock.cardUrl, 'slow 0', '--loopback']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^surecall: the agent answered with an A2A error; nothing was applied/);
+    // The agent's own words, after the client's (ARCHITECTURE.md#errors).
+    expect(run.stderr).toContain('; the agent said: slow needs a whole number of seconds, 1 to 3600\n');
   });
 
   it('takes a token only from the environment or stdin, and never prints it', async () => {

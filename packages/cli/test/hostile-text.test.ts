@@ -36,6 +36,11 @@ const hostileText =
 const shownText =
   'ok\\x1b[2J\\x1b]8;;https://evil.example/\\x07link\\x1b]8;;\\x07\\x9b31m\\nCOMPLETED: forged\\r\\u202eevil\\\\';
 
+// A refusal's message may hold no control character but TAB, LF and CR
+// (docs/protocol-checks.md#error-answers): a line feed that forges a line of ours, a carriage return, an
+// override, an isolate, a backslash.
+const hostileRefusal = 'refused\nCOMPLETED: forged\r\u202eevil\t\u2066x\\u{a}';
+
 // What must never reach the terminal raw: a line feed only ends one of our lines.
 const raw = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 const rawOutside = (output: string) => raw.test(output.replaceAll('\n', ''));
@@ -50,7 +55,10 @@ type WireTask = JsonObject & {
   readonly status?: JsonObject & { readonly message?: JsonObject };
   readonly artifacts?: readonly JsonObject[];
 };
-type WireAnswer = JsonObject & { readonly result?: JsonObject & { readonly task?: WireTask } };
+type WireAnswer = JsonObject & {
+  readonly result?: JsonObject & { readonly task?: WireTask };
+  readonly error?: unknown;
+};
 
 /** The mock agent's card, with the hostile labels added (in whichever JSON names its printer uses). */
 function hostileCard(card: WireCard): WireCard {
@@ -78,7 +86,11 @@ A SendMessage answer whose task the mock agent made, with its id, its status mes
 its artifacts' names hostile.
 */
 function hostileAnswer(body: WireAnswer): WireAnswer {
-  const { result } = body;
+  const { result, error } = body;
+  if (typeof error === 'object' && error !== null) {
+    // A refusal's own words are the peer's too.
+    return { ...body, error: { ...error, message: hostileRefusal } };
+  }
   if (result?.task === undefined) {
     return body;
   }
@@ -188,6 +200,17 @@ describe('surecall send to a hostile agent', () => {
       'artifact art\\u202eifact: alpha',
       '',
     ]);
+  });
+
+  it("prints a refusal's own words as the client escaped them, on one line", async () => {
+    const run = await surecall(['send', cardUrl, 'slow 0', '--loopback']);
+    expect(run.code).toBe(1);
+    // ARCHITECTURE.md#errors: `\\` and `\u{…}`, by the client, once; a backslash the peer sent reads `\\`.
+    const said = 'refused\\u{a}COMPLETED: forged\\u{d}\\u{202e}evil\\u{9}\\u{2066}x\\\\u{a}';
+    expect(run.stderr).toMatch(
+      new RegExp(`nothing was applied \\(.*\\); the agent said: ${literal(said)}\n$`),
+    );
+    expect(rawOutside(run.stderr)).toBe(false);
   });
 
   it('prints streamed artifact chunks escaped', async () => {

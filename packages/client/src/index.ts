@@ -151,6 +151,7 @@ export type {
   InvalidResponseReason,
   LedgerReason,
   OptionsReason,
+  RemoteText,
   RequestReason,
   TransportReason,
   Violation,

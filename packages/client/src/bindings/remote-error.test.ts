@@ -1,10 +1,19 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RemoteError } from '../core/errors.js';
+import { nameOperation, RemoteError, type RemoteText } from '../core/errors.js';
 import { resolveLimits } from '../core/limits.js';
 import { type A2aErrorEntry, a2aErrors, errorDomain, errorInfoType } from '../protocol/error-codes.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { MediaType } from '../wire/http.js';
-import { failedAnswer, fromJsonRpcError, fromRestEnvelope, fromRestStreamError } from './remote-error.js';
+import {
+  failedAnswer,
+  fromJsonRpcError,
+  fromRestEnvelope,
+  fromRestStreamError,
+  remoteText,
+  remoteTextLength,
+  type Said,
+} from './remote-error.js';
 
 const secret = 'REMOTE-TEXT-7f3a';
 
@@ -288,5 +297,115 @@ describe('failedAnswer', () => {
     const error = failedAnswer(response, limits, interpret);
     expect(`${error.kind}:${error.reason}`).toBe(expected);
     expect(error).toMatchObject({ dispatched: true, httpStatus: response.status });
+  });
+});
+
+// ARCHITECTURE.md#errors, `RemoteText`: what a caller gets of the peer's own words.
+describe('remoteText', () => {
+  const long = (unit: string, count: number) => unit.repeat(count);
+  it.each<[string, Said, string | undefined, RemoteText]>([
+    [
+      'plain text as it is',
+      { message: 'Task not found: t-1' },
+      undefined,
+      { message: 'Task not found: t-1', truncated: false },
+    ],
+    [
+      'line breaks, a tab and a backslash escaped',
+      { message: 'a\nb\r\nc\td\\e' },
+      undefined,
+      { message: 'a\\u{a}b\\u{d}\\u{a}c\\u{9}d\\\\e', truncated: false },
+    ],
+    [
+      'controls, bidi and invisible characters escaped, an emoji kept',
+      { message: '\u001b[2J\u0085\u202eevil\u2066\u200b\ufeff\u2028🙂\u{e0041}' },
+      undefined,
+      {
+        message: '\\u{1b}[2J\\u{85}\\u{202e}evil\\u{2066}\\u{200b}\\u{feff}\\u{2028}🙂\\u{e0041}',
+        truncated: false,
+      },
+    ],
+    [
+      'a lone surrogate escaped',
+      { message: 'x\ud800y' },
+      undefined,
+      { message: 'x\\u{d800}y', truncated: false },
+    ],
+    [
+      'a reflected token masked, everywhere',
+      { message: 'bad token tok-1 (tok-1)', details: [{ metadata: { 'tok-1': 'tok-1' } }] },
+      'tok-1',
+      {
+        message: 'bad token [credential] ([credential])',
+        details: '[{"metadata":{"[credential]":"[credential]"}}]',
+        truncated: false,
+      },
+    ],
+    [
+      'a JSON-RPC data object as its details; an empty list is none',
+      { message: 'm', data: { why: 'x\ny' }, details: [] },
+      undefined,
+      { message: 'm', truncated: false },
+    ],
+    [
+      'a JSON-RPC data value',
+      { message: 'm', data: { why: 'x' } },
+      undefined,
+      { message: 'm', details: '{"why":"x"}', truncated: false },
+    ],
+    [
+      'cut at 1024 code units',
+      { message: long('a', 1025) },
+      undefined,
+      { message: long('a', remoteTextLength), truncated: true },
+    ],
+    [
+      'never half a surrogate pair',
+      { message: `${long('a', 1023)}🙂b` },
+      undefined,
+      { message: long('a', 1023), truncated: true },
+    ],
+    [
+      'details of 1 MB cut, the message whole',
+      { message: 'm', details: [long('d', 1024 * 1024)] },
+      undefined,
+      { message: 'm', details: `["${long('d', 1022)}`, truncated: true },
+    ],
+  ])('%s', (_name, said, credential, expected) => {
+    expect(remoteText(said)(credential)).toEqual(expected);
+  });
+
+  const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+  it('never holds a control, format or lone surrogate code point, nor the credential, and stays bounded', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 3000 }),
+        fc.stringMatching(/^tok[0-9]{6,12}$/),
+        fc.boolean(),
+        (text, token, reflect) => {
+          const said = reflect ? `${text}${token}${text.slice(0, 7)}` : text;
+          const { message, details } = remoteText({ message: said, details: [said] })(token);
+          for (const shown of [message, details ?? '']) {
+            expect(unsafe.test(shown)).toBe(false);
+            expect(shown).not.toContain(token);
+            expect(shown.length).toBeLessThanOrEqual(remoteTextLength * 10);
+          }
+        },
+      ),
+    );
+  });
+
+  it('reaches a caller only as `remote`, once the call ends, never in the message, stack or JSON', () => {
+    const result = fromJsonRpcError(
+      { code: -32001, message: `${secret}\n`, data: [info('TASK_NOT_FOUND')] },
+      { authoritative: true, httpStatus: 200 },
+    );
+    const error = result.ok ? result.value : undefined;
+    expect(error?.remote).toBeUndefined();
+    if (error !== undefined) {
+      nameOperation(error, 'GetTask', false, 'tok');
+    }
+    expect(error?.remote?.message).toBe(`${secret}\\u{a}`);
+    expect(`${error?.message} ${error?.stack} ${JSON.stringify(error)}`).not.toContain(secret);
   });
 });

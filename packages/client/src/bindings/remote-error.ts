@@ -2,13 +2,15 @@
 @module
 A peer's error answer as a `RemoteError` (docs/protocol-checks.md#unary-answers: the JSON-RPC error object,
 the HTTP+JSON error; docs/protocol-checks.md#stream-events). The remote text is validated (non-empty, ≤ 16
-KiB) and discarded. `reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC
+KiB) and kept out of the message: the call hands it to the caller as `remote`, inert (`remoteText`).
+`reason` names the error by its one A2A `ErrorInfo` (or by an authoritative JSON-RPC
 code); `remoteCode` is set only where the binding makes the code authoritative: a JSON-RPC error in a 2xx
 answer or inside a stream, a REST error whose HTTP status, `status` string and single ErrorInfo agree.
 */
-import { type ExchangeError, HttpProtocolError, RemoteError } from '../core/errors.js';
+import { type ExchangeError, HttpProtocolError, RemoteError, remoteTexts } from '../core/errors.js';
 import type { Limits } from '../core/limits.js';
 import { optionalMembers } from '../core/optional-members.js';
+import type { RemoteText } from '../core/remote-text.js';
 import { type DecodeResult, decode } from '../protocol/decode.js';
 import type { A2aErrorEntry } from '../protocol/error-codes.js';
 import {
@@ -43,18 +45,68 @@ export type FailedAnswerInit = {
   readonly retryAfterMs?: number;
 };
 
+/** How much of each text is kept, in UTF-16 code units, before escaping. */
+export const remoteTextLength = 1024;
+
+// A backslash, and every code point a terminal, a log viewer or a page could act on or hide: controls (C0,
+// DEL, C1), format characters (the bidi controls among them), line and paragraph separators, lone surrogates.
+const unsafe = /[\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/**
+What a peer said: its message and the details beside it (an HTTP+JSON error's `details`, a JSON-RPC error's
+`data`).
+*/
+export type Said = { readonly message: string; readonly details?: unknown; readonly data?: unknown };
+
+/**
+The finisher of one peer error's text (`RemoteText`, ARCHITECTURE.md#errors): given the credential the call
+sent, the message and the details, written as compact JSON (an empty list, which ProtoJSON prints for none,
+is none), each masked, cut and escaped.
+
+@example
+```ts
+remoteText({ message: 'Task not found: tok\n' })('tok'); // { message: 'Task not found: [credential]\\u{a}', truncated: false }
+```
+*/
+export function remoteText(said: Said): (credential: string | undefined) => RemoteText {
+  const details = said.details ?? said.data;
+  return (credential) => {
+    let truncated = false;
+    const inert = (text: string): string => {
+      // A peer may reflect the token this call sent back in its text: the caller's secret, never shown.
+      const masked = credential ? text.split(credential).join('[credential]') : text;
+      // Never half a surrogate pair.
+      const cut = remoteTextLength - Number(/[\ud800-\udbff]/.test(masked.charAt(remoteTextLength - 1)));
+      const kept = masked.slice(0, cut);
+      truncated ||= kept.length < masked.length;
+      return kept.replace(unsafe, (character) =>
+        character === '\\' ? '\\\\' : `\\u{${character.codePointAt(0)?.toString(16)}}`,
+      );
+    };
+    const none = details === undefined || (Array.isArray(details) && details.length === 0);
+    return {
+      message: inert(said.message),
+      ...(none ? {} : { details: inert(JSON.stringify(details)) }),
+      truncated,
+    };
+  };
+}
+
 function remote(
+  said: Said,
   httpStatus: number | undefined,
   named: A2aErrorEntry | undefined,
   remoteCode: number | undefined,
   retryAfterMs?: number,
 ): RemoteError {
-  return new RemoteError({
+  const error = new RemoteError({
     dispatched: true,
     ...optionalMembers({ httpStatus, retryAfterMs }),
     ...(named === undefined ? {} : { reason: named.reason }),
     ...optionalMembers({ remoteCode }),
   });
+  remoteTexts.set(error, remoteText(said));
+  return error;
 }
 
 /**
@@ -78,12 +130,13 @@ export function fromJsonRpcError(error: unknown, authority: JsonRpcAuthority): D
   const { code, data } = result.value;
   // A2A spec, §9.5: `data` is an array of `@type` objects in v1.0; v0.3's free-form object names nothing.
   const info = Array.isArray(data) ? errorFromDetails(data) : undefined;
+  const said = result.value;
   if (!authority.authoritative) {
-    return { ok: true, value: remote(authority.httpStatus, info, undefined, authority.retryAfterMs) };
+    return { ok: true, value: remote(said, authority.httpStatus, info, undefined, authority.retryAfterMs) };
   }
   return {
     ok: true,
-    value: remote(authority.httpStatus, errorByCode(code) ?? info, code, authority.retryAfterMs),
+    value: remote(said, authority.httpStatus, errorByCode(code) ?? info, code, authority.retryAfterMs),
   };
 }
 
@@ -110,7 +163,7 @@ export function fromRestEnvelope(
   const { status, details } = result.value.error;
   const info = errorFromDetails(details);
   const agreed = info !== undefined && matchesRestIdentity(info, httpStatus, status);
-  return remote(httpStatus, info, agreed ? info.code : undefined, retryAfterMs);
+  return remote(result.value.error, httpStatus, info, agreed ? info.code : undefined, retryAfterMs);
 }
 
 /**
@@ -130,18 +183,19 @@ export function fromRestStreamError(data: JsonValue): RemoteError | undefined {
     const { code, status, details } = envelope.value.error;
     const info = errorFromDetails(details);
     const agreed = info !== undefined && matchesRestIdentity(info, code, status);
-    return remote(undefined, info, agreed ? info.code : undefined);
+    return remote(envelope.value.error, undefined, info, agreed ? info.code : undefined);
   }
   const bare = decode(JsonRpcError, data);
   if (!bare.ok) {
     return undefined;
   }
   const known = errorByCode(bare.value.code);
+  const said = bare.value;
   if (known !== undefined) {
-    return remote(undefined, known, known.code);
+    return remote(said, undefined, known, known.code);
   }
   const { data: details } = bare.value;
-  return remote(undefined, Array.isArray(details) ? errorFromDetails(details) : undefined, undefined);
+  return remote(said, undefined, Array.isArray(details) ? errorFromDetails(details) : undefined, undefined);
 }
 
 /**

@@ -72,6 +72,10 @@ export type Call = {
   What the token provider threw, so that a deliberate `permission-denied` survives the transport's mapping.
   */
   providerError?: unknown;
+  /**
+  The last token the provider gave for this call: masked in the peer's error text (`RemoteError.remote`).
+  */
+  token?: string;
   /** The try the client's retry policy is on, from 1; `ClientOptions.headers` is told it. */
   attempt?: number;
 };
@@ -181,7 +185,7 @@ export function fail(kit: CallKit, call: Call, error: unknown, answered = false)
       ? new AuthorizationError('permission-denied')
       : error;
   if (thrown instanceof ExchangeError) {
-    nameOperation(thrown, call.operation, !answered && sendOutcomeUnknown(call, thrown));
+    nameOperation(thrown, call.operation, !answered && sendOutcomeUnknown(call, thrown), call.token);
   }
   report(kit, call, () => ({
     type: 'error',
@@ -315,7 +319,8 @@ export function start<T>(
           // bounds the wait).
           authorize: async (signal: AbortSignal) => {
             try {
-              return await provider(Object.freeze({ ...tokenContext, signal }));
+              call.token = await provider(Object.freeze({ ...tokenContext, signal }));
+              return call.token;
             } catch (error) {
               call.providerError = error;
               throw error;

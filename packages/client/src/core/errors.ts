@@ -16,10 +16,12 @@ try {
 ```
 */
 import { optionalMembers } from './optional-members.js';
+import type { RemoteText } from './remote-text.js';
 import { type Violation, violationText } from './violation-text.js';
 
 // The pointer lives with its wording (`violation-text.ts`) so that neither module imports the other; callers
 // keep importing it from here.
+export type { RemoteText } from './remote-text.js';
 export type { Violation } from './violation-text.js';
 export type ErrorKind =
   | 'request'
@@ -215,16 +217,25 @@ export class HttpProtocolError extends ExchangeError {
   }
 }
 
+// A decoded peer error's text, until the call ends and knows the credential to mask (`nameOperation`).
+export const remoteTexts = new WeakMap<object, (credential: string | undefined) => RemoteText>();
+
 /** The peer answered with an A2A error. `remoteCode` is set only where the binding makes it authoritative. */
 export class RemoteError extends ExchangeError {
   override readonly name = 'RemoteError';
   readonly kind = 'remote';
   readonly reason: string;
   readonly remoteCode: number | undefined;
+  /**
+  The peer's own text, escaped and bounded ({@link RemoteText}), once the error left a client call;
+  `undefined` for an error built elsewhere.
+  */
+  readonly remote: RemoteText | undefined;
   constructor(init: ErrorInit & { readonly remoteCode?: number; readonly reason?: string }) {
     super(describe('remote', init.reason ?? String(init.remoteCode ?? 'unidentified')), init);
     this.remoteCode = init.remoteCode;
     this.reason = init.reason ?? 'unidentified';
+    this.remote = undefined;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -252,9 +263,20 @@ export class InvalidResponseError extends ExchangeError {
 /**
 Names the operation in an exchange error's message (`A2A SendMessage failed: transport (network, ECONNRESET)`)
 and sets `operation`; for a send whose outcome is unknown, the message adds what to do:
-`outcome unknown: reconcile, do not resend`. Called once, where a client call ends (`client/call-context.ts`).
+`outcome unknown: reconcile, do not resend`. A `RemoteError` gets its peer's text as `remote`, the
+`credential` the call sent masked. Called once, where a client call ends (`client/call-context.ts`).
 */
-export function nameOperation(error: ExchangeError, operation: string, outcomeUnknown: boolean): void {
+export function nameOperation(
+  error: ExchangeError,
+  operation: string,
+  outcomeUnknown: boolean,
+  credential?: string,
+): void {
+  const text = remoteTexts.get(error);
+  if (text !== undefined) {
+    remoteTexts.delete(error);
+    (error as unknown as { remote: RemoteText }).remote = text(credential);
+  }
   const detail = details.get(error);
   if (detail === undefined || error.operation !== undefined) {
     return;

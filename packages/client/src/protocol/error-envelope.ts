@@ -100,8 +100,8 @@ export function errorFromDetails(
 }
 
 /**
-A remote error's human text: validated (non-empty, ≤ 16 KiB, docs/protocol-checks.md#unary-answers), then
-discarded by the bindings.
+A remote error's human text: validated (non-empty, ≤ 16 KiB, docs/protocol-checks.md#unary-answers), then kept
+out of every message and handed to the caller as inert data (`RemoteError.remote`, ARCHITECTURE.md#errors).
 */
 const RemoteMessage = prose(16 * 1024, { required: true });
 
