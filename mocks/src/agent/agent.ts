@@ -61,6 +61,14 @@ export type AgentOptions = {
   built on the official SDKs do (`message-ids.ts`). @default 'set'
   */
   readonly messageIds?: MessageIds;
+  /**
+  When set, GetExtendedAgentCard answers only a bearer token that grants this scope, and refuses any other
+  with PermissionDenied (HTTP 403 over HTTP+JSON): the mock reads a token as the scopes it grants, joined
+  by `+`, a token68 character (RFC 9110 §11.2): `read+card.extended`, which a test's token provider mints from
+  `TokenContext.scopes`.
+  @default any non-empty bearer token reads it
+  */
+  readonly extendedCardScope?: string;
 };
 
 /** A running mock agent. */
@@ -95,13 +103,17 @@ A reference A2A v1.0 agent that answers `Request`s with `Response`s, with no net
 MSW, a loopback `node:http` server or a Playwright route, or call `handle` directly in a unit test.
 
 The first word of a message's first text part picks a behaviour: `echo …` (a direct Message), `task w1 w2 …`
-(an artifact streamed one chunk per word), `input` (INPUT_REQUIRED until a follow-up carrying the taskId),
-`auth` (AUTH_REQUIRED, then completes by itself), `slow N` (N seconds of progress, cancelable), `fail`,
-`reject`, `big N` (one text part of N KiB); anything else works like `task` with all the words.
+(an artifact streamed one chunk per word), `input` (INPUT_REQUIRED until a follow-up carrying the taskId;
+`input N` for N follow-ups), `auth` (AUTH_REQUIRED, then completes by itself), `slow N` (N seconds of
+progress, cancelable), `fail`, `reject`, `big N` (one text part of N KiB), `files` (an artifact of a raw and a
+url file part); anything else works like `task` with all the words. A part whose `mediaType` is outside the
+input modes (the card's defaults, or the named data skill's) is refused with ContentTypeNotSupported before
+anything runs.
 
 Tasks are kept per tenant. Push-config webhooks are POSTed only to literal loopback hosts (127.0.0.0/8,
 [::1]); any other URL is accepted and stored but never called, so a test cannot make the mock reach the
-outside world. GetExtendedAgentCard accepts any non-empty bearer token.
+outside world. GetExtendedAgentCard accepts any non-empty bearer token, or one that grants
+`extendedCardScope` when set.
 
 @example
 ```ts
@@ -143,6 +155,7 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     keys: createKeyIndex({ ttlMs, capPerTenant, now }),
     executions: counter,
     print,
+    extendedCardScope: options.extendedCardScope,
   });
   const messageIds = options.messageIds ?? 'set';
   if (messageIds !== 'set' && messageIds !== 'omitted') {

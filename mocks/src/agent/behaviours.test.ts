@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  askAgainSteps,
   behaviours,
   continuationSteps,
+  filesArtifact,
   firstText,
   maxBigKiB,
+  maxInputTurns,
   maxSlowSeconds,
   type Plan,
   planFor,
@@ -40,6 +43,8 @@ describe('planFor', () => {
     ['task', ['WORKING', 'task|', 'COMPLETED']],
     ['TASK solo', ['WORKING', 'solo|', 'COMPLETED']],
     ['input', ['WORKING', 'INPUT_REQUIRED']],
+    ['input 3', ['WORKING', 'INPUT_REQUIRED']],
+    ['files', ['WORKING', 'files|', 'COMPLETED']],
     ['auth', ['WORKING', 'AUTH_REQUIRED', '…', '…', 'WORKING', 'authorized|', 'COMPLETED']],
     ['fail', ['WORKING', 'FAILED']],
     ['reject', ['REJECTED']],
@@ -84,6 +89,9 @@ describe('planFor', () => {
     'big 0',
     `big ${maxBigKiB + 1}`,
     'big ten',
+    'input 0',
+    `input ${maxInputTurns + 1}`,
+    'input two',
   ])('%j is refused with InvalidParams', (text) => {
     expect(() => plan(text)).toThrow(AgentError);
     try {
@@ -93,12 +101,36 @@ describe('planFor', () => {
     }
   });
 
+  it('waits for as many follow-ups as `input N` says, one when it says none', () => {
+    expect(plan('input')).toMatchObject({ kind: 'task', inputTurns: 1 });
+    expect(plan(`input ${maxInputTurns}`)).toMatchObject({ kind: 'task', inputTurns: maxInputTurns });
+  });
+
+  it('answers `files` with one artifact of a raw and a url file part', () => {
+    const [, chunk] = steps('files');
+    expect(chunk?.step).toMatchObject({ kind: 'artifact', parts: filesArtifact, lastChunk: true });
+    expect(
+      atob(filesArtifact[0] !== undefined && 'raw' in filesArtifact[0] ? filesArtifact[0].raw : ''),
+    ).toBe('hello, file\n');
+  });
+
   it.each([`slow ${maxSlowSeconds}`, `big ${maxBigKiB}`, 'slow 1', 'big 1'])(
     '%j is the largest or smallest allowed',
     (text) => {
       expect(plan(text).kind).toBe('task');
     },
   );
+});
+
+describe('askAgainSteps', () => {
+  it.each([
+    [1, 'Thanks, Ada. 1 more answer, please: reply with a message that carries this taskId.'],
+    [2, 'Thanks, Ada. 2 more answers, please: reply with a message that carries this taskId.'],
+  ])('asks again, %i left', (left, text) => {
+    expect(askAgainSteps({ parts: [{ text: 'Ada' }] }, left).map(({ step }) => step)).toEqual([
+      { kind: 'status', state: 'TASK_STATE_INPUT_REQUIRED', text },
+    ]);
+  });
 });
 
 describe('continuationSteps', () => {
@@ -125,7 +157,7 @@ describe('behaviours', () => {
   it('lists each behaviour once, with an example that starts with its name', () => {
     const names = behaviours.map((info) => info.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(['echo', 'task', 'input', 'auth', 'slow', 'fail', 'reject', 'big']);
+    expect(names).toEqual(['echo', 'task', 'input', 'auth', 'slow', 'fail', 'reject', 'big', 'files']);
     for (const info of behaviours) {
       expect(info.example.split(' ')[0]).toBe(info.name);
       expect(() => plan(info.example)).not.toThrow();

@@ -1,10 +1,10 @@
 import { skillMetadataKey } from '@surecall/client';
 import type { JsonValue } from '@surecall/client/protocol';
 import { AgentError } from './remote-errors.js';
-import type { Message, TaskState } from './wire.js';
+import type { Message, Part, TaskState } from './wire.js';
 
 /** The scripted behaviours, chosen by the first word of the message's first text part (case-insensitive). */
-export type BehaviourName = 'echo' | 'task' | 'input' | 'auth' | 'slow' | 'fail' | 'reject' | 'big';
+export type BehaviourName = 'echo' | 'task' | 'input' | 'auth' | 'slow' | 'fail' | 'reject' | 'big' | 'files';
 
 /**
 The data skills, chosen by the skill id a message names in its metadata (under `skillMetadataKey`, as
@@ -33,6 +33,8 @@ export type Step =
       When present, the chunk's single part is this JSON value as `application/json` instead of the text.
       */
       readonly data?: JsonValue;
+      /** When present, the chunk's parts, in place of the single text or data part. */
+      readonly parts?: readonly Part[];
       readonly append: boolean;
       readonly lastChunk: boolean;
     }
@@ -59,6 +61,8 @@ export type Plan =
       readonly kind: 'task';
       readonly behaviour: BehaviourName | DataSkillName | 'default';
       readonly steps: readonly TimedStep[];
+      /** How many follow-ups the task waits for in INPUT_REQUIRED before it completes (`input N`). */
+      readonly inputTurns?: number;
     };
 
 /** The description of one behaviour, as the agent card's skills list them. */
@@ -83,8 +87,9 @@ export const behaviours: readonly BehaviourInfo[] = Object.freeze([
   },
   {
     name: 'input',
-    summary: 'Stops in INPUT_REQUIRED; a follow-up message carrying the taskId completes it.',
-    example: 'input',
+    summary:
+      'Stops in INPUT_REQUIRED; a follow-up message carrying the taskId completes it. `input N` asks N times: each follow-up but the last gets INPUT_REQUIRED again.',
+    example: 'input 2',
   },
   {
     name: 'auth',
@@ -99,6 +104,11 @@ export const behaviours: readonly BehaviourInfo[] = Object.freeze([
   { name: 'fail', summary: 'Ends in FAILED.', example: 'fail' },
   { name: 'reject', summary: 'Ends in REJECTED.', example: 'reject' },
   { name: 'big', summary: 'Completes with one text part of N KiB.', example: 'big 1024' },
+  {
+    name: 'files',
+    summary: 'Completes with one artifact of two file parts: the same text file as raw bytes and as a URL.',
+    example: 'files',
+  },
 ]);
 
 /** The data skills the card lists after the behaviours: JSON in, JSON out. */
@@ -122,6 +132,17 @@ export const slowTickMs = 1000;
 export const maxSlowSeconds = 3600;
 /** The largest `big N`: 32 MiB. */
 export const maxBigKiB = 32 * 1024;
+/** The most follow-ups `input N` waits for. */
+export const maxInputTurns = 16;
+
+/**
+The file the `files` behaviour answers with (`hello, file\n`), as raw bytes and as a URL (RFC 2606:
+example.com).
+*/
+export const filesArtifact: readonly Part[] = Object.freeze([
+  { raw: 'aGVsbG8sIGZpbGUK', mediaType: 'text/plain', filename: 'hello.txt' },
+  { url: 'https://example.com/surecall/hello.txt', mediaType: 'text/plain', filename: 'hello.txt' },
+]);
 
 const step = (s: Step): TimedStep => ({ delay: 'step', step: s });
 const status = (state: TaskState, text?: string): TimedStep =>
@@ -166,7 +187,7 @@ function bigText(kib: number): string {
 }
 
 /** The data skill a message names in its metadata, if it names one of ours. */
-function dataSkillOf(message: Pick<Message, 'metadata'>): DataSkillName | undefined {
+export function dataSkillOf(message: Pick<Message, 'metadata'>): DataSkillName | undefined {
   const named = message.metadata?.[skillMetadataKey];
   return dataSkills.find((skill) => skill.name === named)?.name;
 }
@@ -213,16 +234,41 @@ function dataSkillPlan(skill: DataSkillName, message: Pick<Message, 'parts'>): P
 
 // One plan per behaviour that has arguments or many steps, so `planFor` reads as the table of words it is.
 
-function inputPlan(): Plan {
+function inputPlan(argument: string | undefined): Plan {
+  const turns =
+    argument === undefined
+      ? 1
+      : wholeNumber(argument, 1, maxInputTurns, `input needs a whole number of turns, 1 to ${maxInputTurns}`);
   return {
     kind: 'task',
     behaviour: 'input',
+    inputTurns: turns,
     steps: [
       status('TASK_STATE_WORKING', 'working'),
       status(
         'TASK_STATE_INPUT_REQUIRED',
         'What is your name? Reply with a message that carries this taskId.',
       ),
+    ],
+  };
+}
+
+function filesPlan(): Plan {
+  return {
+    kind: 'task',
+    behaviour: 'files',
+    steps: [
+      status('TASK_STATE_WORKING', 'working'),
+      step({
+        kind: 'artifact',
+        artifactId: 'files',
+        name: 'files',
+        text: 'files',
+        parts: filesArtifact,
+        append: false,
+        lastChunk: true,
+      }),
+      status('TASK_STATE_COMPLETED', 'done'),
     ],
   };
 }
@@ -340,7 +386,7 @@ export function planFor(message: Pick<Message, 'parts' | 'metadata'>): Plan {
     case 'task':
       return wordsPlan('task', words.length > 1 ? words.slice(1) : words);
     case 'input':
-      return inputPlan();
+      return inputPlan(second);
     case 'auth':
       return authPlan();
     case 'slow':
@@ -359,9 +405,31 @@ export function planFor(message: Pick<Message, 'parts' | 'metadata'>): Plan {
       };
     case 'big':
       return bigPlan(second);
+    case 'files':
+      return filesPlan();
     default:
       return wordsPlan('default', words.length > 0 ? words : ['(no', 'text)']);
   }
+}
+
+/**
+The steps of a follow-up to an `input N` task that still waits for `left` more: INPUT_REQUIRED again, asking
+for the next answer. The task is already WORKING when they start.
+
+@example
+```ts
+askAgainSteps({ parts: [{ text: 'Ada' }] }, 1); // INPUT_REQUIRED, 'Thanks, Ada. 1 more answer, please…'
+```
+*/
+export function askAgainSteps(message: Pick<Message, 'parts'>, left: number): readonly TimedStep[] {
+  const name = firstText(message).trim() || 'there';
+  const more = left === 1 ? '1 more answer' : `${left} more answers`;
+  return [
+    status(
+      'TASK_STATE_INPUT_REQUIRED',
+      `Thanks, ${name}. ${more}, please: reply with a message that carries this taskId.`,
+    ),
+  ];
 }
 
 /**

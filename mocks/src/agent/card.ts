@@ -1,4 +1,4 @@
-import { behaviours, dataSkills } from './behaviours.js';
+import { behaviours, type DataSkillName, dataSkills } from './behaviours.js';
 import { type IdempotencyMode, idempotencyExtensionUri } from './idempotency.js';
 import type { AgentSkill, WireAgentCard } from './wire.js';
 
@@ -22,6 +22,25 @@ export type CardOptions = {
   /** The richer card answered by GetExtendedAgentCard to an authenticated caller. */
   readonly extended: boolean;
 };
+
+/** The card's default input modes: what the agent reads unless a skill says otherwise. */
+const defaultInputModes = ['text/plain', 'application/json'];
+/** The input modes of the data skills, which take JSON only. */
+const dataInputModes = ['application/json'];
+
+/**
+The media types the agent reads for a message: the named data skill's input modes, else the card's defaults
+(A2A spec §4.4.5: a skill's modes override them).
+
+@example
+```ts
+inputModesOf(undefined); // ['text/plain', 'application/json']
+inputModesOf('sum'); // ['application/json']
+```
+*/
+export function inputModesOf(skill: DataSkillName | undefined): readonly string[] {
+  return skill === undefined ? defaultInputModes : dataInputModes;
+}
 
 const skillOf = (info: (typeof behaviours)[number]): AgentSkill => ({
   id: info.name,
@@ -86,7 +105,7 @@ export function buildAgentCard(options: CardOptions): WireAgentCard {
     // A2A spec §4.5.3: an empty alternative admits anonymous callers; the single-scheme one lets a bearer
     // client reach the extended card.
     securityRequirements: [{ schemes: {} }, { schemes: { bearer: { list: [] } } }],
-    defaultInputModes: ['text/plain', 'application/json'],
+    defaultInputModes: [...defaultInputModes],
     defaultOutputModes: ['text/plain'],
     // The data skills take and give JSON only (A2A spec §4.4.5: a skill's modes override the card's
     // defaults).
@@ -98,7 +117,7 @@ export function buildAgentCard(options: CardOptions): WireAgentCard {
           name: skill.name,
           description: skill.summary,
           tags: ['mock', 'data'],
-          inputModes: ['application/json'],
+          inputModes: [...dataInputModes],
           outputModes: ['application/json'],
         }),
       ),

@@ -50,6 +50,8 @@ export type OperationsOptions = {
   readonly executions: ExecutionCounter;
   /** How webhook bodies are printed (the agent's serializer). */
   readonly print: Serializer;
+  /** The scope a token must grant to read the extended card (`AgentOptions.extendedCardScope`). */
+  readonly extendedCardScope: string | undefined;
 };
 
 function bearerToken(authorization: string | null): string | undefined {
@@ -70,7 +72,7 @@ const outcome = await operations.call('GetTask', { id: 't-1' }, context); // Age
 ```
 */
 export function createOperations(options: OperationsOptions): Operations {
-  const { mode, tenantRequired, stepMs, store, keys, executions, print } = options;
+  const { mode, tenantRequired, stepMs, store, keys, executions, print, extendedCardScope } = options;
   const lifecycle = createLifecycle();
   const scripts = createScripts({ store, stepMs, lifecycle });
   const streams = createTaskStreams({ store, lifecycle });
@@ -150,15 +152,24 @@ export function createOperations(options: OperationsOptions): Operations {
         store.deletePushConfig(taskOf(tenant, taskId), id);
         return value({});
       }
-      case 'GetExtendedAgentCard':
-        if (bearerToken(context.authorization) === undefined) {
+      case 'GetExtendedAgentCard': {
+        const token = bearerToken(context.authorization);
+        if (token === undefined) {
           // A2A spec §13.3: the extended card is served to authenticated callers only.
           throw new AgentError(
             'Unauthenticated',
             'GetExtendedAgentCard needs an Authorization: Bearer token',
           );
         }
+        // The mock reads a token as the scopes it grants, joined by `+` (`AgentOptions.extendedCardScope`).
+        if (extendedCardScope !== undefined && !token.split('+').includes(extendedCardScope)) {
+          throw new AgentError(
+            'PermissionDenied',
+            `GetExtendedAgentCard needs a token that grants the scope ${extendedCardScope}`,
+          );
+        }
         return value(buildAgentCard({ origin: context.origin, mode, extended: true }));
+      }
     }
   }
 

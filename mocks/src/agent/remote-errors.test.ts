@@ -18,9 +18,14 @@ describe('agentErrors', () => {
     }
   });
 
-  it('adds only the mock’s own Unavailable and Unauthenticated', () => {
+  it('adds only the mock’s own Unavailable, Unauthenticated and PermissionDenied', () => {
     const extra = Object.keys(agentErrors).filter((name) => !(shared as string[]).includes(name));
-    expect(extra.sort()).toEqual(['Unauthenticated', 'Unavailable']);
+    expect(extra.sort()).toEqual(['PermissionDenied', 'Unauthenticated', 'Unavailable']);
+    expect(agentErrors.PermissionDenied).toMatchObject({
+      code: -32000,
+      httpStatus: 403,
+      status: 'PERMISSION_DENIED',
+    });
     expect(agentErrors.Unavailable).toMatchObject({ code: -32603, httpStatus: 503, status: 'UNAVAILABLE' });
     expect(agentErrors.Unauthenticated).toMatchObject({
       code: -32000,

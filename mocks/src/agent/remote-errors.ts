@@ -20,11 +20,19 @@ spec §5.4 and §9.5) plus two of the mock's own decisions. `Unavailable` is the
 and -32603 over JSON-RPC because neither spec defines a throttling code
 (docs/idempotency.md#errors-on-the-wire). `Unauthenticated` is -32000, outside the A2A range -32001…-32099,
 because the spec defines no code for it (A2A spec §9.5); it is sent with HTTP 401 on both bindings.
+`PermissionDenied` (a credential without the scope an operation needs) shares that code, told apart by its
+ErrorInfo reason, with HTTP 403 over HTTP+JSON.
 */
 export const agentErrors = Object.freeze({
   ...a2aErrors,
   Unavailable: { code: -32603, httpStatus: 503, status: 'UNAVAILABLE', reason: 'UNAVAILABLE' },
   Unauthenticated: { code: -32000, httpStatus: 401, status: 'UNAUTHENTICATED', reason: 'UNAUTHENTICATED' },
+  PermissionDenied: {
+    code: -32000,
+    httpStatus: 403,
+    status: 'PERMISSION_DENIED',
+    reason: 'PERMISSION_DENIED',
+  },
 }) satisfies Readonly<Record<string, AgentErrorMapping>>;
 
 /** The name of every error the mock agent answers with. */

@@ -73,7 +73,7 @@ export function createScripts(options: ScriptsOptions): Scripts {
           artifact: {
             artifactId: step.artifactId,
             name: step.name,
-            parts: [
+            parts: step.parts?.map((part) => ({ ...part })) ?? [
               step.data === undefined
                 ? { text: step.text }
                 : { data: step.data, mediaType: 'application/json' },

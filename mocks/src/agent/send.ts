@@ -5,8 +5,9 @@ SendStreamingMessage, which start a task or continue one, claim and replay idemp
 once, once the task settles, or as a stream.
 */
 import { keyErrorText, keyOf } from '@surecall/client/idempotency';
-import { continuationSteps, planFor } from './behaviours.js';
+import { askAgainSteps, continuationSteps, dataSkillOf, planFor } from './behaviours.js';
 import type { CallContext, Outcome } from './call.js';
+import { inputModesOf } from './card.js';
 import type { ExecutionCounter } from './executions.js';
 import type { Params } from './fields.js';
 import {
@@ -43,6 +44,9 @@ export type SendOptions = {
   readonly push: Push;
 };
 
+/** The send path's own state besides its options: the follow-ups each `input N` task still waits for. */
+type SendState = SendOptions & { readonly inputTurns: WeakMap<TaskRecord, number> };
+
 // A racing retry may claim its key before the winner's task exists: it looks this many times, this far apart
 // (docs/idempotency.md#concurrent-retries).
 const replayPolls = 10;
@@ -58,11 +62,33 @@ function acceptsText(modes: readonly string[] | undefined): boolean {
   });
 }
 
+/** A media type's essence (RFC 9110 §8.3.1: type/subtype, parameters dropped), in lower case. */
+function essence(mediaType: string): string {
+  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+A2A spec §3.1.1: a part whose `mediaType` the agent cannot read is refused with ContentTypeNotSupported before
+anything runs. The modes are the named data skill's, else the card's defaults (A2A spec §4.4.5); a part that
+declares no media type is read by its kind (text, data) and is not refused.
+*/
+function checkInputModes(message: Message): void {
+  const modes = inputModesOf(dataSkillOf(message)).map(essence);
+  for (const part of message.parts) {
+    if (part.mediaType !== undefined && part.mediaType !== '' && !modes.includes(essence(part.mediaType))) {
+      throw new AgentError(
+        'ContentTypeNotSupported',
+        `this agent reads only ${modes.join(', ')}; a part of the message is ${essence(part.mediaType)}`,
+      );
+    }
+  }
+}
+
 /**
 Claim the message's key, if it has one and keys are honoured; a conflict or a full index is refused here.
 */
 function claimKey(
-  options: SendOptions,
+  options: SendState,
   tenant: string,
   message: Message,
   outcome: KeyOutcome,
@@ -99,7 +125,7 @@ function holding<T>(claim: { readonly release: () => void }, commit: () => T): T
   }
 }
 
-function checkKey(options: SendOptions, message: Message): void {
+function checkKey(options: SendState, message: Message): void {
   const { mode } = options;
   if (mode === 'foreign') {
     return;
@@ -118,7 +144,7 @@ function checkKey(options: SendOptions, message: Message): void {
   }
 }
 
-async function findReplayedTask(options: SendOptions, tenant: string, taskId: string): Promise<TaskRecord> {
+async function findReplayedTask(options: SendState, tenant: string, taskId: string): Promise<TaskRecord> {
   const { store, lifecycle } = options;
   for (let poll = 1; ; poll += 1) {
     const record = store.get(tenant, taskId);
@@ -134,7 +160,7 @@ async function findReplayedTask(options: SendOptions, tenant: string, taskId: st
 }
 
 async function answer(
-  options: SendOptions,
+  options: SendState,
   record: TaskRecord,
   request: SendRequest,
   streaming: boolean,
@@ -163,7 +189,7 @@ function messageAnswer(message: Message, streaming: boolean): Outcome {
 }
 
 async function replay(
-  options: SendOptions,
+  options: SendState,
   tenant: string,
   outcome: KeyOutcome,
   request: SendRequest,
@@ -188,7 +214,7 @@ type SendCall = {
 };
 
 async function send(
-  options: SendOptions,
+  options: SendState,
   params: Params,
   context: CallContext,
   streaming: boolean,
@@ -198,6 +224,7 @@ async function send(
   if (!acceptsText(request.acceptedOutputModes)) {
     throw new AgentError('ContentTypeNotSupported', 'this agent answers only in text/plain');
   }
+  checkInputModes(message);
   checkKey(options, message);
   const taskId = message.taskId === '' ? undefined : message.taskId;
   const contextId = message.contextId === '' ? undefined : message.contextId;
@@ -209,7 +236,7 @@ async function send(
 // return a plain Outcome where one is ready, so a direct answer waits on no promise of its own.
 
 /** A message naming its task: a follow-up to a task waiting for input (A2A spec §3.1.1). */
-function sendToTask(options: SendOptions, call: SendCall, taskId: string): Promise<Outcome> {
+function sendToTask(options: SendState, call: SendCall, taskId: string): Promise<Outcome> {
   const { request, context, streaming, contextId } = call;
   const { tenant, signal } = context;
   const record = options.store.get(tenant, taskId);
@@ -229,7 +256,7 @@ function sendToTask(options: SendOptions, call: SendCall, taskId: string): Promi
 }
 
 /** A message naming no task: the plan of its words answers directly or starts a task. */
-function start(options: SendOptions, call: SendCall): Outcome | Promise<Outcome> {
+function start(options: SendState, call: SendCall): Outcome | Promise<Outcome> {
   const { request, context, streaming, contextId } = call;
   const { tenant, signal } = context;
   const { message } = request;
@@ -260,6 +287,9 @@ function start(options: SendOptions, call: SendCall): Outcome | Promise<Outcome>
   const record = holding(claim, () =>
     createTask(options, call, { taskId: newTaskId, contextId: newContextId }),
   );
+  if (plan.inputTurns !== undefined) {
+    options.inputTurns.set(record, plan.inputTurns);
+  }
   options.executions.record(tenant, message.messageId);
   options.scripts.run(record, plan.steps);
   return answer(options, record, request, streaming, signal);
@@ -270,7 +300,7 @@ Keep the new task, SUBMITTED, with the user's message as its history, and its pu
 one.
 */
 function createTask(
-  options: SendOptions,
+  options: SendState,
   call: SendCall,
   ids: { readonly taskId: string; readonly contextId: string },
 ): TaskRecord {
@@ -296,7 +326,7 @@ function createTask(
   return created;
 }
 
-function continueTask(options: SendOptions, record: TaskRecord, request: SendRequest, tenant: string): void {
+function continueTask(options: SendState, record: TaskRecord, request: SendRequest, tenant: string): void {
   const { store, push, executions, scripts } = options;
   const { task } = record;
   const state = task.status.state;
@@ -323,7 +353,10 @@ function continueTask(options: SendOptions, record: TaskRecord, request: SendReq
   executions.record(tenant, message.messageId);
   // WORKING at once, so the first event of a streaming follow-up is not the interrupted state it answers.
   store.setStatus(record, 'TASK_STATE_WORKING');
-  scripts.run(record, continuationSteps(message));
+  // `input N`: every follow-up but the last is asked for another answer.
+  const left = (options.inputTurns.get(record) ?? 1) - 1;
+  options.inputTurns.set(record, left);
+  scripts.run(record, left > 0 ? askAgainSteps(message, left) : continuationSteps(message));
 }
 
 /**
@@ -336,5 +369,6 @@ const outcome = await send({ message }, context, false); // { kind: 'value', val
 ```
 */
 export function createSend(options: SendOptions): Send {
-  return (params, context, streaming) => send(options, params, context, streaming);
+  const state: SendState = { ...options, inputTurns: new WeakMap() };
+  return (params, context, streaming) => send(state, params, context, streaming);
 }
