@@ -387,8 +387,8 @@ describe.each(bindings)('redaction over %s (ARCHITECTURE.md#errors)', (binding) 
       }
       expect(isClientError(thrown)).toBe(true);
       const error = thrown as Error;
-      // The peer's own words are data beside the error, `remote` (ARCHITECTURE.md#errors): inspecting the error
-      // shows them there, escaped, and shows the token nowhere.
+      // The peer's own words are data beside the error, `remote` (ARCHITECTURE.md#errors): inspecting the
+      // error shows them there, escaped, and shows the token nowhere.
       const { remote: _, ...fields } = { ...error, remote: undefined };
       const renderings = [
         error.message,
