@@ -19,6 +19,7 @@ const serializerSuites = [
   'packages/client/test/optional-ids.test.ts',
   'packages/client/test/remote-text.test.ts',
   'packages/client/test/reference-agent.test.ts',
+  'packages/client/test/extended-card.test.ts',
 ];
 
 // The suites that need PostgreSQL: the shared ledger contract (run on the other stores by `client`) and the

@@ -177,6 +177,15 @@ describe('the data skills, named in the message metadata', () => {
     });
   });
 
+  it('sum-extended, listed on the extended card only, replies as sum does', () => {
+    expect(named('sum-extended', [{ data: { a: 1, b: 2 } }])).toEqual({
+      kind: 'reply',
+      behaviour: 'sum-extended',
+      text: 'sum',
+      data: { sum: 3 },
+    });
+  });
+
   it('sum-task completes a task whose one artifact holds the sum', () => {
     const result = named('sum-task', [{ data: { a: 40, b: 2 } }]);
     expect(result.kind === 'task' ? result.steps.map(({ step }) => step) : []).toEqual([

@@ -10,7 +10,7 @@ export type BehaviourName = 'echo' | 'task' | 'input' | 'auth' | 'slow' | 'fail'
 The data skills, chosen by the skill id a message names in its metadata (under `skillMetadataKey`, as
 `remoteSkill` of `@surecall/client` writes it) rather than by a word.
 */
-export type DataSkillName = 'sum' | 'sum-task';
+export type DataSkillName = 'sum' | 'sum-task' | 'sum-extended';
 
 /** One scripted change to a task. */
 export type Step =
@@ -111,20 +111,31 @@ export const behaviours: readonly BehaviourInfo[] = Object.freeze([
   },
 ]);
 
-/** The data skills the card lists after the behaviours: JSON in, JSON out. */
-export const dataSkills: readonly { readonly name: DataSkillName; readonly summary: string }[] =
-  Object.freeze([
-    {
-      name: 'sum',
-      summary:
-        'Adds two numbers: `{ "a": 1, "b": 2 }` in one data part, a direct Message with `{ "sum": 3 }` out.',
-    },
-    {
-      name: 'sum-task',
-      summary:
-        'The same sum as a task: SUBMITTED, WORKING, then COMPLETED with one `result` artifact holding `{ "sum": 3 }`.',
-    },
-  ]);
+/**
+The data skills the card lists after the behaviours: JSON in, JSON out. One, `sum-extended`, is listed on the
+extended card only, as a skill an agent offers its authenticated callers (A2A spec §3.1.11).
+*/
+export const dataSkills: readonly {
+  readonly name: DataSkillName;
+  readonly summary: string;
+  readonly extendedOnly?: true;
+}[] = Object.freeze([
+  {
+    name: 'sum',
+    summary:
+      'Adds two numbers: `{ "a": 1, "b": 2 }` in one data part, a direct Message with `{ "sum": 3 }` out.',
+  },
+  {
+    name: 'sum-task',
+    summary:
+      'The same sum as a task: SUBMITTED, WORKING, then COMPLETED with one `result` artifact holding `{ "sum": 3 }`.',
+  },
+  {
+    name: 'sum-extended',
+    summary: 'The same sum as `sum`, listed on the extended card only.',
+    extendedOnly: true,
+  },
+]);
 
 /** Spacing of the `slow` behaviour's progress chunks: one per second, whatever `stepMs` is. */
 export const slowTickMs = 1000;
@@ -210,7 +221,7 @@ function sumOf(message: Pick<Message, 'parts'>): number {
 
 function dataSkillPlan(skill: DataSkillName, message: Pick<Message, 'parts'>): Plan {
   const result = { sum: sumOf(message) };
-  if (skill === 'sum') {
+  if (skill !== 'sum-task') {
     return { kind: 'reply', behaviour: skill, text: 'sum', data: result };
   }
   return {

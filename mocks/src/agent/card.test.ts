@@ -68,6 +68,8 @@ describe('buildAgentCard', () => {
     expect(card.provider).toEqual({ organization: 'surecall', url: origin });
     expect(card.documentationUrl).toBe(cardUrl);
     expect(buildAgentCard({ origin, mode: 'honouring', extended: false })).not.toHaveProperty('provider');
+    // A skill for authenticated callers only, after the public ones.
+    expect(card.skills.map((skill) => skill.id).slice(-3)).toEqual(['sum', 'sum-task', 'sum-extended']);
   });
 });
 

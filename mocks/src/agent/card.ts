@@ -111,16 +111,18 @@ export function buildAgentCard(options: CardOptions): WireAgentCard {
     // defaults).
     skills: [
       ...behaviours.map(skillOf),
-      ...dataSkills.map(
-        (skill): AgentSkill => ({
-          id: skill.name,
-          name: skill.name,
-          description: skill.summary,
-          tags: ['mock', 'data'],
-          inputModes: [...dataInputModes],
-          outputModes: ['application/json'],
-        }),
-      ),
+      ...dataSkills
+        .filter((skill) => extended || skill.extendedOnly !== true)
+        .map(
+          (skill): AgentSkill => ({
+            id: skill.name,
+            name: skill.name,
+            description: skill.summary,
+            tags: ['mock', 'data'],
+            inputModes: [...dataInputModes],
+            outputModes: ['application/json'],
+          }),
+        ),
     ],
   };
   if (extended) {

@@ -13,6 +13,7 @@ import { type CallOptions, createCaller } from './call.js';
 // The rest in biome's order.
 
 import { checkSendResult, checkTask } from '../bindings/checks.js';
+import type { JsonValue } from '../core/json-value.js';
 import { optionalMembers } from '../core/optional-members.js';
 import type { AgentCard } from '../protocol/agent-card.js';
 import type { TaskPushNotificationConfig } from '../protocol/push.js';
@@ -129,6 +130,20 @@ export type A2aClient = {
     params?: OperationParams<'getExtendedAgentCard'>,
     options?: CallOptions,
   ): Promise<AgentCard>;
+  /**
+  A new client on the agent's extended card (docs/protocol-checks.md#extended-card): GetExtendedAgentCard,
+  then the same options as this client's on the card it answered, under the same checks and pins
+  (`OptionsError` when the card cannot take them: the pin not among its interfaces, the security not
+  satisfying its requirements), its digest in `cardDigest`. Its skills, capabilities and requirements are the
+  extended card's; this client is unchanged. Needs bearer security.
+
+  @example
+  ```ts
+  const full = await client.withExtendedCard();
+  const agent = durableAgent({ client: full, ledger }); // remoteSkill(agent, …) sees the extended skills
+  ```
+  */
+  withExtendedCard(options?: CallOptions): Promise<A2aClient>;
 };
 
 /**
@@ -149,8 +164,11 @@ const task = await client.getTask({ id: 'task-1', historyLength: 10 });
 */
 export function createClient(options: ClientOptions): A2aClient {
   const resolved = resolveClientOptions(options);
+  const given = { ...options };
   const hub = createEventHub();
   const { unary, stream } = createCaller(resolved, hub);
+  const extendedCard = (params: object, callOptions: CallOptions | undefined) =>
+    unary('getExtendedAgentCard', params, callOptions, ignoreCheck);
   return Object.freeze({
     card: resolved.card,
     cardDigest: resolved.cardDigest,
@@ -197,8 +215,15 @@ export function createClient(options: ClientOptions): A2aClient {
     deleteTaskPushNotificationConfig: async (params, callOptions) => {
       await unary('deleteTaskPushNotificationConfig', params, callOptions, ignoreCheck);
     },
-    getExtendedAgentCard: (params, callOptions) =>
-      unary('getExtendedAgentCard', params ?? {}, callOptions, ignoreCheck),
+    getExtendedAgentCard: (params, callOptions) => extendedCard(params ?? {}, callOptions),
+    // docs/protocol-checks.md#extended-card: the same options on the card the pinned interface answered, so
+    // the same checks and pins; its digest (of the decoded card: the raw answer stays in the binding) is
+    // evidence, never compared with a pin. The digest loads with its first use, once the card has arrived.
+    withExtendedCard: async (callOptions) => {
+      const card = await extendedCard({}, callOptions);
+      const digest = await (await loadDeferred(true)).cardDigest(card as unknown as JsonValue);
+      return createClient({ ...given, card, cardDigest: digest });
+    },
   });
 }
 

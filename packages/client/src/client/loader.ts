@@ -14,6 +14,7 @@ import type { JsonRpcCode } from '../bindings/jsonrpc.js';
 import type { checkPushConfig, checkPushConfigPage, checkTaskPage } from '../bindings/page-checks.js';
 import type { RestCode } from '../bindings/rest-loader.js';
 import { TransportError } from '../core/errors.js';
+import type { JsonValue } from '../core/json-value.js';
 import type { Load } from '../core/lazy.js';
 import type { CallCode } from './call-context.js';
 import type { streamRunner } from './streaming.js';
@@ -26,6 +27,10 @@ export type DeferredCode = JsonRpcCode &
     readonly checkPushConfig: typeof checkPushConfig;
     readonly checkPushConfigPage: typeof checkPushConfigPage;
     readonly streamRunner: typeof streamRunner;
+    /**
+    The card digest (`discovery/digest.ts`, a floor above, so named here by shape): the extended card's.
+    */
+    readonly cardDigest: (rawCard: JsonValue) => Promise<string>;
   };
 
 let loading: Promise<DeferredCode> | undefined;
