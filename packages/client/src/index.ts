@@ -86,6 +86,7 @@ export type {
   ClientRequestEvent,
   ClientResponseEvent,
   ClientRetryEvent,
+  DiscoveryEvent,
   StreamBreakEvent,
   StreamBreakReason,
   StreamEndEvent,

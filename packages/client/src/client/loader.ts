@@ -16,6 +16,7 @@ import type { RestCode } from '../bindings/rest-loader.js';
 import { TransportError } from '../core/errors.js';
 import type { Load } from '../core/lazy.js';
 import type { CallCode } from './call-context.js';
+import type { DiscoveryEvent } from './events.js';
 import type { streamRunner } from './streaming.js';
 
 /** What the client and the floors below it use of the deferred module. */
@@ -26,6 +27,8 @@ export type DeferredCode = JsonRpcCode &
     readonly checkPushConfig: typeof checkPushConfig;
     readonly checkPushConfigPage: typeof checkPushConfigPage;
     readonly streamRunner: typeof streamRunner;
+    /** discovery/card-fallback.ts, named by its shape: the client floor imports no discovery module. */
+    readonly cardFallback: (cardUrl: string, onEvent?: (event: DiscoveryEvent) => void) => boolean;
   };
 
 let loading: Promise<DeferredCode> | undefined;

@@ -7,6 +7,8 @@ validate the extensions and the security choice, and freeze all of it into an `A
 */
 
 import { type A2aClient, createClient } from '../client/client.js';
+import type { DiscoveryEvent } from '../client/events.js';
+import { loadDeferred } from '../client/loader.js';
 import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../client/options.js';
 import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../client/security.js';
 import {
@@ -17,7 +19,6 @@ import {
   OptionsError,
   RequestError,
   TransportError,
-  type TransportReason,
 } from '../core/errors.js';
 import type { JsonValue } from '../core/json-value.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
@@ -77,6 +78,12 @@ export type FetchAgentCardOptions = {
   /** Cancels the fetch. */
   readonly signal?: AbortSignal;
   /**
+  Told what the card fetch did besides its one GET: a `card-fallback` when a browser's cross-origin card
+  request with `A2A-Version` failed and the card was fetched again without it
+  (docs/interop.md#browsers). What it throws is swallowed. @default none
+  */
+  readonly onEvent?: (event: DiscoveryEvent) => void;
+  /**
   The `fetch` to fetch the card with, as `ClientOptions.fetch`; `discover()` hands it on to the client.
   `ClientOptions.headers` never applies to the card: it is no A2A operation. @default globalThis.fetch, looked
   up per request
@@ -129,15 +136,6 @@ export type FetchedAgentCard = {
 // ARCHITECTURE.md#bounds: at most 16 interface pins.
 const MAX_PINS = 16;
 
-const transportDetails: Readonly<Record<TransportReason, DiscoveryDetail>> = {
-  network: 'network',
-  timeout: 'timeout',
-  aborted: 'aborted',
-  read: 'read',
-  // A unary exchange has no idle bound; should one ever fire, it is the deadline's kind of failure.
-  idle: 'timeout',
-};
-
 function checkCardUrl(cardUrl: unknown, loopback: boolean): void {
   const rule = endpointRule(cardUrl, { role: 'card', loopback });
   if (rule !== undefined) {
@@ -145,11 +143,11 @@ function checkCardUrl(cardUrl: unknown, loopback: boolean): void {
   }
 }
 
-function checkFetch(fetch: unknown): FetchFunction | undefined {
-  if (fetch !== undefined && typeof fetch !== 'function') {
-    throw new OptionsError('fetch', 'malformed');
+function checkFunction<T>(value: T, option: string): T {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new OptionsError(option, 'malformed');
   }
-  return fetch as FetchFunction | undefined;
+  return value;
 }
 
 function checkLoopback(loopback: unknown): boolean {
@@ -254,7 +252,11 @@ function checkTrust(trust: CardTrust, cardUrl: string, loopback: boolean): void 
 
 function fetchFailure(error: unknown): unknown {
   if (error instanceof TransportError) {
-    return new DiscoveryError('Discovery', { detail: transportDetails[error.reason], cause: error });
+    // A unary exchange has no idle bound; should one ever fire, it is the deadline's kind of failure.
+    return new DiscoveryError('Discovery', {
+      detail: error.reason === 'idle' ? 'timeout' : error.reason,
+      cause: error,
+    });
   }
   if (error instanceof HttpProtocolError) {
     return new DiscoveryError('Discovery', {
@@ -279,23 +281,22 @@ function fetchFailure(error: unknown): unknown {
   return error;
 }
 
+type CardFetch = Pick<FetchAgentCardOptions, 'cardUrl' | 'signal' | 'fetch' | 'onEvent'>;
+
 // docs/protocol-checks.md#discovery-steps, steps 5-8: one anonymous GET under one deadline over headers and
-// body, no redirect, a JSON media type, a bounded body, strict JSON.
-async function fetchCardJson(
-  cardUrl: string,
-  limits: Limits,
-  signal: AbortSignal | undefined,
-  fetch: FetchFunction | undefined,
-): Promise<JsonValue> {
+// body, no redirect, a JSON media type, a bounded body, strict JSON. It carries `A2A-Version: 1.0` (A2A spec
+// §3.6.2: a request without it is served as 0.3, and a server with v0.3 compatibility answers such a card
+// request with its v0.3 card); a page whose cross-origin request fails before any answer, as a refused
+// preflight does, asks once more without it (docs/interop.md#browsers).
+async function fetchCardJson(request: CardFetch, limits: Limits, plain = false): Promise<JsonValue> {
+  const { cardUrl, signal, fetch, onEvent } = request;
   let response: HttpUnaryResponse;
   try {
     response = await exchange({
       method: 'GET',
       url: cardUrl,
       accept: 'json',
-      // The card fetch is no A2A operation (docs/protocol-checks.md#discovery-steps): no version header, so
-      // no CORS preflight.
-      a2aVersion: false,
+      a2aVersion: !plain,
       limits: {
         requestBodyBytes: limits.requestBodyBytes,
         responseBodyBytes: limits.responseBodyBytes,
@@ -304,6 +305,18 @@ async function fetchCardJson(
       ...optionalMembers({ signal, fetch }),
     });
   } catch (error) {
+    // The fallback's test loads on demand (discovery/card-fallback.ts): only a failed fetch needs it.
+    if (
+      !plain &&
+      error instanceof TransportError &&
+      error.reason === 'network' &&
+      (await loadDeferred(false).then(
+        ({ cardFallback }) => cardFallback(cardUrl, onEvent),
+        () => false,
+      ))
+    ) {
+      return fetchCardJson(request, limits, true);
+    }
     throw fetchFailure(error);
   }
   const { status } = response;
@@ -325,6 +338,12 @@ async function fetchCardJson(
   }
 }
 
+function checkCardFetch(options: CardFetch): CardFetch {
+  checkFunction(options.fetch, 'fetch');
+  checkFunction(options.onEvent, 'onEvent');
+  return options;
+}
+
 function decodeCard(raw: JsonValue): AgentCard {
   const result = decode(AgentCard, raw);
   if (!result.ok) {
@@ -335,10 +354,11 @@ function decodeCard(raw: JsonValue): AgentCard {
 
 /**
 Fetches an agent's public card the way `discover()` does (docs/protocol-checks.md#discovery-steps, steps
-5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a
-2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract.
-Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning
-its digest in `discover({ trust: { kind: 'digest', digest } })`.
+5-10): one anonymous GET carrying `A2A-Version: 1.0` with no redirect, one deadline (`discoveryTimeoutMs`, 15
+s) over headers and body, a 2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest,
+then the full card contract. Use it to review a card, or verify its signatures with
+`verifyCardSignature(fetched.raw, …)`, before pinning its digest in
+`discover({ trust: { kind: 'digest', digest } })`.
 
 @throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail`
   and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
@@ -357,7 +377,7 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   const loopback = checkLoopback(options.loopback);
   const limits = resolveLimits(options.limits);
   checkCardUrl(options.cardUrl, loopback);
-  const raw = await fetchCardJson(options.cardUrl, limits, options.signal, checkFetch(options.fetch));
+  const raw = await fetchCardJson(checkCardFetch(options), limits);
   const digest = await cardDigest(raw);
   return Object.freeze({ raw, card: decodeCard(raw), digest });
 }
@@ -443,7 +463,7 @@ const result = await client.sendMessage({ message });
 ```
 */
 export async function discover(options: DiscoverOptions): Promise<A2aClient> {
-  const { cardUrl, pins, trust, loopback: loopbackOption, signal, ...clientOptions } = options;
+  const { cardUrl, pins, trust, loopback: loopbackOption, signal, onEvent, ...clientOptions } = options;
   const loopback = checkLoopback(loopbackOption);
   const limits = resolveLimits(clientOptions.limits);
   checkCardUrl(cardUrl, loopback);
@@ -452,7 +472,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   checkSecurity(clientOptions.security);
   checkTrust(trust, cardUrl, loopback);
 
-  const raw = await fetchCardJson(cardUrl, limits, signal, checkFetch(clientOptions.fetch));
+  const raw = await fetchCardJson(checkCardFetch(options), limits);
   // Step 9: the digest of the card as parsed, before its contract is even checked.
   const digest = await cardDigest(raw);
   if (trust.kind === 'digest' && digest !== trust.digest) {

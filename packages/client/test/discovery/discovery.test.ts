@@ -121,9 +121,9 @@ describe('discover against the mock agent', () => {
     expect(request?.url).toBe(mock.cardUrl);
     expect(request?.headers.get('accept')).toBe('application/a2a+json, application/json');
     expect(request?.headers.get('authorization')).toBeNull();
-    // The card is a public document, not an A2A operation: no version header, so no CORS preflight in a
-    // browser.
-    expect(request?.headers.get('a2a-version')).toBeNull();
+    // A2A spec §3.6.2: a request without the version is served as 0.3, the card request included
+    // (docs/protocol-checks.md#discovery-steps, step 5).
+    expect(request?.headers.get('a2a-version')).toBe('1.0');
     expect(request?.headers.get('a2a-extensions')).toBeNull();
   });
 
