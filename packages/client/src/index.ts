@@ -145,6 +145,7 @@ export type {
   AuthorizationReason,
   ClientError,
   DiscoveryDetail,
+  DiscoveryFix,
   DiscoveryReason,
   EndpointRule,
   ErrorKind,
