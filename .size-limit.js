@@ -61,7 +61,8 @@ export default [
     // +1.0 kB (61.52 kB): the stream budgets, as above (0.7 kB), and what a ledger refusal tells its reader to do (core/ledger-error.ts: a file lock judged by heartbeat, a worker id another process holds; issue 30 items 3 and 4).
     // +0.12 kB (61.64 kB): the card request's A2A-Version and its fallback, as above (issue 34 item 2).
     // +0.14 kB (61.78 kB): the refusals that name their fix, as above (issue 34 item 3).
-    limit: '61.8 kB',
+    // +0.06 kB (61.85 kB): a durable send the peer answered with a direct Message ends unresolved (direct-message) after one probe (issue 34 item 4: the reason in the ledger's schemas, one test of a given-up record where there were three, and the probe's verdict in durable/reconciliation.ts); the page loads none of it.
+    limit: '61.85 kB',
     modifyEsbuildConfig: browser,
   },
 ];
