@@ -1,5 +1,8 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { openDevtools, screenshot } from './helpers.js';
+import { cardUrlOf, nodeAgentCardUrl, openDevtools, screenshot } from './helpers.js';
 
 test('discovers the mock agent in the page and sends an echo', async ({ page }, testInfo) => {
   await openDevtools(page);
@@ -10,6 +13,8 @@ test('discovers the mock agent in the page and sends an echo', async ({ page }, 
   // The page's own origin is loopback http, which TLS cannot vouch for: discover() pinned the first fetch's
   // digest.
   await expect(agent.getByTestId('card-trust')).toHaveText(/^the digest of the first fetch/);
+  // The page and the agent in it share one origin: no preflight, so the card request keeps its version.
+  await expect(agent.getByTestId('card-request')).toHaveText('GET with A2A-Version: 1.0');
   // The mock honours keys and says so on its card; a client that reports `honoursIdempotency` agrees.
   await expect(agent.getByTestId('idempotency')).toHaveText(
     /^(yes, says the client|unknown: this client does not report it) · card advertises the idempotency extension$/,
@@ -40,4 +45,61 @@ test('discovers the mock agent in the page and sends an echo', async ({ page }, 
   await page.setViewportSize({ width: 760, height: 900 });
   await page.getByRole('tab', { name: 'Agent' }).click();
   await screenshot(page, testInfo, 'agent-narrow');
+});
+
+/**
+A static card host on another origin than the page's (docs/interop.md#browsers): it serves the Node agent's
+card to a plain GET, readable by any page, but refuses every CORS preflight, so Chromium refuses the card
+request that carries `A2A-Version` before sending it. The card's interfaces are the Node agent's, which
+answers its preflights.
+*/
+test('connects through the plain fallback when the card host refuses the A2A-Version preflight, and says so', async ({
+  page,
+}, testInfo) => {
+  const card = await (await fetch(nodeAgentCardUrl)).text();
+  const seen: { method: string; version: string | undefined; asked: string | undefined }[] = [];
+  const host = createServer((incoming, outgoing) => {
+    const version = incoming.headers['a2a-version'];
+    const asked = incoming.headers['access-control-request-headers'];
+    seen.push({
+      method: incoming.method ?? '',
+      version: typeof version === 'string' ? version : undefined,
+      asked: typeof asked === 'string' ? asked : undefined,
+    });
+    if (incoming.method === 'OPTIONS') {
+      outgoing.writeHead(403, { 'content-type': 'text/plain' }).end('no preflights here\n');
+      return;
+    }
+    outgoing
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'access-control-allow-origin': incoming.headers.origin ?? '*',
+      })
+      .end(card);
+  });
+  host.listen(0, '127.0.0.1');
+  await once(host, 'listening');
+  const origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  try {
+    await page.goto(`/?card=${encodeURIComponent(cardUrlOf(origin))}`);
+    const agent = page.getByRole('tabpanel', { name: 'Agent' });
+    await expect(agent.getByRole('heading', { name: 'surecall mock agent' })).toBeVisible();
+    await expect(agent.getByTestId('card-request')).toHaveText(
+      'a plain GET: the agent refused the preflight A2A-Version causes',
+    );
+    // The browser asked to send A2A-Version, was refused, and only plain GETs reached the host.
+    expect(
+      seen.some((request) => request.method === 'OPTIONS' && /a2a-version/i.test(request.asked ?? '')),
+    ).toBe(true);
+    const gets = seen.filter((request) => request.method === 'GET');
+    expect(gets.length).toBeGreaterThan(0);
+    expect(gets.every((request) => request.version === undefined)).toBe(true);
+    // The client it built talks to the agent's interface as usual.
+    await page.getByRole('button', { name: /^Echo: echo hello/ }).click();
+    await expect(page.getByTestId('send-outcome').first()).toHaveText('reply “echo hello”');
+    await screenshot(page, testInfo, 'card-fallback');
+  } finally {
+    host.closeAllConnections();
+    await new Promise<void>((resolve) => host.close(() => resolve()));
+  }
 });

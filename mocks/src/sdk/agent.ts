@@ -27,6 +27,12 @@ export type SdkAgentOptions = {
   readonly bearerToken?: string;
   /** Spacing of the `slow N` progress chunks, in milliseconds. @default 1000 */
   readonly tickMs?: number;
+  /**
+  The SDK's v0.3 compatibility (its `legacyCompat`, the legacy mode): the card adds a v0.3 JSONRPC interface
+  last, and a request without `A2A-Version` (or with 0.3) is served as v0.3, the card request included, which
+  then gets the SDK's v0.3 card. @default false
+  */
+  readonly legacy?: boolean;
 };
 
 /** One push notification the SDK delivered to {@link RunningSdkAgent.webhookUrl}. */
@@ -69,7 +75,7 @@ export const sdkExtensionUri = 'urn:example:echo-extension:v1';
 export const sdkExtendedDescription =
   'The official SDK server, extended card: served to bearer-authenticated callers.';
 
-function buildCard(origin: string, extended: boolean): WireAgentCard {
+function buildCard(origin: string, extended: boolean, legacy = false): WireAgentCard {
   return {
     name: 'surecall interop peer (@a2a-js/sdk 1.3.0)',
     description: extended
@@ -92,6 +98,11 @@ function buildCard(origin: string, extended: boolean): WireAgentCard {
         protocolVersion: '1.0',
         tenant: sdkTenant,
       },
+      // The SDK's legacy mode needs the card to declare a v0.3 JSONRPC interface; listed last, as a card that
+      // prefers 1.0 would (A2A spec §8.3.2: the client takes the first it supports).
+      ...(legacy
+        ? [{ url: `${origin}${jsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]
+        : []),
     ],
     version: '1.3.0',
     capabilities: {
@@ -178,7 +189,8 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
 
-  const card = buildCard(origin, false);
+  const legacy = options.legacy === true;
+  const card = buildCard(origin, false, legacy);
   const executor = createSdkExecutor(options.tickMs === undefined ? {} : { tickMs: options.tickMs });
   const requestHandler = new DefaultRequestHandler(
     sdkCard(card),
@@ -187,16 +199,17 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
     undefined,
     new InMemoryPushNotificationStore(),
     undefined,
-    sdkCard(buildCard(origin, true)),
+    sdkCard(buildCard(origin, true, legacy)),
   );
   const userBuilder = bearerUserBuilder(bearerToken);
   const pushes: PushDelivery[] = [];
 
   // Routes are added after listen so that the card can name the bound port; nothing can call before we
   // return.
-  app.use(agentCardPath, agentCardHandler({ agentCardProvider: requestHandler }));
-  app.use(jsonRpcPath, jsonRpcHandler({ requestHandler, userBuilder }));
-  app.use(restPath, restHandler({ requestHandler, userBuilder }));
+  const legacyCompat = { enabled: legacy };
+  app.use(agentCardPath, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
+  app.use(jsonRpcPath, jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
+  app.use(restPath, restHandler({ requestHandler, userBuilder, legacyCompat }));
   app.post('/webhook', express.json({ type: () => true }), (request, response) => {
     pushes.push({ token: request.get('x-a2a-notification-token'), body: request.body });
     response.status(204).end();

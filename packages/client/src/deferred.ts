@@ -23,6 +23,7 @@ export { decodeResult } from './bindings/push-config-answer.js';
 export { createRestBinding } from './bindings/rest.js';
 export { skillCallScopes } from './client/skill-scopes.js';
 export { streamRunner } from './client/streaming.js';
+export { cardFallback } from './discovery/card-fallback.js';
 export { cardDigest } from './discovery/digest.js';
 export { discover } from './discovery/discovery.js';
 export { runWithRetry } from './idempotency/retry-loop.js';

@@ -17,6 +17,8 @@ What the SDK server does that the spec tolerates, and our client accepts here
 - ProtoJSON drops defaults: first chunks carry no `append`/`lastChunk`, the extended card's requirements come
   back as `[{}, {"schemes":{"bearer":{}}}]`, empty `history`/`artifacts` are absent.
 - A missing push config is reported as TASK_NOT_FOUND (-32001).
+- ListTaskPushNotificationConfigs answers every config whatever `pageSize` asked (A2A spec §3.1.9: MAY
+  paginate).
 - A body over express's 100 kB limit gets an HTML 413 page, not an A2A error.
 - The server refuses any request without `A2A-Version: 1.0`, so every call that succeeds here also proves the
   header.
@@ -274,6 +276,16 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('our client against the SDK ser
     expect(list.configs).toEqual([created]);
     await expect(client.deleteTaskPushNotificationConfig({ taskId: task.id, id })).resolves.toBeUndefined();
     expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual([]);
+  });
+
+  it('ListTaskPushNotificationConfigs with pageSize 1 and two configs: the whole list, accepted (A2A spec §3.1.9)', async () => {
+    const task = await sendTask('task pages');
+    const first = await client.createTaskPushNotificationConfig({ taskId: task.id, url: sdk.webhookUrl });
+    const second = await client.createTaskPushNotificationConfig({ taskId: task.id, url: sdk.webhookUrl });
+    // The SDK server returns every config and no further page; the spec's MAY paginate lets it.
+    const page = await client.listTaskPushNotificationConfigs({ taskId: task.id, pageSize: 1 });
+    expect(new Set(page.configs.map((config) => config.id))).toEqual(new Set([first.id, second.id]));
+    expect(page.nextPageToken).toBe('');
   });
 
   it('a send carrying a push config has its events delivered to the webhook with the token', async () => {

@@ -16,5 +16,5 @@ import '@surecall/devtools/styles.css';
 export type { SurecallDevtoolsProps } from './components/devtools.js';
 export { SurecallDevtools } from './components/devtools.js';
 export type { Feed } from './hooks/use-event-count.js';
-export type { ConnectionFacts, SecurityChoice, TrustChoice } from './model/agent-view.js';
+export type { CardRequest, ConnectionFacts, SecurityChoice, TrustChoice } from './model/agent-view.js';
 export type { MeterLimits } from './model/meters.js';

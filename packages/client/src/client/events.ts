@@ -177,6 +177,24 @@ export type ClientEvent =
   | ClientErrorEvent;
 
 /**
+What `discover()` and `fetchAgentCard()` tell their `onEvent` (there is no client yet to carry it).
+`card-fallback`: in a browser, the cross-origin card request carrying `A2A-Version: 1.0` failed before any
+answer, which is how a refused CORS preflight looks to a page, so the card was asked for once more as a plain
+GET without the header (a read: safe to repeat). Redacted like the client's events: no URL.
+
+@example
+```ts
+const client = await discover({ ...options, onEvent: (event) => log(event.type) }); // 'card-fallback'
+```
+*/
+export type DiscoveryEvent = {
+  readonly type: 'card-fallback';
+  readonly reason: 'preflight-refused';
+  /** Wall-clock time of the event, in milliseconds since the epoch (`Date.now()`). */
+  readonly time: number;
+};
+
+/**
 Receives every event; whatever it throws or rejects with is ignored, so an inspector can never break a call.
 */
 export type ClientEventListener = (event: ClientEvent) => unknown;

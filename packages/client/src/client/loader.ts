@@ -17,6 +17,7 @@ import { TransportError } from '../core/errors.js';
 import type { JsonValue } from '../core/json-value.js';
 import type { Load } from '../core/lazy.js';
 import type { CallCode } from './call-context.js';
+import type { DiscoveryEvent } from './events.js';
 import type { streamRunner } from './streaming.js';
 
 /** What the client and the floors below it use of the deferred module. */
@@ -31,6 +32,8 @@ export type DeferredCode = JsonRpcCode &
     The card digest (`discovery/digest.ts`, a floor above, so named here by shape): the extended card's.
     */
     readonly cardDigest: (rawCard: JsonValue) => Promise<string>;
+    /** discovery/card-fallback.ts, named by its shape: the client floor imports no discovery module. */
+    readonly cardFallback: (cardUrl: string, onEvent?: (event: DiscoveryEvent) => void) => boolean;
   };
 
 let loading: Promise<DeferredCode> | undefined;

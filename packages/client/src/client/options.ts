@@ -334,6 +334,22 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
 }
 
 /**
+`value`, when it is absent or a function; else `OptionsError(option, 'malformed')`. The one check of every
+callback option (`headers`, `fetch`, and discovery's `fetch` and `onEvent`).
+
+@example
+```ts
+const fetch = functionOption(options.fetch, 'fetch');
+```
+*/
+export function functionOption<T>(value: T, option: string): T {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new OptionsError(option, 'malformed');
+  }
+  return value;
+}
+
+/**
 Validates the client options and applies the defaults: the only place they are merged
 (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed,
 `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too
@@ -375,13 +391,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (asserted !== undefined && typeof asserted !== 'boolean') {
     throw new OptionsError('peerHonoursIdempotency', 'malformed');
   }
-  const { headers, fetch } = options;
-  if (headers !== undefined && typeof headers !== 'function') {
-    throw new OptionsError('headers', 'malformed');
-  }
-  if (fetch !== undefined && typeof fetch !== 'function') {
-    throw new OptionsError('fetch', 'malformed');
-  }
+  const headers = functionOption(options.headers, 'headers');
+  const fetch = functionOption(options.fetch, 'fetch');
   return Object.freeze({
     card,
     cardDigest: options.cardDigest,

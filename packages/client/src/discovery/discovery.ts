@@ -7,28 +7,30 @@ validate the extensions and the security choice, and freeze all of it into an `A
 */
 
 import { type A2aClient, createClient } from '../client/client.js';
+import type { DiscoveryEvent } from '../client/events.js';
 import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../client/options.js';
-import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../client/security.js';
+import {
+  checkSecurityShape,
+  type ProtocolBinding,
+  resolveSecurity,
+  type SecurityOptions,
+} from '../client/security.js';
 import {
   type DiscoveryDetail,
   DiscoveryError,
-  HttpProtocolError,
-  InvalidResponseError,
+  type DiscoveryFix,
+  type DiscoveryReason,
+  type EndpointRule,
   OptionsError,
-  RequestError,
-  TransportError,
-  type TransportReason,
 } from '../core/errors.js';
 import type { JsonValue } from '../core/json-value.js';
-import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
+import { type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { optionalMembers } from '../core/optional-members.js';
-import { AgentCard, type AgentInterface } from '../protocol/agent-card.js';
+import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
-import { decode } from '../protocol/decode.js';
-import { isKnownField } from '../protocol/scalars.js';
 import { labelRule } from '../protocol/text.js';
-import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
-import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
+import type { FetchFunction } from '../wire/http.js';
+import { checkCardFetch, decodeCard, fetchCardJson } from './card-fetch.js';
 import { cardDigest } from './digest.js';
 import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
 
@@ -76,6 +78,12 @@ export type FetchAgentCardOptions = {
   readonly limits?: LimitsOptions;
   /** Cancels the fetch. */
   readonly signal?: AbortSignal;
+  /**
+  Told what the card fetch did besides its one GET: a `card-fallback` when a browser's cross-origin card
+  request with `A2A-Version` failed and the card was fetched again without it
+  (docs/interop.md#browsers). What it throws is swallowed. @default none
+  */
+  readonly onEvent?: (event: DiscoveryEvent) => void;
   /**
   The `fetch` to fetch the card with, as `ClientOptions.fetch`; `discover()` hands it on to the client.
   `ClientOptions.headers` never applies to the card: it is no A2A operation. @default globalThis.fetch, looked
@@ -129,27 +137,26 @@ export type FetchedAgentCard = {
 // ARCHITECTURE.md#bounds: at most 16 interface pins.
 const MAX_PINS = 16;
 
-const transportDetails: Readonly<Record<TransportReason, DiscoveryDetail>> = {
-  network: 'network',
-  timeout: 'timeout',
-  aborted: 'aborted',
-  read: 'read',
-  // A unary exchange has no idle bound; should one ever fire, it is the deadline's kind of failure.
-  idle: 'timeout',
-};
+const loopbackFix: DiscoveryFix = { option: 'loopback', value: true };
+
+// The refusal of an endpoint that broke `rule` (docs/protocol-checks.md#endpoints), with `loopback` as its
+// fix where `loopback: true` admits it: an `http:` URL to a literal loopback address.
+function endpointRefusal(
+  reason: DiscoveryReason,
+  rule: EndpointRule,
+  url: unknown,
+  role: 'card' | 'interface',
+  option?: string,
+): DiscoveryError {
+  const admits = rule === 'https-required' && endpointRule(url, { role, loopback: true }) === undefined;
+  return new DiscoveryError(reason, { detail: rule, option, fix: admits ? loopbackFix : undefined });
+}
 
 function checkCardUrl(cardUrl: unknown, loopback: boolean): void {
   const rule = endpointRule(cardUrl, { role: 'card', loopback });
   if (rule !== undefined) {
-    throw new DiscoveryError('Discovery', { detail: rule, option: 'cardUrl' });
+    throw endpointRefusal('Discovery', rule, cardUrl, 'card', 'cardUrl');
   }
-}
-
-function checkFetch(fetch: unknown): FetchFunction | undefined {
-  if (fetch !== undefined && typeof fetch !== 'function') {
-    throw new OptionsError('fetch', 'malformed');
-  }
-  return fetch as FetchFunction | undefined;
 }
 
 function checkLoopback(loopback: unknown): boolean {
@@ -180,7 +187,7 @@ function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
     }
     const rule = endpointRule(pin.url, { role: 'interface', loopback });
     if (rule !== undefined) {
-      throw new DiscoveryError('InterfacePinMismatch', { detail: rule, option: `pins.${index}.url` });
+      throw endpointRefusal('InterfacePinMismatch', rule, pin.url, 'interface', `pins.${index}.url`);
     }
     if (pin.tenant !== undefined && tenantRule(pin.tenant) !== undefined) {
       throw new DiscoveryError('InterfacePinMismatch', {
@@ -239,8 +246,13 @@ function checkTrust(trust: CardTrust, cardUrl: string, loopback: boolean): void 
   }
   // docs/protocol-checks.md#card-trust: trusting whatever the first fetch returns is sound only where no
   // network lies between the two processes.
-  if (trust.kind === 'first-fetch' && !(loopback && isLiteralLoopback(new URL(cardUrl)))) {
-    throw new DiscoveryError('FirstFetchTrustRequiresLoopback', { option: 'trust' });
+  const literal = isLiteralLoopback(new URL(cardUrl));
+  if (trust.kind === 'first-fetch' && !(loopback && literal)) {
+    // `loopback: true` admits it only for a literal loopback card URL; another URL no option admits.
+    throw new DiscoveryError('FirstFetchTrustRequiresLoopback', {
+      option: 'trust',
+      fix: literal ? loopbackFix : undefined,
+    });
   }
   if (trust.kind === 'digest' && (typeof trust.digest !== 'string' || !CARD_DIGEST.test(trust.digest))) {
     throw new OptionsError('trust.digest', 'malformed');
@@ -252,93 +264,13 @@ function checkTrust(trust: CardTrust, cardUrl: string, loopback: boolean): void 
   }
 }
 
-function fetchFailure(error: unknown): unknown {
-  if (error instanceof TransportError) {
-    return new DiscoveryError('Discovery', { detail: transportDetails[error.reason], cause: error });
-  }
-  if (error instanceof HttpProtocolError) {
-    return new DiscoveryError('Discovery', {
-      detail: error.reason === 'redirect' ? 'redirect' : 'media-type',
-      ...optionalMembers({ httpStatus: error.httpStatus }),
-      cause: error,
-    });
-  }
-  if (error instanceof InvalidResponseError) {
-    // docs/protocol-checks.md#discovery-steps, step 7: a card over the ceiling is an invalid card, not a
-    // failed fetch.
-    return new DiscoveryError('InvalidAgentCard', {
-      detail: 'body-too-large',
-      ...optionalMembers({ httpStatus: error.httpStatus }),
-      violation: { rule: 'responseBodyBytes' },
-      cause: error,
-    });
-  }
-  if (error instanceof RequestError && error.reason === 'aborted') {
-    return new DiscoveryError('Discovery', { detail: 'aborted', cause: error });
-  }
-  return error;
-}
-
-// docs/protocol-checks.md#discovery-steps, steps 5-8: one anonymous GET under one deadline over headers and
-// body, no redirect, a JSON media type, a bounded body, strict JSON.
-async function fetchCardJson(
-  cardUrl: string,
-  limits: Limits,
-  signal: AbortSignal | undefined,
-  fetch: FetchFunction | undefined,
-): Promise<JsonValue> {
-  let response: HttpUnaryResponse;
-  try {
-    response = await exchange({
-      method: 'GET',
-      url: cardUrl,
-      accept: 'json',
-      // The card fetch is no A2A operation (docs/protocol-checks.md#discovery-steps): no version header, so
-      // no CORS preflight.
-      a2aVersion: false,
-      limits: {
-        requestBodyBytes: limits.requestBodyBytes,
-        responseBodyBytes: limits.responseBodyBytes,
-        requestTimeoutMs: limits.discoveryTimeoutMs,
-      },
-      ...optionalMembers({ signal, fetch }),
-    });
-  } catch (error) {
-    throw fetchFailure(error);
-  }
-  const { status } = response;
-  if (status < 200 || status > 299) {
-    throw new DiscoveryError('Discovery', { detail: 'status', httpStatus: status });
-  }
-  // Step 6: a card is JSON; an answer with no Content-Type is refused, even an empty one.
-  if (response.mediaType !== 'json') {
-    throw new DiscoveryError('Discovery', { detail: 'media-type', httpStatus: status });
-  }
-  try {
-    // The path names the card's own member names only: any other key is the peer's text.
-    return parseJson(response.body, jsonLimitsFrom(limits), isKnownField);
-  } catch (error) {
-    if (error instanceof JsonError) {
-      throw new DiscoveryError('InvalidAgentCard', { detail: 'json', violation: error.toViolation() });
-    }
-    throw error;
-  }
-}
-
-function decodeCard(raw: JsonValue): AgentCard {
-  const result = decode(AgentCard, raw);
-  if (!result.ok) {
-    throw new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation });
-  }
-  return result.value;
-}
-
 /**
 Fetches an agent's public card the way `discover()` does (docs/protocol-checks.md#discovery-steps, steps
-5-10): one anonymous GET with no redirect, one deadline (`discoveryTimeoutMs`, 15 s) over headers and body, a
-2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest, then the full card contract.
-Use it to review a card, or verify its signatures with `verifyCardSignature(fetched.raw, …)`, before pinning
-its digest in `discover({ trust: { kind: 'digest', digest } })`.
+5-10): one anonymous GET carrying `A2A-Version: 1.0` with no redirect, one deadline (`discoveryTimeoutMs`, 15
+s) over headers and body, a 2xx JSON answer of at most `responseBodyBytes` (2 MiB), strict JSON, the digest,
+then the full card contract. Use it to review a card, or verify its signatures with
+`verifyCardSignature(fetched.raw, …)`, before pinning its digest in
+`discover({ trust: { kind: 'digest', digest } })`.
 
 @throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail`
   and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
@@ -357,7 +289,7 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   const loopback = checkLoopback(options.loopback);
   const limits = resolveLimits(options.limits);
   checkCardUrl(options.cardUrl, loopback);
-  const raw = await fetchCardJson(options.cardUrl, limits, options.signal, checkFetch(options.fetch));
+  const raw = await fetchCardJson(checkCardFetch(options), limits);
   const digest = await cardDigest(raw);
   return Object.freeze({ raw, card: decodeCard(raw), digest });
 }
@@ -366,7 +298,7 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
 // order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
 function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boolean): InterfacePin {
   const chosen = card.supportedInterfaces.find(
-    (entry: AgentInterface) =>
+    (entry: AgentInterface): entry is AgentInterface & { readonly protocolBinding: ProtocolBinding } =>
       entry.protocolVersion === '1.0' &&
       (entry.protocolBinding === 'JSONRPC' || entry.protocolBinding === 'HTTP+JSON'),
   );
@@ -375,7 +307,7 @@ function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boo
   }
   const rule = endpointRule(chosen.url, { role: 'interface', loopback });
   if (rule !== undefined) {
-    throw new DiscoveryError('NoSupportedInterface', { detail: rule });
+    throw endpointRefusal('NoSupportedInterface', rule, chosen.url, 'interface');
   }
   // A tenant on one side only is a mismatch: both absent, or byte-equal.
   const pin = pins.find(
@@ -385,7 +317,12 @@ function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boo
       sameEndpoint(candidate.url, chosen.url),
   );
   if (pin === undefined) {
-    throw new DiscoveryError('InterfacePinMismatch', { detail: 'no-matching-pin', option: 'pins' });
+    // The card's preferred interface is its public data: naming it names the pin that would match.
+    throw new DiscoveryError('InterfacePinMismatch', {
+      detail: 'no-matching-pin',
+      option: 'pins',
+      fix: { option: 'pins', binding: chosen.protocolBinding, url: chosen.url },
+    });
   }
   return pin;
 }
@@ -443,7 +380,7 @@ const result = await client.sendMessage({ message });
 ```
 */
 export async function discover(options: DiscoverOptions): Promise<A2aClient> {
-  const { cardUrl, pins, trust, loopback: loopbackOption, signal, ...clientOptions } = options;
+  const { cardUrl, pins, trust, loopback: loopbackOption, signal, onEvent, ...clientOptions } = options;
   const loopback = checkLoopback(loopbackOption);
   const limits = resolveLimits(clientOptions.limits);
   checkCardUrl(cardUrl, loopback);
@@ -452,7 +389,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   checkSecurity(clientOptions.security);
   checkTrust(trust, cardUrl, loopback);
 
-  const raw = await fetchCardJson(cardUrl, limits, signal, checkFetch(clientOptions.fetch));
+  const raw = await fetchCardJson(checkCardFetch(options), limits);
   // Step 9: the digest of the card as parsed, before its contract is even checked.
   const digest = await cardDigest(raw);
   if (trust.kind === 'digest' && digest !== trust.digest) {

@@ -127,10 +127,14 @@ docs/durable-send.md#reconciling-an-unknown):
 - `refused` → `unresolved('no-evidence')`: no later probe can do better;
 - `duplicated` → `duplicate` with the task ids: the send ran more than once, a terminal state
   (docs/durable-send.md#duplicated);
+- `none` from a scan that found no task at all, for a send the peer answered with a 2xx status (its recorded
+  cause has one) → `unresolved('direct-message')` at once: a SendMessage answer is a Task or a direct
+  Message (A2A spec §3.1.1), the peer had answered, and the send's own context holds no task, so the answer
+  was a direct Message, which created no task for any later probe to find;
 - `none` or `transient-error` → `pending` until now + `retryAfterMs`, or, when this was the `maxProbes`-th
   such probe, `unresolved('no-evidence')`: probing is bounded in count too
-  (docs/durable-send.md#reconciling-an-unknown; a direct Message created no task, so no scan can ever find
-  it).
+  (docs/durable-send.md#reconciling-an-unknown: a direct Message whose answer never reached the client
+  created no task either, and nothing tells it from a send still on its way).
 
 `reconcile-fail` is never produced: a probe can show that a send was applied, never that it was not.
 
@@ -166,9 +170,12 @@ export function probeTransition(
       return { type: 'duplicate', attemptId, taskIds: [...(report.taskIds ?? [])] };
     case 'none':
     case 'transient-error': {
-      const probes = (state.pending?.probes ?? 0) + 1;
-      if (probes >= recovery.maxProbes) {
-        return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
+      // The send's answer reached the client with a 2xx status (then broke a check, or its body broke off):
+      // the peer had answered, and its answer created no task in the send's own context.
+      const status = state.cause?.httpStatus ?? 0;
+      const direct = report.result === 'none' && report.tasksExamined === 0 && status >= 200 && status < 300;
+      if (direct || (state.pending?.probes ?? 0) + 1 >= recovery.maxProbes) {
+        return { type: 'unresolved', attemptId, reason: direct ? 'direct-message' : 'no-evidence', ...cause };
       }
       // The ledger's clock never runs backwards, so the delay is measured from the later of now and the
       // record's last write.

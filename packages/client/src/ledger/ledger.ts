@@ -20,7 +20,13 @@ import type { Message } from '../protocol/message.js';
 import { decodeLedger } from './decoding.js';
 import { type ErrorSummary, fitErrorSummary } from './error-summary.js';
 import type { AgentIdentity, DeliveryMode, SendIntent } from './intent.js';
-import { type LedgerRecord, LedgerRevision, type LedgerStatus, type LedgerTransition } from './record.js';
+import {
+  givenUp,
+  type LedgerRecord,
+  LedgerRevision,
+  type LedgerStatus,
+  type LedgerTransition,
+} from './record.js';
 import { applyTransition } from './state-machine.js';
 
 export type { ErrorSummary } from './error-summary.js';
@@ -139,7 +145,8 @@ export function matchesDue(record: LedgerRecord, query: DueQuery): boolean {
 
 /**
 Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given
-up on (`no-evidence`, `conflicting-evidence`), and past its pending not-before time if it has one.
+up on (`givenUp`: `no-evidence`, `conflicting-evidence`, `direct-message`), and past its pending not-before
+time if it has one.
 
 @example
 ```ts
@@ -150,8 +157,7 @@ export function isDue(record: LedgerRecord, now: number): boolean {
   const { state } = record;
   return (
     state.status === 'unknown' &&
-    state.reason !== 'no-evidence' &&
-    state.reason !== 'conflicting-evidence' &&
+    !givenUp(state.reason) &&
     (state.pending === undefined || state.pending.notBefore <= now)
   );
 }

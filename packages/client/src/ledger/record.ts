@@ -50,18 +50,42 @@ export const FailureEffect = z.enum(['not-started', 'not-applied']);
 export type FailureEffect = z.infer<typeof FailureEffect>;
 
 /**
-Why a record is unknown: an ambiguous outcome after dispatch, a crash while executing, no evidence after the
-allowed probes, or evidence that contradicts itself (duplicates, a same-id message with another payload, an
-exhausted scan).
+Why probing gave up on a record, which then waits for a person (docs/durable-send.md#reconciling-an-unknown):
+no evidence after the allowed probes, evidence that contradicts itself (duplicates, a same-id message with
+another payload, an exhausted scan), or `direct-message`: the peer answered the send with a 2xx status and its
+context holds no task, so its answer was a direct Message, which no probe can ever find (A2A spec §3.1.1).
+*/
+export const UnresolvedReason = z.enum(['no-evidence', 'conflicting-evidence', 'direct-message']);
+/** Why probing gave up on a record. */
+export type UnresolvedReason = z.infer<typeof UnresolvedReason>;
+
+/**
+Why a record is unknown: an ambiguous outcome after dispatch or a crash while executing, both still to be
+probed, or one of the {@link UnresolvedReason}s probing gave up with.
 */
 export const UnknownReason = z.enum([
   'ambiguous-outcome',
   'crashed-while-executing',
   'no-evidence',
   'conflicting-evidence',
+  'direct-message',
 ]);
 /** Why a record is unknown. */
 export type UnknownReason = z.infer<typeof UnknownReason>;
+
+/**
+Whether probing gave up on an unknown record with `reason` (an {@link UnresolvedReason}): it is then
+`unresolved`, never due for a probe, and waits for a person.
+
+@example
+```ts
+givenUp('direct-message'); // true
+givenUp('ambiguous-outcome'); // false: still to be probed
+```
+*/
+export function givenUp(reason: UnknownReason): boolean {
+  return reason !== 'ambiguous-outcome' && reason !== 'crashed-while-executing';
+}
 
 const Delay = whole(1, maxDelayMs);
 
@@ -146,7 +170,7 @@ export const LedgerTransition = z.discriminatedUnion('type', [
     type: z.literal('unresolved'),
     attemptId: Id,
     cause: z.optional(ErrorSummary),
-    reason: z.enum(['no-evidence', 'conflicting-evidence']),
+    reason: UnresolvedReason,
   }),
   z.strictObject({ type: z.literal('reconcile-commit'), attemptId: Id, result: ResultSummary }),
   z.strictObject({

@@ -9,6 +9,7 @@ import type { SendIntent } from './intent.js';
 import {
   type Attempt,
   type CreateTransition,
+  givenUp,
   type LedgerRecord,
   type LedgerRevision,
   type LedgerState,
@@ -118,11 +119,7 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
     }
     case 'pending': {
       requireAttempt(state, 'unknown', t.type, t.attemptId);
-      if (
-        state.status !== 'unknown' ||
-        state.reason === 'no-evidence' ||
-        state.reason === 'conflicting-evidence'
-      ) {
+      if (state.status !== 'unknown' || givenUp(state.reason)) {
         // docs/durable-send.md#reconciling-an-unknown: once probing gave up, a person resolves the record.
         refuse('unresolved');
       }
@@ -140,11 +137,7 @@ function step(record: LedgerRecord, t: LedgerTransition, at: number): Next {
     }
     case 'unresolved': {
       requireAttempt(state, 'unknown', t.type, t.attemptId);
-      if (
-        state.status !== 'unknown' ||
-        state.reason === 'no-evidence' ||
-        state.reason === 'conflicting-evidence'
-      ) {
+      if (state.status !== 'unknown' || givenUp(state.reason)) {
         refuse('unresolved');
       }
       const cause = t.cause ?? state.cause;

@@ -4,7 +4,7 @@ Where a record stands for its caller (`DurableStatus`): the ledger's states read
 them. It sits on the ledger's floor, since every store entry exports `statusOf` and the durable layer above
 re-exports it (ARCHITECTURE.md#import-rules).
 */
-import type { LedgerRecord } from './record.js';
+import { givenUp, type LedgerRecord } from './record.js';
 
 /**
 Where a record stands, for its caller:
@@ -14,7 +14,8 @@ Where a record stands, for its caller:
 - `failed`: known not applied: it failed before it left, or the peer refused it before applying it;
 - `unknown`: it may or may not have been applied: reconcile it before anything else;
 - `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;
-- `unresolved`: probing gave up (`no-evidence`) or found evidence that contradicts itself
+- `unresolved`: probing gave up (`no-evidence`, or `direct-message`: no probe can find a direct Message) or
+  found evidence that contradicts itself
   (`conflicting-evidence`): a person decides; it is never sent again on its own;
 - `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the
   ledger reopened);
@@ -50,7 +51,7 @@ export function statusOf(record: LedgerRecord): DurableStatus {
     case 'duplicated':
       return state.status;
     case 'unknown':
-      if (state.reason === 'no-evidence' || state.reason === 'conflicting-evidence') {
+      if (givenUp(state.reason)) {
         return 'unresolved';
       }
       return state.pending === undefined ? 'unknown' : 'pending';

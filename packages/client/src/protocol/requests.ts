@@ -196,8 +196,9 @@ export type Empty = z.infer<typeof Empty>;
 
 /**
 One page of a task's webhooks (A2A spec §3.1.9). ProtoJSON drops an empty list, so a missing `configs` reads
-`[]`. The page's relation to the request (count ≤ requested size, every entry on the requested task with an
-id, ids unique) is checked by the bindings.
+`[]`. At most 256 configs; more than the requested `pageSize` is accepted (A2A spec §3.1.9: the server MUST
+return all active configs and MAY paginate). The page's relation to the request (every entry on the requested
+task with an id, ids unique) is checked by the bindings.
 */
 export const ListTaskPushNotificationConfigsResponse = wireObject({
   configs: z._default(items(TaskPushNotificationConfig, 0, contractBounds.pushConfigPageSize), () => []),

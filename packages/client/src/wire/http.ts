@@ -54,10 +54,10 @@ export type HttpExchangeRequest = {
   /** Called immediately before `fetch`, once the request may reach the peer, with its method. */
   readonly onDispatch?: (method: HttpExchangeRequest['method']) => void;
   /**
-  `false` leaves out `A2A-Version`: the agent card is a plain public document, and a custom header would force
-  a CORS preflight that a static card host may not answer. @default true
+  `false` leaves out `A2A-Version`: only for the card fetch's one fallback in a page whose cross-origin card
+  request failed, as a refused CORS preflight does (docs/interop.md#browsers). @default true
   */
-  readonly a2aVersion?: false;
+  readonly a2aVersion?: boolean;
 };
 
 /** A whole answer: the body is read, bounded by `limits.responseBodyBytes`. */

@@ -28,7 +28,7 @@ export type HeaderInput = HeaderTarget & {
   readonly accept: MediaKind;
   readonly contentType?: 'application/json' | 'application/a2a+json';
   readonly headers?: Readonly<Record<string, string>>;
-  readonly a2aVersion?: false;
+  readonly a2aVersion?: boolean;
 };
 
 const acceptValues: Readonly<Record<MediaKind, string>> = {

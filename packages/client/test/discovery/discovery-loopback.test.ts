@@ -155,7 +155,11 @@ describe('the mock agent on loopback', () => {
       [drift, agent.port],
       [lost, closed.port],
     ] as const) {
-      const shown = inspect(error, { depth: 8 });
+      // A pin mismatch names the card's preferred interface (its public data) in `fix`, and nowhere else.
+      const shown = inspect(error, { depth: 8 }).replaceAll(
+        error.fix?.option === 'pins' ? error.fix.url : '-',
+        '',
+      );
       expect(shown).not.toContain(String(port));
       expect(shown).not.toContain('secret-path-marker');
       expect(shown).not.toContain('mock agent');
@@ -218,5 +222,41 @@ describe('the official SDK server on loopback', () => {
     });
     const restOnly = { ...base, pins: [{ binding: 'HTTP+JSON' as const, url: sdk.restUrl }] };
     expect(await failure(discover(restOnly))).toMatchObject({ reason: 'InterfacePinMismatch' });
+  });
+});
+
+describe('the official SDK server in its legacy mode (v0.3 compatibility on)', () => {
+  let sdk: RunningSdkAgent;
+
+  beforeAll(async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    sdk = await startSdkAgent({ tickMs: 600_000, legacy: true });
+  });
+  afterAll(async () => {
+    await sdk.close();
+    vi.restoreAllMocks();
+  });
+
+  it('answers our card request, which carries A2A-Version: 1.0, with its v1.0 card', async () => {
+    const client = await discover({
+      cardUrl: sdk.cardUrl,
+      pins: [{ binding: 'JSONRPC', url: sdk.jsonRpcUrl }],
+      trust: { kind: 'first-fetch' },
+      security: { kind: 'anonymous' },
+      loopback: true,
+    });
+    expect(client.card.supportedInterfaces.map((entry) => entry.protocolVersion)).toEqual([
+      '1.0',
+      '1.0',
+      '1.0',
+      '1.0',
+      '0.3',
+    ]);
+    await expect(client.sendMessage({ message: message('echo legacy') })).resolves.toBeDefined();
+  });
+
+  it('answers a card request without the header with its v0.3 card (A2A spec §3.6.2: no header is 0.3)', async () => {
+    const plain = (await (await fetch(sdk.cardUrl)).json()) as { protocolVersion?: unknown };
+    expect(plain.protocolVersion).toBe('0.3');
   });
 });

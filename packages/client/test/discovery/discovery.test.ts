@@ -121,9 +121,9 @@ describe('discover against the mock agent', () => {
     expect(request?.url).toBe(mock.cardUrl);
     expect(request?.headers.get('accept')).toBe('application/a2a+json, application/json');
     expect(request?.headers.get('authorization')).toBeNull();
-    // The card is a public document, not an A2A operation: no version header, so no CORS preflight in a
-    // browser.
-    expect(request?.headers.get('a2a-version')).toBeNull();
+    // A2A spec §3.6.2: a request without the version is served as 0.3, the card request included
+    // (docs/protocol-checks.md#discovery-steps, step 5).
+    expect(request?.headers.get('a2a-version')).toBe('1.0');
     expect(request?.headers.get('a2a-extensions')).toBeNull();
   });
 
@@ -640,6 +640,77 @@ describe('interface selection and pins (docs/protocol-checks.md#discovery-steps,
   });
 });
 
+describe('refusals that name their fix (DiscoveryError.fix, docs/protocol-checks.md#discovery-steps)', () => {
+  it('a pin mismatch names the interface the card prefers, by binding and URL, in the error and its JSON', async () => {
+    serveCard(cardWith({ supportedInterfaces: [iface(restUrl, 'HTTP+JSON'), iface(jsonRpcUrl)] }));
+    const error = await failure(discover(options({ pins: [jsonRpcPin] })));
+    const fix = { option: 'pins', binding: 'HTTP+JSON', url: restUrl };
+    expect(error).toMatchObject({ reason: 'InterfacePinMismatch', detail: 'no-matching-pin', fix });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ fix });
+    // The message stays constant: the URL is in the field only.
+    expect(error.message).toBe('surecall discovery failed: InterfacePinMismatch (no-matching-pin)');
+    // Pinning what the fix names is what discovery asked for.
+    await expect(
+      discover(options({ pins: [{ binding: fix.binding, url: fix.url } as InterfacePin] })),
+    ).resolves.toMatchObject({ binding: 'HTTP+JSON' });
+  });
+
+  it.each<[string, Partial<DiscoverOptions>, Record<string, unknown>]>([
+    [
+      'an http card URL to a literal loopback address',
+      { cardUrl: 'http://127.0.0.1:9/.well-known/agent-card.json' },
+      { reason: 'Discovery', detail: 'https-required', fix: { option: 'loopback', value: true } },
+    ],
+    [
+      'an http pin to [::1]',
+      { pins: [{ binding: 'JSONRPC', url: 'http://[::1]:9/a2a' }] },
+      { reason: 'InterfacePinMismatch', detail: 'https-required', fix: { option: 'loopback', value: true } },
+    ],
+    [
+      'first-fetch trust of a literal loopback card URL without loopback',
+      {
+        cardUrl: 'https://127.0.0.1:9/.well-known/agent-card.json',
+        trust: { kind: 'first-fetch' },
+      },
+      { reason: 'FirstFetchTrustRequiresLoopback', fix: { option: 'loopback', value: true } },
+    ],
+  ])('%s names loopback, the option that admits it', async (_, overrides, refusal) => {
+    const error = await failure(discover(options(overrides)));
+    expect(error).toMatchObject(refusal);
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ fix: { option: 'loopback', value: true } });
+    // With loopback: true, that refusal is gone (the fetch may still fail: nothing listens there).
+    const admitted = await failure(discover(options({ ...overrides, loopback: true })));
+    expect(admitted.reason).not.toBe('FirstFetchTrustRequiresLoopback');
+    expect(admitted.detail).not.toBe('https-required');
+    expect(admitted.fix?.option).not.toBe('loopback');
+  });
+
+  it.each<[string, Partial<DiscoverOptions>]>([
+    ['an http card URL to a name', { cardUrl: 'http://agent.test/.well-known/agent-card.json' }],
+    ['an ftp card URL to loopback', { cardUrl: 'ftp://127.0.0.1/.well-known/agent-card.json' }],
+    ['an http pin to localhost', { pins: [{ binding: 'JSONRPC', url: 'http://localhost/a2a' }] }],
+    [
+      'first-fetch trust of a card URL that is no literal loopback address',
+      { cardUrl: 'https://agent.test/.well-known/agent-card.json', trust: { kind: 'first-fetch' } },
+    ],
+  ])('%s names no fix: no option admits it', async (_, overrides) => {
+    const error = await failure(discover(options(overrides)));
+    expect(error.fix).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(error))).not.toHaveProperty('fix');
+  });
+
+  it('a preferred interface on plain http to loopback names loopback too (NoSupportedInterface)', async () => {
+    serveCard(
+      cardWith({ supportedInterfaces: [iface('http://127.0.0.1:9/a2a/jsonrpc'), iface(jsonRpcUrl)] }),
+    );
+    expect(await failure(discover(options()))).toMatchObject({
+      reason: 'NoSupportedInterface',
+      detail: 'https-required',
+      fix: { option: 'loopback', value: true },
+    });
+  });
+});
+
 describe('extensions (docs/protocol-checks.md#discovery-steps, step 13)', () => {
   const required = 'https://ext.test/required/v1';
 
@@ -980,12 +1051,11 @@ describe('redaction (docs/protocol-checks.md#redaction)', () => {
       },
     ],
     [
+      // The card's preferred URL is named in `fix` (see below); its tenant never is.
       'pin drift',
       async () => {
         serveCard(
-          cardWith({
-            supportedInterfaces: [iface(`https://agent.test/${field}`, 'JSONRPC', { tenant: field })],
-          }),
+          cardWith({ supportedInterfaces: [iface('https://agent.test/a2a', 'JSONRPC', { tenant: field })] }),
         );
         return discover(
           options({ pins: [{ binding: 'JSONRPC', url: `https://agent.test/${secret}`, tenant: secret }] }),
@@ -1008,5 +1078,21 @@ describe('redaction (docs/protocol-checks.md#redaction)', () => {
     ],
   ])('keeps URLs and card content out of %s', async (_, attempt) => {
     clean(await failure(attempt()));
+  });
+
+  it('names the card’s preferred interface URL, its public data, in `fix` and its JSON alone', async () => {
+    const preferred = `https://agent.test/${field}`;
+    serveCard(cardWith({ supportedInterfaces: [iface(preferred)] }));
+    const error = await failure(
+      discover(options({ pins: [{ binding: 'JSONRPC', url: `https://agent.test/${secret}` }] })),
+    );
+    expect(error.fix).toEqual({ option: 'pins', binding: 'JSONRPC', url: preferred });
+    expect(JSON.stringify(error)).toContain(field);
+    for (const text of [error.message, error.stack ?? '', String(error), JSON.stringify(error)]) {
+      expect(text.toUpperCase()).not.toContain(secret);
+    }
+    for (const text of [error.message, error.stack ?? '', String(error)]) {
+      expect(text.toUpperCase()).not.toContain(field);
+    }
   });
 });

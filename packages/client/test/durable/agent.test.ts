@@ -649,6 +649,48 @@ describe('reconcile', () => {
     expect(events.at(-1)).toMatchObject({ cause: 'unresolved', reason: 'no-evidence' });
   });
 
+  it.each(bindings)(
+    'over %s, a send the peer answered with a direct Message ends unresolved (direct-message) after one probe',
+    async (binding) => {
+      const peer = await mountPeer({ mode: 'foreign' });
+      const built = await build(peer, binding, { recovery: { ...history, maxProbes: 10 } });
+      // The peer does the work and answers 200, but its answer breaks strict JSON: the outcome is unknown,
+      // and the recorded cause says an answer arrived.
+      peer.faults.set({ kind: 'duplicate-keys', operation: 'SendMessage' });
+      const outcome = await built.agent.send(text('echo hello'));
+      expect(outcome.status).toBe('unknown');
+      expect(outcome.record.state).toMatchObject({ cause: { httpStatus: 200 } });
+      const settled = await built.agent.reconcile(outcome.id);
+      expect(settled.status).toBe('unresolved');
+      expect(settled.record.state).toMatchObject({ status: 'unknown', reason: 'direct-message' });
+      expect(settled.record.state).not.toHaveProperty('pending');
+      // One probe, not ten: no later scan could find a task the direct Message never created.
+      expect(peer.sent('ListTasks')).toHaveLength(1);
+      expect((await built.agent.reconcile(outcome.id)).status).toBe('unresolved');
+      expect(peer.sent('ListTasks')).toHaveLength(1);
+      expect(built.events.at(-1)).toMatchObject({ cause: 'unresolved', reason: 'direct-message' });
+      expect(peer.agent.executions.total()).toBe(1);
+      expect(peer.sent('SendMessage')).toHaveLength(1);
+    },
+  );
+
+  it('a task answer that broke a check is still found by the scan: the direct-message reason needs an empty context', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const built = await build(peer, 'JSONRPC', { recovery: history });
+    peer.faults.set({ kind: 'duplicate-keys', operation: 'SendMessage' });
+    const outcome = await built.agent.send(text('task a'));
+    expect(outcome.status).toBe('unknown');
+    expect((await built.agent.reconcile(outcome.id)).status).toBe('committed');
+  });
+
+  it('a lost answer (no status) to a direct Message still probes until maxProbes: nothing says it was answered', async () => {
+    const peer = await mountPeer({ mode: 'foreign' });
+    const { agent, outcome } = await lost(peer, { recovery: { ...history, maxProbes: 2 } }, 'echo hello');
+    const first = await agent.reconcile(outcome.id);
+    expect(first.status).toBe('pending');
+    expect(peer.sent('ListTasks')).toHaveLength(1);
+  });
+
   it('lets what another writer recorded meanwhile stand', async () => {
     const peer = await mountPeer({ mode: 'foreign' });
     const ledger = await memoryLedger();

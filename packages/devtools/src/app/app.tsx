@@ -77,6 +77,7 @@ function Connected({ connection }: { readonly connection: Connection }) {
         connection={{
           cardUrl: connection.cardUrl,
           trust: connection.trust,
+          cardRequest: connection.cardRequest,
           pin: connection.pin,
           security: connection.security,
           extensions: connection.extensions,

@@ -32,6 +32,8 @@ describe('connect', () => {
       pin: { binding: 'JSONRPC', url: 'https://agent.test/a2a/jsonrpc' },
       security: { kind: 'anonymous' },
       trust: 'tls',
+      // Node has no CORS preflight: the versioned card request stands.
+      cardRequest: 'versioned',
       origin: 'https://agent.test',
       rawCard: { name: 'surecall mock agent' },
     });

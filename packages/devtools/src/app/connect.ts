@@ -16,7 +16,7 @@ import {
   OptionsError,
   type SecurityOptions,
 } from '@surecall/client';
-import type { SecurityChoice, TrustChoice } from '../model/agent-view.js';
+import type { CardRequest, SecurityChoice, TrustChoice } from '../model/agent-view.js';
 import { type ConnectRequest, choosePin } from './connection.js';
 
 /** A client and what it was built from. */
@@ -28,6 +28,8 @@ export type Connection = {
   readonly pin: InterfacePin;
   readonly security: SecurityChoice;
   readonly trust: TrustChoice;
+  /** `plain-fallback` when either card fetch fell back to a plain GET (docs/interop.md#browsers). */
+  readonly cardRequest: CardRequest;
   readonly extensions: readonly string[];
   /** The origin of the card: where a mock agent serves its fault lab (`/__faults`, `/__executions`). */
   readonly origin: string;
@@ -87,7 +89,16 @@ connection.client.events.subscribe(console.log);
 ```
 */
 export async function connect(request: ConnectRequest, signal?: AbortSignal): Promise<Connection> {
-  const reading = { cardUrl: request.cardUrl, loopback: true, ...(signal === undefined ? {} : { signal }) };
+  let cardRequest: CardRequest = 'versioned';
+  const reading = {
+    cardUrl: request.cardUrl,
+    loopback: true,
+    // A page of another origin than the agent's: its card request may fall back to a plain GET.
+    onEvent: () => {
+      cardRequest = 'plain-fallback';
+    },
+    ...(signal === undefined ? {} : { signal }),
+  };
   let fetched: Awaited<ReturnType<typeof fetchAgentCard>>;
   try {
     fetched = await fetchAgentCard(reading);
@@ -121,6 +132,7 @@ export async function connect(request: ConnectRequest, signal?: AbortSignal): Pr
       pin,
       security: chosen.choice,
       trust,
+      cardRequest,
       extensions: [],
       origin: new URL(request.cardUrl).origin,
       ...(request.mockToken === undefined ? {} : { mockToken: request.mockToken }),

@@ -1,12 +1,19 @@
-import { honoursLabel, pinNote, securityLabel, trustLabel, yesNo } from '../model/agent-labels.js';
+import {
+  cardRequestLabel,
+  honoursLabel,
+  pinNote,
+  securityLabel,
+  trustLabel,
+  yesNo,
+} from '../model/agent-labels.js';
 import type { AgentView } from '../model/agent-view.js';
 
 /** Props of {@link AgentFacts}. */
 export type AgentFactsProps = { readonly view: AgentView };
 
 /**
-The agent's facts as a description list: version, provider, card URL, digest and trust, the binding and its
-pin, security, whether idempotency keys are honoured, and the capabilities.
+The agent's facts as a description list: version, provider, card URL, digest and trust, how the card was asked
+for, the binding and its pin, security, whether idempotency keys are honoured, and the capabilities.
 
 @example
 ```tsx
@@ -38,6 +45,12 @@ export function AgentFacts({ view }: AgentFactsProps) {
         <>
           <dt>Card trust</dt>
           <dd data-testid="card-trust">{trustLabel(view.trust)}</dd>
+        </>
+      )}
+      {view.cardRequest === undefined ? null : (
+        <>
+          <dt>Card request</dt>
+          <dd data-testid="card-request">{cardRequestLabel(view.cardRequest)}</dd>
         </>
       )}
       <dt>Binding</dt>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { honoursLabel, pinNote, securityLabel, trustLabel, yesNo } from './agent-labels.js';
+import { cardRequestLabel, honoursLabel, pinNote, securityLabel, trustLabel, yesNo } from './agent-labels.js';
 
 describe('the Agent panel’s labels', () => {
   it.each([
@@ -15,6 +15,13 @@ describe('the Agent panel’s labels', () => {
     ['first-fetch-digest', 'the digest of the first fetch (a loopback http card; TLS cannot vouch for it)'],
   ] as const)('trust %s reads “%s”', (trust, label) => {
     expect(trustLabel(trust)).toBe(label);
+  });
+
+  it.each([
+    ['versioned', 'GET with A2A-Version: 1.0'],
+    ['plain-fallback', 'a plain GET: the agent refused the preflight A2A-Version causes'],
+  ] as const)('card request %s reads “%s”', (request, label) => {
+    expect(cardRequestLabel(request)).toBe(label);
   });
 
   it.each([

@@ -3,12 +3,17 @@
 The Agent panel’s words for what `agentView` found: how the card was trusted, where the pin came from, whether
 the peer honours idempotency keys, and the security the client was built with.
 */
-import type { AgentView, Honouring, SecurityChoice, TrustChoice } from './agent-view.js';
+import type { AgentView, CardRequest, Honouring, SecurityChoice, TrustChoice } from './agent-view.js';
 
 const trustLabels: Readonly<Record<TrustChoice, string>> = Object.freeze({
   tls: 'TLS: the https card URL’s verified server',
   'expected-digest': 'the digest given when connecting',
   'first-fetch-digest': 'the digest of the first fetch (a loopback http card; TLS cannot vouch for it)',
+});
+
+const cardRequestLabels: Readonly<Record<CardRequest, string>> = Object.freeze({
+  versioned: 'GET with A2A-Version: 1.0',
+  'plain-fallback': 'a plain GET: the agent refused the preflight A2A-Version causes',
 });
 
 const pinNotes: Readonly<Record<AgentView['pinSource'], string>> = Object.freeze({
@@ -45,6 +50,18 @@ trustLabel('expected-digest'); // 'the digest given when connecting'
 */
 export function trustLabel(trust: TrustChoice): string {
   return trustLabels[trust];
+}
+
+/**
+How the card was asked for (docs/interop.md#browsers).
+
+@example
+```ts
+cardRequestLabel('plain-fallback'); // 'a plain GET: the agent refused the preflight A2A-Version causes'
+```
+*/
+export function cardRequestLabel(request: CardRequest): string {
+  return cardRequestLabels[request];
 }
 
 /**

@@ -33,6 +33,7 @@ describe('agentView', () => {
       {
         cardUrl: 'http://h/.well-known/agent-card.json',
         trust: 'first-fetch-digest',
+        cardRequest: 'plain-fallback',
         pin: { binding: 'JSONRPC', url: 'http://h:80/a2a/jsonrpc' },
         security: { kind: 'anonymous' },
         extensions: [],
@@ -44,6 +45,7 @@ describe('agentView', () => {
       provider: 'surecall',
       digest,
       trust: 'first-fetch-digest',
+      cardRequest: 'plain-fallback',
       binding: 'JSONRPC',
       pinSource: 'connection',
       security: { kind: 'anonymous' },

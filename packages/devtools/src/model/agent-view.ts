@@ -25,10 +25,18 @@ fetch (a loopback `http:` card, which TLS cannot vouch for).
 */
 export type TrustChoice = 'tls' | 'expected-digest' | 'first-fetch-digest';
 
+/**
+How the card was asked for (docs/interop.md#browsers): `versioned`, a GET carrying `A2A-Version: 1.0`, or
+`plain-fallback`, the one plain GET discovery sends after the agent refused the CORS preflight that header
+causes (a `card-fallback` event).
+*/
+export type CardRequest = 'versioned' | 'plain-fallback';
+
 /** What whoever built the client knows and the client does not publish. */
 export type ConnectionFacts = {
   readonly cardUrl?: string;
   readonly trust?: TrustChoice;
+  readonly cardRequest?: CardRequest;
   readonly pin?: InterfacePin;
   readonly security?: SecurityChoice;
   /** The extension URIs the client requests. */
@@ -65,6 +73,7 @@ export type AgentView = {
   readonly digest: string;
   readonly cardUrl: string | undefined;
   readonly trust: TrustChoice | undefined;
+  readonly cardRequest: CardRequest | undefined;
   readonly binding: ProtocolBinding;
   readonly interfaces: readonly InterfaceRow[];
   /**
@@ -162,6 +171,7 @@ export function agentView(client: AgentSource, facts: ConnectionFacts = {}): Age
     digest: client.cardDigest,
     cardUrl: facts.cardUrl,
     trust: facts.trust,
+    cardRequest: facts.cardRequest,
     binding: client.binding,
     interfaces: card.supportedInterfaces.map((entry) => ({
       url: entry.url,
