@@ -94,9 +94,11 @@ describe.each(bindings)("the mock agent's TaskNotFound over %s", (binding) => {
 });
 
 // The peer's words: a line break that would forge a log line, a carriage return, a bidi override, an escape
-// written out, and the token it received, twice.
-const said = (token: string) => `no such task\nERROR forged\r\u202eevil \\u{a} ${token}:${token}`;
-const shown = 'no such task\\u{a}ERROR forged\\u{d}\\u{202e}evil \\\\u{a} [credential]:[credential]';
+// written out, a terminal's clear-screen sequence and bell, and the token it received, twice.
+const said = (token: string) =>
+  `no such task\nERROR forged\r\u202eevil \\u{a} \u001b[2J\u0007${token}:${token}`;
+const shown =
+  'no such task\\u{a}ERROR forged\\u{d}\\u{202e}evil \\\\u{a} \\u{1b}[2J\\u{7}[credential]:[credential]';
 // 1 MB of details, the token inside them.
 const bulky = (token: string) =>
   `[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org","metadata":{"${token}":"${'x'.repeat(1_000_000)}"}}]`;

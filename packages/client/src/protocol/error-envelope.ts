@@ -15,7 +15,7 @@ import {
 } from './error-codes.js';
 import { isJsonObject } from './json-value.js';
 import { int32, wireObject } from './scalars.js';
-import { label, prose } from './text.js';
+import { inertText, label } from './text.js';
 
 const entries = Object.entries(a2aErrors) as [A2aErrorName, A2aErrorEntry][];
 const byCode = new Map(entries.map(([name, entry]) => [entry.code, name]));
@@ -100,10 +100,11 @@ export function errorFromDetails(
 }
 
 /**
-A remote error's human text: validated (non-empty, ≤ 16 KiB, docs/protocol-checks.md#unary-answers), then kept
-out of every message and handed to the caller as inert data (`RemoteError.remote`, ARCHITECTURE.md#errors).
+A remote error's human text: validated (non-empty, ≤ 16 KiB, any character;
+docs/protocol-checks.md#error-answers), then kept out of every message and handed to the caller as inert data
+(`RemoteError.remote`, ARCHITECTURE.md#errors).
 */
-const RemoteMessage = prose(16 * 1024, { required: true });
+const RemoteMessage = inertText(16 * 1024, { required: true });
 
 /**
 The `error` member of a JSON-RPC response (JSON-RPC 2.0 §5.1; A2A spec §9.5). `data` is kept as sent: in v1.0

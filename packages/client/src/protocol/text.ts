@@ -124,6 +124,25 @@ export function prose(
 }
 
 /**
+Text that is only data to us, never shown raw: within `maxBytes`, non-empty when `required`, any character
+allowed. A peer's own error text is such text (JSON-RPC 2.0 §5.1 and A2A spec §11.6 say only "a string"): it
+is escaped before the caller sees it (ARCHITECTURE.md#errors), so refusing a control character in it would
+refuse a conformant peer's refusal.
+*/
+export function inertText(
+  maxBytes: number,
+  options: { readonly required: boolean },
+): z.ZodMiniCustom<string, string> {
+  return protoString().check((payload) => {
+    if (options.required && payload.value.length === 0) {
+      violate(payload, 'empty');
+    } else if (!withinBytes(payload.value, maxBytes)) {
+      violate(payload, 'max-bytes');
+    }
+  });
+}
+
+/**
 An opaque identifier: message, task, context, artifact, push config, tenant (ARCHITECTURE.md#bounds: ≤ 512 B).
 */
 export const Id = label(contractBounds.idBytes);
