@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startMockAgent } from '@surecall/mocks/node';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileForChild } from '../support/child-build.js';
 
@@ -96,4 +98,53 @@ describe('a lost answer on a warm connection, in each runtime', () => {
     expect(report.reconciled).toBeNull();
     expect(report).toMatchObject({ plain: 'answered', plainRan: 2 });
   }, 60_000);
+});
+
+describe('a lost answer on a warm connection, in workerd', () => {
+  it('workerd does not re-send: at-most-once needs no acknowledgement, the lost send is unknown with one execution, and @surecall/client/ledger refuses by name', async () => {
+    // Bundled as wrangler bundles a worker: its export conditions, the source condition for this tree.
+    const bundle = await build({
+      entryPoints: [fileURLToPath(new URL('../support/resend-worker.ts', import.meta.url))],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['@surecall/source', 'workerd', 'worker', 'browser'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const mock = await startMockAgent({ mode: 'foreign', stepMs: 0 });
+    const worker = new Miniflare({
+      modules: true,
+      script: bundle.outputFiles[0]?.text ?? '',
+      compatibilityDate: '2026-07-30',
+    });
+    try {
+      const answer = await worker.dispatchFetch('http://worker.test/', {
+        method: 'POST',
+        body: JSON.stringify({ origin: mock.origin, token: mock.token }),
+      });
+      expect(answer.status).toBe(200);
+      const report = (await answer.json()) as Record<string, unknown>;
+      expect(report).toEqual({
+        store: {
+          name: 'LedgerError',
+          reason: 'unsupported',
+          rule: 'indexeddb',
+          message: expect.stringContaining('import @surecall/client/ledger/memory for a volatile ledger'),
+        },
+        refused: null,
+        audit: false,
+        warm: 'committed',
+        lost: 'unknown',
+        ran: 1,
+        plain: 'transport network dispatched=true',
+        plainRan: 1,
+      });
+      expect(mock.executions.total()).toBe(3);
+    } finally {
+      await worker.dispose();
+      await mock.close();
+    }
+  }, 120_000);
 });
