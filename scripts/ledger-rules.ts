@@ -3,9 +3,10 @@
 The rule ids a `LedgerError` can carry, read from the ledger's source (`packages/client/src/ledger`, tests
 aside) with Babel's parser, and the rule ids docs/protocol-checks.md#ledger lists: `ledger-rules.test.ts`
 holds the two lists to each other. A rule is found where the code names one: a `rule` member of the options a
-`new LedgerError(…)` is given, the argument of a function's parameter named `rule`, a variable named `rule`,
-and the string lists the decoder closes its rules with (a constant named `…Rules`). A template literal reads
-as a pattern, each `${…}` as `<name>` (`start-from-<status>`).
+`new LedgerError(…)` or a `refusal(…)` (ledger/refusal-hints.ts) is given, the argument of a function's
+parameter named `rule`, a variable named `rule`, and the string lists the decoder closes its rules with (a
+constant named `…Rules`). A template literal reads as a pattern, each `${…}` as `<name>`
+(`start-from-<status>`).
 */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,7 +97,8 @@ function rulesIn(node: unknown): string[] {
 }
 
 /**
-The `rule` members of the object literals inside a `new LedgerError`'s options, wherever a choice puts them.
+The `rule` members of the object literals inside a `new LedgerError`'s (or a `refusal`'s) options, wherever a
+choice puts them.
 */
 function optionRules(node: unknown): string[] {
   if (!isNode(node)) {
@@ -138,7 +140,11 @@ export function ruleFacts(text: string): RuleFacts {
   const ast = parse(text, { sourceType: 'module', plugins: ['typescript'] }) as unknown as Node;
   const facts: RuleFacts = { rules: [], ruleParameters: new Map(), calls: [], bareReasons: [] };
   walk(ast['program'] as Node, (node) => {
-    if (node.type === 'NewExpression' && nameOf(node['callee']) === 'LedgerError') {
+    // `refusal(…)` (ledger/refusal-hints.ts) makes a LedgerError with the same arguments, and its hint.
+    if (
+      (node.type === 'NewExpression' && nameOf(node['callee']) === 'LedgerError') ||
+      (node.type === 'CallExpression' && nameOf(node['callee']) === 'refusal')
+    ) {
       const [reason, options] = node['arguments'] as Node[];
       facts.rules.push(...optionRules(options));
       if (options === undefined && reason?.type === 'StringLiteral') {

@@ -2,8 +2,9 @@
 # The packages as users install them: `npm pack` every workspace (its `prepack` builds it), lint each tarball with
 # publint and @arethetypeswrong/cli, install the tarballs into two scratch projects, every peer at its latest version in
 # one and at the oldest its range admits in the other (failing on ERESOLVE or any peer warning), and use them there the
-# ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the types of every entry with no
-# `types` setting, a Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may
+# ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the client end to end in Node, Bun
+# and Deno (every operation, streams, the file and memory ledgers, a journal one runtime wrote opened by the next, the
+# lost answer and the re-send probe), the types of every entry with no `types` setting, a Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may
 # reach the bundle), the Playwright fixture and that app in Debian's Chromium; and the mock-agent command without msw.
 # A new workspace joins by being listed in package.json's `workspaces`.
 set -euo pipefail
@@ -117,6 +118,8 @@ user_project() {
   step "plain Node ESM ($name)"
   node node.mjs
 
+  if [ "$name" = latest ]; then runtimes; fi
+
   step "types under NodeNext, no types setting, TypeScript $(npx --no-install tsc --version | cut -d' ' -f2) ($name)"
   npx --no-install tsc -p tsconfig.json
 
@@ -134,6 +137,29 @@ user_project() {
   step "the Playwright fixture and the web app in Debian's Chromium ($name)"
   SURECALL_WEB_PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")" \
     npx --no-install playwright test -c e2e/playwright.config.ts
+}
+
+# The installed client end to end in Node, Bun and Deno (docs/interop.md#runtimes; Bun and Deno are the repository's
+# devDependencies, from their npm packages), against the installed mock agent on loopback: each runtime opens the
+# journal the one before it wrote, and reports whether its fetch re-sends a POST whose answer was lost.
+runtimes() {
+  step "the installed client in Node, Bun and Deno ($name)"
+  mkfifo "$work/runtime-agent.out"
+  node_modules/.bin/surecall-mock-agent --port 0 >"$work/runtime-agent.out" &
+  agent_pid=$!
+  local first
+  read -r -t 30 first <"$work/runtime-agent.out"
+  [[ "$first" =~ ^READY\ ([0-9]+)\ token=([A-Za-z0-9_-]{43})$ ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
+  local port="${BASH_REMATCH[1]}" token="${BASH_REMATCH[2]}" ledgers="$work/runtime-ledgers"
+  local origin="http://127.0.0.1:$port"
+  mkdir -p "$ledgers"
+  node runtimes.mjs "$origin" "$token" node "$ledgers"
+  "$repo/node_modules/.bin/bun" runtimes.mjs "$origin" "$token" bun "$ledgers" "$ledgers/node"
+  # Only what the script needs: the agent's port, the ledgers' folder, and the environment the ledger reads.
+  NO_COLOR=1 "$repo/node_modules/.bin/deno" run "--allow-net=127.0.0.1:$port" --allow-read "--allow-write=$ledgers" \
+    --allow-env runtimes.mjs "$origin" "$token" deno "$ledgers" "$ledgers/bun"
+  kill "$agent_pid" && wait "$agent_pid" || true
+  agent_pid=""
 }
 
 latest() { echo latest; }

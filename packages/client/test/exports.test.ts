@@ -11,6 +11,8 @@ import { readSource } from '../../../scripts/source-facts.js';
 // The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by
 // name.
 import * as idbLedger from '../src/ledger/idb.js';
+// And where no condition names the platform, the same store behind a refusal that names the explicit choices.
+import * as portableLedger from '../src/ledger/portable.js';
 
 // Every entry's runtime names, sorted: a name added to or dropped from the public API changes a snapshot
 // below, so it is a reviewed change.
@@ -106,6 +108,7 @@ describe('the package entries', () => {
       ]
     `);
     expect(names(idbLedger)).toEqual(names(memoryLedger));
+    expect(names(portableLedger)).toEqual(names(memoryLedger));
     // The file store alone can compact its journal.
     expect(names(fileLedger)).toMatchInlineSnapshot(`
       [
@@ -140,6 +143,7 @@ describe('the package entries', () => {
     expect(shared).toContain('LedgerRecord');
     expect(shared).toContain('DurableStatus');
     expect(exported('idb.ts')).toEqual(shared);
+    expect(exported('portable.ts')).toEqual(shared);
     for (const path of ['file.ts', 'postgres/entry.ts']) {
       expect(exported(path)).toEqual(expect.arrayContaining(shared));
     }

@@ -38,8 +38,9 @@ export type LedgerReason =
   | 'unsupported';
 
 /**
-The durable ledger refused an operation. Messages name the reason, the rule and, when a file ledger is
-`locked`, its lock file (the caller's own configuration): never a record id, a message or a platform error's
+The durable ledger refused an operation. Messages name the reason, the rule, when a file ledger is `locked`,
+its lock file (the caller's own configuration), and what to do about it (`hint`, one of
+`ledger/refusal-hints.ts` for the Node stores' refusals): never a record id, a message or a platform error's
 text (the platform error travels on `cause`).
 
 @example
@@ -65,12 +66,16 @@ export class LedgerError extends Error {
   readonly path: string | undefined;
   constructor(
     reason: LedgerReason,
-    options: { rule?: string; position?: number; path?: string; cause?: unknown } = {},
+    options: { rule?: string; position?: number; path?: string; cause?: unknown; hint?: string } = {},
   ) {
     const where = options.position === undefined ? '' : ` at ${options.position}`;
     const rule = options.rule === undefined ? '' : `: ${options.rule}`;
     const file = options.path === undefined ? '' : ` (${options.path})`;
-    const hint = hintOf(reason, options.rule);
+    // What the reader should do: the Node stores pass theirs from ledger/refusal-hints.ts, which no browser
+    // bundle holds; any other `locked` gets the one below.
+    const hint =
+      options.hint ??
+      (reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '');
     super(
       `surecall ledger: ${reason}${rule}${where}${file}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },
@@ -90,25 +95,4 @@ export class LedgerError extends Error {
       ...optionalMembers({ rule: this.rule, position: this.position, path: this.path }),
     };
   }
-}
-
-/**
-What a refusal tells its reader to do, by reason and rule: a file lock's holder that only its heartbeat
-vouches for (docs/durable-send.md#file-journal), a PostgreSQL worker id another process holds
-(docs/durable-send.md#one-live-process-per-worker-id), and any other `locked`.
-*/
-const hints: Readonly<Record<string, string>> = {
-  'locked heartbeat':
-    ": its holder could not be checked by its pid from here (another PID namespace, or no /proc of this one); it counts as gone once the lock file's mtime, its heartbeat, is three of its beats old (the lock's `beat`, in ms): open again then, or delete the lock file if no process writes the journal",
-  'locked worker-live':
-    ': another process holds this worker id; give each process its own worker id, or stop the other',
-  'fenced worker-live':
-    ': another process took this worker id while this one had lost its connection; this ledger writes no more: close it, and give each process its own worker id',
-};
-
-function hintOf(reason: LedgerReason, rule: string | undefined): string {
-  return (
-    hints[`${reason} ${rule}`] ??
-    (reason === 'locked' ? ': another writer holds it; close that writer or open another ledger' : '')
-  );
 }

@@ -3,7 +3,6 @@ import type { A2aClient } from '../client/client.js';
 import { OptionsError } from '../core/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import {
-  currentEnvironment,
   type DeduplicationAttestation,
   type DurableAgentOptions,
   defaultContextHistory,
@@ -118,10 +117,6 @@ describe('resolveDurableAgentOptions', () => {
         browser,
       ).delivery,
     ).toBe('message-id-deduplicated');
-  });
-
-  it('tells a browser from Node by its globals', () => {
-    expect(currentEnvironment()).toEqual({ browser: false });
   });
 
   it.each<[string, Record<string, unknown>, unknown]>([

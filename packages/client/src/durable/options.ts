@@ -13,6 +13,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { maxDelayMs } from '../ledger/record.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
+import { currentEnvironment, type DurableEnvironment } from './environment.js';
 
 /**
 An operator's written word that the peer deduplicates `messageId` durably
@@ -203,35 +204,6 @@ export const defaultDurableAgentOptions = Object.freeze({
 } as const);
 
 /**
-Where the agent runs, as far as its rules care: whether `fetch` is a browser's, which may re-send a POST by
-itself (docs/interop.md#browsers).
-*/
-export type DurableEnvironment = { readonly browser: boolean };
-
-/**
-The environment this code runs in: a browser page or worker (a `document`, or a `WorkerGlobalScope`) whose
-`fetch` is the browser's. Node, with or without a DOM imitation such as jsdom, is not a browser; an Electron
-renderer (Node and Chromium together) is.
-
-@example
-```ts
-currentEnvironment(); // { browser: true } in a page
-```
-*/
-export function currentEnvironment(): DurableEnvironment {
-  const scope = globalThis as {
-    readonly document?: unknown;
-    readonly WorkerGlobalScope?: unknown;
-    readonly process?: { readonly versions?: { readonly node?: unknown; readonly chrome?: unknown } };
-  };
-  const versions = scope.process?.versions;
-  if (versions?.node !== undefined && versions.chrome === undefined) {
-    return { browser: false };
-  }
-  return { browser: typeof scope.document === 'object' || typeof scope.WorkerGlobalScope === 'function' };
-}
-
-/**
 The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's
 (docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the latter also the client's history bound);
 `retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a
@@ -399,12 +371,8 @@ export function resolveDurableAgentOptions(
   environment: DurableEnvironment = currentEnvironment(),
 ): ResolvedDurableAgentOptions {
   const given = object<keyof DurableAgentOptions>('options', options);
-  if (typeof options.client !== 'object' || options.client === null) {
-    throw new OptionsError('client', 'malformed');
-  }
-  if (typeof options.ledger !== 'object' || options.ledger === null) {
-    throw new OptionsError('ledger', 'malformed');
-  }
+  object('client', options.client);
+  object('ledger', options.ledger);
   // docs/durable-send.md#delivery-modes: keyed wherever the peer honours keys, since its key index turns any
   // re-send, a browser's own included, into a replay.
   const delivery = given.delivery ?? (options.client.honoursIdempotency ? 'keyed' : 'at-most-once');

@@ -1,6 +1,7 @@
 /**
 @module
-The IndexedDB ledger, the browser's default store, and the only module that imports `idb`
+The IndexedDB ledger, the browser's store (and, through `portable.ts`, the store where no condition names the
+platform), and the only module that imports `idb`
 (CONTRIBUTING.md#library-boundaries: its errors never reach callers). Each write is one readwrite transaction
 that compares the stored head with the revision the writer expected and resolves only on the transaction's
 `complete` (docs/durable-send.md#execution-order: a completed IndexedDB transaction). One writer at a time
@@ -385,7 +386,8 @@ a BroadcastChannel when the platform has one), and every write is refused as `lo
 (Node, with `fake-indexeddb` in tests) every instance writes, each write still a compare-and-set on the
 revision. Records left `executing` become `unknown` when the writer opens.
 
-@throws {LedgerError} `unsupported` without IndexedDB; `io` when the database cannot be opened.
+@throws {LedgerError} `unsupported` (rule `indexeddb`) without IndexedDB; `io` when the database cannot be
+  opened.
 
 @example
 ```ts

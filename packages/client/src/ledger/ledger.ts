@@ -229,6 +229,9 @@ export interface Ledger {
   subscribe(listener: (change: LedgerChange) => void): () => void;
   /**
   Waits for writes in flight, then releases the store and its lease. Every later call fails with `closed`.
+  Close every ledger you open, in a `finally`, before the process ends: a file ledger dropped open leaves its
+  lock file for the next writer to judge (docs/durable-send.md#file-journal) and its file handles to the
+  garbage collector, which Node warns about.
   */
   close(): Promise<void>;
 }

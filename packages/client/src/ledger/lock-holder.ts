@@ -166,50 +166,60 @@ export function thisProcess(): Promise<View> {
 }
 
 /**
-True while a process with this pid exists in this process's namespace (`kill(pid, 0)`; EPERM means it exists
-under another user).
+What `kill(pid, 0)` tells of a pid in this process's namespace: `alive` (no error, or EPERM: it exists under
+another user), `gone` (ESRCH, no such process, the one answer that means so), or `unchecked` for any other
+failure, which says nothing of the pid: Deno without `--allow-run` refuses the call itself (`NotCapable`), and
+a sandbox may refuse it too. Taking that for "gone" would let a contender take a live writer's lock.
 */
-export function isAlive(pid: number): boolean {
+export type PidState = 'alive' | 'gone' | 'unchecked';
+
+/** What `kill(pid, 0)` says of `pid` (see {@link PidState}). */
+export function pidState(pid: number): PidState {
   try {
     process.kill(pid, 0);
-    return true;
+    return 'alive';
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ESRCH' ? 'gone' : code === 'EPERM' ? 'alive' : 'unchecked';
   }
 }
 
 /**
-Whether the process that wrote `content` still holds it, judged by its pid: its pid exists (see
-{@link isAlive}) and, where the lock names them and this platform can tell, this is the boot it was taken in
+Whether the process that wrote `content` still holds it, judged by its pid: `live` when its pid exists (see
+{@link pidState}) and, where the lock names them and this platform can tell, this is the boot it was taken in
 and that pid still runs with the start time it had. A pid that runs with another start time is another process
 that reused the number (a restarted process's pid, a pid after a reboot); the lock is stale. Where `/proc`
-cannot say (another OS, an old lock without them), the pid alone decides. Sound only where the pid and `/proc`
-mean what they meant to the holder: {@link judgeHolder} decides when.
+cannot say (another OS, an old lock without them), the pid alone decides. When this process may not ask
+whether the pid exists, the start time it reads from `/proc` still decides either way; without one it is
+`unchecked`. Sound only where the pid and `/proc` mean what they meant to the holder: {@link judgeHolder}
+decides when.
 */
-export async function isHeld(content: LockContent): Promise<boolean> {
-  if (!isAlive(content.pid)) {
-    return false;
+export async function isHeld(content: LockContent): Promise<'live' | 'gone' | 'unchecked'> {
+  const pid = pidState(content.pid);
+  if (pid === 'gone') {
+    return 'gone';
   }
   if (content.boot !== undefined) {
     const boot = await bootId();
     if (boot !== undefined && boot !== content.boot) {
-      return false;
+      return 'gone';
     }
   }
   if (content.start !== undefined) {
     const start = await startTime(content.pid);
-    if (start !== undefined && start !== content.start) {
-      return false;
+    if (start !== undefined) {
+      return start === content.start ? 'live' : 'gone';
     }
   }
-  return true;
+  return pid === 'alive' ? 'live' : 'unchecked';
 }
 
 /**
-What a contender makes of a lock's holder: `live` by its pid, `beating` when its pid cannot be checked from
-here and its heartbeat is fresh, `gone` either way.
+What a contender makes of a lock's holder: `live` by its pid, `beating` when its pid cannot be judged from
+here and its heartbeat is fresh, `gone` either way; `unchecked` when it should be judged by its pid and this
+process may not ask whether the pid exists (Deno without `--allow-run`), which is never taken for gone.
 */
-export type HolderVerdict = 'live' | 'beating' | 'gone';
+export type HolderVerdict = 'live' | 'beating' | 'unchecked' | 'gone';
 
 /**
 Whether this process can judge a holder that keeps a heartbeat by its pid: where the platform has no PID
@@ -223,9 +233,9 @@ function byPid(content: LockContent, view: View): boolean {
 Judges the holder of a lock whose file was last modified at `beatAt` (ms since the epoch, the file's mtime).
 Another boot means every process of the last one is gone. A lock without a heartbeat (written before them), or
 one {@link byPid} allows, is judged by {@link isHeld}. Otherwise a holder in this very namespace whose pid no
-longer exists is gone, and any other is gone once its heartbeat is older than {@link lockStaleBeats} beats; a
-heartbeat dated in the future (the clock was set back) counts as fresh, since a live holder's next beat
-corrects it.
+longer exists (ESRCH) is gone, and any other is gone once its heartbeat is older than {@link lockStaleBeats}
+beats; a heartbeat dated in the future (the clock was set back) counts as fresh, since a live holder's next
+beat corrects it.
 */
 export async function judgeHolder(
   content: LockContent,
@@ -237,9 +247,9 @@ export async function judgeHolder(
     return 'gone';
   }
   if (content.beat === undefined || byPid(content, view)) {
-    return (await isHeld(content)) ? 'live' : 'gone';
+    return isHeld(content);
   }
-  if (content.ns !== undefined && content.ns === view.ns && !isAlive(content.pid)) {
+  if (content.ns !== undefined && content.ns === view.ns && pidState(content.pid) === 'gone') {
     return 'gone';
   }
   return now - beatAt > lockStaleBeats * content.beat ? 'gone' : 'beating';

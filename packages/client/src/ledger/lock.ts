@@ -20,6 +20,7 @@ import { statSync } from 'node:fs';
 import { type FileHandle, link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { LedgerError } from '../core/errors.js';
 import { judgeHolder, type LockContent, lockHeartbeatMs, thisProcess } from './lock-holder.js';
+import { refusal } from './refusal-hints.js';
 
 /** A held lock. */
 export type FileLock = {
@@ -170,8 +171,10 @@ Takes the lock at `path`: creates it with fence 1, or takes over a lock whose ho
 process by its pid.
 
 @throws {LedgerError} `locked` when a live process holds it, with rule `heartbeat` when its holder could not
-  be checked by its pid and its heartbeat is fresh; `corrupt` when the lock file is unreadable (a person must
-  look); `invalid-input` (rule `lock-heartbeat`) for a heartbeat out of range; `io` on any other failure.
+  be checked by its pid and its heartbeat is fresh, and rule `holder-unchecked` when this process may not ask
+  whether the holder's pid exists (Deno without `--allow-run`); `corrupt` when the lock file is unreadable (a
+  person must look); `invalid-input` (rule `lock-heartbeat`) for a heartbeat out of range; `io` on any other
+  failure.
 
 @example
 ```ts
@@ -212,7 +215,12 @@ export async function acquireLock(
           throw new LedgerError('locked');
         }
         if (holder === 'beating') {
-          throw new LedgerError('locked', { rule: 'heartbeat' });
+          throw refusal('locked', { rule: 'heartbeat' });
+        }
+        // docs/durable-send.md#file-journal: only "no such process" means gone; a holder this process may not
+        // check is refused, never taken over.
+        if (holder === 'unchecked') {
+          throw refusal('locked', { rule: 'holder-unchecked' });
         }
         fence = Math.max(fence, existing.fence + 1);
         await removeStale(path, ino, dev);

@@ -1,8 +1,9 @@
 /**
 @module
-The memory ledger: the default store and the one tests use. It keeps the same contract as the durable stores
-(compare-and-set on the revision, frozen values, the same state machine), but nothing outlives the process,
-and each `openLedger` starts empty.
+The memory ledger: the volatile store a caller chooses by name (`@surecall/client/ledger/memory`; no export
+condition picks it, docs/durable-send.md#ledger-stores) and the one tests use. It keeps the same contract as
+the durable stores (compare-and-set on the revision, frozen values, the same state machine), but nothing
+outlives the process, and each `openLedger` starts empty.
 */
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';

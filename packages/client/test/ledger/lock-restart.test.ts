@@ -11,9 +11,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { acquireLock, readLock } from '../../src/ledger/lock.js';
-import { isHeld, startTime } from '../../src/ledger/lock-holder.js';
+import { isHeld, pidState, startTime } from '../../src/ledger/lock-holder.js';
 import { compileForChild } from '../support/child-build.js';
 
 // `unshare --pid` needs root (or user namespaces) and util-linux: the CI machines of this repository run as
@@ -127,7 +127,7 @@ describe.skipIf(!linux)('judging a lock by its process instance (Linux /proc)', 
       start: (await startTime(process.pid)) ?? '',
     };
     const content = { pid: process.pid, fence: 4, token: 'other', ...instance(mine) };
-    expect(await isHeld(content)).toBe(held);
+    expect(await isHeld(content)).toBe(held ? 'live' : 'gone');
     judged++;
     const path = join(directory, `judged-${judged}.lock`);
     await writeFile(path, JSON.stringify(content));
@@ -139,5 +139,44 @@ describe.skipIf(!linux)('judging a lock by its process instance (Linux /proc)', 
       expect(await readLock(path)).toMatchObject({ pid: process.pid, fence: 5, ...mine });
       await taken.release();
     }
+  });
+});
+
+// docs/durable-send.md#file-journal: only ESRCH means a pid is gone. Deno without --allow-run refuses
+// `process.kill(pid, 0)` itself (test/ledger/lock-permission.test.ts runs it); here Node's is made to fail
+// the same way, to show what each verdict rests on.
+describe.skipIf(!linux)('judging a holder whose pid this process may not ask about', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  function refuseKill(error: Error & { code?: string }): void {
+    vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw error;
+    });
+  }
+
+  it.each<[string, Error & { code?: string }, string]>([
+    ['ESRCH: no such process', Object.assign(new Error('kill ESRCH'), { code: 'ESRCH' }), 'gone'],
+    ['EPERM: it runs under another user', Object.assign(new Error('kill EPERM'), { code: 'EPERM' }), 'alive'],
+    [
+      "Deno's NotCapable, without --allow-run",
+      Object.assign(new Error('Requires run access'), { name: 'NotCapable' }),
+      'unchecked',
+    ],
+    ['any other failure', Object.assign(new Error('kill EINVAL'), { code: 'EINVAL' }), 'unchecked'],
+  ])('%s', (_name, error, state) => {
+    refuseKill(error);
+    expect(pidState(process.pid)).toBe(state);
+  });
+
+  it.each<[string, (start: string) => object, string]>([
+    ['its start time read from /proc says it still runs', (start) => ({ start }), 'live'],
+    ['its start time says the pid was reused', (start) => ({ start: `${Number(start) + 1}` }), 'gone'],
+    ['no start time recorded: nothing says', () => ({}), 'unchecked'],
+  ])('%s', async (_name, instance, verdict) => {
+    const start = (await startTime(process.pid)) ?? '';
+    refuseKill(Object.assign(new Error('Requires run access'), { name: 'NotCapable' }));
+    expect(await isHeld({ pid: process.pid, fence: 1, token: 'other', ...instance(start) })).toBe(verdict);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerError } from '../../src/core/errors.js';
 import { acquireLock, readLock, removeStale } from '../../src/ledger/lock.js';
-import { isAlive } from '../../src/ledger/lock-holder.js';
+import { pidState } from '../../src/ledger/lock-holder.js';
 import { rejectionOf } from '../support/rejection.js';
 
 let directory = '';
@@ -71,7 +71,7 @@ describe('acquireLock', () => {
 
   it("takes over a dead holder's lock with its fence + 1", async () => {
     const path = freshPath();
-    expect(isAlive(deadPid)).toBe(false);
+    expect(pidState(deadPid)).toBe('gone');
     writeFileSync(path, JSON.stringify({ pid: deadPid, fence: 41, token: 'dead' }));
     const lock = await acquireLock(path);
     expect(lock.fence).toBe(42);

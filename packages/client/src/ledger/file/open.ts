@@ -13,6 +13,7 @@ import { nodeSha256 } from '../journal/writes.js';
 import { type Ledger, type LedgerOptions, retentionOf } from '../ledger.js';
 import { journalPath, resolveJournalPath } from '../location.js';
 import { acquireLock, type FileLock } from '../lock.js';
+import { refusal } from '../refusal-hints.js';
 import { maintain, registerCompactor } from './compaction.js';
 import { followerStore } from './follower.js';
 import { judgeTail, loadJournal } from './replay.js';
@@ -98,7 +99,7 @@ async function lockOf(path: string): Promise<FileLock> {
     return await acquireLock(`${path}.lock`);
   } catch (error) {
     throw error instanceof LedgerError
-      ? new LedgerError(error.reason, {
+      ? refusal(error.reason, {
           ...(error.rule === undefined ? {} : { rule: error.rule }),
           path: `${path}.lock`,
           cause: error,

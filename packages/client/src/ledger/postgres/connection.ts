@@ -65,13 +65,18 @@ export async function openPool(
     invalid('connectionString');
   }
   // Loaded only here: a bundle or a process that never opens a PostgreSQL ledger never loads pg.
-  let pg: typeof import('pg')['default'];
+  let pg: { readonly Pool?: unknown } | undefined;
   try {
     pg = (await import('pg')).default;
   } catch (error) {
     throw new LedgerError('unsupported', { rule: 'pg', cause: error });
   }
-  const pool = new pg.Pool({
+  // A bundler that cannot find the optional peer may hand back an empty module instead of failing the import
+  // (Next's webpack build does): what came back must be the driver.
+  if (typeof pg?.Pool !== 'function') {
+    throw new LedgerError('unsupported', { rule: 'pg' });
+  }
+  const pool = new (pg.Pool as typeof import('pg')['Pool'])({
     connectionString: connection.connectionString,
     max: poolSize,
     fallback_application_name: applicationName,

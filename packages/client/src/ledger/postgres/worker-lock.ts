@@ -12,6 +12,7 @@ connection, the writer refuses every write and claim until it holds the lock aga
 */
 import { hash } from 'node:crypto';
 import { LedgerError } from '../../core/errors.js';
+import { refusal } from '../refusal-hints.js';
 import { type Dedicated, dedicatedConnection, type Pool } from './connection.js';
 
 const ignore = (): undefined => undefined;
@@ -78,7 +79,7 @@ export function workerLockKeys(schema: string, worker: string): readonly [number
 }
 
 function fenced(): LedgerError {
-  return new LedgerError('fenced', { rule: 'worker-live' });
+  return refusal('fenced', { rule: 'worker-live' });
 }
 
 function unheld(cause?: unknown): LedgerError {
@@ -236,7 +237,7 @@ export async function acquireWorkerLock(
       break;
     }
   }
-  throw new LedgerError('locked', { rule: 'worker-live' });
+  throw refusal('locked', { rule: 'worker-live' });
 }
 
 /**
