@@ -61,6 +61,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   });
   const ledger = ledgerOf(state);
   if (store.writable) {
+    // Once the ledger is closing, a late call only finds it closed.
+    store.recoverWith?.(() => guard(state, () => recoverOrphans(state)));
     try {
       await recoverOrphans(state);
     } catch (error) {

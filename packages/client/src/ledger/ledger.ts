@@ -58,7 +58,22 @@ export type LedgerOptions = {
   whole number ≥ 1; default 7 days.
   */
   readonly retentionMs?: number;
+  /**
+  Opens the ledger only to watch it: reads, `history` and `subscribe` work, and every write and claim is
+  refused as `locked` (rule `follower`). For a page that shows sends other tabs or processes make
+  (docs/durable-send.md#tabs). @default false
+  */
+  readonly readOnly?: boolean;
 };
+
+/** `readOnly` when valid, else `invalid-input` (`read-only`). */
+export function readOnlyOf(options: LedgerOptions): boolean {
+  const given = options.readOnly ?? false;
+  if (typeof given !== 'boolean') {
+    throw new LedgerError('invalid-input', { rule: 'read-only' });
+  }
+  return given;
+}
 
 /**
 The default `retentionMs`: 7 days, beyond the 24 h an idempotency key lives by default (docs/idempotency.md).

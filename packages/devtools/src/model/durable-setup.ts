@@ -90,7 +90,7 @@ looking at it; a writer gets as far as looking the empty id up, which no record 
 
 @example
 ```ts
-await ledgerRole(ledger); // 'follower' in a second tab
+await ledgerRole(ledger); // 'follower' for a ledger opened with readOnly: true
 ```
 */
 export async function ledgerRole(ledger: Pick<Ledger, 'transition'>): Promise<LedgerRole> {
