@@ -102,6 +102,9 @@ test('a tab closed and a tab crashed mid-send leave their sends to another tab, 
     await arrived;
     // The sender is live: its send stays executing (in flight) in every other tab.
     await expect(sendRow(watcher, text).getByTestId('durable-status')).toHaveText('in-flight');
+    // Each tab shows which tab sends it.
+    await expect(sendRow(watcher, text).getByTestId('send-owner')).toHaveText(/^sent by tab [0-9a-f]{6}…$/);
+    await expect(sendRow(victim, text).getByTestId('send-owner')).toHaveText('sent by this tab');
     await end();
     // Its lock went with it: the watcher turns the send unknown, and says why.
     const inbox = sendsPanel(watcher).getByRole('region', { name: 'Unknown outcomes' });
@@ -147,13 +150,14 @@ test('two tabs reconciling at once probe each unknown send once', async ({
       probes.set(key, (probes.get(key) ?? 0) + 1);
     }
   });
-  await Promise.all(
+  // Both buttons found first, then pressed together: whichever tab's reconciliation starts second finds the
+  // first one's claims.
+  const buttons = await Promise.all(
     [first, second].map((tab) =>
-      sendsPanel(tab)
-        .getByRole('button', { name: /^Reconcile all due/ })
-        .click(),
+      sendsPanel(tab).getByRole('button', { name: 'Reconcile all due (3)' }).elementHandle(),
     ),
   );
+  await Promise.all(buttons.map((button) => button?.evaluate((element: HTMLElement) => element.click())));
   for (const tab of [first, second]) {
     for (const text of texts) {
       await expect(sendRow(tab, text).getByTestId('durable-status')).toHaveText('committed');

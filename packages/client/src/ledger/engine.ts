@@ -35,6 +35,7 @@ function ledgerOf(state: EngineState): Ledger {
     claimDue: (query) => guard(state, () => claimDue(state, query)),
     claim: (id) => guard(state, () => claim(state, id)),
     release: (id) => guard(state, () => release(state, id)),
+    ownerOf: (id) => guard(state, async () => store.ownerOf?.(id)),
     subscribe(listener) {
       listeners.add(listener);
       return () => {

@@ -148,6 +148,9 @@ describe.skipIf(globalThis.navigator?.locks === undefined)('the IndexedDB ledger
     const sending = await sender.create(intent('live-1'), start('live-1'));
     const late = await openLedger({ name });
     expect(await late.get('live-1')).toEqual(sending);
+    const owner = await sender.ownerOf('live-1');
+    expect(owner).toEqual({ tab: expect.any(String), thisTab: true });
+    expect(await late.ownerOf('live-1')).toEqual({ tab: owner?.tab, thisTab: false });
     expect(await late.claimDue()).toEqual([]);
     expect(await early.claimDue()).toEqual([]);
     const recovered = [early, late].map((tab) =>
@@ -162,7 +165,9 @@ describe.skipIf(globalThis.navigator?.locks === undefined)('the IndexedDB ledger
         reason: 'crashed-while-executing',
       });
     }
-    // One tab recovered it: one revision after the send's two, and the record is due for one prober.
+    // One tab recovered it, and holds it no more: one revision after the send's two, and the record is due
+    // for one prober.
+    expect(await late.ownerOf('live-1')).toBeUndefined();
     expect((await late.history('live-1')).map((revision) => revision.transition.type)).toEqual([
       'create',
       'start',
@@ -177,6 +182,7 @@ describe.skipIf(globalThis.navigator?.locks === undefined)('the IndexedDB ledger
     const second = await openLedger({ name });
     const due = await unknownIn(first, 'due-1');
     expect(await first.claimDue()).toEqual([due]);
+    expect(await second.ownerOf('due-1')).toMatchObject({ thisTab: false });
     expect(await second.claimDue()).toEqual([]);
     expect(await second.claim('due-1')).toBeUndefined();
     expect(await first.claim('due-1')).toBeUndefined();

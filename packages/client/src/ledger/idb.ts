@@ -11,6 +11,8 @@ import { openDB } from 'idb';
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
 import {
+  type Database,
+  decodeOwner,
   decodeRecord,
   type IdbStore,
   io,
@@ -68,6 +70,16 @@ function watchChannel(
   }
 }
 
+/** The tab holding record `id`, from its owner row. */
+async function ownerOf(
+  db: Database,
+  tab: string,
+  id: string,
+): Promise<{ readonly tab: string; readonly thisTab: boolean } | undefined> {
+  const owner = decodeOwner(await db.get('owners', id));
+  return owner === undefined ? undefined : { tab: owner.tab, thisTab: owner.tab === tab };
+}
+
 /**
 The store over an open database. A writer with a tab lock (`tabs`) shares the ledger with every other tab:
 the leases decide who may probe or recover a record, and each tab found sending a record is watched, so its
@@ -96,6 +108,7 @@ function idbStore(store: IdbStore, tabs: Tabs | undefined, writable: boolean): L
         onRemote(id, revision);
       }),
     ...(tabs === undefined ? {} : { leases: idbLeases(db, tabs, watchOwner) }),
+    ...(tabs === undefined ? {} : { ownerOf: (id: string) => io(() => ownerOf(db, tabs.tab, id)) }),
     recoverWith(given) {
       recover = given;
     },

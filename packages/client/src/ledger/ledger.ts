@@ -232,6 +232,17 @@ export interface Ledger {
   */
   release(id: string): Promise<void>;
   /**
+  The tab sending or probing record `id` now, where the tabs of an origin share the ledger (IndexedDB with Web
+  Locks, docs/durable-send.md#tabs): its tab id, and whether it is this ledger's own tab. `undefined` when no
+  tab holds the record, and always on a store that tabs do not share.
+
+  @example
+  ```ts
+  await ledger.ownerOf(record.id); // { tab: '9c41…', thisTab: false } while another tab sends it
+  ```
+  */
+  ownerOf(id: string): Promise<{ readonly tab: string; readonly thisTab: boolean } | undefined>;
+  /**
   Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing
   listener affects neither the write nor other listeners.
   */

@@ -59,6 +59,8 @@ export interface LedgerStore {
   next open.
   */
   recoverWith?(recover: () => Promise<void>): void;
+  /** Optional: the tab holding a record, for a store the tabs of an origin share (`Ledger.ownerOf`). */
+  ownerOf?(id: string): Promise<{ readonly tab: string; readonly thisTab: boolean } | undefined>;
   close(): Promise<void>;
 }
 

@@ -69,6 +69,7 @@ async function twoTabs(options: { name: string; retentionMs?: number }): Promise
     claimDue: (query) => first.claimDue(query),
     claim: (id) => first.claim(id),
     release: (id) => first.release(id),
+    ownerOf: (id) => reader().ownerOf(id),
     subscribe(listener) {
       const own = (change: LedgerChange) => {
         if (change.origin === 'local') {
