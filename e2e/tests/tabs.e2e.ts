@@ -121,6 +121,40 @@ test('a tab closed and a tab crashed mid-send leave their sends to another tab, 
   }
 });
 
+test('the page lifecycle: a frozen tab keeps its send, and a tab navigated away leaves it to the others', async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  const [watcher, frozen] = (await openTabs(context, page, 2)) as [Page, Page];
+  const before = await executionsAt(request, origin);
+  const text = 'task of the frozen tab';
+  const { arrived } = await loseAnswers(frozen);
+  await durableSend(frozen, text);
+  await arrived;
+  const session = await context.newCDPSession(frozen);
+  await session.send('Page.setWebLifecycleState', { state: 'frozen' });
+  // A tab opening now recovers, before it lists anything, what gone tabs left executing: the frozen tab still
+  // holds its lock, so its send is still in flight.
+  const [late] = (await openTabs(context, await context.newPage(), 1)) as [Page];
+  await expect(sendRow(late, text).getByTestId('durable-status')).toHaveText('in-flight');
+  await expect(sendRow(late, text).getByTestId('send-owner')).toHaveText(/^sent by tab [0-9a-f]{6}…$/);
+  // Resumed, then navigated away: the document goes, and its lock with it.
+  await session.send('Page.setWebLifecycleState', { state: 'active' });
+  await frozen.goto('about:blank');
+  const entry = sendsPanel(watcher)
+    .getByRole('region', { name: 'Unknown outcomes' })
+    .getByTestId('inbox-entry')
+    .filter({ hasText: text });
+  await expect(entry).toContainText('crashed-while-executing');
+  await entry.getByRole('button', { name: /^Reconcile / }).click();
+  for (const tab of [watcher, late]) {
+    await expect(sendRow(tab, text).getByTestId('durable-status')).toHaveText('committed');
+  }
+  expect(await executionsAt(request, origin)).toBe(before + 1);
+  await screenshot(late, testInfo, 'tabs-lifecycle');
+});
+
 test('two tabs reconciling at once probe each unknown send once', async ({
   page,
   context,
