@@ -79,8 +79,8 @@ export function ledgerName(pin: Pick<InterfacePin, 'binding' | 'url' | 'tenant'>
 }
 
 /**
-Whether this tab holds the ledger's Web Lock (writes) or follows the tab that does (reads, and hears of its
-changes).
+Whether this tab writes the ledger (every tab of an origin does, docs/durable-send.md#tabs) or only follows
+it: a ledger opened `readOnly` reads, and hears of the other tabs' changes.
 */
 export type LedgerRole = 'writer' | 'follower';
 
