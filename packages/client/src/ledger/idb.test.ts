@@ -176,6 +176,23 @@ describe.skipIf(globalThis.navigator?.locks === undefined)('the IndexedDB ledger
     await Promise.all([early.close(), late.close()]);
   });
 
+  it('recovers the send of a tab it only heard of on the channel, once that tab is gone', async () => {
+    const name = `idb-tabs-heard-${crypto.randomUUID()}`;
+    // Open before the send: this tab learns of its sender from the announcement alone.
+    const watcher = await openLedger({ name });
+    const sender = await openLedger({ name });
+    const heard = nextChange(watcher, (change) => change.record.state.status === 'executing');
+    await sender.create(intent('heard-1'), start('heard-1'));
+    await heard;
+    const recovered = nextChange(watcher, (change) => change.record.state.status === 'unknown');
+    await sender.close();
+    expect(await recovered).toMatchObject({
+      origin: 'local',
+      record: { state: { status: 'unknown', reason: 'crashed-while-executing' } },
+    });
+    await watcher.close();
+  });
+
   it('lets one tab probe a due record at a time: a claim holds until it moves, is released, or its tab goes', async () => {
     const name = `idb-tabs-claims-${crypto.randomUUID()}`;
     const first = await openLedger({ name });
