@@ -14,7 +14,9 @@
   the retry loop, a refusal's decoding, the other operations' schemas and checks, loaded with the first call
   that needs them) is not loaded, so not counted. Ours through the `@surecall/source` condition (no build
   needed) vs the same with `@a2a-js/sdk/client`, in KB of 1,000 bytes. Sizes are deterministic, so each side
-  is built once. The bench fails when our bundle imports any `node:` module.
+  is built once. The bench fails when our bundle imports any `node:` module. Beside the row it prints the
+  IndexedDB ledger store's own size (`openLedger` of `@surecall/client/ledger` bundled for the browser), alone
+  and as what it adds to the client's page: a page that never opens a ledger loads none of it.
 */
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -149,6 +151,13 @@ const client = await discover({
 console.log(await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }));
 `;
 
+// A page that also keeps durable sends: the browser's ledger, the IndexedDB store (`@surecall/client/ledger`
+// under the `browser` condition), opened beside the client.
+const ledgerEntry = `
+import { openLedger } from '@surecall/client/ledger';
+console.log(await openLedger({ name: 'sends' }));
+`;
+
 const sdkEntry = `
 import { ClientFactory } from '@a2a-js/sdk/client';
 const client = await new ClientFactory().createFromUrl(globalThis.location.origin);
@@ -229,11 +238,18 @@ async function bundleClient(): Promise<BenchRow> {
     );
   }
   const theirs = await bundle(sdkEntry);
+  // The IndexedDB store alone, and what it adds to the page of the client (the code they share counted once):
+  // a page that never opens a ledger loads none of it, so bundle-client leaves it out.
+  const store = await bundle(ledgerEntry);
+  const both = await bundle(`${ourEntry}\n${ledgerEntry}`);
   const kb = (bytes: number): number => bytes / 1000;
   // Built once: a bundle's size does not vary between runs.
   const measured = { ours: kb(ours.gzipBytes), anchor: kb(theirs.gzipBytes) };
   console.log(
     `bundle-client: ours ${kb(ours.gzipBytes)} KB loaded for discover() + sendMessage() (${kb(ours.allGzipBytes)} KB with the chunks loaded on demand); @a2a-js/sdk/client ${kb(theirs.gzipBytes)} KB`,
+  );
+  console.log(
+    `bundle-client: the IndexedDB ledger store (openLedger of @surecall/client/ledger in a browser) ${kb(store.gzipBytes)} KB alone, ${kb(both.gzipBytes - ours.gzipBytes)} KB more beside the client`,
   );
   return row('bundle-client', 'KB gzip', measured, '@a2a-js/sdk/client (ClientFactory)', {
     op: '<=',

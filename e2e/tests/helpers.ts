@@ -90,3 +90,11 @@ export async function durableSendLost(page: Page, text: string): Promise<void> {
   await expect(inbox.getByTestId('inbox-entry')).toHaveCount(1);
   await expect(inbox.getByTestId('inbox-entry')).toContainText('ambiguous-outcome');
 }
+
+/** Opens the devtools connected to the Node agent at `origin`, its control token in the card URL. */
+export async function connectTo(page: Page, origin: string): Promise<void> {
+  await page.goto(`/?card=${encodeURIComponent(withMockToken(cardUrlOf(origin)))}`);
+  await expect(page.getByTestId('connection')).toHaveText(
+    `surecall mock agent · JSONRPC · ${origin}/a2a/jsonrpc`,
+  );
+}

@@ -35,6 +35,7 @@ function ledgerOf(state: EngineState): Ledger {
     claimDue: (query) => guard(state, () => claimDue(state, query)),
     claim: (id) => guard(state, () => claim(state, id)),
     release: (id) => guard(state, () => release(state, id)),
+    ownerOf: (id) => guard(state, async () => store.ownerOf?.(id)),
     subscribe(listener) {
       listeners.add(listener);
       return () => {
@@ -61,6 +62,8 @@ export async function openLedgerEngine(store: LedgerStore, options: EngineOption
   });
   const ledger = ledgerOf(state);
   if (store.writable) {
+    // Once the ledger is closing, a late call only finds it closed.
+    store.recoverWith?.(() => guard(state, () => recoverOrphans(state)));
     try {
       await recoverOrphans(state);
     } catch (error) {

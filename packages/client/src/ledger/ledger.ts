@@ -64,7 +64,22 @@ export type LedgerOptions = {
   whole number ≥ 1; default 7 days.
   */
   readonly retentionMs?: number;
+  /**
+  Opens the ledger only to watch it: reads, `history` and `subscribe` work, and every write and claim is
+  refused as `locked` (rule `follower`). For a page that shows sends other tabs or processes make
+  (docs/durable-send.md#tabs). @default false
+  */
+  readonly readOnly?: boolean;
 };
+
+/** `readOnly` when valid, else `invalid-input` (`read-only`). */
+export function readOnlyOf(options: LedgerOptions): boolean {
+  const given = options.readOnly ?? false;
+  if (typeof given !== 'boolean') {
+    throw new LedgerError('invalid-input', { rule: 'read-only' });
+  }
+  return given;
+}
 
 /**
 The default `retentionMs`: 7 days, beyond the 24 h an idempotency key lives by default (docs/idempotency.md).
@@ -222,6 +237,17 @@ export interface Ledger {
   run).
   */
   release(id: string): Promise<void>;
+  /**
+  The tab sending or probing record `id` now, where the tabs of an origin share the ledger (IndexedDB with Web
+  Locks, docs/durable-send.md#tabs): its tab id, and whether it is this ledger's own tab. `undefined` when no
+  tab holds the record, and always on a store that tabs do not share.
+
+  @example
+  ```ts
+  await ledger.ownerOf(record.id); // { tab: '9c41…', thisTab: false } while another tab sends it
+  ```
+  */
+  ownerOf(id: string): Promise<{ readonly tab: string; readonly thisTab: boolean } | undefined>;
   /**
   Calls `listener` after each committed change, in commit order; returns the unsubscribe function. A throwing
   listener affects neither the write nor other listeners.

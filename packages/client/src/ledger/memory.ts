@@ -7,7 +7,7 @@ outlives the process, and each `openLedger` starts empty.
 */
 import { LedgerError } from '../core/errors.js';
 import { type LedgerStore, openLedgerEngine } from './engine.js';
-import { isSettled, type Ledger, type LedgerOptions, retentionOf } from './ledger.js';
+import { isSettled, type Ledger, type LedgerOptions, readOnlyOf, retentionOf } from './ledger.js';
 import type { LedgerRecord, LedgerRevision } from './record.js';
 
 // Every store entry exports the same names: its `openLedger`, and the ledger's model, verifier and status
@@ -43,7 +43,7 @@ type Entry = { record: LedgerRecord; revisions: LedgerRevision[] };
 /** Appends between two prunings: a scan of the map costs O(records), so it runs once per this many writes. */
 const PRUNE_EVERY = 256;
 
-function memoryStore(retentionMs: number): LedgerStore {
+function memoryStore(retentionMs: number, writable: boolean): LedgerStore {
   const entries = new Map<string, Entry>();
   let writes = 0;
   // The heap is bounded by the retention window: settled records past it go, open ones never
@@ -57,7 +57,7 @@ function memoryStore(retentionMs: number): LedgerStore {
     }
   }
   return {
-    writable: true,
+    writable,
     get: async (id) => entries.get(id)?.record,
     list: async (states) =>
       [...entries.values()]
@@ -88,7 +88,7 @@ function memoryStore(retentionMs: number): LedgerStore {
 
 /**
 Opens an empty in-memory ledger. `name` is only a label; settled records older than `retentionMs` are dropped
-as later writes come in.
+as later writes come in. A `readOnly` one stays empty: it has nobody to follow.
 
 @example
 ```ts
@@ -100,5 +100,5 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   if (typeof options.name !== 'string' || options.name.length === 0) {
     throw new LedgerError('invalid-input', { rule: 'name' });
   }
-  return openLedgerEngine(memoryStore(retentionOf(options)));
+  return openLedgerEngine(memoryStore(retentionOf(options), !readOnlyOf(options)));
 }

@@ -15,8 +15,8 @@ stored head must still be revision − 1 with `previousDigest`; a lost race thro
 */
 export interface LedgerStore {
   /**
-  False for a store that only follows another writer (an idb tab without the Web Lock, a read-only file
-  journal): every write is refused as `locked`.
+  False for a store that only follows other writers (`readOnly`: an idb tab that only watches, a read-only
+  file journal): every write is refused as `locked`.
   */
   readonly writable: boolean;
   get(id: string): Promise<LedgerRecord | undefined>;
@@ -53,6 +53,14 @@ export interface LedgerStore {
   and the engine keeps its claims in memory.
   */
   readonly leases?: StoreLeases;
+  /**
+  Optional: how this writer recovers the records other writers left executing, which a shared store calls
+  whenever it learns that such a writer is gone (IndexedDB: a tab's Web Lock released) rather than only at the
+  next open.
+  */
+  recoverWith?(recover: () => Promise<void>): void;
+  /** Optional: the tab holding a record, for a store the tabs of an origin share (`Ledger.ownerOf`). */
+  ownerOf?(id: string): Promise<{ readonly tab: string; readonly thisTab: boolean } | undefined>;
   close(): Promise<void>;
 }
 

@@ -37,7 +37,7 @@ export function FeedStatus({ feed, agentEvents, duplicates, ledgerChanges, ledge
         <span data-testid="ledger-role">
           {ledgerRole === 'writer'
             ? ' · this tab writes the ledger'
-            : ' · this tab follows the ledger (another tab writes)'}
+            : ' · this tab follows the ledger (read-only)'}
         </span>
       )}
     </span>

@@ -5,7 +5,7 @@ import { useNow } from '../hooks/use-now.js';
 import type { Sends } from '../hooks/use-sends.js';
 import { formatClock, formatDuration, shortId } from '../model/format.js';
 import { type ImportedSend, importLedger, type LedgerImport } from '../model/ledger-import.js';
-import { duplicatedSends, inbox, sendRow, timeline } from '../model/sends.js';
+import { duplicatedSends, inbox, ownerNote, sendRow, timeline } from '../model/sends.js';
 
 /** Props of {@link SendsPanel}. */
 export type SendsPanelProps = {
@@ -35,14 +35,36 @@ function Timeline({ revisions }: { readonly revisions: readonly LedgerRevision[]
   );
 }
 
+/** Which tab is sending or probing a record, when another tab may be. */
+function OwnerNote({
+  record,
+  owner,
+}: {
+  readonly record: LedgerRecord;
+  readonly owner: { readonly tab: string; readonly thisTab: boolean } | undefined;
+}) {
+  const note = ownerNote(record, owner);
+  return note === undefined ? null : (
+    <>
+      <br />
+      <span className="small muted" data-testid="send-owner" title={owner?.tab}>
+        {note}
+      </span>
+    </>
+  );
+}
+
 function SendsTable({
   records,
   histories,
+  owners,
   now,
   label,
 }: {
   readonly records: readonly LedgerRecord[];
   readonly histories: ReadonlyMap<string, readonly LedgerRevision[]>;
+  /** The tab holding each record, where tabs share the ledger (docs/durable-send.md#tabs). */
+  readonly owners?: Sends['owners'];
   readonly now: number;
   readonly label: string;
 }) {
@@ -79,6 +101,7 @@ function SendsTable({
                   </span>
                   <br />
                   <span className="small">{row.detail}</span>
+                  <OwnerNote record={record} owner={owners?.get(row.id)} />
                 </td>
                 <td className="small">
                   {row.delivery}
@@ -291,7 +314,13 @@ export function SendsPanel({ sends, agent, problem }: SendsPanelProps) {
       <Inbox records={sends.records} now={now} agent={agent} />
       <section aria-label="Durable sends">
         <h3>Durable sends</h3>
-        <SendsTable records={sends.records} histories={sends.histories} now={now} label="Durable sends" />
+        <SendsTable
+          records={sends.records}
+          histories={sends.histories}
+          owners={sends.owners}
+          now={now}
+          label="Durable sends"
+        />
       </section>
       <Importer />
     </div>

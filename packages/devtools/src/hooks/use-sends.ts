@@ -8,7 +8,12 @@ export type Sends = {
   readonly records: readonly LedgerRecord[];
   /** The history of each record read so far, refreshed when the record changes. */
   readonly histories: ReadonlyMap<string, readonly LedgerRevision[]>;
-  /** Reads (or reads again) a record's history. */
+  /**
+  The tab holding each record read so far, where tabs share the ledger (docs/durable-send.md#tabs); refreshed
+  with its history.
+  */
+  readonly owners: ReadonlyMap<string, { readonly tab: string; readonly thisTab: boolean }>;
+  /** Reads (or reads again) a record's history and owner. */
   load(id: string): void;
   /** Why the ledger could not be read, if it could not. */
   readonly problem: string | undefined;
@@ -17,7 +22,7 @@ export type Sends = {
 /**
 Follows a ledger: `list()` once at mount (a subscription does not replay what happened before it), then every
 change from `subscribe`, this tab's and, for IndexedDB, other tabs'. The histories of the records shown are
-read with `history(id)` and read again on each change to them.
+read with `history(id)`, and their owners with `ownerOf(id)`, and read again on each change to them.
 
 @example
 ```ts
@@ -27,6 +32,7 @@ const { records, histories, load } = useSends(ledger);
 export function useSends(ledger: Ledger | undefined): Sends {
   const [records, setRecords] = useState<readonly LedgerRecord[]>([]);
   const [histories, setHistories] = useState<ReadonlyMap<string, readonly LedgerRevision[]>>(new Map());
+  const [owners, setOwners] = useState<Sends['owners']>(new Map());
   const [problem, setProblem] = useState<string | undefined>(undefined);
 
   const load = useCallback(
@@ -35,6 +41,19 @@ export function useSends(ledger: Ledger | undefined): Sends {
         (revisions) => setHistories((held) => new Map(held).set(id, revisions)),
         () => setProblem('A record’s history could not be read'),
       );
+      ledger?.ownerOf(id).then(
+        (owner) =>
+          setOwners((held) => {
+            const next = new Map(held);
+            if (owner === undefined) {
+              next.delete(id);
+            } else {
+              next.set(id, owner);
+            }
+            return next;
+          }),
+        () => setProblem('A record’s owner could not be read'),
+      );
     },
     [ledger],
   );
@@ -42,6 +61,7 @@ export function useSends(ledger: Ledger | undefined): Sends {
   useEffect(() => {
     setRecords([]);
     setHistories(new Map());
+    setOwners(new Map());
     setProblem(undefined);
     if (ledger === undefined) {
       return undefined;
@@ -71,5 +91,5 @@ export function useSends(ledger: Ledger | undefined): Sends {
     };
   }, [ledger, load]);
 
-  return { records, histories, load, problem };
+  return { records, histories, owners, load, problem };
 }

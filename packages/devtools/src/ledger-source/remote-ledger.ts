@@ -109,6 +109,8 @@ export function openRemoteLedger(source: LedgerSource, options: RemoteLedgerOpti
     claimDue: readOnly,
     claim: readOnly,
     release: readOnly,
+    // A file or PostgreSQL ledger served over HTTP: no tabs share it.
+    ownerOf: async () => undefined,
     list,
     history,
     get: async (id) => (await list()).find((record) => record.id === id),

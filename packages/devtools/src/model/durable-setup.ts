@@ -79,8 +79,8 @@ export function ledgerName(pin: Pick<InterfacePin, 'binding' | 'url' | 'tenant'>
 }
 
 /**
-Whether this tab holds the ledger's Web Lock (writes) or follows the tab that does (reads, and hears of its
-changes).
+Whether this tab writes the ledger (every tab of an origin does, docs/durable-send.md#tabs) or only follows
+it: a ledger opened `readOnly` reads, and hears of the other tabs' changes.
 */
 export type LedgerRole = 'writer' | 'follower';
 
@@ -90,7 +90,7 @@ looking at it; a writer gets as far as looking the empty id up, which no record 
 
 @example
 ```ts
-await ledgerRole(ledger); // 'follower' in a second tab
+await ledgerRole(ledger); // 'follower' for a ledger opened with readOnly: true
 ```
 */
 export async function ledgerRole(ledger: Pick<Ledger, 'transition'>): Promise<LedgerRole> {

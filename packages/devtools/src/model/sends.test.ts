@@ -1,13 +1,14 @@
 import { LedgerError } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger/memory';
 import { describe, expect, it } from 'vitest';
-import { lostSend, reconciledSend } from './ledger-fixtures.js';
+import { intentOf, lostSend, reconciledSend } from './ledger-fixtures.js';
 import {
   describeError,
   describeRefusal,
   duplicatedSends,
   inbox,
   isDuplicated,
+  ownerNote,
   sendRow,
   timeline,
   withRecord,
@@ -99,6 +100,25 @@ describe('sendRow', () => {
     const ledger = await openLedger({ name: 'sends' });
     const record = await lostSend(ledger, 'send-4');
     expect(sendRow(record, record.createdAt - 10).ageMs).toBe(0);
+  });
+});
+
+describe('ownerNote: which tab holds a send (docs/durable-send.md#tabs)', () => {
+  it('names this tab or another, sending an executing record and probing an unknown one, and nobody else', async () => {
+    const ledger = await openLedger({ name: 'sends' });
+    const lost = await lostSend(ledger, 'send-owner-1');
+    const intent = intentOf('send-owner-2');
+    const executing = await ledger.create(intent, {
+      attemptId: 'a-owner-2',
+      messageId: intent.message.messageId,
+    });
+    const other = { tab: '9c41d2e8a0b7', thisTab: false };
+    expect(ownerNote(executing, other)).toBe('sent by tab 9c41d2…');
+    expect(ownerNote(executing, { ...other, thisTab: true })).toBe('sent by this tab');
+    expect(ownerNote(lost, other)).toBe('probed by tab 9c41d2…');
+    expect(ownerNote(lost, undefined)).toBeUndefined();
+    // A store no tabs share holds nobody.
+    expect(await ledger.ownerOf('send-owner-2')).toBeUndefined();
   });
 });
 

@@ -173,6 +173,26 @@ export function sendRow(record: LedgerRecord, now: number): SendRow {
 }
 
 /**
+Who holds a record, where the tabs of an origin share the ledger (docs/durable-send.md#tabs): the tab sending
+it (an executing record) or probing it; `undefined` when no tab does.
+
+@example
+```ts
+ownerNote(record, await ledger.ownerOf(record.id)); // 'sent by tab 9c41d2…'
+```
+*/
+export function ownerNote(
+  record: LedgerRecord,
+  owner: { readonly tab: string; readonly thisTab: boolean } | undefined,
+): string | undefined {
+  if (owner === undefined) {
+    return undefined;
+  }
+  const doing = record.state.status === 'executing' ? 'sent' : 'probed';
+  return owner.thisTab ? `${doing} by this tab` : `${doing} by tab ${owner.tab.slice(0, 6)}…`;
+}
+
+/**
 `records` with `record` in it: replaced when it is a later revision of one held, added otherwise; newest send
 first. A change that arrives out of order (an older revision) is ignored.
 

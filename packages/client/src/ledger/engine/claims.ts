@@ -40,7 +40,7 @@ export async function recoverOrphans(state: EngineState): Promise<void> {
 }
 
 /** When a due record's probe may run: its pending not-before time, else when it became unknown. */
-function dueAt(record: LedgerRecord): number {
+export function dueAt(record: LedgerRecord): number {
   return record.state.status === 'unknown' ? (record.state.pending?.notBefore ?? record.updatedAt) : 0;
 }
 

@@ -23,6 +23,7 @@ and `history.ts` (a history, checked against its record's row), `store.ts` with 
 `follower.ts` (`NOTIFY` and `LISTEN`).
 */
 import { LedgerError } from '../../core/errors.js';
+import { optionalMembers } from '../../core/optional-members.js';
 import { openLedgerEngine } from '../engine.js';
 import type { Ledger, LedgerChange, LedgerOptions } from '../ledger.js';
 import { guardPool, io, openPool, type Pool, type PostgresConnection } from './connection.js';
@@ -204,6 +205,6 @@ export async function openLedger(options: LedgerOptions): Promise<Ledger> {
   }
   return openPostgresLedger(
     { connectionString: options.name },
-    options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs },
+    optionalMembers({ retentionMs: options.retentionMs, readOnly: options.readOnly }),
   );
 }
