@@ -1,4 +1,4 @@
-import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Locator, type Page, type Route, test } from '@playwright/test';
 import { armAfterCommit, connectTo, executionsAt, keyedAgentOrigin, screenshot } from './helpers.js';
 
 // docs/durable-send.md#tabs: every tab of one origin writes the one IndexedDB ledger. Each spec opens several
@@ -184,14 +184,25 @@ test('two tabs reconciling at once probe each unknown send once', async ({
       probes.set(key, (probes.get(key) ?? 0) + 1);
     }
   });
-  // Both buttons found first, then pressed together: whichever tab's reconciliation starts second finds the
-  // first one's claims.
-  const buttons = await Promise.all(
-    [first, second].map((tab) =>
-      sendsPanel(tab).getByRole('button', { name: 'Reconcile all due (3)' }).elementHandle(),
-    ),
-  );
-  await Promise.all(buttons.map((button) => button?.evaluate((element: HTMLElement) => element.click())));
+  // The first tab's probes are held at the agent's door until the second tab has reconciled too, so the
+  // second meets the first one's claims, never records already settled: it must leave all three to the first.
+  const held: Route[] = [];
+  await first.route(`${origin}/a2a/jsonrpc`, async (route) => {
+    const body = route.request().postData() ?? '';
+    if (body.includes('"SendMessage"') && idempotencyKey.test(body)) {
+      held.push(route);
+      return;
+    }
+    await route.continue();
+  });
+  await sendsPanel(first).getByRole('button', { name: 'Reconcile all due (3)' }).click();
+  await expect.poll(() => held.length).toBe(texts.length);
+  await sendsPanel(second).getByRole('button', { name: 'Reconcile all due (3)' }).click();
+  await expect(sendsPanel(second).getByTestId('reconcile-report')).toHaveText('Reconciled 3: 3 unknown');
+  expect([...probes.values()]).toEqual([1, 1, 1]);
+  for (const route of held) {
+    await route.continue();
+  }
   for (const tab of [first, second]) {
     for (const text of texts) {
       await expect(sendRow(tab, text).getByTestId('durable-status')).toHaveText('committed');

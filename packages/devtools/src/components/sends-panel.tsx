@@ -5,7 +5,7 @@ import { useNow } from '../hooks/use-now.js';
 import type { Sends } from '../hooks/use-sends.js';
 import { formatClock, formatDuration, shortId } from '../model/format.js';
 import { type ImportedSend, importLedger, type LedgerImport } from '../model/ledger-import.js';
-import { duplicatedSends, inbox, ownerNote, sendRow, timeline } from '../model/sends.js';
+import { duplicatedSends, inbox, ownerNote, reconcileReport, sendRow, timeline } from '../model/sends.js';
 
 /** Props of {@link SendsPanel}. */
 export type SendsPanelProps = {
@@ -139,6 +139,7 @@ function Inbox({
 }) {
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [report, setReport] = useState<string | undefined>(undefined);
   const entries = inbox(records, now);
   const reconcile = async (ids: readonly string[]): Promise<void> => {
     if (agent === undefined) {
@@ -147,7 +148,8 @@ function Inbox({
     setProblem(undefined);
     setBusy((held) => new Set([...held, ...ids]));
     try {
-      await Promise.all(ids.map((id) => agent.reconcile(id)));
+      const outcomes = await Promise.all(ids.map((id) => agent.reconcile(id)));
+      setReport(reconcileReport(outcomes.map((outcome) => outcome.status)));
     } catch (error) {
       setProblem(
         `Reconciling failed: ${error instanceof Error && 'reason' in error ? String(error.reason) : 'unexpectedly'}`,
@@ -203,6 +205,11 @@ function Inbox({
             Reconcile all due ({due.length})
           </button>
         </>
+      )}
+      {report === undefined ? null : (
+        <p className="small muted" role="status" data-testid="reconcile-report">
+          {report}
+        </p>
       )}
       {problem === undefined ? null : (
         <p className="error" role="alert">

@@ -9,6 +9,7 @@ import {
   inbox,
   isDuplicated,
   ownerNote,
+  reconcileReport,
   sendRow,
   timeline,
   withRecord,
@@ -119,6 +120,16 @@ describe('ownerNote: which tab holds a send (docs/durable-send.md#tabs)', () => 
     expect(ownerNote(lost, undefined)).toBeUndefined();
     // A store no tabs share holds nobody.
     expect(await ledger.ownerOf('send-owner-2')).toBeUndefined();
+  });
+});
+
+describe('reconcileReport: what a reconcile click left', () => {
+  it.each([
+    [['committed'], 'Reconciled 1: 1 committed'],
+    [['committed', 'unknown', 'unknown'], 'Reconciled 3: 1 committed · 2 unknown'],
+    [['unknown', 'unresolved', 'unknown'], 'Reconciled 3: 2 unknown · 1 unresolved'],
+  ] as const)('%j reads %s', (statuses, line) => {
+    expect(reconcileReport(statuses)).toBe(line);
   });
 });
 

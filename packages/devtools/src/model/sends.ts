@@ -193,6 +193,25 @@ export function ownerNote(
 }
 
 /**
+What a reconciliation a person started left, in the order its sends were given: how many ended in each status.
+A send another tab is probing stays `unknown` here (docs/durable-send.md#tabs: one prober per record), so the
+line says the click did run, and left them alone.
+
+@example
+```ts
+reconcileReport(['committed', 'unknown', 'unknown']); // 'Reconciled 3: 1 committed · 2 unknown'
+```
+*/
+export function reconcileReport(statuses: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const status of statuses) {
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([status, count]) => `${count} ${status}`);
+  return `Reconciled ${statuses.length}: ${parts.join(' · ')}`;
+}
+
+/**
 `records` with `record` in it: replaced when it is a later revision of one held, added otherwise; newest send
 first. A change that arrives out of order (an older revision) is ignored.
 
