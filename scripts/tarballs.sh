@@ -4,7 +4,8 @@
 # one and at the oldest its range admits in the other (failing on ERESOLVE or any peer warning), and use them there the
 # ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the types of every entry with no
 # `types` setting, a Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may
-# reach the bundle), the Playwright fixture and that app in Debian's Chromium; and the mock-agent command without msw.
+# reach the bundle), the Playwright fixture and that app in Debian's Chromium; the mock-agent command without msw, and
+# the README's walkthrough of the surecall command as written, with the installed bins (`tarballs/walkthrough.mjs`).
 # A new workspace joins by being listed in package.json's `workspaces`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -69,7 +70,7 @@ by_name() { printf '%s\n' "${tarballs[@]}" | grep -E "/surecall-$1-[0-9]"; }
 
 step "the mock-agent command, installed without msw"
 mkdir -p "$work/bare" && cd "$work/bare" && npm init -y >/dev/null
-install "$(by_name client)" "$(by_name mocks)"
+install "$(by_name client)" "$(by_name cli)" "$(by_name mocks)"
 test ! -e node_modules/msw || { echo "msw was installed without being asked for" >&2; exit 1; }
 mkfifo "$work/agent.out"
 # The installed bin itself, not through npx: its pid is the agent's, so the kill below stops the agent.
@@ -80,6 +81,9 @@ kill "$agent_pid" && wait "$agent_pid" || true
 agent_pid=""
 [[ "$first" =~ ^READY\ [0-9]+\ token=[A-Za-z0-9_-]{43}$ ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
 echo "${first% token=*} token=…"
+
+step "the README's surecall walkthrough, as written, with the installed surecall and surecall-mock-agent"
+node "$fixtures/walkthrough.mjs" "$repo/README.md"
 
 # The peers and tools a user's project brings, by name: what our packages declare as peers, and what a user builds and
 # types with (TypeScript, Vite, the types of Node and React).
