@@ -53,7 +53,24 @@ describe('surecall card', () => {
   it('fails with exit code 1 and words when the card cannot be fetched', async () => {
     const run = await surecall(['card', 'http://127.0.0.1:9/.well-known/agent-card.json', '--loopback']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^surecall: the agent card was refused: /);
+    // Nothing answered: a dead agent, not a refusal.
+    expect(run.stderr).toBe(
+      'surecall: nothing answered at the card URL: the agent is not running there, or not on that port (nothing was sent) (surecall discovery failed: Discovery (network))\n',
+    );
+  });
+
+  it('names the flag that admits an http: card URL, and the address it admits', async () => {
+    const plain = await surecall(['card', mock.cardUrl]);
+    expect(plain).toMatchObject({
+      code: 1,
+      stderr:
+        'surecall: the card URL must be https:, or http: to an agent on this machine (127.0.0.1 or [::1]) with --loopback (surecall discovery failed: Discovery (https-required))\n',
+    });
+    const named = await surecall(['card', mock.cardUrl.replace('127.0.0.1', 'localhost'), '--loopback']);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toMatch(
+      /^surecall: --loopback admits a literal loopback address only: write 127\.0\.0\.1/,
+    );
   });
 });
 
