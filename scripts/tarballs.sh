@@ -21,16 +21,30 @@ step() { printf '\n== %s\n' "$*"; }
 install() { npm install --prefer-offline --no-audit --no-fund --loglevel=error "$@"; }
 attw_version=0.18.5
 
-mkdir -p "$work/tarballs"
+# The README's Install section, as written: its first sh block packs in the clone, its second installs into a project.
+# `~` is a scratch home there (npm keeps its own cache), so the tarballs land in "$work/home/surecall-tarballs".
+readme_install() {
+  node -e '
+    const text = require("fs").readFileSync(process.argv[1], "utf8");
+    const section = text.slice(text.indexOf("\n## Install\n"), text.indexOf("\n## Documentation\n"));
+    const blocks = [...section.matchAll(/\n```sh\n([\s\S]*?)\n```\n/g)].map((match) => match[1]);
+    if (blocks.length !== 2) throw new Error(`README.md#install has ${blocks.length} sh blocks, not 2`);
+    console.log(blocks[Number(process.argv[2])]);
+  ' "$repo/README.md" "$1"
+}
+export npm_config_cache="${npm_config_cache:-$(npm config get cache)}"
+mkdir -p "$work/home"
+tarball_dir="$work/home/surecall-tarballs"
 if [ -n "${SURECALL_TARBALLS:-}" ]; then
   # While working on this script: reuse tarballs packed earlier (`npm pack --workspaces --pack-destination <dir>`).
   step "reuse the tarballs in $SURECALL_TARBALLS"
-  cp "$SURECALL_TARBALLS"/*.tgz "$work/tarballs/"
+  mkdir -p "$tarball_dir"
+  cp "$SURECALL_TARBALLS"/*.tgz "$tarball_dir/"
 else
-  step "pack every workspace"
-  (cd "$repo" && npm pack --workspaces --pack-destination "$work/tarballs" --loglevel=error >/dev/null)
+  step "pack every workspace, as README.md#install says"
+  (cd "$repo" && HOME="$work/home" bash -euo pipefail -c "$(readme_install 0)" >/dev/null)
 fi
-mapfile -t tarballs < <(find "$work/tarballs" -name '*.tgz' | sort)
+mapfile -t tarballs < <(find "$tarball_dir" -name '*.tgz' | sort)
 expected="$(cd "$repo" && node -p "require('./package.json').workspaces.length")"
 if [ "${#tarballs[@]}" -ne "$expected" ]; then
   echo "expected $expected tarballs, got ${#tarballs[@]}" >&2
@@ -84,6 +98,18 @@ echo "${first% token=*} token=…"
 
 step "the README's surecall walkthrough, as written, with the installed surecall and surecall-mock-agent"
 node "$fixtures/walkthrough.mjs" "$repo/README.md"
+
+step "README.md#install, as written, in a new project"
+mkdir -p "$work/readme-install" && cd "$work/readme-install" && npm init -y >/dev/null
+HOME="$work/home" bash -euo pipefail -c "$(readme_install 1)" >"$work/readme-install.txt" 2>&1 || {
+  cat "$work/readme-install.txt" >&2
+  exit 1
+}
+for name in client mocks devtools cli; do
+  test -e "node_modules/@surecall/$name/package.json" || { echo "README.md#install did not install @surecall/$name" >&2; exit 1; }
+done
+test -x node_modules/.bin/surecall && test -e node_modules/msw/package.json
+node_modules/.bin/surecall help | grep -q '^usage: surecall'
 
 # The peers and tools a user's project brings, by name: what our packages declare as peers, and what a user builds and
 # types with (TypeScript, Vite, the types of Node and React).
