@@ -49,17 +49,28 @@ test('a lost answer lands in the unknown inbox and is reconciled to committed, w
   // Keyed is the default where the peer honours keys; at-most-once shows the context scan.
   await expect(page.getByLabel('Delivery')).toHaveValue('keyed');
   await atMostOnce(page);
-  await armAfterCommit(page);
+  // The README's story (README.md#devtools): a 503 after commit, which a browser never re-sends.
+  await armAfterCommit(page, '5xx after commit');
   await durableSendLost(page, 'task book the 9:40 to Lyon');
   await screenshot(page, testInfo, 'sends-unknown');
 
   await reconcileAndSeeCommitted(page);
   await screenshot(page, testInfo, 'sends-committed');
+  // docs/sends-panel.png, the README's picture, is this view.
+  await page.screenshot({ path: testInfo.outputPath('sends-panel.png') });
 
-  await page.getByRole('tab', { name: 'Faults' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'Faults' }).getByTestId('executions-total')).toHaveText(
-    '1',
-  );
+  // The send's row links to its executions: the agent ran it once, and the table adds up to the total.
+  await sendsPanel(page)
+    .getByRole('button', { name: /^Executions of [0-9a-f]{6}…/ })
+    .click();
+  const faults = page.getByRole('tabpanel', { name: 'Faults' });
+  await expect(faults.getByTestId('executions-total')).toHaveText('1');
+  const followed = faults.locator('[data-testid="execution-row"][aria-current="true"]');
+  await expect(followed).toHaveAttribute('data-source', 'durable');
+  await expect(followed).toContainText('task book the 9:40 to Lyon');
+  await expect(followed.getByTestId('execution-count')).toHaveText('1');
+  await expect(faults.getByTestId('execution-others')).toHaveText('Messages this page did not send0');
+  await screenshot(page, testInfo, 'executions-of-a-durable-send');
 });
 
 test('a reload after the answer was lost finds the ledger intact and the send still reconcilable', async ({

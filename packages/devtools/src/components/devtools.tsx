@@ -1,5 +1,6 @@
 import { type A2aClient, type DurableAgent, defaultLimits } from '@surecall/client';
 import type { Ledger } from '@surecall/client/ledger';
+import { useState } from 'react';
 import { useDurableSend } from '../hooks/use-durable-send.js';
 import { useEventCount } from '../hooks/use-event-count.js';
 import { useFeed } from '../hooks/use-feed.js';
@@ -117,6 +118,8 @@ export function SurecallDevtools({
   const sends = useSends(ledger);
   const spans = useRecovery(agent?.events);
   const durable = useDurableSend(agent, () => navigation.select('sends'));
+  // The durable send whose executions a person asked for from the Sends panel.
+  const [focusRecord, setFocusRecord] = useState<string | undefined>(undefined);
 
   return (
     <div className="surecall-devtools">
@@ -165,6 +168,14 @@ export function SurecallDevtools({
                     sends={sends}
                     {...(agent === undefined ? {} : { agent })}
                     problem={durable.problem}
+                    {...(faultLab === undefined
+                      ? {}
+                      : {
+                          onShowExecutions: (recordId: string) => {
+                            setFocusRecord(recordId);
+                            navigation.select('faults');
+                          },
+                        })}
                   />
                 ),
               }),
@@ -178,6 +189,8 @@ export function SurecallDevtools({
                     {...(faultLabToken === undefined ? {} : { token: faultLabToken })}
                     client={client}
                     sends={box.sends}
+                    records={sends.records}
+                    focusRecord={focusRecord}
                   />
                 ),
               }),

@@ -14,6 +14,11 @@ export type SendsPanelProps = {
   readonly agent?: Pick<DurableAgent, 'reconcile'>;
   /** Why the last durable send was refused, if it was. */
   readonly problem?: string | undefined;
+  /**
+  Shows a durable send's executions (the Faults panel's counter, where there is a fault lab): each row then
+  links to them.
+  */
+  readonly onShowExecutions?: (recordId: string) => void;
 };
 
 function Timeline({ revisions }: { readonly revisions: readonly LedgerRevision[] | undefined }) {
@@ -40,11 +45,13 @@ function SendsTable({
   histories,
   now,
   label,
+  onShowExecutions,
 }: {
   readonly records: readonly LedgerRecord[];
   readonly histories: ReadonlyMap<string, readonly LedgerRevision[]>;
   readonly now: number;
   readonly label: string;
+  readonly onShowExecutions: ((recordId: string) => void) | undefined;
 }) {
   if (records.length === 0) {
     return <p className="empty">No durable sends yet: use “Durable send” above.</p>;
@@ -72,6 +79,19 @@ function SendsTable({
                     {shortId(row.id)}
                   </span>
                   <br />“{row.text}”
+                  {onShowExecutions === undefined ? null : (
+                    <>
+                      <br />
+                      <button
+                        type="button"
+                        className="link small"
+                        aria-label={`Executions of ${shortId(row.id)}`}
+                        onClick={() => onShowExecutions(row.id)}
+                      >
+                        executions
+                      </button>
+                    </>
+                  )}
                 </td>
                 <td>
                   <span className={`chip send-${row.status}`} data-testid="durable-status">
@@ -252,6 +272,7 @@ function Importer() {
             histories={new Map(sends.map((send) => [send.record.id, send.revisions]))}
             now={Date.now()}
             label="Imported sends"
+            onShowExecutions={undefined}
           />
         </>
       ) : (
@@ -273,7 +294,7 @@ its timeline, key, attempts and age, and a read-only import of a Node file ledge
 <SendsPanel sends={useSends(ledger)} agent={agent} />
 ```
 */
-export function SendsPanel({ sends, agent, problem }: SendsPanelProps) {
+export function SendsPanel({ sends, agent, problem, onShowExecutions }: SendsPanelProps) {
   const now = useNow(true, 1000);
   return (
     <div className="sends-panel">
@@ -291,7 +312,13 @@ export function SendsPanel({ sends, agent, problem }: SendsPanelProps) {
       <Inbox records={sends.records} now={now} agent={agent} />
       <section aria-label="Durable sends">
         <h3>Durable sends</h3>
-        <SendsTable records={sends.records} histories={sends.histories} now={now} label="Durable sends" />
+        <SendsTable
+          records={sends.records}
+          histories={sends.histories}
+          now={now}
+          label="Durable sends"
+          onShowExecutions={onShowExecutions}
+        />
       </section>
       <Importer />
     </div>
