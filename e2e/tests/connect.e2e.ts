@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openDevtools, screenshot } from './helpers.js';
+import { cardUrlOf, keyedAgentOrigin, openDevtools, screenshot, withMockToken } from './helpers.js';
 
 test('discovers the mock agent in the page and sends an echo', async ({ page }, testInfo) => {
   await openDevtools(page);
@@ -40,4 +40,31 @@ test('discovers the mock agent in the page and sends an echo', async ({ page }, 
   await page.setViewportSize({ width: 760, height: 900 });
   await page.getByRole('tab', { name: 'Agent' }).click();
   await screenshot(page, testInfo, 'agent-narrow');
+});
+
+test('the connect form folds once it connects, and keeps no bearer token to show', async ({
+  page,
+}, testInfo) => {
+  const token = 'devtools-e2e-bearer-7f3a9c1d';
+  await openDevtools(page);
+  const form = page.getByRole('form', { name: 'Connect to an agent' });
+  await expect(form).toBeHidden();
+  await page.getByText('Connect to another agent').click();
+  await expect(form).toBeVisible();
+  await form.getByLabel('Card URL').fill(withMockToken(cardUrlOf(keyedAgentOrigin)));
+  await form.getByLabel('Bearer token').fill(token);
+  await form.getByLabel('Security scheme').fill('bearer');
+  await expect(form.getByLabel('Bearer token')).toHaveAttribute('type', 'password');
+  await form.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByTestId('connection')).toHaveText(
+    `surecall mock agent · JSONRPC · ${keyedAgentOrigin}/a2a/jsonrpc`,
+  );
+  // Folded, and the token is nowhere: not in the page, not in its address, not in the form opened again.
+  await expect(form).toBeHidden();
+  expect(page.url()).not.toContain(token);
+  expect(await page.content()).not.toContain(token);
+  await page.getByText('Connect to another agent').click();
+  await expect(form.getByLabel('Bearer token')).toHaveValue('');
+  await expect(form.getByLabel('Card URL')).toHaveValue(withMockToken(cardUrlOf(keyedAgentOrigin)));
+  await screenshot(page, testInfo, 'connect-form-reopened');
 });

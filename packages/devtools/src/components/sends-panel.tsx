@@ -19,6 +19,11 @@ export type SendsPanelProps = {
   links to them.
   */
   readonly onShowExecutions?: (recordId: string) => void;
+  /**
+  Offers to import a Node file ledger; the read-only page of `surecall devtools`, whose ledger is the one it
+  serves, leaves it out. @default true
+  */
+  readonly importer?: boolean;
 };
 
 function Timeline({ revisions }: { readonly revisions: readonly LedgerRevision[] | undefined }) {
@@ -294,7 +299,7 @@ its timeline, key, attempts and age, and a read-only import of a Node file ledge
 <SendsPanel sends={useSends(ledger)} agent={agent} />
 ```
 */
-export function SendsPanel({ sends, agent, problem, onShowExecutions }: SendsPanelProps) {
+export function SendsPanel({ sends, agent, problem, onShowExecutions, importer = true }: SendsPanelProps) {
   const now = useNow(true, 1000);
   return (
     <div className="sends-panel">
@@ -320,7 +325,7 @@ export function SendsPanel({ sends, agent, problem, onShowExecutions }: SendsPan
           onShowExecutions={onShowExecutions}
         />
       </section>
-      <Importer />
+      {importer ? <Importer /> : null}
     </div>
   );
 }
