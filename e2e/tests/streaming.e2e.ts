@@ -95,3 +95,39 @@ test('a stream cut after two frames is resumed by SubscribeToTask: the Streams p
   await expect(streams.getByRole('navigation', { name: 'Streams' })).toContainText('1 break');
   await screenshot(page, testInfo, 'stream-seam');
 });
+
+test('a task reads as its conversation: parts as text, Markdown and HTML never interpreted', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+  const text = 'task **bold** <img src=x onerror="window.__surecallPwned=1"> `code`';
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send streaming' }).click();
+  const send = page.getByTestId('send').first();
+  await expect(send.getByTestId('send-outcome')).toHaveText('task completed');
+  await send.getByRole('button', { name: 'open task' }).click();
+
+  const conversation = page
+    .getByRole('tabpanel', { name: 'Tasks' })
+    .getByRole('article')
+    .getByRole('region', { name: 'Conversation' });
+  const turns = conversation.getByTestId('turn');
+  await expect(turns.first()).toHaveAttribute('data-from', 'user');
+  await expect(turns.first().locator('.part-text')).toHaveText(text);
+  const artifact = conversation.locator('[data-testid="turn"][data-kind="artifact"]');
+  await expect(artifact).toHaveCount(1);
+  await expect(artifact.locator('.part-text')).toHaveText(
+    '**bold** <img src=x onerror="window.__surecallPwned=1"> `code`',
+  );
+  // Nothing of the peer's text became markup.
+  await expect(conversation.locator('img, strong, code')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __surecallPwned?: number }).__surecallPwned)).toBeUndefined();
+  // The accessibility tree: a labelled region, a list of turns named by who spoke.
+  await expect(conversation).toMatchAriaSnapshot(`
+    - heading "Conversation" [level=3]
+    - list:
+      - listitem "user"
+      - listitem /^agent · artifact/
+  `);
+  await screenshot(page, testInfo, 'task-conversation');
+});
