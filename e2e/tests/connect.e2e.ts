@@ -68,3 +68,53 @@ test('the connect form folds once it connects, and keeps no bearer token to show
   await expect(form.getByLabel('Card URL')).toHaveValue(withMockToken(cardUrlOf(keyedAgentOrigin)));
   await screenshot(page, testInfo, 'connect-form-reopened');
 });
+
+test('the Calls panel logs each unary call with its raw, redacted events', async ({ page }, testInfo) => {
+  await openDevtools(page);
+  await page.getByRole('button', { name: /^Echo: echo hello/ }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('reply “echo hello”');
+  await page.getByRole('tab', { name: 'Calls' }).click();
+  const calls = page.getByRole('tabpanel', { name: 'Calls' });
+  const row = calls.getByTestId('call').first();
+  await expect(row).toContainText('SendMessage');
+  await expect(row.getByTestId('call-outcome')).toHaveText('answered 200');
+  await row.getByRole('button', { name: /^Events of call \d+$/ }).click();
+  const tree = row.getByRole('tree', { name: /^Call \d+ events$/ });
+  await expect(tree).toContainText('"request"');
+  await expect(tree).toContainText('"response"');
+  // The events' redaction: no URL, and not the message sent.
+  await expect(tree).not.toContainText('http://');
+  await expect(tree).not.toContainText('echo hello');
+  await screenshot(page, testInfo, 'calls-panel');
+});
+
+test('every panel names its region and its controls in the accessibility tree', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+  await page.getByRole('button', { name: /^Streamed task: task alpha beta gamma/ }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('task completed');
+  await page.getByTestId('send').first().getByRole('button', { name: 'open task' }).click();
+  const tabs = page.getByRole('tablist').getByRole('tab');
+  const names = await tabs.allInnerTexts();
+  expect(names).toEqual(['Agent', 'Tasks', 'Streams', 'Calls', 'Sends', 'Recovery', 'Faults']);
+  const trees: string[] = [];
+  for (const name of names) {
+    await page.getByRole('tab', { name }).click();
+    const panel = page.getByRole('tabpanel', { name });
+    await expect(panel).toBeVisible();
+    // Playwright's own accessibility tree of the panel: every control a person operates has a name.
+    const tree = await panel.ariaSnapshot();
+    const unnamed = tree
+      .split('\n')
+      .filter((line) =>
+        /^\s*- (button|textbox|combobox|checkbox|switch|spinbutton|slider|link|tab)\s*(\[|:|$)/.test(line),
+      );
+    expect(unnamed, `${name}: controls without a name`).toEqual([]);
+    trees.push(tree);
+    await screenshot(page, testInfo, `panel-${name.toLowerCase()}`);
+  }
+  // The trees name what they hold as the check above expects: a named control reads `- role "name"`.
+  expect(trees.join('\n')).toMatch(/^\s*- button "Refresh \(GetTask\)"/m);
+  expect(trees.join('\n')).toMatch(/^\s*- switch "Drop after commit"/m);
+});

@@ -1,6 +1,7 @@
 import { type A2aClient, type DurableAgent, defaultLimits } from '@surecall/client';
 import type { Ledger } from '@surecall/client/ledger';
 import { useState } from 'react';
+import { useCallLog } from '../hooks/use-call-log.js';
 import { useDurableSend } from '../hooks/use-durable-send.js';
 import { useEventCount } from '../hooks/use-event-count.js';
 import { useFeed } from '../hooks/use-feed.js';
@@ -15,6 +16,7 @@ import { latestTaskId } from '../model/send.js';
 import { isDuplicated } from '../model/sends.js';
 import { AgentPanel } from './agent-panel.js';
 import { AppShell } from './app-shell.js';
+import { CallsPanel } from './calls-panel.js';
 import { FaultsPanel } from './faults-panel.js';
 import { FeedStatus } from './feed-status.js';
 import { RecoveryPanel } from './recovery-panel.js';
@@ -106,6 +108,7 @@ export function SurecallDevtools({
   delivery,
 }: SurecallDevtoolsProps) {
   const [feed, dispatch] = useFeed(client);
+  const calls = useCallLog(client);
   const box = useSendBox(client);
   const navigation = usePanelNavigation({
     faultLab: faultLab !== undefined,
@@ -160,6 +163,7 @@ export function SurecallDevtools({
             />
           ),
           streams: <StreamsPanel streams={feed.streams} limits={limits} />,
+          calls: <CallsPanel log={calls} />,
           ...(ledger === undefined
             ? {}
             : {
