@@ -59,6 +59,14 @@ test('a lost answer lands in the unknown inbox and is reconciled to committed, w
   // docs/sends-panel.png, the README's picture, is this view.
   await page.screenshot({ path: testInfo.outputPath('sends-panel.png') });
 
+  // The filter box finds the send by its text and status, and says when nothing matches.
+  const filter = sendsPanel(page).getByRole('search', { name: 'Filter sends' });
+  await filter.getByLabel('Filter sends').fill('lyon committed');
+  await expect(filter.getByTestId('filter-count')).toHaveText('1 of 1');
+  await filter.getByLabel('Filter sends').fill('lyon unknown');
+  await expect(sendsPanel(page).getByTestId('no-match')).toBeVisible();
+  await filter.getByLabel('Filter sends').fill('');
+
   // The send's row links to its executions: the agent ran it once, and the table adds up to the total.
   await sendsPanel(page)
     .getByRole('button', { name: /^Executions of [0-9a-f]{6}…/ })

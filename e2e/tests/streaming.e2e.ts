@@ -131,3 +131,38 @@ test('a task reads as its conversation: parts as text, Markdown and HTML never i
   `);
   await screenshot(page, testInfo, 'task-conversation');
 });
+
+test('the filter box narrows the tasks seen and a stream’s frames by id, state and text', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+  await page.getByRole('button', { name: /^Streamed task: task alpha beta gamma/ }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('task completed');
+  await page.getByLabel('Message', { exact: true }).fill('task to lyon');
+  await page.getByRole('button', { name: 'Send streaming' }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('task completed');
+
+  await page.getByRole('tab', { name: 'Tasks' }).click();
+  const seen = page
+    .getByRole('tabpanel', { name: 'Tasks' })
+    .getByRole('region', { name: 'Tasks seen in this session' });
+  const tasksFilter = page.getByRole('search', { name: 'Filter tasks' });
+  await expect(tasksFilter.getByTestId('filter-count')).toHaveText('2 of 2');
+  await tasksFilter.getByLabel('Filter tasks').fill('LYON completed');
+  await expect(tasksFilter.getByTestId('filter-count')).toHaveText('1 of 2');
+  await expect(seen.getByRole('listitem')).toHaveCount(1);
+  await tasksFilter.getByLabel('Filter tasks').fill('gamma');
+  await expect(tasksFilter.getByTestId('filter-count')).toHaveText('1 of 2');
+  await tasksFilter.getByLabel('Filter tasks').fill('canceled');
+  await expect(seen.getByRole('listitem')).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Streams' }).click();
+  const streams = page.getByRole('tabpanel', { name: 'Streams' });
+  const framesFilter = streams.getByRole('search', { name: 'Filter frames' });
+  await framesFilter.getByLabel('Filter frames').fill('artifact lyon');
+  await expect(framesFilter.getByTestId('filter-count')).toHaveText(/^1 of \d+$/);
+  await expect(
+    streams.getByRole('region', { name: 'Frames' }).locator('[data-testid="frame"]:visible'),
+  ).toHaveCount(1);
+  await screenshot(page, testInfo, 'filtered-frames');
+});

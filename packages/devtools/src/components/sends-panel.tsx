@@ -3,9 +3,11 @@ import type { LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
 import { useId, useState } from 'react';
 import { useNow } from '../hooks/use-now.js';
 import type { Sends } from '../hooks/use-sends.js';
+import { filterItems, sendFields } from '../model/filter.js';
 import { formatClock, formatDuration, shortId } from '../model/format.js';
 import { type ImportedSend, importLedger, type LedgerImport } from '../model/ledger-import.js';
 import { duplicatedSends, inbox, sendRow, timeline } from '../model/sends.js';
+import { FilterBox } from './filter-box.js';
 
 /** Props of {@link SendsPanel}. */
 export type SendsPanelProps = {
@@ -301,6 +303,8 @@ its timeline, key, attempts and age, and a read-only import of a Node file ledge
 */
 export function SendsPanel({ sends, agent, problem, onShowExecutions, importer = true }: SendsPanelProps) {
   const now = useNow(true, 1000);
+  const [query, setQuery] = useState('');
+  const kept = filterItems(query, sends.records, sendFields);
   return (
     <div className="sends-panel">
       {problem === undefined ? null : (
@@ -317,13 +321,28 @@ export function SendsPanel({ sends, agent, problem, onShowExecutions, importer =
       <Inbox records={sends.records} now={now} agent={agent} />
       <section aria-label="Durable sends">
         <h3>Durable sends</h3>
-        <SendsTable
-          records={sends.records}
-          histories={sends.histories}
-          now={now}
-          label="Durable sends"
-          onShowExecutions={onShowExecutions}
-        />
+        {sends.records.length === 0 ? null : (
+          <FilterBox
+            what="sends"
+            query={query}
+            onQuery={setQuery}
+            shown={kept.length}
+            total={sends.records.length}
+          />
+        )}
+        {kept.length === 0 && sends.records.length > 0 ? (
+          <p className="empty" data-testid="no-match">
+            No send matches the filter.
+          </p>
+        ) : (
+          <SendsTable
+            records={kept}
+            histories={sends.histories}
+            now={now}
+            label="Durable sends"
+            onShowExecutions={onShowExecutions}
+          />
+        )}
       </section>
       {importer ? <Importer /> : null}
     </div>
