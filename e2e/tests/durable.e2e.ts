@@ -128,11 +128,9 @@ test('the Recovery panel shows a context-history scan step by step', async ({ pa
   await expect(span).toHaveAttribute('data-outcome', 'committed');
   await expect(span).toContainText('context-history probe of send');
   await expect(span.getByTestId('span-counts')).toHaveText(
-    '1 page(s) scanned · 1 task(s) examined · 1 match(es) → committed',
+    '1 page scanned · 1 task examined · 1 match → committed',
   );
-  await expect(span.getByTestId('scan-step')).toHaveText([
-    /^Page 1: 1 task\(s\) examined, 1 match\(es\), last page/,
-  ]);
+  await expect(span.getByTestId('scan-step')).toHaveText([/^Page 1: 1 task examined, 1 match, last page/]);
   await screenshot(page, testInfo, 'recovery-scan');
 });
 
@@ -153,6 +151,10 @@ test('a keyed send to the honouring mock is reconciled by a keyed replay, execut
   const span = page.getByRole('tabpanel', { name: 'Recovery' }).getByTestId('recovery-span');
   await expect(span).toContainText('keyed probe of send');
   await expect(span.getByTestId('span-outcome')).toHaveText('committed');
+  // A replay scans no page: its counts say what it did, not "0 page(s) scanned".
+  await expect(span.getByTestId('span-counts')).toHaveText(
+    'one keyed replay: the answer holds the task → committed',
+  );
   await expect(span.getByTestId('scan-step')).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'Faults' }).click();
