@@ -15,6 +15,10 @@ test('discovers the mock agent in the page and sends an echo', async ({ page }, 
     /^(yes, says the client|unknown: this client does not report it) · card advertises the idempotency extension$/,
   );
   await expect(agent.getByRole('row', { name: /JSONRPC 1\.0 .*\/a2a\/jsonrpc.* pinned/ })).toBeVisible();
+  // A skill description's code spans show as code, not as backticks; nothing else of it is interpreted.
+  const sum = agent.getByRole('listitem').filter({ hasText: /^sum Adds two numbers/ });
+  await expect(sum.locator('code').first()).toHaveText('{ "a": 1, "b": 2 }');
+  await expect(sum.getByTestId('skill-description')).not.toContainText('`');
 
   // The card's JSON tree is one tab stop; the arrows walk and open it.
   const tree = agent.getByRole('tree', { name: 'Agent card JSON' });
