@@ -5,7 +5,8 @@
 # ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the types of every entry with no
 # `types` setting, a Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may
 # reach the bundle), the Playwright fixture and that app in Debian's Chromium; the mock-agent command without msw, and
-# the README's walkthrough of the surecall command as written, with the installed bins (`tarballs/walkthrough.mjs`).
+# the README's walkthrough of the surecall command as written, with the installed bins (`tarballs/walkthrough.mjs`),
+# and docs/durable-send.md's opening example as written (`tarballs/docs-example.mjs`).
 # A new workspace joins by being listed in package.json's `workspaces`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -146,6 +147,9 @@ user_project() {
 
   step "plain Node ESM ($name)"
   node node.mjs
+
+  step "docs/durable-send.md's example, as written, run by Node ($name)"
+  node docs-example.mjs "$repo/docs/durable-send.md"
 
   step "types under NodeNext, no types setting, TypeScript $(npx --no-install tsc --version | cut -d' ' -f2) ($name)"
   npx --no-install tsc -p tsconfig.json
