@@ -3,7 +3,8 @@
 The counts and lists the repository's own documents state about the code
 (CONTRIBUTING.md#docs-that-stay-true), checked against the code: the operations, the error classes and their
 kinds, the root entry's values, the ledger stores, the bounds tables, the CLI's exit codes and the folders,
-suites, specs and scripts ARCHITECTURE.md's package table names. A claim the code no longer bears out fails
+suites, specs and scripts ARCHITECTURE.md's package table names, and that a name the shipped comments borrow
+(StateKnot) points at the page that says what it is. A claim the code no longer bears out fails
 here, in the same change that made it stale.
 */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -235,6 +236,19 @@ describe("ARCHITECTURE.md's package table", () => {
     for (const script of scripts) {
       expect(row('scripts'), script).toContain(`\`${script}\``);
     }
+  });
+});
+
+describe('names the shipped code borrows', () => {
+  it('StateKnot: every shipped source file that names it points at where the repository says what it is', () => {
+    const naming = sourceFiles()
+      .map((file) => file.path)
+      .filter((path) => read(path).includes('StateKnot'));
+    expect(naming.length).toBeGreaterThan(0);
+    for (const path of naming) {
+      expect(read(path), path).toContain('docs/durable-send.md#the-stateknot-profile');
+    }
+    expect(read('docs/durable-send.md')).toContain('\n### The StateKnot profile\n');
   });
 });
 

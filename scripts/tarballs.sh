@@ -4,8 +4,11 @@
 # one and at the oldest its range admits in the other (failing on ERESOLVE or any peer warning), and use them there the
 # ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the client end to end in Node, Bun
 # and Deno (every operation, streams, the file and memory ledgers, a journal one runtime wrote opened by the next, the
-# lost answer and the re-send probe), the types of every entry with no `types` setting, a Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may
-# reach the bundle), the Playwright fixture and that app in Debian's Chromium; and the mock-agent command without msw.
+# lost answer and the re-send probe), the types of every entry with no `types` setting, a Vite web app with the mock
+# agent's MSW worker, the client and the panel (no `node:` import may reach the bundle), the Playwright fixture and that
+# app in Debian's Chromium; the mock-agent command without msw, and the README's walkthrough of the surecall command as
+# written, with the installed bins (`tarballs/walkthrough.mjs`), and docs/durable-send.md's opening example as written
+# (`tarballs/docs-example.mjs`).
 # A new workspace joins by being listed in package.json's `workspaces`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,16 +24,30 @@ step() { printf '\n== %s\n' "$*"; }
 install() { npm install --prefer-offline --no-audit --no-fund --loglevel=error "$@"; }
 attw_version=0.18.5
 
-mkdir -p "$work/tarballs"
+# The README's Install section, as written: its first sh block packs in the clone, its second installs into a project.
+# `~` is a scratch home there (npm keeps its own cache), so the tarballs land in "$work/home/surecall-tarballs".
+readme_install() {
+  node -e '
+    const text = require("fs").readFileSync(process.argv[1], "utf8");
+    const section = text.slice(text.indexOf("\n## Install\n"), text.indexOf("\n## Documentation\n"));
+    const blocks = [...section.matchAll(/\n```sh\n([\s\S]*?)\n```\n/g)].map((match) => match[1]);
+    if (blocks.length !== 2) throw new Error(`README.md#install has ${blocks.length} sh blocks, not 2`);
+    console.log(blocks[Number(process.argv[2])]);
+  ' "$repo/README.md" "$1"
+}
+export npm_config_cache="${npm_config_cache:-$(npm config get cache)}"
+mkdir -p "$work/home"
+tarball_dir="$work/home/surecall-tarballs"
 if [ -n "${SURECALL_TARBALLS:-}" ]; then
   # While working on this script: reuse tarballs packed earlier (`npm pack --workspaces --pack-destination <dir>`).
   step "reuse the tarballs in $SURECALL_TARBALLS"
-  cp "$SURECALL_TARBALLS"/*.tgz "$work/tarballs/"
+  mkdir -p "$tarball_dir"
+  cp "$SURECALL_TARBALLS"/*.tgz "$tarball_dir/"
 else
-  step "pack every workspace"
-  (cd "$repo" && npm pack --workspaces --pack-destination "$work/tarballs" --loglevel=error >/dev/null)
+  step "pack every workspace, as README.md#install says"
+  (cd "$repo" && HOME="$work/home" bash -euo pipefail -c "$(readme_install 0)" >/dev/null)
 fi
-mapfile -t tarballs < <(find "$work/tarballs" -name '*.tgz' | sort)
+mapfile -t tarballs < <(find "$tarball_dir" -name '*.tgz' | sort)
 expected="$(cd "$repo" && node -p "require('./package.json').workspaces.length")"
 if [ "${#tarballs[@]}" -ne "$expected" ]; then
   echo "expected $expected tarballs, got ${#tarballs[@]}" >&2
@@ -70,7 +87,7 @@ by_name() { printf '%s\n' "${tarballs[@]}" | grep -E "/surecall-$1-[0-9]"; }
 
 step "the mock-agent command, installed without msw"
 mkdir -p "$work/bare" && cd "$work/bare" && npm init -y >/dev/null
-install "$(by_name client)" "$(by_name mocks)"
+install "$(by_name client)" "$(by_name cli)" "$(by_name mocks)"
 test ! -e node_modules/msw || { echo "msw was installed without being asked for" >&2; exit 1; }
 mkfifo "$work/agent.out"
 # The installed bin itself, not through npx: its pid is the agent's, so the kill below stops the agent.
@@ -81,6 +98,21 @@ kill "$agent_pid" && wait "$agent_pid" || true
 agent_pid=""
 [[ "$first" =~ ^READY\ [0-9]+\ token=[A-Za-z0-9_-]{43}$ ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
 echo "${first% token=*} token=…"
+
+step "the README's surecall walkthrough, as written, with the installed surecall and surecall-mock-agent"
+node "$fixtures/walkthrough.mjs" "$repo/README.md"
+
+step "README.md#install, as written, in a new project"
+mkdir -p "$work/readme-install" && cd "$work/readme-install" && npm init -y >/dev/null
+HOME="$work/home" bash -euo pipefail -c "$(readme_install 1)" >"$work/readme-install.txt" 2>&1 || {
+  cat "$work/readme-install.txt" >&2
+  exit 1
+}
+for name in client mocks devtools cli; do
+  test -e "node_modules/@surecall/$name/package.json" || { echo "README.md#install did not install @surecall/$name" >&2; exit 1; }
+done
+test -x node_modules/.bin/surecall && test -e node_modules/msw/package.json
+node_modules/.bin/surecall help | grep -q '^usage: surecall'
 
 # The peers and tools a user's project brings, by name: what our packages declare as peers, and what a user builds and
 # types with (TypeScript, Vite, the types of Node and React).
@@ -119,6 +151,9 @@ user_project() {
   node node.mjs
 
   if [ "$name" = latest ]; then runtimes; fi
+
+  step "docs/durable-send.md's example, as written, run by Node ($name)"
+  node docs-example.mjs "$repo/docs/durable-send.md"
 
   step "types under NodeNext, no types setting, TypeScript $(npx --no-install tsc --version | cut -d' ' -f2) ($name)"
   npx --no-install tsc -p tsconfig.json

@@ -89,7 +89,7 @@ test('at-most-once from the browser to an agent that ignores keys: refused until
     const duplicated = spans.and(page.locator('[data-outcome="duplicated"]'));
     await expect(duplicated).toHaveCount(1);
     await expect(duplicated).toContainText('context-history audit of send');
-    await expect(duplicated.getByTestId('span-counts')).toContainText('2 match(es)');
+    await expect(duplicated.getByTestId('span-counts')).toContainText('2 matches');
   } else {
     // Chromium did not re-send this time: one execution, its answer lost; the scan finds the one task.
     expect(ran).toBe(1);

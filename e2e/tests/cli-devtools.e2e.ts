@@ -83,6 +83,13 @@ test('surecall devtools shows a file ledger read-only, and follows a reconciliat
     await expect(entry).toHaveCount(1);
     await expect(entry).toContainText('task book the 9:40 to Lyon');
     await expect(entry.getByRole('button', { name: /^Reconcile / })).toBeDisabled();
+    // A read-only page offers nothing it cannot do (no import of another ledger), with the panels' margin.
+    await expect(page.getByText('Import a Node file ledger')).toHaveCount(0);
+    await expect(page.getByLabel('Ledger file (JSON lines)')).toHaveCount(0);
+    const margin = await page
+      .getByRole('main')
+      .evaluate((main) => Number.parseFloat(getComputedStyle(main).paddingLeft));
+    expect(margin).toBeGreaterThan(8);
     await screenshot(page, testInfo, 'cli-devtools-unknown');
 
     const reconciled = await surecall([

@@ -49,17 +49,36 @@ test('a lost answer lands in the unknown inbox and is reconciled to committed, w
   // Keyed is the default where the peer honours keys; at-most-once shows the context scan.
   await expect(page.getByLabel('Delivery')).toHaveValue('keyed');
   await atMostOnce(page);
-  await armAfterCommit(page);
+  // The README's story (README.md#devtools): a 503 after commit, which a browser never re-sends.
+  await armAfterCommit(page, '5xx after commit');
   await durableSendLost(page, 'task book the 9:40 to Lyon');
   await screenshot(page, testInfo, 'sends-unknown');
 
   await reconcileAndSeeCommitted(page);
   await screenshot(page, testInfo, 'sends-committed');
+  // docs/sends-panel.png, the README's picture, is this view.
+  await page.screenshot({ path: testInfo.outputPath('sends-panel.png') });
 
-  await page.getByRole('tab', { name: 'Faults' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'Faults' }).getByTestId('executions-total')).toHaveText(
-    '1',
-  );
+  // The filter box finds the send by its text and status, and says when nothing matches.
+  const filter = sendsPanel(page).getByRole('search', { name: 'Filter sends' });
+  await filter.getByLabel('Filter sends').fill('lyon committed');
+  await expect(filter.getByTestId('filter-count')).toHaveText('1 of 1');
+  await filter.getByLabel('Filter sends').fill('lyon unknown');
+  await expect(sendsPanel(page).getByTestId('no-match')).toBeVisible();
+  await filter.getByLabel('Filter sends').fill('');
+
+  // The send's row links to its executions: the agent ran it once, and the table adds up to the total.
+  await sendsPanel(page)
+    .getByRole('button', { name: /^Executions of [0-9a-f]{6}…/ })
+    .click();
+  const faults = page.getByRole('tabpanel', { name: 'Faults' });
+  await expect(faults.getByTestId('executions-total')).toHaveText('1');
+  const followed = faults.locator('[data-testid="execution-row"][aria-current="true"]');
+  await expect(followed).toHaveAttribute('data-source', 'durable');
+  await expect(followed).toContainText('task book the 9:40 to Lyon');
+  await expect(followed.getByTestId('execution-count')).toHaveText('1');
+  await expect(faults.getByTestId('execution-others')).toHaveText('Messages this page did not send0');
+  await screenshot(page, testInfo, 'executions-of-a-durable-send');
 });
 
 test('a reload after the answer was lost finds the ledger intact and the send still reconcilable', async ({
@@ -109,11 +128,9 @@ test('the Recovery panel shows a context-history scan step by step', async ({ pa
   await expect(span).toHaveAttribute('data-outcome', 'committed');
   await expect(span).toContainText('context-history probe of send');
   await expect(span.getByTestId('span-counts')).toHaveText(
-    '1 page(s) scanned · 1 task(s) examined · 1 match(es) → committed',
+    '1 page scanned · 1 task examined · 1 match → committed',
   );
-  await expect(span.getByTestId('scan-step')).toHaveText([
-    /^Page 1: 1 task\(s\) examined, 1 match\(es\), last page/,
-  ]);
+  await expect(span.getByTestId('scan-step')).toHaveText([/^Page 1: 1 task examined, 1 match, last page/]);
   await screenshot(page, testInfo, 'recovery-scan');
 });
 
@@ -134,6 +151,10 @@ test('a keyed send to the honouring mock is reconciled by a keyed replay, execut
   const span = page.getByRole('tabpanel', { name: 'Recovery' }).getByTestId('recovery-span');
   await expect(span).toContainText('keyed probe of send');
   await expect(span.getByTestId('span-outcome')).toHaveText('committed');
+  // A replay scans no page: its counts say what it did, not "0 page(s) scanned".
+  await expect(span.getByTestId('span-counts')).toHaveText(
+    'one keyed replay: the answer holds the task → committed',
+  );
   await expect(span.getByTestId('scan-step')).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'Faults' }).click();

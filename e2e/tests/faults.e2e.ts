@@ -12,6 +12,12 @@ test('the Faults panel drops an answer after commit and the execution counter sh
 
   const dropAfter = faults.getByRole('switch', { name: 'Drop after commit' });
   await expect(dropAfter).toHaveAttribute('aria-checked', 'false');
+  // The switch says what a browser does with it against an agent in another process
+  // (docs/interop.md#browsers).
+  await expect(
+    faults.getByText(/A browser talking to an agent in another process re-sends the POST/),
+  ).toBeVisible();
+  await expect(faults.getByText(/Every client sees it, a browser included/)).toBeVisible();
   await dropAfter.click();
   await expect(dropAfter).toHaveAttribute('aria-checked', 'true');
   await expect(faults.getByRole('region', { name: 'Armed faults' })).toContainText(

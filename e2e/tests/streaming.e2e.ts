@@ -95,3 +95,74 @@ test('a stream cut after two frames is resumed by SubscribeToTask: the Streams p
   await expect(streams.getByRole('navigation', { name: 'Streams' })).toContainText('1 break');
   await screenshot(page, testInfo, 'stream-seam');
 });
+
+test('a task reads as its conversation: parts as text, Markdown and HTML never interpreted', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+  const text = 'task **bold** <img src=x onerror="window.__surecallPwned=1"> `code`';
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send streaming' }).click();
+  const send = page.getByTestId('send').first();
+  await expect(send.getByTestId('send-outcome')).toHaveText('task completed');
+  await send.getByRole('button', { name: 'open task' }).click();
+
+  const conversation = page
+    .getByRole('tabpanel', { name: 'Tasks' })
+    .getByRole('article')
+    .getByRole('region', { name: 'Conversation' });
+  const turns = conversation.getByTestId('turn');
+  await expect(turns.first()).toHaveAttribute('data-from', 'user');
+  await expect(turns.first().locator('.part-text')).toHaveText(text);
+  const artifact = conversation.locator('[data-testid="turn"][data-kind="artifact"]');
+  await expect(artifact).toHaveCount(1);
+  await expect(artifact.locator('.part-text')).toHaveText(
+    '**bold** <img src=x onerror="window.__surecallPwned=1"> `code`',
+  );
+  // Nothing of the peer's text became markup.
+  await expect(conversation.locator('img, strong, code')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __surecallPwned?: number }).__surecallPwned)).toBeUndefined();
+  // The accessibility tree: a labelled region, a list of turns named by who spoke.
+  await expect(conversation).toMatchAriaSnapshot(`
+    - heading "Conversation" [level=3]
+    - list:
+      - listitem "user"
+      - listitem /^agent · artifact/
+  `);
+  await screenshot(page, testInfo, 'task-conversation');
+});
+
+test('the filter box narrows the tasks seen and a stream’s frames by id, state and text', async ({
+  page,
+}, testInfo) => {
+  await openDevtools(page);
+  await page.getByRole('button', { name: /^Streamed task: task alpha beta gamma/ }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('task completed');
+  await page.getByLabel('Message', { exact: true }).fill('task to lyon');
+  await page.getByRole('button', { name: 'Send streaming' }).click();
+  await expect(page.getByTestId('send-outcome').first()).toHaveText('task completed');
+
+  await page.getByRole('tab', { name: 'Tasks' }).click();
+  const seen = page
+    .getByRole('tabpanel', { name: 'Tasks' })
+    .getByRole('region', { name: 'Tasks seen in this session' });
+  const tasksFilter = page.getByRole('search', { name: 'Filter tasks' });
+  await expect(tasksFilter.getByTestId('filter-count')).toHaveText('2 of 2');
+  await tasksFilter.getByLabel('Filter tasks').fill('LYON completed');
+  await expect(tasksFilter.getByTestId('filter-count')).toHaveText('1 of 2');
+  await expect(seen.getByRole('listitem')).toHaveCount(1);
+  await tasksFilter.getByLabel('Filter tasks').fill('gamma');
+  await expect(tasksFilter.getByTestId('filter-count')).toHaveText('1 of 2');
+  await tasksFilter.getByLabel('Filter tasks').fill('canceled');
+  await expect(seen.getByRole('listitem')).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Streams' }).click();
+  const streams = page.getByRole('tabpanel', { name: 'Streams' });
+  const framesFilter = streams.getByRole('search', { name: 'Filter frames' });
+  await framesFilter.getByLabel('Filter frames').fill('artifact lyon');
+  await expect(framesFilter.getByTestId('filter-count')).toHaveText(/^1 of \d+$/);
+  await expect(
+    streams.getByRole('region', { name: 'Frames' }).locator('[data-testid="frame"]:visible'),
+  ).toHaveCount(1);
+  await screenshot(page, testInfo, 'filtered-frames');
+});

@@ -13,6 +13,7 @@ import {
   type RecoveryStrategy,
 } from '@surecall/client';
 import type { Ledger, LedgerRecord } from '@surecall/client/ledger';
+import { adviceOf, type NextStep } from './advice.js';
 import type { CliDelivery } from './args.js';
 import { SetupError } from './connect.js';
 import { exitCodeOf } from './exit-code.js';
@@ -23,13 +24,26 @@ import { terminalText } from './text.js';
 The context-history bounds the CLI probes with: 4 pages of 100 tasks, 64 history messages each, a probe a
 second at most, 10 probes.
 */
-export const contextHistory: RecoveryStrategy = Object.freeze({
+export const contextHistory = Object.freeze({
   kind: 'context-history',
   maxPages: 4,
   historyLength: 64,
   retryAfterMs: 1000,
   maxProbes: 10,
-});
+} as const satisfies RecoveryStrategy);
+
+/**
+The keyed replays the CLI probes with: one a second at most, as many as the scans, so the advice's "probe n of
+at most 10" holds for either delivery.
+*/
+export const keyedReplay = Object.freeze({
+  kind: 'keyed',
+  retryAfterMs: contextHistory.retryAfterMs,
+  maxProbes: contextHistory.maxProbes,
+} as const satisfies RecoveryStrategy);
+
+/** How many probes a reconciliation from the CLI makes before it gives up, for either delivery. */
+export const cliMaxProbes: number = contextHistory.maxProbes;
 
 /**
 A durable agent over `client` and `ledger` for `delivery` (the card's choice when undefined), scoping tokens
@@ -53,7 +67,7 @@ export function agentFor(
     client,
     ledger,
     delivery: chosen,
-    recovery: chosen === 'keyed' ? { kind: 'keyed' } : contextHistory,
+    recovery: chosen === 'keyed' ? keyedReplay : contextHistory,
     // The skill's security requirements, where it declares some, scope the token of the send and its probes.
     ...(skill === undefined ? {} : { skill }),
   });
@@ -85,23 +99,12 @@ export function recordSummary(record: LedgerRecord, status: string) {
   };
 }
 
-const advice: Readonly<Record<string, string>> = {
-  committed: 'the agent accepted it',
-  failed: 'it was not applied; fix the cause and send a new message',
-  unknown: 'it may have run: reconcile it (surecall sends reconcile), never resend it',
-  pending: 'no evidence yet; the next probe is due later (surecall sends reconcile)',
-  'in-flight': 'a send is under way, or one was interrupted: it becomes unknown when its writer is gone',
-  unresolved:
-    'probing gave up or found contradicting evidence: a person decides; it is never resent on its own',
-  duplicated: 'the message is in two tasks: a person decides',
-};
-
 /**
-One line for a person: the record, its status, what it proved and what to do. The record's strings are the
-ledger's, some of them the peer's (a task id) and all of them whatever wrote the ledger: each is printed
-through `terminalText`.
+One line for a person: the record, its status, what it proved and what to do next (`advice.ts`, the next
+command spelled with `next`'s flags). The record's strings are the ledger's, some of them the peer's (a task
+id) and all of them whatever wrote the ledger: each is printed through `terminalText`.
 */
-export function outcomeLine(record: LedgerRecord, status: string): string {
+export function outcomeLine(record: LedgerRecord, status: string, next: NextStep): string {
   const { state } = record;
   const detail =
     state.status === 'committed'
@@ -113,12 +116,29 @@ export function outcomeLine(record: LedgerRecord, status: string): string {
         : state.status === 'unknown' && state.cause !== undefined
           ? ` (${terminalText(state.cause.kind)} ${terminalText(state.cause.reason)})`
           : '';
-  return `${terminalText(record.id)} ${status}${detail}: ${advice[status] ?? 'a person decides'}`;
+  return `${terminalText(record.id)} ${status}${detail}: ${adviceOf(record, status, next, Date.now())}`;
 }
 
-/** Reports a durable outcome and returns its exit code. */
-export function reportOutcome(out: Output, outcome: DurableOutcome) {
-  out.document(recordSummary(outcome.record, outcome.status));
-  out.line(outcomeLine(outcome.record, outcome.status));
+/**
+Says which journal a writing command writes, before anything else (README.md#the-surecall-command): a relative
+`--ledger` is resolved under the ledger directory (docs/durable-send.md#where-the-file-ledger-lives), so the
+person reads where it went. A PostgreSQL ledger has no path, and its connection string is never printed.
+*/
+export function ledgerLine(out: Output, path: string | undefined): void {
+  if (path !== undefined) {
+    out.line(`ledger ${terminalText(path)}`);
+  }
+}
+
+/**
+Reports a durable outcome and returns its exit code; its JSON document names the journal's `ledger` path when
+there is one.
+*/
+export function reportOutcome(out: Output, outcome: DurableOutcome, next: NextStep, path?: string) {
+  out.document({
+    ...recordSummary(outcome.record, outcome.status),
+    ...(path === undefined ? {} : { ledger: path }),
+  });
+  out.line(outcomeLine(outcome.record, outcome.status, next));
   return exitCodeOf(outcome.status);
 }

@@ -7,6 +7,7 @@ error of any other kind is named by its class only.
 import { isClientError } from '@surecall/client';
 import { UsageError } from './args.js';
 import { SetupError } from './connect.js';
+import { discoveryText } from './discovery-failure.js';
 import { type ExitCode, exitCodes } from './exit-code.js';
 
 /** What a failure means for the caller: the words, and the exit code. */
@@ -14,6 +15,8 @@ export type Failure = { readonly code: ExitCode; readonly text: string; readonly
 
 type Named = {
   readonly name?: unknown;
+  readonly detail?: unknown;
+  readonly httpStatus?: unknown;
   readonly kind?: unknown;
   readonly reason?: unknown;
   readonly rule?: unknown;
@@ -42,6 +45,10 @@ const ledgerHints: Readonly<Record<string, string>> = {
   'agent-mismatch': 'the record was sent to another agent, or to this one under another card',
   // A reading command opens the PostgreSQL ledger read-only, so it neither creates nor migrates its schema.
   schema: 'no surecall ledger in that PostgreSQL schema yet: the first send or reconcile creates it',
+  // A durable send given the id of a record that holds another message
+  // (docs/durable-send.md#ledger-identities).
+  exists:
+    'the ledger already holds a record with this id, for another message: an id names one message; give this send a new id, or look at the record with `surecall sends show <id>`',
   'schema-version':
     "the ledger's PostgreSQL schema is at another version: a send or reconcile of this version migrates it",
 };
@@ -91,7 +98,7 @@ export function failureOf(error: unknown): Failure {
     case 'options':
       return { code: exitCodes.usage, text: message, usage: false };
     case 'discovery':
-      return { code: exitCodes.failed, text: `the agent card was refused: ${message}`, usage: false };
+      return { code: exitCodes.failed, text: discoveryText(named), usage: false };
     case 'ledger':
       return {
         code: exitCodes.failed,

@@ -10,6 +10,14 @@ import { LedgerError } from '@surecall/client';
 import type { Ledger } from '@surecall/client/ledger';
 import { SetupError } from './connect.js';
 import { type LedgerView, viewOf } from './ledger-view.js';
+import { terminalText } from './text.js';
+
+/**
+Where a relative `--ledger` is, for every command alike: the file store's rule
+(docs/durable-send.md#where-the-file-ledger-lives).
+*/
+export const whereRelativeNamesGo =
+  'a relative --ledger is under ./.surecall/ledgers (or $SURECALL_LEDGER_DIR) for every command, and the send that wrote it printed its path';
 
 /** The words for a journal the view cannot read; any other error as it is. */
 function unreadable(error: unknown): unknown {
@@ -18,7 +26,9 @@ function unreadable(error: unknown): unknown {
   }
   switch (error.reason) {
     case 'not-found':
-      return new SetupError('no ledger file at the --ledger path');
+      return new SetupError(
+        `no ledger file at ${terminalText(error.path ?? 'the --ledger path')}: ${whereRelativeNamesGo}`,
+      );
     case 'io':
       return new SetupError('the ledger file could not be read');
     case 'corrupt':
@@ -45,14 +55,15 @@ under the ledger directory, docs/durable-send.md#where-the-file-ledger-lives).
 
 @example
 ```ts
-const view = await openJournalView('./sends.jsonl');
+const view = await openJournalView('sends.jsonl'); // ./.surecall/ledgers/sends.jsonl
 ```
 */
 export async function openJournalView(path: string): Promise<LedgerView> {
-  const { openLedger } = await import('@surecall/client/ledger/file');
+  const { ledgerPath, openLedger } = await import('@surecall/client/ledger/file');
   const ledger: Ledger = await reading(() => openLedger({ name: path, readOnly: true }));
-  const view = viewOf(ledger);
+  const view = viewOf(ledger, ledgerPath(ledger));
   return {
+    path: view.path,
     list: () => reading(view.list),
     get: (id) => reading(() => view.get(id)),
     history: (id) => reading(() => view.history(id)),

@@ -8,6 +8,8 @@ import type { Ledger, LedgerRecord, LedgerRevision } from '@surecall/client/ledg
 
 /** A read-only view of a ledger. */
 export type LedgerView = {
+  /** The journal's absolute path, for a file ledger; a PostgreSQL ledger has none to print. */
+  readonly path: string | undefined;
   list(): Promise<LedgerRecord[]>;
   get(id: string): Promise<LedgerRecord | undefined>;
   history(id: string): Promise<LedgerRevision[]>;
@@ -17,15 +19,17 @@ export type LedgerView = {
 };
 
 /**
-The view of a read-only ledger.
+The view of a read-only ledger, whose journal is at `path` when it is a file ledger.
 
 @example
 ```ts
-const view = viewOf(await openLedger({ name: './sends.jsonl', readOnly: true }));
+const reader = await openLedger({ name: 'sends.jsonl', readOnly: true });
+const view = viewOf(reader, ledgerPath(reader));
 ```
 */
-export function viewOf(ledger: Ledger): LedgerView {
+export function viewOf(ledger: Ledger, path?: string): LedgerView {
   return {
+    path,
     list: () => ledger.list(),
     get: (id) => ledger.get(id),
     history: (id) => ledger.history(id),

@@ -65,24 +65,36 @@ async function openPostgres(
   );
 }
 
+/** A store opened for writing, and where its journal is when it is a file ledger. */
+export type WritableLedger = {
+  readonly ledger: Ledger;
+  /**
+  The journal's absolute path, which the writing commands print (README.md#the-surecall-command); a
+  PostgreSQL ledger has none, and its connection string is never printed.
+  */
+  readonly path: string | undefined;
+};
+
 /**
-Opens the store `spec` names, for writing.
+Opens the store `spec` names, for writing: a relative file name is resolved under the ledger directory as
+every other command resolves it (docs/durable-send.md#where-the-file-ledger-lives).
 
 @example
 ```ts
-const ledger = await openWritable('./sends.jsonl');
+const { ledger, path } = await openWritable('sends.jsonl'); // path: <cwd>/.surecall/ledgers/sends.jsonl
 const shared = await openWritable('postgres://surecall@db.internal/app', 'payments_ledger');
 ```
 */
-export async function openWritable(spec: string, schema?: string): Promise<Ledger> {
+export async function openWritable(spec: string, schema?: string): Promise<WritableLedger> {
   if (isPostgres(spec)) {
-    return openPostgres(spec, schema, false);
+    return { ledger: await openPostgres(spec, schema, false), path: undefined };
   }
-  const { openLedger } = await import('@surecall/client/ledger/file');
+  const { ledgerPath, openLedger } = await import('@surecall/client/ledger/file');
   // A command sends and settles its records one at a time, and nothing else in the process waits meanwhile:
   // each sync is made on the event-loop thread, without waking a file-system thread for it
   // (docs/durable-send.md#what-a-durable-send-costs).
-  return openLedger({ name: spec, loneSync: 'event-loop' });
+  const ledger = await openLedger({ name: spec, loneSync: 'event-loop' });
+  return { ledger, path: ledgerPath(ledger) };
 }
 
 /**
@@ -90,7 +102,7 @@ Opens a read-only view of the ledger `spec` names.
 
 @example
 ```ts
-const view = await openView('./sends.jsonl');
+const view = await openView('sends.jsonl');
 for (const record of await view.list()) print(record);
 ```
 */

@@ -11,6 +11,7 @@ import { cardDigest, type JsonValue } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger/file';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whereRelativeNamesGo } from '../src/journal-view.js';
 import { documents, start, surecall } from './support/surecall.js';
 
 let mock: RunningMockAgent;
@@ -52,7 +53,24 @@ describe('surecall card', () => {
   it('fails with exit code 1 and words when the card cannot be fetched', async () => {
     const run = await surecall(['card', 'http://127.0.0.1:9/.well-known/agent-card.json', '--loopback']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^surecall: the agent card was refused: /);
+    // Nothing answered: a dead agent, not a refusal.
+    expect(run.stderr).toBe(
+      'surecall: nothing answered at the card URL: the agent is not running there, or not on that port (nothing was sent) (surecall discovery failed: Discovery (network))\n',
+    );
+  });
+
+  it('names the flag that admits an http: card URL, and the address it admits', async () => {
+    const plain = await surecall(['card', mock.cardUrl]);
+    expect(plain).toMatchObject({
+      code: 1,
+      stderr:
+        'surecall: the card URL must be https:, or http: to an agent on this machine (127.0.0.1 or [::1]) with --loopback (surecall discovery failed: Discovery (https-required))\n',
+    });
+    const named = await surecall(['card', mock.cardUrl.replace('127.0.0.1', 'localhost'), '--loopback']);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toMatch(
+      /^surecall: --loopback admits a literal loopback address only: write 127\.0\.0\.1/,
+    );
   });
 });
 
@@ -129,7 +147,7 @@ describe('surecall send', () => {
     ]);
     expect(sent.code).toBe(3);
     const [record] = documents(sent.stdout) as { id: string; status: string }[];
-    expect(record).toMatchObject({ status: 'unknown', reason: 'ambiguous-outcome' });
+    expect(record).toMatchObject({ status: 'unknown', reason: 'ambiguous-outcome', ledger });
 
     const listed = await surecall(['sends', 'list', '--ledger', ledger, '--json']);
     expect(listed.code).toBe(0);
@@ -149,7 +167,7 @@ describe('surecall send', () => {
     expect(reconciled.code).toBe(0);
     expect(reconciled.stdout).toMatch(
       new RegExp(
-        `^${record?.id} committed task \\S+: the agent accepted it\\n1 claimed: 1 committed, 0 pending, 0 unresolved, 0 skipped, 0 superseded\\n$`,
+        `^ledger ${ledger}\\n${record?.id} committed task \\S+: the agent accepted it\\n1 claimed: 1 committed, 0 pending, 0 unresolved, 0 skipped, 0 superseded\\n$`,
       ),
     );
 
@@ -168,7 +186,7 @@ describe('surecall send', () => {
       mock.cardUrl,
       '--loopback',
     ]);
-    expect(again).toMatchObject({ code: 0, stdout: 'nothing is due\n' });
+    expect(again).toMatchObject({ code: 0, stdout: `ledger ${ledger}\nnothing is due\n` });
   });
 
   it('exits 1, sending nothing, when another process holds the ledger file', async () => {
@@ -278,6 +296,83 @@ describe('trust and pins', () => {
   });
 });
 
+describe('a relative --ledger', () => {
+  it('is one file for send, list, show, watch and reconcile, under ./.surecall/ledgers, and is printed', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'surecall-cwd-'));
+    const journal = join(cwd, '.surecall', 'ledgers', 'sends.jsonl');
+    mock.faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const sent = await surecall(
+      ['send', mock.cardUrl, 'task relative', '--loopback', '--durable', '--ledger', 'sends.jsonl'],
+      {},
+      undefined,
+      cwd,
+    );
+    expect(sent.code).toBe(3);
+    const [where, outcome] = sent.stdout.split('\n');
+    expect(where).toBe(`ledger ${journal}`);
+    const id = outcome?.split(' ')[0] ?? '';
+    expect(outcome).toBe(
+      `${id} unknown (transport network): it may have run, so never resend it; reconcile it: surecall sends reconcile ${id} --ledger sends.jsonl --card ${mock.cardUrl} --loopback`,
+    );
+
+    // `./sends.jsonl` and `sends.jsonl` are one name, for the readers as for the writers.
+    const listed = await surecall(
+      ['sends', 'list', '--ledger', './sends.jsonl', '--json'],
+      {},
+      undefined,
+      cwd,
+    );
+    expect(documents(listed.stdout)).toEqual([
+      { records: [expect.objectContaining({ id, status: 'unknown' })] },
+    ]);
+    const shown = await surecall(['sends', 'show', id, '--ledger', 'sends.jsonl'], {}, undefined, cwd);
+    expect(shown.code).toBe(0);
+    // A reader knows the ledger and the interface, not the card: the person fills in --card.
+    expect(shown.stdout.split('\n')[0]).toBe(
+      `${id} unknown (transport network): it may have run, so never resend it; reconcile it: surecall sends reconcile ${id} --ledger sends.jsonl --card <card-url> --loopback`,
+    );
+    const watcher = start(['sends', 'watch', '--ledger', './sends.jsonl', '--json'], {}, undefined, cwd);
+    try {
+      await expect
+        .poll(() => documents(watcher.stdout()), { timeout: 30_000 })
+        .toEqual([expect.objectContaining({ id, status: 'unknown' })]);
+    } finally {
+      watcher.child.kill('SIGTERM');
+    }
+    expect((await watcher.done).code).toBe(0);
+
+    const reconciled = await surecall(
+      ['sends', 'reconcile', '--ledger', './sends.jsonl', '--card', mock.cardUrl, '--loopback'],
+      {},
+      undefined,
+      cwd,
+    );
+    expect(reconciled.code).toBe(0);
+    expect(reconciled.stdout.split('\n').slice(0, 2)).toEqual([
+      `ledger ${journal}`,
+      expect.stringMatching(new RegExp(`^${id} committed task \\S+: the agent accepted it$`)),
+    ]);
+    const opened = await openLedger({ name: journal });
+    const stored = await opened.get(id);
+    await opened.close();
+    expect(mock.executions.of(stored?.attempts[0]?.messageId ?? '')).toBe(1);
+
+    // SURECALL_LEDGER_DIR moves every command's relative names alike; a reader that looks elsewhere says
+    // where.
+    const moved = await surecall(
+      ['sends', 'list', '--ledger', 'sends.jsonl'],
+      { SURECALL_LEDGER_DIR: 'elsewhere' },
+      undefined,
+      cwd,
+    );
+    expect(moved).toMatchObject({
+      code: 2,
+      stderr: `surecall: no ledger file at ${join(cwd, 'elsewhere', 'sends.jsonl')}: ${whereRelativeNamesGo}\n`,
+    });
+    await rm(cwd, { recursive: true, force: true });
+  });
+});
+
 describe('surecall sends watch', () => {
   it('follows a ledger another process writes, without locking it, until stopped', async () => {
     const ledger = join(directory, 'watched.jsonl');
@@ -323,7 +418,10 @@ describe('surecall sends watch', () => {
 describe('surecall sends list over a journal it cannot read', () => {
   it('says in words that the file is missing, or which line of it breaks which rule, and exits 2', async () => {
     const missing = await surecall(['sends', 'list', '--ledger', join(directory, 'none.jsonl')]);
-    expect(missing).toMatchObject({ code: 2, stderr: 'surecall: no ledger file at the --ledger path\n' });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: `surecall: no ledger file at ${join(directory, 'none.jsonl')}: ${whereRelativeNamesGo}\n`,
+    });
     const path = join(directory, 'damaged.jsonl');
     const ledger = await openLedger({ name: path });
     for (const id of ['d-1', 'd-2', 'd-3']) {

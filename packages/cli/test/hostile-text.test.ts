@@ -235,7 +235,9 @@ describe('surecall sends list and show of a send to a hostile agent', () => {
     ]);
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(
-      new RegExp(`^\\S+ committed task ${literal(shownTaskId)}: the agent accepted it\\n$`),
+      new RegExp(
+        `^ledger ${literal(ledger)}\\n\\S+ committed task ${literal(shownTaskId)}: the agent accepted it\\n$`,
+      ),
     );
 
     const listed = await surecall(['sends', 'list', '--ledger', ledger]);

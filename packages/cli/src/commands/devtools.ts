@@ -12,6 +12,7 @@ import { startDevtoolsServer } from '../devtools-server.js';
 import { type ExitCode, exitCodes } from '../exit-code.js';
 import { openView } from '../ledger.js';
 import type { Output } from '../output.js';
+import { terminalText } from '../text.js';
 
 /** Where the built devtools app may be, first match wins. */
 export function devtoolsRoots(): string[] {
@@ -28,7 +29,7 @@ Runs `surecall devtools` until `signal` aborts.
 
 @example
 ```ts
-await devtoolsCommand(out, { ledger: './sends.jsonl', port: 0 }, signal);
+await devtoolsCommand(out, { ledger: 'sends.jsonl', schema: undefined, port: 0 }, signal);
 ```
 */
 export async function devtoolsCommand(
@@ -45,8 +46,14 @@ export async function devtoolsCommand(
   const view = await openView(args.ledger, args.schema);
   const server = await startDevtoolsServer({ view, root: root.replace(/[/\\]$/, ''), port: args.port });
   try {
-    out.document({ url: server.url, origin: server.origin });
-    out.line(`surecall devtools over the ledger, read-only: ${server.url}`);
+    out.document({
+      url: server.url,
+      origin: server.origin,
+      ...(view.path === undefined ? {} : { ledger: view.path }),
+    });
+    out.line(
+      `surecall devtools over the ledger${view.path === undefined ? '' : ` ${terminalText(view.path)}`}, read-only: ${server.url}`,
+    );
     out.line('(the link holds this run’s token; Ctrl-C stops the server)');
     await new Promise<void>((resolve) => {
       if (signal.aborted) {

@@ -8,7 +8,7 @@ failed or unknown; docs/durable-send.md#the-promise).
 import { type A2aClient, type JsonValue, type Message, type Part, skillMetadataKey } from '@surecall/client';
 import type { CliDelivery, ConnectArgs } from '../args.js';
 import { connect, SetupError } from '../connect.js';
-import { agentFor, reportOutcome } from '../durable.js';
+import { agentFor, cliMaxProbes, ledgerLine, reportOutcome } from '../durable.js';
 import { type ExitCode, exitCodes } from '../exit-code.js';
 import { openWritable } from '../ledger.js';
 import { eventState, printAnswer, printEvent } from '../message.js';
@@ -83,11 +83,13 @@ export async function sendCommand(
   const body = content(client, args);
   const call = { signal, ...(args.skill === undefined ? {} : { skill: args.skill }) };
   if (args.durable) {
-    const ledger = await openWritable(args.ledger ?? '', args.schema);
+    const { ledger, path } = await openWritable(args.ledger ?? '', args.schema);
     try {
       const agent = agentFor(client, ledger, args.delivery, args.skill);
+      ledgerLine(out, path);
       out.progress(`sending (${agent.delivery})…`);
-      return reportOutcome(out, await agent.send(body, { signal }));
+      const next = { ledger: args.ledger ?? '', connect: args.connect, maxProbes: cliMaxProbes };
+      return reportOutcome(out, await agent.send(body, { signal }), next, path);
     } finally {
       await ledger.close();
     }

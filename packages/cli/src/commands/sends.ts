@@ -7,10 +7,11 @@ that fits it); with ids it probes those records once, without it runs one `recon
 the ledger's claims (leases on PostgreSQL) decide which records this process probes.
 */
 import type { DurableAgent } from '@surecall/client';
-import { type Ledger, type LedgerRecord, statusOf } from '@surecall/client/ledger';
+import { type LedgerRecord, statusOf } from '@surecall/client/ledger';
+import type { NextStep } from '../advice.js';
 import type { ConnectArgs } from '../args.js';
 import { connect, SetupError } from '../connect.js';
-import { agentFor, outcomeLine, recordSummary, reportOutcome } from '../durable.js';
+import { agentFor, cliMaxProbes, ledgerLine, outcomeLine, recordSummary, reportOutcome } from '../durable.js';
 import {
   type ExitCode,
   exitCodeOf,
@@ -20,7 +21,7 @@ import {
   worst,
 } from '../exit-code.js';
 import { failureOf } from '../failure.js';
-import { openView, openWritable } from '../ledger.js';
+import { openView, openWritable, type WritableLedger } from '../ledger.js';
 import type { Io, Output } from '../output.js';
 import { terminalText } from '../text.js';
 
@@ -42,6 +43,9 @@ function age(record: LedgerRecord): string {
       : `${Math.round(seconds / 3600)}h`;
 }
 
+/** The next step a reading command names: it knows the ledger, not the agent's flags. */
+const readerStep = (spec: string): NextStep => ({ ledger: spec, maxProbes: cliMaxProbes });
+
 async function list(out: Output, spec: string, schema: string | undefined): Promise<ExitCode> {
   const view = await openView(spec, schema);
   try {
@@ -49,7 +53,7 @@ async function list(out: Output, spec: string, schema: string | undefined): Prom
     out.document({ records: records.map((record) => recordSummary(record, statusOf(record))) });
     for (const record of records) {
       out.line(
-        `${statusOf(record).padEnd(10)} ${age(record).padStart(4)}  ${outcomeLine(record, statusOf(record))}`,
+        `${statusOf(record).padEnd(10)} ${age(record).padStart(4)}  ${outcomeLine(record, statusOf(record), readerStep(spec))}`,
       );
     }
     const open = records.filter(
@@ -80,7 +84,7 @@ async function show(out: Output, spec: string, schema: string | undefined, id: s
         transition: revision.transition.type,
       })),
     });
-    out.line(outcomeLine(record, status));
+    out.line(outcomeLine(record, status, readerStep(spec)));
     for (const revision of history) {
       out.line(
         `  ${String(revision.revision).padStart(3)} ${new Date(revision.at).toISOString()} ${revision.transition.type}`,
@@ -109,7 +113,7 @@ async function watch(
     }
     printed.set(record.id, record.revision);
     out.document(recordSummary(record, statusOf(record)));
-    out.line(outcomeLine(record, statusOf(record)));
+    out.line(outcomeLine(record, statusOf(record), readerStep(spec)));
   };
   const stop = view.watch((record) => {
     if (heard !== undefined) {
@@ -165,7 +169,8 @@ claims pick the records, so two processes reconciling one PostgreSQL ledger neve
 */
 async function reconcileDue(
   out: Output,
-  ledger: Ledger,
+  { ledger, path }: WritableLedger,
+  next: NextStep,
   agents: readonly DurableAgent[],
   signal: AbortSignal,
 ): Promise<ExitCode> {
@@ -190,10 +195,10 @@ async function reconcileDue(
     const record = await ledger.get(id);
     if (record !== undefined) {
       out.document(recordSummary(record, statusOf(record)));
-      out.line(outcomeLine(record, statusOf(record)));
+      out.line(outcomeLine(record, statusOf(record), next));
     }
   }
-  out.document({ report });
+  out.document({ report, ...(path === undefined ? {} : { ledger: path }) });
   if (report.claimed === 0) {
     out.line('nothing is due');
   } else {
@@ -206,15 +211,18 @@ async function reconcileDue(
 
 async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSignal): Promise<ExitCode> {
   const client = await connect(io, args.connect as ConnectArgs);
-  const ledger = await openWritable(args.ledger, args.schema);
+  const { ledger, path } = await openWritable(args.ledger, args.schema);
+  const next: NextStep = { ledger: args.ledger, connect: args.connect, maxProbes: cliMaxProbes };
   try {
+    ledgerLine(out, path);
     const atMostOnce = agentFor(client, ledger, 'at-most-once');
     const keyed = client.honoursIdempotency ? agentFor(client, ledger, 'keyed') : undefined;
     if (args.ids.length === 0) {
       // Keyed replays first (one request each), then the task-history scans.
       return await reconcileDue(
         out,
-        ledger,
+        { ledger, path },
+        next,
         keyed === undefined ? [atMostOnce] : [keyed, atMostOnce],
         signal,
       );
@@ -248,7 +256,7 @@ async function reconcile(io: Io, out: Output, args: SendsArgs, signal: AbortSign
         continue;
       }
       try {
-        codes.push(reportOutcome(out, await agent.reconcile(record.id, { signal })));
+        codes.push(reportOutcome(out, await agent.reconcile(record.id, { signal }), next, path));
       } catch (error) {
         if (signal.aborted) {
           throw error;

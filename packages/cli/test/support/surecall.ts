@@ -25,10 +25,19 @@ export type Running = {
   crash(): void;
 };
 
-/** Starts the bin with `args`; `stdin`, when given, is written and closed. */
-export function start(args: readonly string[], env: Record<string, string> = {}, stdin?: string): Running {
+/**
+Starts the bin with `args`; `stdin`, when given, is written and closed; `cwd` is its working directory (this
+process's when absent), against which a relative `--ledger` is resolved.
+*/
+export function start(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  stdin?: string,
+  cwd?: string,
+): Running {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, ...env },
+    ...(cwd === undefined ? {} : { cwd }),
     stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     // Its own process group, so a crash reaches the child the bin runs the TypeScript source in.
     detached: true,
@@ -59,8 +68,9 @@ export function surecall(
   args: readonly string[],
   env: Record<string, string> = {},
   stdin?: string,
+  cwd?: string,
 ): Promise<Run> {
-  return start(args, env, stdin).done;
+  return start(args, env, stdin, cwd).done;
 }
 
 /** The JSON documents of a `--json` run, one per line. */

@@ -22,8 +22,9 @@ Decisions where the sources differ:
   `statusUpdate`) nor `mocks/` sends one.
 - An interrupted state (`INPUT_REQUIRED`, `AUTH_REQUIRED`) lets the stream end, but does not forbid further
   events of the same task, which recompute completion: A2A spec §7.6.1 says agents SHOULD keep the stream open
-  after `AUTH_REQUIRED`, and the official server does exactly that, so StateKnot's stricter rule would refuse
-  a conformant peer. A later non-settled status makes an end premature again.
+  after `AUTH_REQUIRED`, and the official server does exactly that, so the stricter rule of StateKnot's A2A
+  client (docs/durable-send.md#the-stateknot-profile) would refuse a conformant peer. A later non-settled
+  status makes an end premature again.
 - A subscription's first Task passes the whole Task identity check with the subscribed id (status message and
   history belong to it), not only the id comparison StateKnot makes.
 - The first failure is final: any later `accept` or `end` throws that same error again, with one exception: a

@@ -62,7 +62,10 @@ export class LedgerError extends Error {
   readonly rule: string | undefined;
   /** Where: the 1-based journal line, or the revision number in a history. */
   readonly position: number | undefined;
-  /** The lock file another writer holds, when a file ledger is `locked`. */
+  /**
+The file it is about: the lock file another writer holds, when a file ledger is `locked`; the journal a
+read-only open looked for, when it is `not-found`.
+*/
   readonly path: string | undefined;
   constructor(
     reason: LedgerReason,

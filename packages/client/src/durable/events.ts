@@ -49,11 +49,11 @@ What a probe found (docs/durable-send.md#recovery-modes, docs/durable-send.md#pr
 export type ProbeResult = 'match' | 'none' | 'transient-error' | 'conflict' | 'refused' | 'duplicated';
 
 /**
-Why a probe failed closed or could not run, named after StateKnot's probe codes
-(docs/durable-send.md#probe-failures): a task twice in the scan, the message in two places, the message's id
-with another payload, a last page with a next token, an answer that breaks the protocol, a denied token, a
-definitive rejection, an operation the client would not send; and for `transient-error`, an unavailable
-dependency or remote error.
+Why a probe failed closed or could not run, named after the probe codes of StateKnot's A2A client
+(docs/durable-send.md#the-stateknot-profile, docs/durable-send.md#probe-failures): a task twice in the scan,
+the message in two places, the message's id with another payload, a last page with a next token, an answer
+that breaks the protocol, a denied token, a definitive rejection, an operation the client would not send; and
+for `transient-error`, an unavailable dependency or remote error.
 */
 export type ProbeRule =
   | 'duplicate-task'

@@ -49,7 +49,8 @@ unknown send stays unknown for a person: no probe ever leaves.
 - `context-history`: the original send carried a one-way opaque contextId; scan `ListTasks` of that context,
   at most `maxPages` pages of 100 tasks with the last `historyLength` messages each, for exactly one task
   whose history holds the message unchanged. Never re-sends. The peer must keep client-supplied contextIds and
-  the user message in its history (the operator's word, as in StateKnot).
+  the user message in its history (the operator's word, as in StateKnot's client:
+  docs/durable-send.md#the-stateknot-profile).
 - `message-id-replay`: re-send the exact original under the operator's attestation that the peer deduplicates
   its messageId. Needs `message-id-deduplicated` delivery.
 
@@ -204,10 +205,10 @@ export const defaultDurableAgentOptions = Object.freeze({
 } as const);
 
 /**
-The ceilings of the recovery options. `maxPages` and `historyLength` are StateKnot's
-(docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the latter also the client's history bound);
-`retryAfterMs` is the ledger's longest pending delay (1 h); `maxProbes` bounds how long a record can keep a
-probe scheduled.
+The ceilings of the recovery options. `maxPages` and `historyLength` are those of StateKnot's A2A client
+(docs/durable-send.md#the-stateknot-profile; docs/durable-send.md#recovery-modes: 16 pages, 256 messages, the
+latter also the client's history bound); `retryAfterMs` is the ledger's longest pending delay (1 h);
+`maxProbes` bounds how long a record can keep a probe scheduled.
 */
 export const recoveryCeilings = Object.freeze({
   maxPages: 16,

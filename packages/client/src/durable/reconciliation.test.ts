@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRecord, LedgerState } from '../ledger/ledger.js';
+import { applyTransition } from '../ledger/state-machine.js';
+import { statusOf } from '../ledger/status.js';
 import { probeKind, probeTransition } from './reconciliation.js';
 import type { ProbeReport } from './recovery.js';
 
@@ -157,5 +160,78 @@ describe('probeKind: a recovery probes only the records sent its way', () => {
     ],
   ])('%s', (_name, recovery, delivery, contextId, kind) => {
     expect(probeKind(recovery, recordIn(unknown(), delivery), contextId)).toBe(kind);
+  });
+});
+
+describe("docs/durable-send.md#reconciling-an-unknown's table of probe results", () => {
+  const page = readFileSync(new URL('../../../../docs/durable-send.md', import.meta.url), 'utf8');
+  const section = page.slice(page.indexOf('\n## Reconciling an unknown\n'));
+  const rows = section
+    .slice(section.indexOf('| probe result'))
+    .split('\n')
+    .filter((_, index, lines) => lines.slice(0, index + 1).every((above) => above.startsWith('|')))
+    .slice(2)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
+  const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
+  const reports: Readonly<Record<string, ProbeReport>> = {
+    match: {
+      result: 'match',
+      answer: { task: { id: 't-1', contextId: 'c-1', status: { state: 'TASK_STATE_WORKING' }, history: [] } },
+      ...counts,
+      matches: 1,
+    },
+    none: { result: 'none', ...counts },
+    'transient-error': { result: 'transient-error', rule: 'dependency-unavailable', cause, ...counts },
+    refused: { result: 'refused', rule: 'permission-denied', cause, ...counts },
+    conflict: { result: 'conflict', rule: 'ambiguous-match', ...counts },
+    duplicated: { result: 'duplicated', taskIds: ['t-1', 't-2'], ...counts, matches: 2 },
+  };
+
+  it('has a row for every probe result, each with its three cells', () => {
+    expect(rows.length).toBe(6);
+    for (const row of rows) {
+      expect(row, row.join(' | ')).toHaveLength(3);
+    }
+    expect(new Set(rows.flatMap(([result = '']) => names(result)))).toEqual(
+      new Set([...Object.keys(reports), 'maxProbes']),
+    );
+  });
+
+  it('says what probeTransition writes and the status the ledger reports after it', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 10_000 });
+    let previous: readonly string[] = [];
+    for (const [result = '', transition = '', after = ''] of rows) {
+      // "the same, on the `maxProbes`-th probe": the results of the row above, the last probe allowed.
+      const last = result.startsWith('the same');
+      const results = last ? previous : names(result);
+      previous = results;
+      const [type, ...rest] = names(transition);
+      for (const name of results) {
+        const report = reports[name];
+        expect(report, name).toBeDefined();
+        const record = recordIn(unknown(last ? scan.maxProbes - 1 : undefined));
+        const written = probeTransition(record, scan, report as ProbeReport);
+        expect(written.type, result).toBe(type);
+        if (written.type === 'unresolved') {
+          // The reason the cell names after the word "reason".
+          expect(rest, result).toContain(written.reason);
+        }
+        const next = applyTransition(record, {
+          id: record.id,
+          revision: record.revision + 1,
+          expectedRevision: record.revision,
+          at: Date.now(),
+          previousDigest: record.digest,
+          transition: written,
+          digest: `sha256:${'1'.repeat(64)}`,
+        });
+        expect(statusOf(next), result).toBe(names(after)[0]);
+      }
+    }
   });
 });

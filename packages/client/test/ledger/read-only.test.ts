@@ -189,6 +189,7 @@ describe('a file ledger opened readOnly', () => {
     expect(await refusal(openLedger({ name: path, readOnly: true }))).toMatchObject({
       reason: 'not-found',
       rule: 'journal',
+      path,
     });
     expect(existsSync(join(directory, 'absent'))).toBe(false);
     expect(

@@ -118,6 +118,9 @@ createRoot(element).render(<App />);
 export function App() {
   const [phase, setPhase] = useState<Phase>({ phase: 'connecting', label: 'the embedded mock agent' });
   const [form, setForm] = useState<Form>(() => formFromQuery(location.search) ?? emptyConnectForm);
+  // The connect form folds once a connection is asked for, and opens only when a person opens it.
+  const [connectOpen, setConnectOpen] = useState(false);
+  const [formSerial, setFormSerial] = useState(0);
   const serial = useRef(0);
 
   const open = useCallback(async (request: ConnectRequest | undefined) => {
@@ -168,13 +171,22 @@ export function App() {
         <p className="app-connection" role="status" data-testid="connection">
           {summary}
         </p>
-        <details className="app-connect">
+        <details
+          className="app-connect"
+          open={connectOpen}
+          onToggle={(event) => setConnectOpen(event.currentTarget.open)}
+        >
           <summary>Connect to another agent</summary>
           <ConnectForm
+            // A fresh form each time it folds, so the token a person typed is not kept in its fields.
+            key={formSerial}
             initial={form}
             busy={phase.phase === 'connecting'}
             onConnect={(request, filled) => {
-              setForm(filled);
+              // The bearer token went to the connection; the form keeps everything but it, folded.
+              setForm({ ...filled, token: '' });
+              setFormSerial((serial) => serial + 1);
+              setConnectOpen(false);
               history.replaceState(null, '', `?${connectQuery(filled)}`);
               void open(request);
             }}
@@ -182,6 +194,7 @@ export function App() {
           <button
             type="button"
             onClick={() => {
+              setConnectOpen(false);
               history.replaceState(null, '', location.pathname);
               void open(undefined);
             }}

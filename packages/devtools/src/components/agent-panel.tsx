@@ -1,6 +1,7 @@
 import type { A2aClient } from '@surecall/client';
 import { useId, useMemo } from 'react';
 import { agentView, type ConnectionFacts } from '../model/agent-view.js';
+import { inlineCode } from '../model/inline-code.js';
 import { AgentFacts } from './agent-facts.js';
 import { ExtensionsTable } from './extensions-table.js';
 import { InterfacesTable } from './interfaces-table.js';
@@ -46,7 +47,14 @@ export function AgentPanel({ client, connection, rawCard }: AgentPanelProps) {
         <ul className="skills">
           {view.skills.map((skill) => (
             <li key={skill.id}>
-              <strong>{skill.name}</strong> <span className="muted">{skill.description}</span>
+              <strong>{skill.name}</strong>{' '}
+              <span className="muted" data-testid="skill-description">
+                {inlineCode(skill.description).map((piece, index) =>
+                  // A description's pieces have no id; their place is theirs.
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the position is the piece's identity.
+                  piece.code ? <code key={index}>{piece.text}</code> : <span key={index}>{piece.text}</span>,
+                )}
+              </span>
             </li>
           ))}
         </ul>

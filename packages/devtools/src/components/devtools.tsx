@@ -1,5 +1,7 @@
 import { type A2aClient, type DurableAgent, defaultLimits } from '@surecall/client';
 import type { Ledger } from '@surecall/client/ledger';
+import { useState } from 'react';
+import { useCallLog } from '../hooks/use-call-log.js';
 import { useDurableSend } from '../hooks/use-durable-send.js';
 import { useEventCount } from '../hooks/use-event-count.js';
 import { useFeed } from '../hooks/use-feed.js';
@@ -14,6 +16,7 @@ import { latestTaskId } from '../model/send.js';
 import { isDuplicated } from '../model/sends.js';
 import { AgentPanel } from './agent-panel.js';
 import { AppShell } from './app-shell.js';
+import { CallsPanel } from './calls-panel.js';
 import { FaultsPanel } from './faults-panel.js';
 import { FeedStatus } from './feed-status.js';
 import { RecoveryPanel } from './recovery-panel.js';
@@ -105,6 +108,7 @@ export function SurecallDevtools({
   delivery,
 }: SurecallDevtoolsProps) {
   const [feed, dispatch] = useFeed(client);
+  const calls = useCallLog(client);
   const box = useSendBox(client);
   const navigation = usePanelNavigation({
     faultLab: faultLab !== undefined,
@@ -117,6 +121,8 @@ export function SurecallDevtools({
   const sends = useSends(ledger);
   const spans = useRecovery(agent?.events);
   const durable = useDurableSend(agent, () => navigation.select('sends'));
+  // The durable send whose executions a person asked for from the Sends panel.
+  const [focusRecord, setFocusRecord] = useState<string | undefined>(undefined);
 
   return (
     <div className="surecall-devtools">
@@ -157,6 +163,7 @@ export function SurecallDevtools({
             />
           ),
           streams: <StreamsPanel streams={feed.streams} limits={limits} />,
+          calls: <CallsPanel log={calls} />,
           ...(ledger === undefined
             ? {}
             : {
@@ -165,6 +172,14 @@ export function SurecallDevtools({
                     sends={sends}
                     {...(agent === undefined ? {} : { agent })}
                     problem={durable.problem}
+                    {...(faultLab === undefined
+                      ? {}
+                      : {
+                          onShowExecutions: (recordId: string) => {
+                            setFocusRecord(recordId);
+                            navigation.select('faults');
+                          },
+                        })}
                   />
                 ),
               }),
@@ -178,6 +193,8 @@ export function SurecallDevtools({
                     {...(faultLabToken === undefined ? {} : { token: faultLabToken })}
                     client={client}
                     sends={box.sends}
+                    records={sends.records}
+                    focusRecord={focusRecord}
                   />
                 ),
               }),

@@ -1,6 +1,8 @@
 import type { A2aClient } from '@surecall/client';
+import type { LedgerRecord } from '@surecall/client/ledger';
 import { useFaultLab } from '../hooks/use-fault-lab.js';
 import { useSwitchSettings } from '../hooks/use-switch-settings.js';
+import { executionMessageIds, executionTable } from '../model/executions.js';
 import type { SendRecord } from '../model/send.js';
 import { ArmedFaults } from './armed-faults.js';
 import { ExecutionCounter } from './execution-counter.js';
@@ -16,6 +18,10 @@ export type FaultsPanelProps = {
   readonly client: Pick<A2aClient, 'events'>;
   /** The send box's sends, whose executions the counter reports. */
   readonly sends: readonly SendRecord[];
+  /** The ledger's durable sends, whose attempts' executions the counter reports too. */
+  readonly records?: readonly LedgerRecord[];
+  /** The durable send a person asked to see the executions of. */
+  readonly focusRecord?: string | undefined;
 };
 
 /**
@@ -27,13 +33,8 @@ answers), the armed faults, and the execution counter, which shows that a lost a
 <FaultsPanel origin={location.origin} client={client} sends={sends} />
 ```
 */
-export function FaultsPanel({ origin, token, client, sends }: FaultsPanelProps) {
-  const lab = useFaultLab(
-    origin,
-    client,
-    sends.map((send) => send.messageId),
-    token,
-  );
+export function FaultsPanel({ origin, token, client, sends, records = [], focusRecord }: FaultsPanelProps) {
+  const lab = useFaultLab(origin, client, executionMessageIds(sends, records), token);
   const settings = useSwitchSettings(lab);
   const { state } = lab;
 
@@ -47,8 +48,8 @@ export function FaultsPanel({ origin, token, client, sends }: FaultsPanelProps) 
     <div className="faults-panel columns">
       <div>
         <ExecutionCounter
-          executions={state.executions}
-          sends={sends}
+          table={executionTable(sends, records, state.executions)}
+          focusRecord={focusRecord}
           onRefresh={() => void lab.refresh()}
           onReset={() => void lab.resetExecutions()}
         />

@@ -1,5 +1,5 @@
 import { formatClock, formatDuration, shortId } from '../model/format.js';
-import { describeOutcome, type RecoverySpan } from '../model/recovery.js';
+import { describeCounts, describeOutcome, type RecoverySpan } from '../model/recovery.js';
 
 /** Props of {@link RecoveryPanel}. */
 export type RecoveryPanelProps = { readonly spans: readonly RecoverySpan[] };
@@ -37,14 +37,14 @@ export function RecoveryPanel({ spans }: RecoveryPanelProps) {
             </span>
           </p>
           <p data-testid="span-counts">
-            {span.pagesScanned} page(s) scanned · {span.tasksExamined} task(s) examined · {span.matches}{' '}
-            match(es) → <strong data-testid="span-outcome">{describeOutcome(span)}</strong>
+            {describeCounts(span)} → <strong data-testid="span-outcome">{describeOutcome(span)}</strong>
           </p>
           {span.steps.length === 0 ? null : (
             <ol className="steps" aria-label="Scan steps">
               {span.steps.map((step) => (
                 <li key={step.page} data-testid="scan-step">
-                  Page {step.page}: {step.tasksExamined} task(s) examined, {step.matches} match(es),{' '}
+                  Page {step.page}: {step.tasksExamined} {step.tasksExamined === 1 ? 'task' : 'tasks'}{' '}
+                  examined, {step.matches} {step.matches === 1 ? 'match' : 'matches'},{' '}
                   {step.nextPageToken ? 'a next page follows' : 'last page'}{' '}
                   <span className="mono small muted">{formatClock(step.time)}</span>
                 </li>

@@ -3,9 +3,11 @@ import type { LedgerRecord, LedgerRevision } from '@surecall/client/ledger';
 import { useId, useState } from 'react';
 import { useNow } from '../hooks/use-now.js';
 import type { Sends } from '../hooks/use-sends.js';
+import { filterItems, sendFields } from '../model/filter.js';
 import { formatClock, formatDuration, shortId } from '../model/format.js';
 import { type ImportedSend, importLedger, type LedgerImport } from '../model/ledger-import.js';
 import { duplicatedSends, inbox, ownerNote, reconcileReport, sendRow, timeline } from '../model/sends.js';
+import { FilterBox } from './filter-box.js';
 
 /** Props of {@link SendsPanel}. */
 export type SendsPanelProps = {
@@ -14,6 +16,16 @@ export type SendsPanelProps = {
   readonly agent?: Pick<DurableAgent, 'reconcile'>;
   /** Why the last durable send was refused, if it was. */
   readonly problem?: string | undefined;
+  /**
+  Shows a durable send's executions (the Faults panel's counter, where there is a fault lab): each row then
+  links to them.
+  */
+  readonly onShowExecutions?: (recordId: string) => void;
+  /**
+  Offers to import a Node file ledger; the read-only page of `surecall devtools`, whose ledger is the one it
+  serves, leaves it out. @default true
+  */
+  readonly importer?: boolean;
 };
 
 function Timeline({ revisions }: { readonly revisions: readonly LedgerRevision[] | undefined }) {
@@ -60,6 +72,7 @@ function SendsTable({
   owners,
   now,
   label,
+  onShowExecutions,
 }: {
   readonly records: readonly LedgerRecord[];
   readonly histories: ReadonlyMap<string, readonly LedgerRevision[]>;
@@ -67,6 +80,7 @@ function SendsTable({
   readonly owners?: Sends['owners'];
   readonly now: number;
   readonly label: string;
+  readonly onShowExecutions: ((recordId: string) => void) | undefined;
 }) {
   if (records.length === 0) {
     return <p className="empty">No durable sends yet: use “Durable send” above.</p>;
@@ -94,6 +108,19 @@ function SendsTable({
                     {shortId(row.id)}
                   </span>
                   <br />“{row.text}”
+                  {onShowExecutions === undefined ? null : (
+                    <>
+                      <br />
+                      <button
+                        type="button"
+                        className="link small"
+                        aria-label={`Executions of ${shortId(row.id)}`}
+                        onClick={() => onShowExecutions(row.id)}
+                      >
+                        executions
+                      </button>
+                    </>
+                  )}
                 </td>
                 <td>
                   <span className={`chip send-${row.status}`} data-testid="durable-status">
@@ -282,6 +309,7 @@ function Importer() {
             histories={new Map(sends.map((send) => [send.record.id, send.revisions]))}
             now={Date.now()}
             label="Imported sends"
+            onShowExecutions={undefined}
           />
         </>
       ) : (
@@ -303,8 +331,10 @@ its timeline, key, attempts and age, and a read-only import of a Node file ledge
 <SendsPanel sends={useSends(ledger)} agent={agent} />
 ```
 */
-export function SendsPanel({ sends, agent, problem }: SendsPanelProps) {
+export function SendsPanel({ sends, agent, problem, onShowExecutions, importer = true }: SendsPanelProps) {
   const now = useNow(true, 1000);
+  const [query, setQuery] = useState('');
+  const kept = filterItems(query, sends.records, sendFields);
   return (
     <div className="sends-panel">
       {problem === undefined ? null : (
@@ -321,15 +351,31 @@ export function SendsPanel({ sends, agent, problem }: SendsPanelProps) {
       <Inbox records={sends.records} now={now} agent={agent} />
       <section aria-label="Durable sends">
         <h3>Durable sends</h3>
-        <SendsTable
-          records={sends.records}
-          histories={sends.histories}
-          owners={sends.owners}
-          now={now}
-          label="Durable sends"
-        />
+        {sends.records.length === 0 ? null : (
+          <FilterBox
+            what="sends"
+            query={query}
+            onQuery={setQuery}
+            shown={kept.length}
+            total={sends.records.length}
+          />
+        )}
+        {kept.length === 0 && sends.records.length > 0 ? (
+          <p className="empty" data-testid="no-match">
+            No send matches the filter.
+          </p>
+        ) : (
+          <SendsTable
+            records={kept}
+            histories={sends.histories}
+            owners={sends.owners}
+            now={now}
+            label="Durable sends"
+            onShowExecutions={onShowExecutions}
+          />
+        )}
       </section>
-      <Importer />
+      {importer ? <Importer /> : null}
     </div>
   );
 }

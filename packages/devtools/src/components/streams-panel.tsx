@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { useNow } from '../hooks/use-now.js';
+import { filterItems, frameFields } from '../model/filter.js';
 import { formatBytes, formatClock, formatDuration, formatError, shortId } from '../model/format.js';
 import { type Meter, type MeterLimits, streamMeters } from '../model/meters.js';
 import type { SeamRow, StreamLog, StreamsState } from '../model/streams.js';
+import { FilterBox } from './filter-box.js';
 import { JsonTree } from './json-tree.js';
 
 /** Props of {@link StreamsPanel}. */
@@ -75,6 +77,8 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
     stream.status === 'open' || stream.status === 'connecting' || stream.status === 'resuming',
   );
   const [selected, setSelected] = useState<number | undefined>(undefined);
+  const [query, setQuery] = useState('');
+  const kept = new Set(filterItems(query, stream.frames, frameFields));
   const frame =
     stream.frames.find((row) => row.index === selected) ?? stream.frames[stream.frames.length - 1];
   const meters = streamMeters(stream, limits, now);
@@ -110,6 +114,13 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
       </section>
       <section aria-label="Frames">
         <h3>Frames</h3>
+        <FilterBox
+          what="frames"
+          query={query}
+          onQuery={setQuery}
+          shown={kept.size}
+          total={stream.frames.length}
+        />
         <div className="table-scroll">
           <table className="frames">
             <thead>
@@ -123,28 +134,36 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
               </tr>
             </thead>
             <tbody>
-              {stream.frames.map((row) => [
-                ...stream.seams
-                  .filter((seam) => seam.at === row.index)
-                  .map((seam) => <SeamLine key={`seam-${seam.time}-${seam.at}`} seam={seam} />),
-                <tr key={row.index} className={row === frame ? 'selected' : undefined}>
-                  <td>{row.index}</td>
-                  <td>{row.kind}</td>
-                  <td className="mono">{formatClock(row.time)}</td>
-                  <td className="num">{formatDuration(row.gapMs)}</td>
-                  <td className="num">{formatBytes(row.wireBytes)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="link"
-                      aria-pressed={row === frame}
-                      onClick={() => setSelected(row.index)}
-                    >
-                      {row.summary}
-                    </button>
-                  </td>
-                </tr>,
-              ])}
+              {stream.frames.map((row) =>
+                // A seam stays at its place while the query hides frames around it.
+                [
+                  ...stream.seams
+                    .filter((seam) => seam.at === row.index)
+                    .map((seam) => <SeamLine key={`seam-${seam.time}-${seam.at}`} seam={seam} />),
+                  <tr
+                    key={row.index}
+                    className={row === frame ? 'selected' : undefined}
+                    hidden={!kept.has(row)}
+                    data-testid="frame"
+                  >
+                    <td>{row.index}</td>
+                    <td>{row.kind}</td>
+                    <td className="mono">{formatClock(row.time)}</td>
+                    <td className="num">{formatDuration(row.gapMs)}</td>
+                    <td className="num">{formatBytes(row.wireBytes)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-pressed={row === frame}
+                        onClick={() => setSelected(row.index)}
+                      >
+                        {row.summary}
+                      </button>
+                    </td>
+                  </tr>,
+                ],
+              )}
               {stream.seams
                 .filter((seam) => seam.at >= stream.frames.length)
                 .map((seam) => (

@@ -5,6 +5,7 @@ import { artifactText } from '../model/artifacts.js';
 import type { FeedAction } from '../model/feed.js';
 import { formatClock, formatState, stateSlug } from '../model/format.js';
 import { currentState, type TaskView } from '../model/task-view.js';
+import { ConversationView } from './conversation-view.js';
 
 /** Props of {@link TaskDetail}. */
 export type TaskDetailProps = {
@@ -37,7 +38,7 @@ const liveLabel = {
 } as const;
 
 /**
-One task: its observed status history, its messages and its artifacts assembled from their chunks, with
+One task: its observed status history, its artifacts assembled from their chunks and its conversation, with
 GetTask and a live SubscribeToTask. Mount it with `key={taskId}`.
 
 @example
@@ -126,24 +127,7 @@ export function TaskDetail({ client, taskId, view, dispatch }: TaskDetailProps) 
         )}
       </section>
 
-      <section aria-label="Messages">
-        <h3>Messages</h3>
-        {view === undefined || view.messages.length === 0 ? (
-          <p className="muted">No messages yet.</p>
-        ) : (
-          <ul className="messages">
-            {view.messages.map((message) => (
-              <li
-                key={message.messageId}
-                className={message.role === 'ROLE_USER' ? 'from-user' : 'from-agent'}
-              >
-                <span className="muted small">{message.role === 'ROLE_USER' ? 'user' : 'agent'}</span>{' '}
-                {message.parts.map(partText).join(' ')}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <ConversationView view={view} />
     </article>
   );
 }

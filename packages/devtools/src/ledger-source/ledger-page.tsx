@@ -7,7 +7,8 @@ import { type LedgerSource, openRemoteLedger } from './remote-ledger.js';
 /**
 The devtools page of `surecall devtools --ledger …`: the Sends panel over the read-only endpoint of the server
 that served the page, without an agent (README.md#the-surecall-command). Reconciling stays a shell's job
-(`surecall sends reconcile`), so the inbox has no Reconcile action.
+(`surecall sends reconcile`), so the inbox has no Reconcile action, and the page offers no import: it shows
+the ledger it was served, and nothing it cannot do.
 
 @example
 ```tsx
@@ -34,8 +35,8 @@ export function LedgerPage({ source }: { readonly source: LedgerSource }) {
           Ledger served by <span className="mono">surecall devtools</span>, read-only · {source.origin}
         </p>
       </header>
-      <main>
-        <SendsPanel sends={sends} />
+      <main className="ledger-page">
+        <SendsPanel sends={sends} importer={false} />
       </main>
     </div>
   );

@@ -47,24 +47,28 @@ export type FaultSwitch = {
 
 const frame: FaultParam = { name: 'frame', label: 'Frame', type: 'number', min: 0, max: 65_535, initial: 0 };
 
-// Descriptions follow the fault table of mocks/src/faults/faults.ts; the object form makes the compiler
-// insist on every kind the mock knows.
+// Descriptions follow the fault table of mocks/src/faults/faults.ts and say what a browser does with a lost
+// answer (docs/interop.md#browsers: Chromium re-sends a request whose reused connection closed before any
+// byte of the answer); the object form makes the compiler insist on every kind the mock knows.
 const switches = {
   'drop-after': {
     label: 'Drop after commit',
-    description: 'The agent does the work, then the answer is lost: the client sees a network error.',
+    description:
+      'The agent does the work, then closes the connection before any byte of its answer. With the agent in this page (or from Node) the client sees a network error: the lost answer. A browser talking to an agent in another process re-sends the POST by itself on a reused connection: a keyed send commits from the replay, an at-most-once one runs twice and ends duplicated. To see the lost answer there, use 5xx after commit.',
     group: 'lost',
     params: [],
   },
   'drop-before': {
     label: 'Drop before',
-    description: 'The request never reaches the agent: a network error, and nothing was applied.',
+    description:
+      'The request never reaches the agent. With the agent in this page (or from Node): a network error, nothing applied. A browser talking to an agent in another process re-sends it by itself on a reused connection, and that copy is applied once.',
     group: 'lost',
     params: [],
   },
   'status-after': {
     label: '5xx after commit',
-    description: 'The agent does the work, then answers with a 5xx that is not A2A.',
+    description:
+      'The agent does the work, then answers with a 5xx that is not A2A. Every client sees it, a browser included (an answer came, so nothing re-sends it): a durable send ends unknown, for reconciliation.',
     group: 'lost',
     params: [{ name: 'status', label: 'Status', type: 'number', min: 500, max: 599, initial: 503 }],
   },

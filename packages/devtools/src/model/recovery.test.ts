@@ -1,6 +1,6 @@
 import type { DurableEvent } from '@surecall/client';
 import { describe, expect, it } from 'vitest';
-import { describeOutcome, type RecoverySpan, recoverySpans } from './recovery.js';
+import { describeCounts, describeOutcome, type RecoverySpan, recoverySpans } from './recovery.js';
 
 const start = (id: string, time = 1000): DurableEvent => ({
   type: 'probe-start',
@@ -182,5 +182,35 @@ describe('recoverySpans: the audit and a duplicated send (docs/durable-send.md#d
     });
     expect(spans.map(describeOutcome)).toEqual(['duplicated: task-1, task-2']);
     expect(fold([start('s1')])[0]?.audit).toBe(false);
+  });
+});
+
+describe('describeCounts: what a probe looked at, in the words of its recovery', () => {
+  it.each<[string, DurableEvent[], string]>([
+    [
+      'a scan, with plurals',
+      [start('s1'), probe('s1', 'match', [2, 103, 1])],
+      '2 pages scanned · 103 tasks examined · 1 match',
+    ],
+    [
+      'a scan of one page',
+      [start('s1'), probe('s1', 'none', [1, 1, 0])],
+      '1 page scanned · 1 task examined · 0 matches',
+    ],
+    [
+      'a keyed replay that found its task',
+      [
+        { ...start('k1'), recovery: 'keyed' } as DurableEvent,
+        { ...probe('k1', 'match', [0, 0, 1]), recovery: 'keyed' } as DurableEvent,
+      ],
+      'one keyed replay: the answer holds the task',
+    ],
+    [
+      'a replay by message id under way',
+      [{ ...start('r1'), recovery: 'message-id-replay' } as DurableEvent],
+      'one replay by message id, under way',
+    ],
+  ])('%s', (_, events, words) => {
+    expect(describeCounts(fold(events)[0] as RecoverySpan)).toBe(words);
   });
 });

@@ -189,3 +189,33 @@ export function describeOutcome(span: RecoverySpan): string {
       return `${span.result ?? 'probed'}${rule}`;
   }
 }
+
+function counted(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+What a span's probe looked at, in words that fit its recovery: a context-history scan counts its pages, the
+tasks it examined and its matches; a replay (keyed, or by attested message id) sent the message once and
+found its task in the answer, or not (docs/durable-send.md#recovery-modes).
+
+@example
+```ts
+describeCounts(scanSpan); // '1 page scanned · 1 task examined · 1 match'
+describeCounts(keyedSpan); // 'one keyed replay: the answer holds the task'
+```
+*/
+export function describeCounts(span: RecoverySpan): string {
+  if (span.recovery === 'context-history') {
+    return [
+      counted(span.pagesScanned, 'page scanned', 'pages scanned'),
+      counted(span.tasksExamined, 'task examined', 'tasks examined'),
+      counted(span.matches, 'match', 'matches'),
+    ].join(' · ');
+  }
+  const replay = span.recovery === 'keyed' ? 'one keyed replay' : 'one replay by message id';
+  if (span.result === undefined) {
+    return `${replay}, under way`;
+  }
+  return `${replay}: ${span.matches > 0 ? 'the answer holds the task' : 'no task in the answer'}`;
+}

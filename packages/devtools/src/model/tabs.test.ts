@@ -3,11 +3,17 @@ import { devtoolsTabs, shownTab, tabKey } from './tabs.js';
 
 describe('devtoolsTabs', () => {
   it('shows the Faults tab only with a fault lab', () => {
-    expect(devtoolsTabs({ faultLab: false }).map((tab) => tab.id)).toEqual(['agent', 'tasks', 'streams']);
+    expect(devtoolsTabs({ faultLab: false }).map((tab) => tab.id)).toEqual([
+      'agent',
+      'tasks',
+      'streams',
+      'calls',
+    ]);
     expect(devtoolsTabs({ faultLab: true }).map((tab) => tab.id)).toEqual([
       'agent',
       'tasks',
       'streams',
+      'calls',
       'faults',
     ]);
   });
@@ -17,6 +23,7 @@ describe('devtoolsTabs', () => {
       'agent',
       'tasks',
       'streams',
+      'calls',
       'sends',
       'recovery',
       'faults',
@@ -25,6 +32,7 @@ describe('devtoolsTabs', () => {
       'agent',
       'tasks',
       'streams',
+      'calls',
       'sends',
     ]);
   });

@@ -49,12 +49,12 @@ export type Sources = {
 };
 
 /**
-The tabs for the sources given: Agent, Tasks and Streams always (they need only the client), Sends with a
-ledger, Recovery with a durable agent, Faults when a fault lab is reachable.
+The tabs for the sources given: Agent, Tasks, Streams and Calls always (they need only the client), Sends with
+a ledger, Recovery with a durable agent, Faults when a fault lab is reachable.
 
 @example
 ```ts
-devtoolsTabs({ faultLab: true }).map((tab) => tab.id); // ['agent', 'tasks', 'streams', 'faults']
+devtoolsTabs({ faultLab: true }).map((tab) => tab.id); // ['agent', 'tasks', 'streams', 'calls', 'faults']
 ```
 */
 export function devtoolsTabs(sources: Sources): Tab[] {
@@ -62,6 +62,7 @@ export function devtoolsTabs(sources: Sources): Tab[] {
     { id: 'agent', label: 'Agent' },
     { id: 'tasks', label: 'Tasks' },
     { id: 'streams', label: 'Streams' },
+    { id: 'calls', label: 'Calls' },
     ...(sources.ledger === true ? [{ id: 'sends', label: 'Sends' }] : []),
     ...(sources.agent === true ? [{ id: 'recovery', label: 'Recovery' }] : []),
     ...(sources.faultLab ? [{ id: 'faults', label: 'Faults' }] : []),

@@ -65,11 +65,13 @@ async function snapshotIfAny(path: string): Promise<Snapshot | undefined> {
 
 /**
 Reads the journal at `path` whole into a fresh heap: from the snapshot when it matches the file, else from the
-first line. A missing journal is `not-found` (`journal`).
+first line. A missing journal is `not-found` (`journal`), with the path it looked at: a relative name was
+resolved under the ledger directory (docs/durable-send.md#where-the-file-ledger-lives), and a reader told
+where it looked finds the file a writer put elsewhere.
 */
 async function read(path: string): Promise<Reading> {
   if ((await statIfExists(path)) === undefined) {
-    throw new LedgerError('not-found', { rule: 'journal' });
+    throw new LedgerError('not-found', { rule: 'journal', path });
   }
   const snapshot = await snapshotIfAny(path);
   let loaded: Awaited<ReturnType<typeof loadJournal>>;
@@ -83,7 +85,7 @@ async function read(path: string): Promise<Reading> {
   }
   const handle = loaded.state.reader as JournalHandle | undefined;
   if (handle === undefined) {
-    throw new LedgerError('not-found', { rule: 'journal' });
+    throw new LedgerError('not-found', { rule: 'journal', path });
   }
   const { ino } = await handle.handle.stat();
   return { heap: loaded.state, cursor: loaded.cursor, validBytes: loaded.read.validBytes, inode: ino };
