@@ -7,7 +7,13 @@ validate the extensions and the security choice, and freeze all of it into an `A
 */
 
 import { type A2aClient, createClient } from '../client/client.js';
-import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../client/options.js';
+import {
+  CARD_DIGEST,
+  type ClientOptions,
+  extensionProblem,
+  type InterfacePin,
+  speaks,
+} from '../client/options.js';
 import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../client/security.js';
 import {
   type DiscoveryDetail,
@@ -161,7 +167,7 @@ function checkLoopback(loopback: unknown): boolean {
 
 // docs/protocol-checks.md#discovery-steps, step 1 (with the endpoint rules of
 // docs/protocol-checks.md#endpoints for each pin).
-function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
+function checkPins(pins: readonly InterfacePin[], loopback: boolean, grpc: ClientOptions['grpc']): void {
   if (!Array.isArray(pins)) {
     throw new OptionsError('pins', 'malformed');
   }
@@ -175,7 +181,7 @@ function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
     if (pin === null || typeof pin !== 'object') {
       throw new OptionsError(`pins.${index}`, 'malformed');
     }
-    if (pin.binding !== 'JSONRPC' && pin.binding !== 'HTTP+JSON') {
+    if (!speaks(pin.binding, grpc)) {
       throw new OptionsError(`pins.${index}.binding`, 'unsupported');
     }
     const rule = endpointRule(pin.url, { role: 'interface', loopback });
@@ -364,11 +370,14 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
 
 // docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's
 // order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
-function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boolean): InterfacePin {
+function selectPin(
+  card: AgentCard,
+  pins: readonly InterfacePin[],
+  loopback: boolean,
+  grpc: ClientOptions['grpc'],
+): InterfacePin {
   const chosen = card.supportedInterfaces.find(
-    (entry: AgentInterface) =>
-      entry.protocolVersion === '1.0' &&
-      (entry.protocolBinding === 'JSONRPC' || entry.protocolBinding === 'HTTP+JSON'),
+    (entry: AgentInterface) => entry.protocolVersion === '1.0' && speaks(entry.protocolBinding, grpc),
   );
   if (chosen === undefined) {
     throw new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' });
@@ -447,7 +456,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   const loopback = checkLoopback(loopbackOption);
   const limits = resolveLimits(clientOptions.limits);
   checkCardUrl(cardUrl, loopback);
-  checkPins(pins, loopback);
+  checkPins(pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions);
   checkSecurity(clientOptions.security);
   checkTrust(trust, cardUrl, loopback);
@@ -459,7 +468,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
     throw new DiscoveryError('AgentCardDigestMismatch', { option: 'trust.digest' });
   }
   const card = decodeCard(raw);
-  const pin = selectPin(card, pins, loopback);
+  const pin = selectPin(card, pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions, card);
   selectSecurity(card, clientOptions.security);
   return createClient({
