@@ -284,13 +284,61 @@ function established(pending: ClientReadableStream<Buffer>): Promise<void> {
   });
 }
 
+/**
+Reads a server stream one message at a time: each message the peer sent is read before the error that ended
+the call, so a stream cut after two messages delivers both, then breaks (a Node stream's own iterator drops
+what it buffered once an error is emitted). The stream is paused while a message waits for its reader.
+*/
+function readerOf(pending: ClientReadableStream<Buffer>): () => Promise<IteratorResult<Buffer, undefined>> {
+  const queue: Buffer[] = [];
+  let failed: { readonly error: unknown } | undefined;
+  let done = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  pending.on('data', (message: Buffer) => {
+    queue.push(message);
+    pending.pause();
+    notify();
+  });
+  pending.on('end', () => {
+    done = true;
+    notify();
+  });
+  pending.on('error', (error: unknown) => {
+    failed = { error };
+    notify();
+  });
+  return async () => {
+    for (;;) {
+      const message = queue.shift();
+      if (message !== undefined) {
+        return { done: false, value: message };
+      }
+      if (failed !== undefined) {
+        throw failed.error;
+      }
+      if (done) {
+        return { done: true, value: undefined };
+      }
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      pending.resume();
+      await woken;
+    }
+  };
+}
+
 function messages(
   pending: ClientReadableStream<Buffer>,
   clock: Watch,
   trailers: GrpcTrailers,
   limits: Limits,
 ): GrpcMessages {
-  const reader = pending[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const read = readerOf(pending);
   let ended = false;
   const end = () => {
     if (!ended) {
@@ -309,7 +357,7 @@ function messages(
       // between two messages.
       clock.arm(limits.streamIdleTimeoutMs, 'idle');
       try {
-        const step = await reader.next();
+        const step = await read();
         clock.disarm();
         if (step.done === true) {
           end();
