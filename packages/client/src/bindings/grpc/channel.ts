@@ -8,7 +8,14 @@ reads them, so a peer's bytes never reach a deserializer we do not check. What g
 closed errors (`status.ts`).
 */
 /// <reference types="node" preserve="true" />
-import { Client, type ClientReadableStream, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  Client,
+  type ClientReadableStream,
+  connectivityState,
+  credentials,
+  Metadata,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { AuthorizationError, ExchangeError, RequestError, TransportError } from '../../core/errors.js';
 import type { Limits } from '../../core/limits.js';
 import type { CallContext } from '../binding.js';
@@ -126,6 +133,10 @@ Waits until the channel is connected, so that a peer that cannot be reached fail
 peer, whatever then goes wrong.
 */
 function ready(client: Client, clock: Watch): Promise<void> {
+  // A channel already connected needs no wait (and no timer of grpc-js's).
+  if (client.getChannel().getConnectivityState(false) === connectivityState.READY) {
+    return Promise.resolve();
+  }
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(beforeDispatch(clock));
     clock.signal.addEventListener('abort', onAbort, { once: true });

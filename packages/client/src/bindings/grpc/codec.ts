@@ -103,7 +103,7 @@ export function createGrpcCodec(): GrpcCodec {
     encode(type, value) {
       const desc = message(types, type);
       try {
-        return toBinary(desc, fromJson(desc, value as ProtoJsonValue));
+        return toBinary(desc, fromJson(desc, value as ProtoJsonValue, { registry: types }));
       } catch (cause) {
         throw new RequestError('invalid-params', { cause });
       }
