@@ -12,6 +12,7 @@ const suites: readonly Suite[] = [
   { name: 'json', run: async () => (await import('./json.js')).run() },
   { name: 'schema', run: async () => (await import('./schema.js')).run() },
   { name: 'client', run: async () => (await import('./client.js')).run() },
+  { name: 'grpc', run: async () => (await import('./grpc.js')).run() },
   { name: 'ledger', run: async () => (await import('./ledger.js')).run() },
   { name: 'durable', run: async () => (await import('./durable.js')).run() },
   { name: 'postgres', run: async () => (await import('./postgres.js')).run() },

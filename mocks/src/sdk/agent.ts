@@ -3,7 +3,8 @@
 The official `@a2a-js/sdk@1.3.0` server on a loopback port, for interop tests and benchmarks: both HTTP
 bindings over one `DefaultRequestHandler` with in-memory task and push stores, streaming, push notifications
 and the extended card enabled, and the executor of `sdk-executor.ts` (the mock agent's words: `echo`, `task`,
-`input`, `slow`, and its data skills `sum` and `sum-task`). Node only (express).
+`input`, `slow`, and its data skills `sum` and `sum-task`); with `grpc: true`, its gRPC binding too (the SDK's
+`server/grpc` entry on a second loopback port, over the same handler). Node only (express, grpc-js).
 */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,12 @@ import {
   type User,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import {
+  grpcService,
+  A2AService as SdkGrpcService,
+  UserBuilder as SdkGrpcUserBuilder,
+} from '@a2a-js/sdk/server/grpc';
+import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import express, { type Request } from 'express';
 import { dataSkills } from '../agent/behaviours.js';
 import { agentCardPath, jsonRpcPath, restPath } from '../agent/card.js';
@@ -33,6 +40,11 @@ export type SdkAgentOptions = {
   then gets the SDK's v0.3 card. @default false
   */
   readonly legacy?: boolean;
+  /**
+  Also serve the SDK's gRPC binding on a loopback port, listed in the card (with its tenant form) after the
+  HTTP interfaces. @default false
+  */
+  readonly grpc?: boolean;
 };
 
 /** One push notification the SDK delivered to {@link RunningSdkAgent.webhookUrl}. */
@@ -53,6 +65,8 @@ export type RunningSdkAgent = {
   readonly jsonRpcUrl: string;
   /** The HTTP+JSON interface URL. */
   readonly restUrl: string;
+  /** The gRPC interface URL, `http://127.0.0.1:<port>`, when started with `grpc: true`. */
+  readonly grpcUrl: string | undefined;
   /** The public card, exactly as served (ProtoJSON). */
   readonly card: WireAgentCard;
   /** The token that makes GetExtendedAgentCard answer the extended card. */
@@ -75,7 +89,16 @@ export const sdkExtensionUri = 'urn:example:echo-extension:v1';
 export const sdkExtendedDescription =
   'The official SDK server, extended card: served to bearer-authenticated callers.';
 
-function buildCard(origin: string, extended: boolean, legacy = false): WireAgentCard {
+function grpcInterfaces(grpcUrl: string | undefined): WireAgentCard['supportedInterfaces'] {
+  return grpcUrl === undefined
+    ? []
+    : [
+        { url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        { url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: sdkTenant },
+      ];
+}
+
+function buildCard(origin: string, extended: boolean, legacy = false, grpcUrl?: string): WireAgentCard {
   return {
     name: 'surecall interop peer (@a2a-js/sdk 1.3.0)',
     description: extended
@@ -98,6 +121,7 @@ function buildCard(origin: string, extended: boolean, legacy = false): WireAgent
         protocolVersion: '1.0',
         tenant: sdkTenant,
       },
+      ...grpcInterfaces(grpcUrl),
       // The SDK's legacy mode needs the card to declare a v0.3 JSONRPC interface; listed last, as a card that
       // prefers 1.0 would (A2A spec §8.3.2: the client takes the first it supports).
       ...(legacy
@@ -163,6 +187,25 @@ function bearerUserBuilder(token: string): UserBuilder {
     request.get('authorization') === `Bearer ${token}` ? authenticated : anonymous();
 }
 
+function grpcUserBuilder(token: string): SdkGrpcUserBuilder {
+  const authenticated: User = { isAuthenticated: true, userName: 'bearer' };
+  return async (call) =>
+    call.metadata.get('authorization')[0] === `Bearer ${token}`
+      ? authenticated
+      : SdkGrpcUserBuilder.noAuthentication();
+}
+
+/** A grpc-js server bound to a free loopback port, its services added later (before any call can come). */
+async function listenGrpc(): Promise<{ readonly server: GrpcServer; readonly url: string }> {
+  const server = new GrpcServer();
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
+      error === null ? resolve(bound) : reject(error),
+    );
+  });
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
 /**
 Starts the official SDK server on 127.0.0.1 with a free port: the card at `/.well-known/agent-card.json`,
 JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest` and a push webhook at `/webhook`.
@@ -190,7 +233,8 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
   const origin = `http://127.0.0.1:${port}`;
 
   const legacy = options.legacy === true;
-  const card = buildCard(origin, false, legacy);
+  const grpc = options.grpc === true ? await listenGrpc() : undefined;
+  const card = buildCard(origin, false, legacy, grpc?.url);
   const executor = createSdkExecutor(options.tickMs === undefined ? {} : { tickMs: options.tickMs });
   const requestHandler = new DefaultRequestHandler(
     sdkCard(card),
@@ -199,7 +243,7 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
     undefined,
     new InMemoryPushNotificationStore(),
     undefined,
-    sdkCard(buildCard(origin, true, legacy)),
+    sdkCard(buildCard(origin, true, legacy, grpc?.url)),
   );
   const userBuilder = bearerUserBuilder(bearerToken);
   const pushes: PushDelivery[] = [];
@@ -215,8 +259,14 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
     response.status(204).end();
   });
 
+  grpc?.server.addService(
+    SdkGrpcService,
+    grpcService({ requestHandler, userBuilder: grpcUserBuilder(bearerToken) }),
+  );
+
   return {
     origin,
+    grpcUrl: grpc?.url,
     cardUrl: `${origin}${agentCardPath}`,
     jsonRpcUrl: `${origin}${jsonRpcPath}`,
     restUrl: `${origin}${restPath}`,
@@ -226,6 +276,7 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
     pushes,
     close: async () => {
       executor.close();
+      grpc?.server.forceShutdown();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -33,7 +33,14 @@ export type CliDelivery = 'keyed' | 'at-most-once';
 /** One command, checked. */
 export type Command =
   | { readonly name: 'help' }
-  | { readonly name: 'card'; readonly cardUrl: string; readonly loopback: boolean; readonly json: boolean }
+  | {
+      readonly name: 'card';
+      readonly cardUrl: string;
+      readonly loopback: boolean;
+      /** `GRPC`: the preferred interface is chosen as a client given the gRPC binding chooses it. */
+      readonly binding: ProtocolBinding | undefined;
+      readonly json: boolean;
+    }
   | {
       readonly name: 'send';
       readonly connect: ConnectArgs;
@@ -121,10 +128,8 @@ type ConnectValues = {
 };
 
 function connectArgs(cardUrl: string, values: ConnectValues): ConnectArgs {
-  const { binding, digest } = values;
-  if (binding !== undefined && binding !== 'JSONRPC' && binding !== 'HTTP+JSON') {
-    throw new UsageError('--binding must be JSONRPC or HTTP+JSON');
-  }
+  const { digest } = values;
+  const binding = bindingOf(values.binding);
   if (digest !== undefined && !DIGEST.test(digest)) {
     throw new UsageError(
       '--digest must be sha256: and 64 lowercase hex digits, as `surecall card` prints it',
@@ -160,15 +165,25 @@ function one(positionals: readonly string[], what: string): string {
   return value;
 }
 
+/** `--binding`: one of the three bindings (`GRPC` through `@surecall/client/grpc`, Node only). */
+function bindingOf(binding: string | undefined): ProtocolBinding | undefined {
+  if (binding !== undefined && binding !== 'JSONRPC' && binding !== 'HTTP+JSON' && binding !== 'GRPC') {
+    throw new UsageError('--binding must be JSONRPC, HTTP+JSON or GRPC');
+  }
+  return binding;
+}
+
 function cardCommand(args: readonly string[]): Command {
   const { values, positionals } = read(args, {
     loopback: { type: 'boolean', default: false },
+    binding: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
   return {
     name: 'card',
     cardUrl: one(positionals, 'the card URL'),
     loopback: values.loopback,
+    binding: bindingOf(values.binding),
     json: values.json,
   };
 }
@@ -307,7 +322,7 @@ Reads the command line (without `node` and the script).
 @example
 ```ts
 parseCommand(['card', 'https://agent.example/.well-known/agent-card.json', '--json']);
-// { name: 'card', cardUrl: 'https://agent.example/.well-known/agent-card.json', loopback: false, json: true }
+// { name: 'card', cardUrl: 'https://agent.example/.well-known/agent-card.json', loopback: false, binding: undefined, json: true }
 ```
 */
 export function parseCommand(argv: readonly string[]): Command {

@@ -16,6 +16,7 @@ import {
   type ProtocolBinding,
   type SecurityOptions,
 } from '@surecall/client';
+import type { GrpcBindingProvider } from '@surecall/client/grpc';
 import { type ConnectArgs, UsageError } from './args.js';
 import type { Io } from './output.js';
 
@@ -25,6 +26,23 @@ export class SetupError extends Error {
 }
 
 const bindings: readonly ProtocolBinding[] = ['JSONRPC', 'HTTP+JSON'];
+
+/**
+The gRPC binding, loaded only for `--binding GRPC` (its entry and its peers, `@grpc/grpc-js` and
+`@bufbuild/protobuf`, are Node-only and optional).
+*/
+async function grpcOf(binding: ProtocolBinding | undefined): Promise<{ grpc?: GrpcBindingProvider }> {
+  if (binding !== 'GRPC') {
+    return {};
+  }
+  try {
+    return { grpc: (await import('@surecall/client/grpc')).grpcBinding };
+  } catch {
+    throw new SetupError(
+      '--binding GRPC needs @grpc/grpc-js and @bufbuild/protobuf installed beside surecall',
+    );
+  }
+}
 
 /** The longest `--token-env` argument an error repeats: environment names are short, tokens are not. */
 const maxNamedEnv = 32;
@@ -100,7 +118,7 @@ function preferredPin(card: AgentCard, binding: ProtocolBinding | undefined): In
   const entry = card.supportedInterfaces.find(
     (candidate) =>
       candidate.protocolVersion === '1.0' &&
-      bindings.includes(candidate.protocolBinding as ProtocolBinding) &&
+      (bindings.includes(candidate.protocolBinding as ProtocolBinding) || binding === 'GRPC') &&
       (binding === undefined || candidate.protocolBinding === binding),
   );
   if (entry === undefined) {
@@ -133,6 +151,7 @@ export async function connect(io: Io, args: ConnectArgs): Promise<A2aClient> {
     );
   }
   const security = await securityFor(io, args, fetched.card);
+  const grpc = await grpcOf(args.binding);
   if (args.pins.length > 0) {
     const pins = args.pins.flatMap((url) =>
       (args.binding === undefined ? bindings : [args.binding]).map((binding) => ({ binding, url })),
@@ -143,6 +162,7 @@ export async function connect(io: Io, args: ConnectArgs): Promise<A2aClient> {
       pins,
       trust: { kind: 'digest', digest: fetched.digest },
       security,
+      ...grpc,
     });
   }
   return createClient({
@@ -150,5 +170,6 @@ export async function connect(io: Io, args: ConnectArgs): Promise<A2aClient> {
     cardDigest: fetched.digest,
     pin: preferredPin(fetched.card, args.binding),
     security,
+    ...grpc,
   });
 }

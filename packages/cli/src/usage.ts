@@ -7,12 +7,13 @@ The usage text, printed on stderr with exit code 2 whenever the arguments break 
 /** The whole usage, one command per paragraph. */
 export const usage = `usage: surecall <command> [options]
 
-  surecall card <card-url> [--loopback] [--json]
+  surecall card <card-url> [--loopback] [--binding GRPC] [--json]
       Fetch and check an agent's card as discover() does; print its interfaces, security,
       extensions, skills and digest (sha256:<hex>, RFC 8785) to pin with --digest or trust.
+      --binding GRPC marks the interface a client that also speaks gRPC would use.
 
   surecall send <card-url> [<text>] [--data <json>] [--skill <id>] [--loopback]
-                [--binding JSONRPC|HTTP+JSON] [--pin <url>]... [--digest sha256:<hex>]
+                [--binding JSONRPC|HTTP+JSON|GRPC] [--pin <url>]... [--digest sha256:<hex>]
                 [--token-env <VAR> | --token-stdin] [--scheme <name>] [--stream]
                 [--durable --ledger <path|postgres://…> [--schema <name>] [--delivery keyed|at-most-once]]
                 [--json]

@@ -476,7 +476,7 @@ describe('usage errors exit 2 with the usage', () => {
       '--data that is not JSON',
       ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--data', '{a'],
     ],
-    ['a bad binding', ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--binding', 'GRPC']],
+    ['a bad binding', ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--binding', 'SOAP']],
     ['a bad digest', ['send', 'https://a.example/.well-known/agent-card.json', 'hi', '--digest', 'md5:x']],
     ['sends without a ledger', ['sends', 'list']],
     ['reconcile without a card', ['sends', 'reconcile', '--ledger', 'x.jsonl']],

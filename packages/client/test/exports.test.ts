@@ -1,4 +1,5 @@
 import * as root from '@surecall/client';
+import * as grpc from '@surecall/client/grpc';
 import * as idempotency from '@surecall/client/idempotency';
 import * as ledger from '@surecall/client/ledger';
 import * as fileLedger from '@surecall/client/ledger/file';
@@ -6,8 +7,10 @@ import * as journal from '@surecall/client/ledger/journal';
 import * as memoryLedger from '@surecall/client/ledger/memory';
 import * as postgresLedger from '@surecall/client/ledger/postgres';
 import * as protocol from '@surecall/client/protocol';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { readSource } from '../../../scripts/source-facts.js';
+import pkg from '../package.json' with { type: 'json' };
 // The IndexedDB store is what a browser bundle gets for '@surecall/client/ledger'; Node never resolves it by
 // name.
 import * as idbLedger from '../src/ledger/idb.js';
@@ -155,5 +158,31 @@ describe('the package entries', () => {
         "readJournal",
       ]
     `);
+  });
+
+  it('give the gRPC binding its own Node entry, which the root never imports', () => {
+    expect(names(grpc)).toMatchInlineSnapshot(`
+      [
+        "grpcBinding",
+      ]
+    `);
+    expect(grpc.grpcBinding.protocolBinding).toBe('GRPC');
+  });
+
+  it('keep every gRPC byte out of a browser build of the root entry, and the gRPC entry null there', async () => {
+    const built = await build({
+      stdin: { contents: "export * from '@surecall/client';", resolveDir: import.meta.dirname },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['@surecall/source'],
+      logLevel: 'silent',
+    });
+    const text = built.outputFiles.map((file) => file.text).join('\n');
+    for (const marker of ['lf.a2a.v1', 'A2AService', 'grpc-status-details-bin', 'makeUnaryRequest']) {
+      expect(text).not.toContain(marker);
+    }
+    expect(pkg.exports['./grpc'].browser).toBeNull();
   });
 });

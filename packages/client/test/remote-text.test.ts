@@ -103,7 +103,7 @@ const shown =
 const bulky = (token: string) =>
   `[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org","metadata":{"${token}":"${'x'.repeat(1_000_000)}"}}]`;
 
-const refusals: Readonly<Record<ProtocolBinding, (call: HostileCall) => Response>> = {
+const refusals: Readonly<Record<(typeof bindings)[number], (call: HostileCall) => Response>> = {
   JSONRPC: (call) =>
     rpcText(
       call,

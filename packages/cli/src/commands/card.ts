@@ -10,6 +10,8 @@ import type { Output } from '../output.js';
 import { terminalText } from '../text.js';
 
 const spoken = new Set(['JSONRPC', 'HTTP+JSON']);
+// A client given the gRPC binding speaks it too (`surecall card --binding GRPC`).
+const spokenWithGrpc = new Set([...spoken, 'GRPC']);
 
 /** The card as the command reports it. */
 export type CardReport = {
@@ -47,9 +49,10 @@ The report of a checked card.
 cardReport(card, 'sha256:…').interfaces.find((entry) => entry.preferred);
 ```
 */
-export function cardReport(card: AgentCard, digest: string): CardReport {
+export function cardReport(card: AgentCard, digest: string, withGrpc = false): CardReport {
+  const speaks = withGrpc ? spokenWithGrpc : spoken;
   const preferred = card.supportedInterfaces.findIndex(
-    (entry) => entry.protocolVersion === '1.0' && spoken.has(entry.protocolBinding),
+    (entry) => entry.protocolVersion === '1.0' && speaks.has(entry.protocolBinding),
   );
   return {
     name: card.name,
@@ -128,10 +131,10 @@ await cardCommand(out, { cardUrl, loopback: true }); // 0
 */
 export async function cardCommand(
   out: Output,
-  args: { readonly cardUrl: string; readonly loopback: boolean },
+  args: { readonly cardUrl: string; readonly loopback: boolean; readonly binding?: string | undefined },
 ): Promise<ExitCode> {
   const fetched = await fetchAgentCard({ cardUrl: args.cardUrl, loopback: args.loopback });
-  const report = cardReport(fetched.card, fetched.digest);
+  const report = cardReport(fetched.card, fetched.digest, args.binding === 'GRPC');
   out.document(report);
   printReport(out, report);
   return exitCodes.ok;

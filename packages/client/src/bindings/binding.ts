@@ -80,7 +80,7 @@ try {
 ```
 */
 export type Binding = {
-  readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON';
+  readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
   unary<N extends UnaryMethod>(
     operation: N,
     request: OperationRequest<N>,
@@ -113,4 +113,14 @@ export type BindingOptions = {
   both. @default 'POST'
   */
   readonly subscribeMethod?: 'POST' | 'GET';
+};
+
+/**
+A binding the client does not carry itself, handed to it in its options: the gRPC binding of
+`@surecall/client/grpc`, which only Node loads (ARCHITECTURE.md#the-grpc-binding).
+*/
+export type GrpcBindingProvider = {
+  readonly protocolBinding: 'GRPC';
+  /** Builds the binding of one selected interface. */
+  readonly createBinding: (options: BindingOptions) => Binding;
 };

@@ -533,7 +533,8 @@ describe('checkPushConfig and checkPushConfigPage', () => {
 });
 
 // docs/protocol-checks.md#success-answers against the code: every rule `checks.ts` refuses with has its row,
-// with the clause that decides it, and is met by a refusing case of the tables above.
+// with the clause that decides it (the cell before the bindings), and is met by a refusing case of the tables
+// above.
 describe('the rules of checks.ts', () => {
   const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
   const code = [...read('./checks.ts').matchAll(/fail\('[a-z]+', '([a-z-]+)'/g)].map((match) => match[1]);
@@ -543,7 +544,7 @@ describe('the rules of checks.ts', () => {
     documents.indexOf('### Error answers'),
   );
   const rows = new Map(
-    [...section.matchAll(/^\| `answer\.([a-z_-]+)` +\|[^|]+\| ([^|]+?) +\|$/gm)].map((match) => [
+    [...section.matchAll(/^\| `answer\.([a-z_-]+)` +\|[^|]+\| ([^|]+?) +\|[^|]+\|$/gm)].map((match) => [
       match[1],
       match[2],
     ]),

@@ -4,7 +4,7 @@ The call runner of one client (ARCHITECTURE.md#layers-of-the-client, layer "clie
 its state (`CallKit`, `call-context.ts`) and hands each call to its half, unary (`unary-call.ts`) or stream
 (`streaming.ts`, which loads with the first stream); both go through the attempts of `call-context.ts`.
 */
-import type { Binding, StreamMethod, UnaryMethod } from '../bindings/binding.js';
+import type { Binding, GrpcBindingProvider, StreamMethod, UnaryMethod } from '../bindings/binding.js';
 import { createJsonRpcBinding } from '../bindings/jsonrpc.js';
 import { lazyRestBinding } from '../bindings/rest-loader.js';
 import { optionalMembers } from '../core/optional-members.js';
@@ -34,16 +34,20 @@ export type Caller = {
 };
 
 function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Binding {
-  const { pin, limits, subscribeMethod } = resolved;
+  const { pin, limits, subscribeMethod, grpc } = resolved;
   const options = {
     url: pin.url,
     limits,
     subscribeMethod,
     ...optionalMembers({ tenant: pin.tenant }),
   };
+  // A `GRPC` pin is resolved only for a client given the gRPC binding (`speaks`, `options.ts`), which builds
+  // it.
   return pin.binding === 'JSONRPC'
     ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })
-    : lazyRestBinding(options, loadDeferred);
+    : pin.binding === 'HTTP+JSON'
+      ? lazyRestBinding(options, loadDeferred)
+      : (grpc as GrpcBindingProvider).createBinding(options);
 }
 
 /**

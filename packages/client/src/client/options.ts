@@ -1,4 +1,4 @@
-import type { FetchFunction } from '../bindings/binding.js';
+import type { FetchFunction, GrpcBindingProvider } from '../bindings/binding.js';
 import { OptionsError } from '../core/errors.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { honoursIdempotency } from '../idempotency/key.js';
@@ -135,6 +135,11 @@ export type ClientOptions = {
   undefined
   */
   readonly fetch?: FetchFunction;
+  /**
+  The gRPC binding (`grpcBinding` of `@surecall/client/grpc`, Node only): with it a `GRPC` interface can be
+  pinned and selected like the other two; without it, none is. @default undefined
+  */
+  readonly grpc?: GrpcBindingProvider;
 };
 
 /** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
@@ -158,6 +163,8 @@ export type ResolvedClientOptions = {
   readonly headers: HeadersOption | undefined;
   /** `undefined` when none was given: the platform's `fetch`, looked up per request. */
   readonly fetch: FetchFunction | undefined;
+  /** `undefined` when none was given: no `GRPC` interface can be used. */
+  readonly grpc: GrpcBindingProvider | undefined;
 };
 
 /** The defaults of the optional client options (CONTRIBUTING.md#options). */
@@ -217,11 +224,29 @@ function sameUrl(listed: string, pinned: URL): boolean {
   }
 }
 
-function resolvePin(card: AgentCard, pin: InterfacePin): ResolvedClientOptions['pin'] {
+/**
+Whether a client speaks `binding`: JSON-RPC and HTTP+JSON always, gRPC when given its binding
+(docs/protocol-checks.md#grpc).
+
+@example
+```ts
+speaks('GRPC', undefined); // false
+```
+*/
+export function speaks(binding: unknown, grpc: GrpcBindingProvider | undefined): binding is ProtocolBinding {
+  // The provider names its binding (`GRPC`), so a value that is no provider speaks none.
+  return binding === 'JSONRPC' || binding === 'HTTP+JSON' || (!!grpc && binding === grpc.protocolBinding);
+}
+
+function resolvePin(
+  card: AgentCard,
+  pin: InterfacePin,
+  grpc: GrpcBindingProvider | undefined,
+): ResolvedClientOptions['pin'] {
   if (pin === null || typeof pin !== 'object') {
     throw new OptionsError('pin', 'malformed');
   }
-  if (pin.binding !== 'JSONRPC' && pin.binding !== 'HTTP+JSON') {
+  if (!speaks(pin.binding, grpc)) {
     throw new OptionsError('pin.binding', 'unsupported');
   }
   if (pin.tenant !== undefined && typeof pin.tenant !== 'string') {
@@ -393,10 +418,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   }
   const headers = functionOption(options.headers, 'headers');
   const fetch = functionOption(options.fetch, 'fetch');
+  const { grpc } = options;
   return Object.freeze({
     card,
     cardDigest: options.cardDigest,
-    pin: resolvePin(card, options.pin),
+    pin: resolvePin(card, options.pin, grpc),
     security: resolveSecurity(card, options.security),
     extensions: resolveExtensions(card, options.extensions ?? defaultClientOptions.extensions),
     limits: resolveLimits(options.limits ?? defaultClientOptions.limits),
@@ -407,5 +433,6 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     honoursIdempotency: asserted ?? honoursIdempotency(card),
     headers,
     fetch,
+    grpc,
   });
 }

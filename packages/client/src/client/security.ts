@@ -5,8 +5,11 @@ import type { OperationName } from '../protocol/operations.js';
 import type { SecurityRequirement, SecurityScheme } from '../protocol/security-scheme.js';
 import { labelRule } from '../protocol/text.js';
 
-/** The two bindings this client speaks, spelled as `AgentInterface.protocolBinding` spells them. */
-export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON';
+/**
+The bindings this client speaks, spelled as `AgentInterface.protocolBinding` spells them: `GRPC` only when
+given the binding of `@surecall/client/grpc` (`ClientOptions.grpc`).
+*/
+export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /**
 Who the durable layer is sending for, when it is the caller (docs/protocol-checks.md#token-provider,

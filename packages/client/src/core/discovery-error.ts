@@ -96,7 +96,7 @@ if (error instanceof DiscoveryError && error.fix?.option === 'pins') {
 */
 export type DiscoveryFix =
   | { readonly option: 'loopback'; readonly value: true }
-  | { readonly option: 'pins'; readonly binding: 'JSONRPC' | 'HTTP+JSON'; readonly url: string };
+  | { readonly option: 'pins'; readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'; readonly url: string };
 
 /**
 `discover()` refused to build a client: its options broke a rule, or the agent's card could not be fetched,

@@ -8,7 +8,13 @@ validate the extensions and the security choice, and freeze all of it into an `A
 
 import { type A2aClient, createClient } from '../client/client.js';
 import type { DiscoveryEvent } from '../client/events.js';
-import { CARD_DIGEST, type ClientOptions, extensionProblem, type InterfacePin } from '../client/options.js';
+import {
+  CARD_DIGEST,
+  type ClientOptions,
+  extensionProblem,
+  type InterfacePin,
+  speaks,
+} from '../client/options.js';
 import {
   checkSecurityShape,
   type ProtocolBinding,
@@ -168,7 +174,7 @@ function checkLoopback(loopback: unknown): boolean {
 
 // docs/protocol-checks.md#discovery-steps, step 1 (with the endpoint rules of
 // docs/protocol-checks.md#endpoints for each pin).
-function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
+function checkPins(pins: readonly InterfacePin[], loopback: boolean, grpc: ClientOptions['grpc']): void {
   if (!Array.isArray(pins)) {
     throw new OptionsError('pins', 'malformed');
   }
@@ -182,7 +188,7 @@ function checkPins(pins: readonly InterfacePin[], loopback: boolean): void {
     if (pin === null || typeof pin !== 'object') {
       throw new OptionsError(`pins.${index}`, 'malformed');
     }
-    if (pin.binding !== 'JSONRPC' && pin.binding !== 'HTTP+JSON') {
+    if (!speaks(pin.binding, grpc)) {
       throw new OptionsError(`pins.${index}.binding`, 'unsupported');
     }
     const rule = endpointRule(pin.url, { role: 'interface', loopback });
@@ -296,11 +302,15 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
 
 // docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's
 // order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
-function selectPin(card: AgentCard, pins: readonly InterfacePin[], loopback: boolean): InterfacePin {
+function selectPin(
+  card: AgentCard,
+  pins: readonly InterfacePin[],
+  loopback: boolean,
+  grpc: ClientOptions['grpc'],
+): InterfacePin {
   const chosen = card.supportedInterfaces.find(
     (entry: AgentInterface): entry is AgentInterface & { readonly protocolBinding: ProtocolBinding } =>
-      entry.protocolVersion === '1.0' &&
-      (entry.protocolBinding === 'JSONRPC' || entry.protocolBinding === 'HTTP+JSON'),
+      entry.protocolVersion === '1.0' && speaks(entry.protocolBinding, grpc),
   );
   if (chosen === undefined) {
     throw new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' });
@@ -384,7 +394,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   const loopback = checkLoopback(loopbackOption);
   const limits = resolveLimits(clientOptions.limits);
   checkCardUrl(cardUrl, loopback);
-  checkPins(pins, loopback);
+  checkPins(pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions);
   checkSecurity(clientOptions.security);
   checkTrust(trust, cardUrl, loopback);
@@ -396,7 +406,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
     throw new DiscoveryError('AgentCardDigestMismatch', { option: 'trust.digest' });
   }
   const card = decodeCard(raw);
-  const pin = selectPin(card, pins, loopback);
+  const pin = selectPin(card, pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions, card);
   selectSecurity(card, clientOptions.security);
   return createClient({

@@ -26,7 +26,7 @@ URL, and the pin's tenant.
 */
 export const AgentIdentity = z.strictObject({
   cardDigest: Sha256Digest,
-  binding: z.enum(['JSONRPC', 'HTTP+JSON']),
+  binding: z.enum(['JSONRPC', 'HTTP+JSON', 'GRPC']),
   url: Url,
   tenant: z.optional(Id),
 });
@@ -225,7 +225,7 @@ export function plainIntent(input: unknown): SendIntent | undefined {
   if (
     typeof cardDigest !== 'string' ||
     !sha256DigestPattern.test(cardDigest) ||
-    (binding !== 'JSONRPC' && binding !== 'HTTP+JSON') ||
+    (binding !== 'JSONRPC' && binding !== 'HTTP+JSON' && binding !== 'GRPC') ||
     typeof url !== 'string' ||
     labelRule(url, contractBounds.urlBytes) !== undefined ||
     !isAbsoluteUrl(url) ||

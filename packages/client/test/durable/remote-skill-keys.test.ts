@@ -147,7 +147,7 @@ One call of the skill while the agent's answers hold `{ [key]: 'not-a-number' }`
 path the package built, and everything it built to be shown.
 */
 async function callOnce(
-  binding: ProtocolBinding,
+  binding: Exclude<ProtocolBinding, 'GRPC'>,
   skill: 'sum' | 'sum-task',
   output: StandardSchemaV1<unknown, Record<string, number>>,
   key: string,

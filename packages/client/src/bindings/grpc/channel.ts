@@ -1,0 +1,398 @@
+/**
+@module
+One gRPC channel to one interface, the one owner of `@grpc/grpc-js` (ARCHITECTURE.md#import-rules): a call's
+metadata (A2A spec §10.2: `a2a-version`, `a2a-extensions`, `authorization`, the caller's extra headers), its
+deadline and its cancellation, and when the request counts as sent
+(docs/protocol-checks.md#dispatch-and-timing). Messages are bytes both ways: the codec (`codec.ts`) writes and
+reads them, so a peer's bytes never reach a deserializer we do not check. What goes wrong becomes one of the
+closed errors (`status.ts`).
+*/
+/// <reference types="node" preserve="true" />
+import {
+  Client,
+  type ClientReadableStream,
+  connectivityState,
+  credentials,
+  Metadata,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { AuthorizationError, ExchangeError, RequestError, TransportError } from '../../core/errors.js';
+import type { Limits } from '../../core/limits.js';
+import type { CallContext } from '../binding.js';
+import { type Cancelled, type GrpcEnd, type GrpcTrailers, grpcFailure } from './status.js';
+
+/** The target of an interface URL: `host:port` and whether the channel uses TLS. */
+export type GrpcTarget = { readonly address: string; readonly secure: boolean; readonly url: string };
+
+/** One call's input: the RPC path, the request's bytes, and what the call adds. */
+export type GrpcCall = {
+  readonly path: string;
+  readonly body: Uint8Array;
+  readonly context: CallContext;
+  /** Reads a `grpc-status-details-bin` trailer (`codec.ts`). */
+  readonly trailers: GrpcTrailers;
+};
+
+/** An established server stream: its messages, each within the event bound, and how to release it. */
+export type GrpcMessages = {
+  next(): Promise<IteratorResult<Uint8Array, undefined>>;
+  return(): Promise<IteratorReturnResult<undefined>>;
+  [Symbol.asyncIterator](): GrpcMessages;
+};
+
+// RFC 6750, §2.1: b64token, as the HTTP bindings send it (wire/http.ts).
+const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** The call's clock and cancellation: one deadline, the caller's signal, and why the call was cancelled. */
+type Watch = {
+  readonly signal: AbortSignal;
+  why: Cancelled | undefined;
+  arm(ms: number, why: Cancelled): void;
+  /** Stops the clock without ending the call: an established stream waits for its reader without a bound. */
+  disarm(): void;
+  stop(): void;
+};
+
+function watch(caller: AbortSignal | undefined): Watch {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const state: Watch = {
+    signal: controller.signal,
+    why: undefined,
+    arm(ms, why) {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        state.why ??= why;
+        controller.abort();
+      }, ms);
+    },
+    disarm() {
+      clearTimeout(timer);
+    },
+    stop() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
+  const onAbort = () => {
+    state.why ??= 'aborted';
+    controller.abort();
+  };
+  if (caller?.aborted === true) {
+    onAbort();
+  }
+  caller?.addEventListener('abort', onAbort, { once: true });
+  return state;
+}
+
+/**
+What ends a call before it was sent: nothing reached the peer (docs/protocol-checks.md#dispatch-and-timing).
+*/
+function beforeDispatch(clock: Watch): ExchangeError {
+  return clock.why === 'timeout'
+    ? new TransportError('timeout', { dispatched: false })
+    : new RequestError('aborted');
+}
+
+async function metadataOf(call: GrpcCall, target: GrpcTarget, clock: Watch): Promise<Metadata> {
+  const { context } = call;
+  const metadata = new Metadata();
+  const extra =
+    context.extraHeaders === undefined ? {} : await context.extraHeaders({ url: target.url, method: 'POST' });
+  for (const [name, value] of Object.entries(extra)) {
+    metadata.set(name, value);
+  }
+  for (const [name, value] of Object.entries(context.headers ?? {})) {
+    metadata.set(name, value);
+  }
+  // A2A spec §3.6.2 and §10.2: a request without A2A-Version is served as 0.3.
+  metadata.set('a2a-version', '1.0');
+  if (context.authorize !== undefined) {
+    let token: unknown;
+    try {
+      token = await Promise.race([
+        Promise.resolve().then(() => context.authorize?.(clock.signal)),
+        new Promise((_, reject) => clock.signal.addEventListener('abort', reject, { once: true })),
+      ]);
+    } catch {
+      // docs/protocol-checks.md#token-provider: a provider that fails or outlives the deadline is
+      // `unavailable`, never dispatched.
+      throw clock.signal.aborted ? beforeDispatch(clock) : new AuthorizationError('unavailable');
+    }
+    if (typeof token !== 'string' || !bearerToken.test(token)) {
+      throw new AuthorizationError('unavailable');
+    }
+    metadata.set('authorization', `Bearer ${token}`);
+  }
+  return metadata;
+}
+
+/**
+Waits until the channel is connected, so that a peer that cannot be reached fails before anything was sent:
+`TransportError('network')` with `dispatched: false`. A call started on a ready channel may have reached the
+peer, whatever then goes wrong.
+*/
+function ready(client: Client, clock: Watch): Promise<void> {
+  // A channel already connected needs no wait (and no timer of grpc-js's).
+  if (client.getChannel().getConnectivityState(false) === connectivityState.READY) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(beforeDispatch(clock));
+    clock.signal.addEventListener('abort', onAbort, { once: true });
+    // grpc-js gives up at the deadline passed; ours is the watch's, so the wait is bounded by it.
+    client.waitForReady(Number.POSITIVE_INFINITY, (error) => {
+      clock.signal.removeEventListener('abort', onAbort);
+      if (clock.signal.aborted) {
+        reject(beforeDispatch(clock));
+      } else if (error === undefined || error === null) {
+        resolve();
+      } else {
+        reject(new TransportError('network', { dispatched: false, cause: { code: 'UNAVAILABLE' } }));
+      }
+    });
+  });
+}
+
+/**
+What the status module reads of a failed call. grpc-js keeps the peer's trailers, less `grpc-status` and
+`grpc-message`, as the error's metadata; a status it made up itself (a dropped connection) has none.
+*/
+function endOf(error: unknown): GrpcEnd | null {
+  if (error === null || typeof error !== 'object' || !('code' in error) || typeof error.code !== 'number') {
+    return null;
+  }
+  const metadata = (error as ServiceError).metadata;
+  const details = metadata?.get('grpc-status-details-bin')[0];
+  return {
+    code: error.code,
+    fromPeer: metadata !== undefined && Object.keys(metadata.getMap()).length > 0,
+    ...(details instanceof Uint8Array ? { statusDetails: details } : {}),
+  };
+}
+
+const identity = (value: Buffer): Buffer => value;
+const serialize = (value: Uint8Array): Buffer =>
+  Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
+/** The channel of one interface. */
+export type GrpcChannel = {
+  /** One unary call: the answer's bytes, at most `responseBodyBytes`. */
+  unary(call: GrpcCall): Promise<Uint8Array>;
+  /**
+  Resolves once the peer sent its headers (or a first message); each message is at most `sseEventBytes`.
+  */
+  stream(call: GrpcCall): Promise<GrpcMessages>;
+};
+
+/**
+Opens the channel of one interface. grpc-js connects lazily, so nothing is sent before the first call; the
+message bounds are the HTTP bindings' (docs/protocol-checks.md#grpc): a request above `requestBodyBytes` is
+refused before it leaves, a unary answer above `responseBodyBytes` and a stream message above `sseEventBytes`
+are refused as `body-too-large`.
+
+@example
+```ts
+const channel = openGrpcChannel({ address: '127.0.0.1:50051', secure: false, url }, limits);
+const bytes = await channel.unary({ path: '/lf.a2a.v1.A2AService/GetTask', body, context: {}, trailers });
+```
+*/
+export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel {
+  const client = new Client(
+    target.address,
+    target.secure ? credentials.createSsl() : credentials.createInsecure(),
+    {
+      'grpc.max_receive_message_length': Math.max(limits.responseBodyBytes, limits.sseEventBytes),
+      'grpc.max_send_message_length': limits.requestBodyBytes,
+    },
+  );
+
+  async function prepare(call: GrpcCall, clock: Watch): Promise<Metadata> {
+    if (call.body.byteLength > limits.requestBodyBytes) {
+      throw new RequestError('body-too-large');
+    }
+    clock.arm(limits.requestTimeoutMs, 'timeout');
+    if (clock.signal.aborted) {
+      throw beforeDispatch(clock);
+    }
+    const metadata = await metadataOf(call, target, clock);
+    await ready(client, clock);
+    call.context.onDispatch?.('POST');
+    return metadata;
+  }
+
+  return {
+    async unary(call) {
+      const clock = watch(call.context.signal);
+      try {
+        const metadata = await prepare(call, clock);
+        return await new Promise<Uint8Array>((resolve, reject) => {
+          const pending = client.makeUnaryRequest(
+            call.path,
+            serialize,
+            identity,
+            call.body,
+            metadata,
+            (error: ServiceError | null, value?: Buffer) => {
+              if (error !== null || value === undefined) {
+                reject(
+                  grpcFailure(endOf(error), { established: false, why: clock.why, trailers: call.trailers }),
+                );
+              } else if (value.byteLength > limits.responseBodyBytes) {
+                reject(grpcFailure(null, { established: false, why: 'too-large', trailers: call.trailers }));
+              } else {
+                resolve(value);
+              }
+            },
+          );
+          clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
+          if (clock.signal.aborted) {
+            pending.cancel();
+          }
+        });
+      } finally {
+        clock.stop();
+      }
+    },
+
+    async stream(call) {
+      const clock = watch(call.context.signal);
+      let metadata: Metadata;
+      try {
+        metadata = await prepare(call, clock);
+      } catch (error) {
+        clock.stop();
+        throw error;
+      }
+      const pending = client.makeServerStreamRequest(call.path, serialize, identity, call.body, metadata);
+      clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
+      if (clock.signal.aborted) {
+        pending.cancel();
+      }
+      try {
+        await established(pending);
+      } catch (error) {
+        clock.stop();
+        throw grpcFailure(endOf(error), { established: false, why: clock.why, trailers: call.trailers });
+      }
+      clock.disarm();
+      return messages(pending, clock, call.trailers, limits);
+    },
+  };
+}
+
+function established(pending: ClientReadableStream<Buffer>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      pending.off('metadata', done);
+      pending.off('readable', done);
+      pending.off('error', reject);
+      resolve();
+    };
+    pending.once('metadata', done);
+    pending.once('readable', done);
+    pending.once('error', reject);
+  });
+}
+
+/**
+Reads a server stream one message at a time: each message the peer sent is read before the error that ended
+the call, so a stream cut after two messages delivers both, then breaks (a Node stream's own iterator drops
+what it buffered once an error is emitted). The stream is paused while a message waits for its reader.
+*/
+function readerOf(pending: ClientReadableStream<Buffer>): () => Promise<IteratorResult<Buffer, undefined>> {
+  const queue: Buffer[] = [];
+  let failed: { readonly error: unknown } | undefined;
+  let done = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  pending.on('data', (message: Buffer) => {
+    queue.push(message);
+    pending.pause();
+    notify();
+  });
+  pending.on('end', () => {
+    done = true;
+    notify();
+  });
+  pending.on('error', (error: unknown) => {
+    failed = { error };
+    notify();
+  });
+  return async () => {
+    for (;;) {
+      const message = queue.shift();
+      if (message !== undefined) {
+        return { done: false, value: message };
+      }
+      if (failed !== undefined) {
+        throw failed.error;
+      }
+      if (done) {
+        return { done: true, value: undefined };
+      }
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      pending.resume();
+      await woken;
+    }
+  };
+}
+
+function messages(
+  pending: ClientReadableStream<Buffer>,
+  clock: Watch,
+  trailers: GrpcTrailers,
+  limits: Limits,
+): GrpcMessages {
+  const read = readerOf(pending);
+  let ended = false;
+  const end = () => {
+    if (!ended) {
+      ended = true;
+      clock.stop();
+      pending.cancel();
+    }
+  };
+  const finished: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  return {
+    async next() {
+      if (ended) {
+        return finished;
+      }
+      // docs/protocol-checks.md#grpc: the stream's deadline ends at establishment, then the idle bound runs
+      // between two messages.
+      clock.arm(limits.streamIdleTimeoutMs, 'idle');
+      try {
+        const step = await read();
+        clock.disarm();
+        if (step.done === true) {
+          end();
+          return finished;
+        }
+        if (step.value.byteLength > limits.sseEventBytes) {
+          throw grpcFailure(null, { established: true, why: 'too-large', trailers });
+        }
+        return { done: false, value: step.value };
+      } catch (error) {
+        const failure =
+          error instanceof ExchangeError
+            ? error
+            : grpcFailure(endOf(error), { established: true, why: clock.why, trailers });
+        end();
+        throw failure;
+      }
+    },
+    async return() {
+      end();
+      return finished;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+@module
+`@surecall/client/grpc`: the gRPC binding (A2A spec §10) for Node, kept out of every other entry so that a web
+app's bundle holds none of it (`browser` → `null` in `package.json`). `@grpc/grpc-js` and `@bufbuild/protobuf`
+are optional peer dependencies that only this entry loads. A client given {@link grpcBinding} can select or
+pin a `GRPC` interface under the same rules as the other two bindings (docs/protocol-checks.md#grpc).
+*/
+import type { GrpcBindingProvider } from '../binding.js';
+import { createGrpcBinding } from './binding.js';
+
+export type { GrpcBindingProvider } from '../binding.js';
+
+/**
+The gRPC binding, to hand to `discover()` or `createClient()` as `grpc`.
+
+@example
+```ts
+import { discover } from '@surecall/client';
+import { grpcBinding } from '@surecall/client/grpc';
+
+const client = await discover('https://agent.example', {
+  grpc: grpcBinding,
+  pins: [{ binding: 'GRPC', url: 'https://agent.example' }],
+});
+```
+*/
+export const grpcBinding: GrpcBindingProvider = Object.freeze({
+  protocolBinding: 'GRPC',
+  createBinding: createGrpcBinding,
+});
