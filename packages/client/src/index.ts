@@ -16,7 +16,14 @@ export type { FetchFunction } from './bindings/binding.js';
 export type { CallOptions } from './client/call.js';
 export type { A2aClient, SendMessageResult } from './client/client.js';
 export { createClient } from './client/client.js';
-export type { ClientOptions, HeaderContext, HeadersOption, InterfacePin } from './client/options.js';
+export type {
+  ClientOptions,
+  HeaderContext,
+  HeadersOption,
+  Interceptor,
+  InterceptorAnswer,
+  InterfacePin,
+} from './client/options.js';
 export type { OperationParams } from './client/outbound.js';
 export type {
   ProtocolBinding,

@@ -76,6 +76,50 @@ const headers: HeadersOption = ({ attempt }) => ({ traceparent: newTraceparent()
 export type HeadersOption = (context: HeaderContext) => Readonly<Record<string, string>> | undefined;
 
 /**
+What an {@link Interceptor}'s `after` is told about one HTTP answer: the request's {@link HeaderContext}, the
+status, and the answer's headers by lowercase name (a browser shows only those CORS exposes). The body is not
+here: the checked answer is what the call returns.
+
+@example
+```ts
+const answer: InterceptorAnswer = { ...context, httpStatus: 200, headers: { 'x-request-id': 'r-1' } };
+```
+*/
+export type InterceptorAnswer = HeaderContext & {
+  readonly httpStatus: number;
+  readonly headers: Readonly<Record<string, string>>;
+};
+
+/**
+A per-call hook (docs/protocol-checks.md#interceptors). `before` is asked once per HTTP request, every retry
+and stream resumption included, after `headers` and the interceptors ahead of it, and returns headers to add
+under the rules of {@link HeadersOption}; it throws to refuse the call with `RequestError('invalid-params')`
+before anything is sent. `after` sees each HTTP answer that arrived, before its body is read; what it throws
+is ignored. Neither sees the request's body, its idempotency key or the token, and neither can send.
+
+@example
+```ts
+const tenant: Interceptor = {
+  before: () => ({ 'x-tenant': 'acme' }),
+  after: ({ headers }) => remember(headers['x-request-id']),
+};
+```
+*/
+export type Interceptor = {
+  readonly before?: HeadersOption;
+  readonly after?: (answer: InterceptorAnswer) => void;
+};
+
+/** An {@link Interceptor} as the client keeps it: its own frozen copy, each hook a function or absent. */
+export type ResolvedInterceptor = {
+  readonly before: HeadersOption | undefined;
+  readonly after: ((answer: InterceptorAnswer) => void) | undefined;
+};
+
+/** At most this many interceptors per client. */
+export const maxInterceptors = 16;
+
+/**
 Everything a client is built from. `discover()` fills these from a fetched, digested card; until then a caller
 passes an already validated card (from `parseAgentCard`) and its digest (from `cardDigest(rawCard)` in
 `digest.ts`, over the card's JSON exactly as received).
@@ -135,6 +179,11 @@ export type ClientOptions = {
   undefined
   */
   readonly fetch?: FetchFunction;
+  /**
+  Per-call hooks, run in this order on every HTTP request and answer ({@link Interceptor}). @default
+  undefined
+  */
+  readonly interceptors?: readonly Interceptor[];
 };
 
 /** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
@@ -158,6 +207,8 @@ export type ResolvedClientOptions = {
   readonly headers: HeadersOption | undefined;
   /** `undefined` when none was given: the platform's `fetch`, looked up per request. */
   readonly fetch: FetchFunction | undefined;
+  /** `undefined` when none was given. */
+  readonly interceptors: readonly ResolvedInterceptor[] | undefined;
 };
 
 /** The defaults of the optional client options (CONTRIBUTING.md#options). */
@@ -349,13 +400,41 @@ export function functionOption<T>(value: T, option: string): T {
   return value;
 }
 
+function resolveInterceptors(list: unknown): readonly ResolvedInterceptor[] | undefined {
+  if (list === undefined) {
+    return undefined;
+  }
+  if (!Array.isArray(list)) {
+    throw new OptionsError('interceptors', 'malformed');
+  }
+  if (list.length > maxInterceptors) {
+    throw new OptionsError('interceptors', 'above-ceiling', maxInterceptors);
+  }
+  // A copy of each hook, taken now: an interceptor object changed later changes nothing
+  // (CONTRIBUTING.md#options).
+  return Object.freeze(
+    list.map((entry: unknown, index) => {
+      if (entry === null || typeof entry !== 'object') {
+        throw new OptionsError(`interceptors.${index}`, 'malformed');
+      }
+      const { before, after } = entry as Interceptor;
+      return Object.freeze({
+        before: functionOption(before, `interceptors.${index}.before`),
+        after: functionOption(after, `interceptors.${index}.after`),
+      });
+    }),
+  );
+}
+
 /**
 Validates the client options and applies the defaults: the only place they are merged
 (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed,
 `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too
 many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity};
 `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy};
-`peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`).
+`peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`); `interceptors` not
+an array (`malformed`) or longer than {@link maxInterceptors} (`above-ceiling`), an entry not an object or a
+hook not a function (`interceptors.<index>`, `interceptors.<index>.before`, `malformed`).
 
 @example
 ```ts
@@ -407,5 +486,6 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     honoursIdempotency: asserted ?? honoursIdempotency(card),
     headers,
     fetch,
+    interceptors: resolveInterceptors(options.interceptors),
   });
 }
