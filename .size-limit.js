@@ -32,8 +32,9 @@ export default [
     // +3.8 kB (34.0 kB): ky 2 (8.9 kB gzipped alone, against ky 1.14's 5.1 kB; the design keeps ky as the HTTP layer).
     // -0.1 kB (33.8 kB): issue 28's restructure (named modules and functions over explicit state, the loader handed down, the client layer in client/, protocol/ without its barrel, durable/ split) ends smaller than it started: the members that may be absent are written by one function (core/optional-members.ts), and client/client.ts imports the loader and then the call runner before the rest, so that the bundle lays ky and zod out ahead of the client's own code.
     // +0.27 kB (34.09 kB): what the page's own path must hold for three features whose code otherwise loads on demand: the card request's A2A-Version and the call that asks for its fallback, the refusals that name their fix (both issue 34), the token kept to mask it in a refusal's own words and A2aClient.withExtendedCard (both issue 39); each stayed within 34.0 kB alone, together they do not.
-    // +0.05 kB (34.14 kB): a client given the gRPC binding pins and selects a GRPC interface (`speaks` in client/options.ts, the discovery fix naming a GRPC interface; issue 29): the binding itself is behind `@surecall/client/grpc`, none of it in this bundle.
-    limit: '34.15 kB',
+    // +0.05 kB (34.14 kB): a client given the gRPC binding pins and selects a GRPC interface (`speaks` in client/pin.ts, the discovery fix naming a GRPC interface; issue 29): the binding itself is behind `@surecall/client/grpc`, none of it in this bundle.
+    // +0.13 kB (34.27 kB): ClientOptions.interceptors (issue 33 item 1): the option's check where every option is resolved, when the client is built (client/options.ts, an OptionsError naming the interceptor), and the call's hand-over to the hooks, which load on demand with the extra headers (client/interceptors.ts); nothing of it can load later, since a bad list must be refused by createClient itself.
+    limit: '34.3 kB',
     modifyEsbuildConfig: withoutDeferred,
   },
   {
@@ -53,8 +54,9 @@ export default [
     // +0.11 kB (47.98 kB): the card request's A2A-Version and its one plain fallback in a page whose cross-origin card fetch failed (issue 34 item 2): the fallback's test and event load on demand (discovery/card-fallback.ts), and the page's path carries only the call that asks for it (+0.06 kB in the row above, within its limit).
     // +0.14 kB (48.12 kB): the refusals that name their fix (issue 34 item 3: DiscoveryError.fix, `loopback` where it admits a refused loopback URL or first-fetch trust, the card's preferred interface for a pin mismatch), which discover() throws from the page's path before anything loads; the row above carries them too (+0.11 kB, to 33.995 kB of its 34.0), paid in part by one check of the callback options (client/options.ts functionOption).
     // +0.05 kB (48.17 kB): a refusal's text may hold any character, escaped before the caller sees it (protocol/text.ts inertText; issue 39 item 2).
-    // +0.05 kB (48.22 kB): a client given the gRPC binding pins and selects a GRPC interface (`speaks` in client/options.ts, used by discovery; the provider's binding built in client/call.ts); the gRPC binding itself is in no browser bundle (`@surecall/client/grpc`, issue 29).
-    limit: '48.25 kB',
+    // +0.05 kB (48.22 kB): a client given the gRPC binding pins and selects a GRPC interface (`speaks` in client/pin.ts, used by discovery; the provider's binding built in client/call.ts); the gRPC binding itself is in no browser bundle (`@surecall/client/grpc`, issue 29).
+    // +0.25 kB (48.47 kB): ClientOptions.interceptors (issue 33 item 1): the page's share as above, and the hooks themselves in the deferred module (client/interceptors.ts: each `before` checked with `headers`, each `after` shown the answer's head).
+    limit: '48.5 kB',
     modifyEsbuildConfig: browser,
   },
   {
@@ -73,7 +75,8 @@ export default [
     // +0.02 kB (62.31 kB): a refusal's text may hold any character, as above.
     // -0.32 kB (61.99 kB): what the Node stores' refusals tell their reader to do leaves core/ledger-error.ts for ledger/refusal-hints.ts, which only those stores import; the durable agent tells Deno from Node by the marks each prints (durable/environment.ts), with the client and ledger checks sharing one helper (issue 38).
     // +0.06 kB (62.05 kB): a client given the gRPC binding pins and selects a GRPC interface, as above (issue 29).
-    limit: '62.1 kB',
+    // +0.31 kB (62.36 kB): ClientOptions.interceptors, as above (issue 33 item 1).
+    limit: '62.4 kB',
     modifyEsbuildConfig: browser,
   },
 ];

@@ -11,6 +11,7 @@ import type { FileLedgerOptions } from '@surecall/client/ledger/file';
 import type { JournalContents } from '@surecall/client/ledger/journal';
 import type { openLedger as openMemoryLedger } from '@surecall/client/ledger/memory';
 import type { PostgresLedgerOptions } from '@surecall/client/ledger/postgres';
+import type { TracingOptions } from '@surecall/client/otel';
 import type { Task } from '@surecall/client/protocol';
 import type { SurecallDevtoolsProps } from '@surecall/devtools';
 import type { FaultSpec } from '@surecall/mocks';
@@ -33,6 +34,7 @@ export type Entries = [
   JournalContents,
   typeof openMemoryLedger,
   PostgresLedgerOptions,
+  TracingOptions,
   Task,
   typeof run,
   FaultSpec,

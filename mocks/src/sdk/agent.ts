@@ -75,6 +75,15 @@ export type RunningSdkAgent = {
   readonly webhookUrl: string;
   /** Every push notification received at `webhookUrl`, in arrival order. */
   readonly pushes: readonly PushDelivery[];
+  /**
+  Every request the server received but the webhook's, in arrival order: its method, path and headers by
+  lowercase name, for tests of what a client sends beside the body (a tenant, a `traceparent`).
+  */
+  readonly received: readonly {
+    readonly method: string;
+    readonly path: string;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  }[];
   /** Stop the executor's timers, cut every open connection (streams included) and close the port. */
   close(): Promise<void>;
 };
@@ -247,10 +256,17 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
   );
   const userBuilder = bearerUserBuilder(bearerToken);
   const pushes: PushDelivery[] = [];
+  const received: RunningSdkAgent['received'][number][] = [];
 
   // Routes are added after listen so that the card can name the bound port; nothing can call before we
   // return.
   const legacyCompat = { enabled: legacy };
+  app.use((request, _response, next) => {
+    if (request.path !== '/webhook') {
+      received.push({ method: request.method, path: request.path, headers: { ...request.headers } });
+    }
+    next();
+  });
   app.use(agentCardPath, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
   app.use(jsonRpcPath, jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
   app.use(restPath, restHandler({ requestHandler, userBuilder, legacyCompat }));
@@ -274,6 +290,7 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
     bearerToken,
     webhookUrl: `${origin}/webhook`,
     pushes,
+    received,
     close: async () => {
       executor.close();
       grpc?.server.forceShutdown();

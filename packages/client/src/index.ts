@@ -16,8 +16,15 @@ export type { FetchFunction } from './bindings/binding.js';
 export type { CallOptions } from './client/call.js';
 export type { A2aClient, SendMessageResult } from './client/client.js';
 export { createClient } from './client/client.js';
-export type { ClientOptions, HeaderContext, HeadersOption, InterfacePin } from './client/options.js';
+export type {
+  ClientOptions,
+  HeaderContext,
+  HeadersOption,
+  Interceptor,
+  InterceptorAnswer,
+} from './client/options.js';
 export type { OperationParams } from './client/outbound.js';
+export type { InterfacePin } from './client/pin.js';
 export type {
   ProtocolBinding,
   SecurityOptions,

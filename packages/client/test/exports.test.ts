@@ -6,6 +6,7 @@ import * as fileLedger from '@surecall/client/ledger/file';
 import * as journal from '@surecall/client/ledger/journal';
 import * as memoryLedger from '@surecall/client/ledger/memory';
 import * as postgresLedger from '@surecall/client/ledger/postgres';
+import * as otel from '@surecall/client/otel';
 import * as protocol from '@surecall/client/protocol';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +84,15 @@ describe('the package entries', () => {
         "safeParseMessage",
         "safeParseTask",
         "terminalStates",
+      ]
+    `);
+  });
+
+  it('give OpenTelemetry its own entry, the one that imports the optional peer', () => {
+    expect(names(otel)).toMatchInlineSnapshot(`
+      [
+        "createTracing",
+        "tracerName",
       ]
     `);
   });

@@ -19,6 +19,7 @@ import { discover, fetchAgentCard } from '../src/discovery/discovery.js';
 import { durableAgent } from '../src/durable/agent.js';
 import { openLedger } from '../src/ledger/file.js';
 import { openLedger as openMemoryLedger } from '../src/ledger/memory.js';
+import { createTracing } from '../src/otel.js';
 import type { JsonValue } from '../src/protocol/json-value.js';
 import type { Message } from '../src/protocol/message.js';
 import {
@@ -29,10 +30,12 @@ import {
   sseText,
   startHostilePeer,
 } from './support/hostile-peer.js';
+import { exporter, installTracing, provider, spanText } from './support/tracing.js';
 
 let peer: HostilePeer;
 let directory = '';
 beforeAll(async () => {
+  installTracing();
   peer = await startHostilePeer();
   directory = await mkdtemp(join(tmpdir(), 'surecall-hostile-'));
 });
@@ -172,6 +175,24 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+/** A client of the peer with tracing on: its spans go to the in-memory exporter. */
+async function tracedClient(binding: ProtocolBinding): Promise<A2aClient> {
+  exporter.reset();
+  const tracing = createTracing({ tracerProvider: provider });
+  const client = await peer.client(binding, { interceptors: [tracing.interceptor] });
+  tracing.observe(client);
+  return client;
+}
+
+/** The finished spans: one per call, holding neither the token nor the words sent. */
+function expectSpansSecretFree(words: string): void {
+  const spans = exporter.getFinishedSpans();
+  expect(spans.length).toBeGreaterThan(0);
+  expect(spanText(spans)).not.toContain(peer.secret);
+  expect(spanText(spans)).not.toContain('tokSECRET');
+  expect(spanText(spans)).not.toContain(words);
+}
+
 function listened(client: A2aClient): ClientEvent[] {
   const events: ClientEvent[] = [];
   client.events.subscribe((event) => events.push(event));
@@ -184,13 +205,14 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('a peer reflecting the token ov
     async (_name, answer) => {
       peer.answer = (call) => (call.operation.includes('essage') ? answer(call) : undefined);
       try {
-        const client = await peer.client(binding);
+        const client = await tracedClient(binding);
         const events = listened(client);
         const error = await caught(client.sendMessage({ message: message('reflect it') }));
         expect(isClientError(error)).toBe(true);
         expectSecretFree(error);
         expect(events.map((event) => event.type)).toContain('error');
         expectSecretFree(events);
+        expectSpansSecretFree('reflect it');
       } finally {
         peer.answer = undefined;
       }
@@ -232,7 +254,7 @@ describe('a peer reflecting the token in a stream', () => {
   it.each(Object.entries(streamAnswers))('%s', async (_name, frames) => {
     peer.answer = (call) => (call.operation === 'SendStreamingMessage' ? sseText(frames(call)) : undefined);
     try {
-      const client = await peer.client('JSONRPC');
+      const client = await tracedClient('JSONRPC');
       const events = listened(client);
       const error = await caught(
         (async () => {
@@ -244,6 +266,7 @@ describe('a peer reflecting the token in a stream', () => {
       expect(isClientError(error)).toBe(true);
       expectSecretFree(error);
       expectSecretFree(events);
+      expectSpansSecretFree('stream it');
     } finally {
       peer.answer = undefined;
     }

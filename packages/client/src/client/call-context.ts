@@ -19,8 +19,8 @@ import type { RetryNotice, runWithRetry } from '../idempotency/retry-loop.js';
 import { methods } from '../protocol/methods.js';
 import type { ClientMethod, OperationName } from '../protocol/operations.js';
 import type { StreamResponse } from '../protocol/stream.js';
-import type { extraHeadersOf } from '../wire/extra-headers.js';
 import { type ClientEvent, type ClientEventBase, type EventHub, errorJson } from './events.js';
+import type { CallHooks, callHooks } from './interceptors.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type PreparedCall, prepareCall } from './outbound.js';
 import type { ResumeOptions } from './resumption.js';
@@ -93,13 +93,13 @@ export type StreamRun = (
 
 /**
 What a call loads with its first need of it (ARCHITECTURE.md#decisions, "Code loads with its first use"):
-every operation's schemas but SendMessage's, a skill's scopes, the retry loop, the checks of the caller's
-extra headers. The client hands the loader down (`loader.ts`), so this module need not import it.
+every operation's schemas but SendMessage's, a skill's scopes, the retry loop, the caller's extra headers and
+interceptors. The client hands the loader down (`loader.ts`), so this module need not import it.
 */
 export type CallCode = SchemaCode & {
   readonly skillCallScopes: typeof skillCallScopes;
   readonly runWithRetry: typeof runWithRetry;
-  readonly extraHeadersOf: typeof extraHeadersOf;
+  readonly callHooks: typeof callHooks;
 };
 
 /**
@@ -276,7 +276,7 @@ export function start<T>(
   options: CallOptions | undefined,
   send: (request: object, context: CallContext) => T,
 ): T {
-  const { cardDigest, pin, security, fetch, headers: extraHeaders } = kit.resolved;
+  const { cardDigest, pin, security, fetch, headers: extraHeaders, interceptors } = kit.resolved;
   const { headers } = kit;
   const { operation } = call;
   const { request, taskId, scopes } = prepared;
@@ -289,28 +289,26 @@ export function start<T>(
     ...optionalMembers({ tenant: pin.tenant, taskId, skill: options?.skill, attempt: options?.attempt }),
   };
   const provider = security.kind === 'bearer' ? security.token : undefined;
-  const attempt = call.attempt ?? 1;
+  let hooks: CallHooks | undefined;
   const context: CallContext = {
-    ...optionalMembers({ signal: options?.signal, headers, fetch }),
-    ...(extraHeaders === undefined
-      ? {}
+    ...optionalMembers({ signal: options?.signal, headers }),
+    ...(extraHeaders === undefined && interceptors === undefined
+      ? optionalMembers({ fetch })
       : {
-          // docs/protocol-checks.md#extra-headers: asked once per HTTP request, with what the binding built;
-          // the checks load with the first request of a client given them.
-          extraHeaders: async (target: HeaderTarget) =>
-            (await kit.load(false)).extraHeadersOf(
-              ({ url, method: sentMethod }) =>
-                extraHeaders({
-                  operation,
-                  binding: pin.binding,
-                  method: sentMethod,
-                  url,
-                  callId: call.id,
-                  attempt,
-                  ...optionalMembers({ taskId }),
-                }),
-              target,
-            ),
+          // docs/protocol-checks.md#extra-headers, docs/protocol-checks.md#interceptors: asked once per HTTP
+          // request, with what the binding built, always before its fetch; the hooks load with the first
+          // request of a client given them.
+          extraHeaders: async (target: HeaderTarget) => {
+            hooks = (await kit.load(false)).callHooks(kit.resolved, {
+              operation,
+              binding: pin.binding,
+              callId: call.id,
+              attempt: call.attempt ?? 1,
+              ...optionalMembers({ taskId }),
+            });
+            return hooks.headers(target);
+          },
+          fetch: (input, init) => (hooks as CallHooks).fetch(input, init),
         }),
     ...(provider === undefined
       ? {}

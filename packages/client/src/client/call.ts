@@ -41,7 +41,7 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
     subscribeMethod,
     ...optionalMembers({ tenant: pin.tenant }),
   };
-  // A `GRPC` pin is resolved only for a client given the gRPC binding (`speaks`, `options.ts`), which builds
+  // A `GRPC` pin is resolved only for a client given the gRPC binding (`speaks`, `pin.ts`), which builds
   // it.
   return pin.binding === 'JSONRPC'
     ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })

@@ -22,8 +22,9 @@ import type { SendMessageResponse } from '../protocol/send-message.js';
 import type { StreamResponse } from '../protocol/stream.js';
 import type { Task } from '../protocol/task.js';
 import { type ClientEvents, createEventHub } from './events.js';
-import { type ClientOptions, type InterfacePin, resolveClientOptions } from './options.js';
+import { type ClientOptions, resolveClientOptions } from './options.js';
 import type { OperationParams } from './outbound.js';
+import type { InterfacePin } from './pin.js';
 import type { ProtocolBinding } from './security.js';
 
 /**

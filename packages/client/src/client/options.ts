@@ -3,36 +3,17 @@ import { OptionsError } from '../core/errors.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { honoursIdempotency } from '../idempotency/key.js';
 import { type RetryPolicy, type RetryPolicyOptions, resolveRetryPolicy } from '../idempotency/retry.js';
-import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
+import type { AgentCard } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import type { OperationName } from '../protocol/operations.js';
-import { isAbsoluteUri, isAbsoluteUrl } from '../protocol/text.js';
+import { isAbsoluteUri } from '../protocol/text.js';
+import { type InterfacePin, type ResolvedPin, resolvePin } from './pin.js';
 import {
   type ProtocolBinding,
   type ResolvedSecurity,
   resolveSecurity,
   type SecurityOptions,
 } from './security.js';
-
-/**
-The one interface the client talks to: a binding, its URL and its tenant, exactly as the card lists them
-(docs/protocol-checks.md#discovery-steps, step 12).
-
-@example
-```ts
-const pin: InterfacePin = { binding: 'HTTP+JSON', url: 'https://partner.example/a2a', tenant: 'acme' };
-```
-*/
-export type InterfacePin = {
-  readonly binding: ProtocolBinding;
-  /**
-  An absolute `http(s)` URL with no userinfo, query or fragment; compared with the card's after WHATWG
-  parsing, so `https://h:443/a2a` equals `https://h/a2a` but `/a2a/` does not equal `/a2a`.
-  */
-  readonly url: string;
-  /** The interface's tenant: both absent, or byte-equal. */
-  readonly tenant?: string;
-};
 
 /**
 What a {@link HeadersOption} is told about the HTTP request it adds headers to. Each attempt of a call is
@@ -74,6 +55,50 @@ const headers: HeadersOption = ({ attempt }) => ({ traceparent: newTraceparent()
 ```
 */
 export type HeadersOption = (context: HeaderContext) => Readonly<Record<string, string>> | undefined;
+
+/**
+What an {@link Interceptor}'s `after` is told about one HTTP answer: the request's {@link HeaderContext}, the
+status, and the answer's headers by lowercase name (a browser shows only those CORS exposes). The body is not
+here: the checked answer is what the call returns.
+
+@example
+```ts
+const answer: InterceptorAnswer = { ...context, httpStatus: 200, headers: { 'x-request-id': 'r-1' } };
+```
+*/
+export type InterceptorAnswer = HeaderContext & {
+  readonly httpStatus: number;
+  readonly headers: Readonly<Record<string, string>>;
+};
+
+/**
+A per-call hook (docs/protocol-checks.md#interceptors). `before` is asked once per HTTP request, every retry
+and stream resumption included, after `headers` and the interceptors ahead of it, and returns headers to add
+under the rules of {@link HeadersOption}; it throws to refuse the call with `RequestError('invalid-params')`
+before anything is sent. `after` sees each HTTP answer that arrived, before its body is read; what it throws
+is ignored. Neither sees the request's body, its idempotency key or the token, and neither can send.
+
+@example
+```ts
+const tenant: Interceptor = {
+  before: () => ({ 'x-tenant': 'acme' }),
+  after: ({ headers }) => remember(headers['x-request-id']),
+};
+```
+*/
+export type Interceptor = {
+  readonly before?: HeadersOption;
+  readonly after?: (answer: InterceptorAnswer) => void;
+};
+
+/** An {@link Interceptor} as the client keeps it: its own frozen copy, each hook a function or absent. */
+export type ResolvedInterceptor = {
+  readonly before: HeadersOption | undefined;
+  readonly after: ((answer: InterceptorAnswer) => void) | undefined;
+};
+
+/** At most this many interceptors per client. */
+export const maxInterceptors = 16;
 
 /**
 Everything a client is built from. `discover()` fills these from a fetched, digested card; until then a caller
@@ -140,18 +165,18 @@ export type ClientOptions = {
   pinned and selected like the other two; without it, none is. @default undefined
   */
   readonly grpc?: GrpcBindingProvider;
+  /**
+  Per-call hooks, run in this order on every HTTP request and answer ({@link Interceptor}). @default
+  undefined
+  */
+  readonly interceptors?: readonly Interceptor[];
 };
 
 /** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
 export type ResolvedClientOptions = {
   readonly card: AgentCard;
   readonly cardDigest: string;
-  readonly pin: {
-    readonly binding: ProtocolBinding;
-    /** The pin's URL, WHATWG-serialized. */
-    readonly url: string;
-    readonly tenant: string | undefined;
-  };
+  readonly pin: ResolvedPin;
   readonly security: ResolvedSecurity;
   readonly extensions: readonly string[];
   readonly limits: Limits;
@@ -165,6 +190,8 @@ export type ResolvedClientOptions = {
   readonly fetch: FetchFunction | undefined;
   /** `undefined` when none was given: no `GRPC` interface can be used. */
   readonly grpc: GrpcBindingProvider | undefined;
+  /** `undefined` when none was given. */
+  readonly interceptors: readonly ResolvedInterceptor[] | undefined;
 };
 
 /** The defaults of the optional client options (CONTRIBUTING.md#options). */
@@ -192,80 +219,6 @@ function deepFreeze<T>(value: T): T {
     }
   }
   return value;
-}
-
-function pinUrl(url: unknown): URL {
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === 'string' && isAbsoluteUrl(url) ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  // A pin names an interface, never a query or a fragment (docs/protocol-checks.md#discovery-steps: pins
-  // cannot carry one).
-  if (
-    parsed === undefined ||
-    (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
-    parsed.search !== '' ||
-    parsed.hash !== '' ||
-    (url as string).includes('#') ||
-    (url as string).includes('?')
-  ) {
-    throw new OptionsError('pin.url', 'malformed');
-  }
-  return parsed;
-}
-
-function sameUrl(listed: string, pinned: URL): boolean {
-  try {
-    return new URL(listed).href === pinned.href;
-  } catch {
-    return false;
-  }
-}
-
-/**
-Whether a client speaks `binding`: JSON-RPC and HTTP+JSON always, gRPC when given its binding
-(docs/protocol-checks.md#grpc).
-
-@example
-```ts
-speaks('GRPC', undefined); // false
-```
-*/
-export function speaks(binding: unknown, grpc: GrpcBindingProvider | undefined): binding is ProtocolBinding {
-  // The provider names its binding (`GRPC`), so a value that is no provider speaks none.
-  return binding === 'JSONRPC' || binding === 'HTTP+JSON' || (!!grpc && binding === grpc.protocolBinding);
-}
-
-function resolvePin(
-  card: AgentCard,
-  pin: InterfacePin,
-  grpc: GrpcBindingProvider | undefined,
-): ResolvedClientOptions['pin'] {
-  if (pin === null || typeof pin !== 'object') {
-    throw new OptionsError('pin', 'malformed');
-  }
-  if (!speaks(pin.binding, grpc)) {
-    throw new OptionsError('pin.binding', 'unsupported');
-  }
-  if (pin.tenant !== undefined && typeof pin.tenant !== 'string') {
-    throw new OptionsError('pin.tenant', 'malformed');
-  }
-  const url = pinUrl(pin.url);
-  // docs/protocol-checks.md#discovery-steps, steps 11-12: same binding (exact spelling), version exactly 1.0,
-  // same parsed URL, same tenant.
-  const listed = card.supportedInterfaces.some(
-    (entry: AgentInterface) =>
-      entry.protocolBinding === pin.binding &&
-      entry.protocolVersion === '1.0' &&
-      entry.tenant === pin.tenant &&
-      sameUrl(entry.url, url),
-  );
-  if (!listed) {
-    throw new OptionsError('pin', 'not-in-card');
-  }
-  return Object.freeze({ binding: pin.binding, url: url.href, tenant: pin.tenant });
 }
 
 /**
@@ -374,13 +327,41 @@ export function functionOption<T>(value: T, option: string): T {
   return value;
 }
 
+function resolveInterceptors(list: unknown): readonly ResolvedInterceptor[] | undefined {
+  if (list === undefined) {
+    return undefined;
+  }
+  if (!Array.isArray(list)) {
+    throw new OptionsError('interceptors', 'malformed');
+  }
+  if (list.length > maxInterceptors) {
+    throw new OptionsError('interceptors', 'above-ceiling', maxInterceptors);
+  }
+  // A copy of each hook, taken now: an interceptor object changed later changes nothing
+  // (CONTRIBUTING.md#options).
+  return Object.freeze(
+    list.map((entry: unknown, index) => {
+      if (entry === null || typeof entry !== 'object') {
+        throw new OptionsError(`interceptors.${index}`, 'malformed');
+      }
+      const { before, after } = entry as Interceptor;
+      return Object.freeze({
+        before: functionOption(before, `interceptors.${index}.before`),
+        after: functionOption(after, `interceptors.${index}.after`),
+      });
+    }),
+  );
+}
+
 /**
 Validates the client options and applies the defaults: the only place they are merged
 (CONTRIBUTING.md#options). Throws `OptionsError` naming the option: `cardDigest` malformed; `pin` malformed,
 `unsupported` binding or `not-in-card`; an extension malformed, repeated (`inconsistent`), `not-in-card`, too
 many (`above-ceiling`) or a required one missing (`not-satisfied`); `security` as {@link resolveSecurity};
 `limits.*` as {@link resolveLimits}; `subscribeMethod` malformed; `retry.*` as {@link resolveRetryPolicy};
-`peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`).
+`peerHonoursIdempotency` not a boolean, `headers` or `fetch` not a function (`malformed`); `interceptors` not
+an array (`malformed`) or longer than {@link maxInterceptors} (`above-ceiling`), an entry not an object or a
+hook not a function (`interceptors.<index>`, `interceptors.<index>.before`, `malformed`).
 
 @example
 ```ts
@@ -434,5 +415,6 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     headers,
     fetch,
     grpc,
+    interceptors: resolveInterceptors(options.interceptors),
   });
 }

@@ -8,13 +8,8 @@ validate the extensions and the security choice, and freeze all of it into an `A
 
 import { type A2aClient, createClient } from '../client/client.js';
 import type { DiscoveryEvent } from '../client/events.js';
-import {
-  CARD_DIGEST,
-  type ClientOptions,
-  extensionProblem,
-  type InterfacePin,
-  speaks,
-} from '../client/options.js';
+import { CARD_DIGEST, type ClientOptions, extensionProblem } from '../client/options.js';
+import { type InterfacePin, speaks } from '../client/pin.js';
 import {
   checkSecurityShape,
   type ProtocolBinding,

@@ -66,6 +66,9 @@ function isReserved(name: string): boolean {
 /**
 The extra headers of one request, by lowercase name: the function is asked once, with the request's URL and
 method, and the whole request is refused at the first bad header, so nothing is dropped or changed silently.
+Several sources of one request (the `headers` option, then each interceptor) add to the same `into` one after
+another, each named in a refusal's path by its own `at`; the bounds count them together, and a name two of
+them give is `header-repeated`.
 
 @throws RequestError `invalid-params` (nothing was sent): `headers` (the function threw or returned no
   object), `header-count`, `header-bytes`, `header-name`, `header-value`, `header-reserved`,
@@ -75,44 +78,52 @@ method, and the whole request is refused at the first bad header, so nothing is 
 extraHeadersOf(() => ({ 'X-Tenant': 'acme' }), { url, method: 'POST' }); // { 'x-tenant': 'acme' }
 ```
 */
-export function extraHeadersOf(extraHeaders: ExtraHeaders, target: HeaderTarget): Record<string, string> {
-  const headers: Record<string, string> = {};
+export function extraHeadersOf(
+  extraHeaders: ExtraHeaders,
+  target: HeaderTarget,
+  at = '$headers',
+  into: Record<string, string> = {},
+): Record<string, string> {
+  const headers = into;
   let extra: unknown;
   try {
     extra = extraHeaders({ url: target.url, method: target.method });
   } catch (error) {
-    throw refused('headers', '$headers', error);
+    throw refused('headers', at, error);
   }
   if (extra === undefined) {
     return headers;
   }
   if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) {
-    throw refused('headers', '$headers');
+    throw refused('headers', at);
   }
   const entries = Object.entries(extra);
-  if (entries.length > extraHeaderBounds.count) {
-    throw refused('header-count', '$headers');
+  if (entries.length + Object.keys(headers).length > extraHeaderBounds.count) {
+    throw refused('header-count', at);
   }
   let bytes = 0;
+  for (const [name, value] of Object.entries(headers)) {
+    bytes += name.length + value.length;
+  }
   for (const [index, [name, value]] of entries.entries()) {
     // Only a valid token is ever named in the path: a malformed name goes by its position.
     if (!token.test(name)) {
-      throw refused('header-name', `$headers[${index}]`);
+      throw refused('header-name', `${at}[${index}]`);
     }
     const lower = name.toLowerCase();
     if (isReserved(lower)) {
-      throw refused('header-reserved', `$headers.${lower}`);
+      throw refused('header-reserved', `${at}.${lower}`);
     }
     if (typeof value !== 'string' || !fieldValue.test(value)) {
-      throw refused('header-value', `$headers.${lower}`);
+      throw refused('header-value', `${at}.${lower}`);
     }
     if (Object.hasOwn(headers, lower)) {
       // Two spellings of one name ("X-Tenant" and "x-tenant"): which one wins would be a guess.
-      throw refused('header-repeated', `$headers.${lower}`);
+      throw refused('header-repeated', `${at}.${lower}`);
     }
     bytes += name.length + value.length;
     if (bytes > extraHeaderBounds.bytes) {
-      throw refused('header-bytes', '$headers');
+      throw refused('header-bytes', at);
     }
     headers[lower] = value;
   }

@@ -11,7 +11,7 @@ import { createMockAgentServer } from '@surecall/mocks/node';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { A2aClient } from '../../src/client/client.js';
-import type { InterfacePin } from '../../src/client/options.js';
+import type { InterfacePin } from '../../src/client/pin.js';
 import type { TokenContext } from '../../src/client/security.js';
 import { DiscoveryError, OptionsError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client/client.js';
-import type { InterfacePin } from '../../src/client/options.js';
+import type { InterfacePin } from '../../src/client/pin.js';
 import type { TokenContext } from '../../src/client/security.js';
 import { LedgerError } from '../../src/core/errors.js';
 import { cardDigest } from '../../src/discovery/digest.js';
