@@ -18,9 +18,9 @@ loaded by `connection.ts` alone.
 
 The folder: `options.ts` (the options, resolved once), `connection.ts` (the pool and its guards), `schema.ts`
 (the versioned migrations), `statements.ts` (the SQL), `row.ts` (a record's columns, checked against its body)
-and `history.ts` (a history, checked against its record's row), `store.ts` with `writes.ts` and `leases.ts`
-(the store the engine runs on), `worker-lock.ts` (one live process per worker id), `notify.ts` and
-`follower.ts` (`NOTIFY` and `LISTEN`).
+and `history.ts` (a history, checked against its record's row), `store.ts` with `writes.ts` (its writes
+gathered by `group-commit.ts`) and `leases.ts` (the store the engine runs on), `worker-lock.ts` (one live
+process per worker id), `notify.ts` and `follower.ts` (`NOTIFY` and `LISTEN`).
 */
 import { LedgerError } from '../../core/errors.js';
 import { openLedgerEngine } from '../engine.js';
