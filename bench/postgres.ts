@@ -3,14 +3,14 @@
 loopback, deleted afterwards).
 
 - `ledger-postgres-commit-64`: ledger commits per second with 64 concurrent writers (one ledger, 64
-  connections; each writer creates, starts and commits sends, three commits each, every one a statement that
-  checks the revision and the lease), beside a bare `INSERT` loop (each its own transaction, so an
+  connections; each writer creates, starts and commits sends, three commits each, each checking its revision,
+  digest and lease on its own row, and the writes made at once sharing a statement,
+  docs/durable-send.md#group-commit), beside a bare `INSERT` loop (each its own transaction, so an
   `INSERT … ; COMMIT`) with 64 connections writing rows of the same size to the same server in the same run.
-  Goal: ratio ≥ 0.5.
+  Goal: ratio ≥ 1.0 (batching beats one commit per row).
 - `durable-throughput-postgres-64`: durable sends per second, 64 concurrent senders across 4 worker processes
   each with its own PostgreSQL ledger on one schema, beside plain `sendMessage` calls from the same 4
-  processes at the same concurrency, to the mock agent on loopback in this process. Reported; the goal only
-  says the ratio is measured (> 0).
+  processes at the same concurrency, to the mock agent on loopback in this process. Goal: ratio ≥ 0.8.
 */
 import { type ChildProcess, execFile } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -159,18 +159,15 @@ export async function run(): Promise<BenchRow[]> {
         'commits/s',
         commit,
         `bare INSERT; COMMIT loop, ${writers} connections, same server`,
-        { op: '>=', ratio: 0.5 },
+        { op: '>=', ratio: 1.0 },
       ),
-      {
-        ...row(
-          'durable-throughput-postgres-64',
-          'sends/s',
-          throughput,
-          'plain sendMessage, 4 processes × 16 senders',
-          { op: '>=', ratio: 0 },
-        ),
-        goal: 'reported (durable ÷ plain)',
-      },
+      row(
+        'durable-throughput-postgres-64',
+        'sends/s',
+        throughput,
+        'plain sendMessage, 4 processes × 16 senders',
+        { op: '>=', ratio: 0.8 },
+      ),
     ];
   } finally {
     for (const entry of workers) {
