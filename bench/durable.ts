@@ -7,18 +7,19 @@
   ms. A durable send makes two durable ledger writes (the record and its executing attempt in one write before
   the request, the outcome after it), each one synchronized append (`O_DSYNC`,
   docs/durable-send.md#file-journal); beside it, the same run times two sequential appends of a ledger-sized
-  line, each followed by an `fdatasync`, to a bare file in the same folder. The goal: the overhead is at most
-  those two syncs plus 0.2 ms for everything else (validation, digests, the state machine). The anchor's text
-  also shows, in ms, the plain send, the same durable send on a memory ledger (the agent's own cost, no disk),
-  the file ledger's two commits measured alone (no request between them), the two bare syncs placed as a
-  durable send places them, each right after an exchange with the agent (only the syncs timed), and the
-  overhead of the same durable send on a file ledger opened with `loneSync: 'event-loop'` (each sync made on
-  the event-loop thread, docs/durable-send.md#what-a-durable-send-costs), so a miss can be placed: in the
-  ledger's commit path, in the agent, in the disk, or in waking the file-system thread that went idle during
-  the exchange. Each side is the median of 200 calls, then the median of 5 runs in rotating order.
+  line, each followed by an `fdatasync`, to a bare file in the same folder, placed as a durable send places
+  them: each right after an exchange with the agent, from the thread pool (only the syncs timed). The goal:
+  the overhead is at most those two syncs plus 0.2 ms for everything else (validation, digests, the state
+  machine). The anchor's text also shows, in ms, the plain send, the same durable send on a memory ledger (the
+  agent's own cost, no disk), the file ledger's two commits measured alone (no request between them), the two
+  bare syncs back to back, and the overhead of the same durable send on a file ledger opened with
+  `loneSync: 'event-loop'` (each sync made on the event-loop thread,
+  docs/durable-send.md#what-a-durable-send-costs), so a miss can be placed: in the ledger's commit path, in
+  the agent, in the disk, or in waking the file-system thread that went idle during the exchange. Each side is
+  the median of 200 calls, then the median of 5 runs in rotating order.
 - `durable-throughput-64`: durable sends per second with 64 concurrent senders on the file ledger, over the
   plain client's sends per second with 64 concurrent senders to the same loopback agent, alternating runs in
-  the same process; goal ≥ 0.8 (group commit makes durability nearly free at scale).
+  the same process; goal ≥ 0.95 (group commit makes durability nearly free at scale).
 - `durable-heap-per-send`: the heap a settled durable send leaves behind (file ledger, 5,000 sends after a
   warm-up of 500, 16 at a time, heap measured after a full GC), measured in a process of its own
   (`bench/heap-worker.ts`, so that nothing an earlier suite left is freed meanwhile) against a mock agent in
@@ -111,7 +112,7 @@ async function throughput(client: A2aClient, directory: string): Promise<BenchRo
     'sends/s',
     await sideBySide(runs, durable, plain),
     `plain client.sendMessage, ${concurrency} concurrent senders, same loopback agent`,
-    { op: '>=', ratio: 0.8 },
+    { op: '>=', ratio: 0.95 },
   );
 }
 
@@ -290,7 +291,9 @@ export async function run(): Promise<BenchRow[]> {
       }
     }
     const overhead = median(measured.durable) - median(measured.plain);
-    const budget = median(measured.syncs) + slackMs;
+    // The floor: the two syncs placed as a durable send places them, each right after an exchange, from the
+    // thread pool as the default `loneSync` makes them.
+    const budget = median(measured.placed) + slackMs;
     const onLoopOverhead = median(measured.onLoop) - median(measured.plain);
     const round = (value: number) => Math.round(value * 1000) / 1000;
     return [
@@ -298,10 +301,10 @@ export async function run(): Promise<BenchRow[]> {
         name: 'durable-overhead',
         unit: 'ms/send (median)',
         value: round(overhead),
-        anchor: `2 × (append + fdatasync) + ${slackMs} ms [plain send ${round(median(measured.plain))}; durable on a memory ledger ${round(median(measured.memory))}; the file ledger's 2 commits alone ${round(median(measured.commits))}; the 2 syncs each right after an exchange ${round(median(measured.placed))}; with loneSync 'event-loop' the overhead is ${round(onLoopOverhead)}, ratio ${round(onLoopOverhead / budget)}]`,
+        anchor: `2 × (append + fdatasync), each right after an exchange, + ${slackMs} ms [plain send ${round(median(measured.plain))}; durable on a memory ledger ${round(median(measured.memory))}; the file ledger's 2 commits alone ${round(median(measured.commits))}; the 2 syncs back to back ${round(median(measured.syncs))}; with loneSync 'event-loop' the overhead is ${round(onLoopOverhead)}, ratio ${round(onLoopOverhead / budget)}]`,
         anchorValue: round(budget),
         ratio: round(overhead / budget),
-        goal: `overhead <= 2 syncs + ${slackMs} ms (ratio <= 1)`,
+        goal: `overhead <= 2 placed syncs + ${slackMs} ms (ratio <= 1)`,
         met: overhead <= budget,
       },
       await throughput(client, directory),

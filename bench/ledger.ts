@@ -1,9 +1,10 @@
 /**
 `npm run bench -- ledger`: the file ledger's durable commits per second at 1, 16 and 256 concurrent writers,
 each beside a bare group-commit loop (one `writev` + one `fdatasync` per batch, nothing else) that writes the
-very lines the ledger wrote, at the same concurrency, in the same folder; `ledger-group-commit-gain` (256
-writers over 1) shows the bare loops' own gain beside it; and `ledger-open-10k`, the time to open a file
-ledger of 10,000 settled records (goal ≤ 50 ms), shown beside the time to read its files' bytes once.
+very lines the ledger wrote, at the same concurrency, in the same folder; `ledger-group-commit-gain`, the
+ledger's gain from 1 writer to 256 over the bare loops' own gain in the same run (goal ≥ 0.6); and
+`ledger-open-10k`, the time to open a file ledger of 10,000 settled records (goal ≤ 50 ms), shown beside the
+time to read its files' bytes once.
 */
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -189,14 +190,14 @@ export async function run(): Promise<BenchRow[]> {
         op: '>=',
         ratio: 0.5,
       }),
+      // Our gain from group commit (256 writers over 1) against the bare loops' own gain on this disk in this
+      // run, where there is no work per commit at all.
       row(
         'ledger-group-commit-gain',
-        'commits/s',
-        { ours: at(256).ours, anchor: at(1).ours },
-        // The bare loops' own gain beside it: what group commit gives on this disk with no work per commit at
-        // all.
-        `ledger-commit-1 [the bare loops' gain, 256 writers over 1: ${Math.round((at(256).anchor / at(1).anchor) * 10) / 10}×]`,
-        { op: '>=', ratio: 50 },
+        '× (256 writers over 1)',
+        { ours: at(256).ours / at(1).ours, anchor: at(256).anchor / at(1).anchor },
+        "the bare loops' gain, 256 writers over 1, same run",
+        { op: '>=', ratio: 0.6 },
       ),
       await openTenThousand(directory),
     ];

@@ -3,14 +3,16 @@
 loopback, deleted afterwards).
 
 - `ledger-postgres-commit-64`: ledger commits per second with 64 concurrent writers (one ledger, 64
-  connections; each writer creates, starts and commits sends, three commits each, every one a statement that
-  checks the revision and the lease), beside a bare `INSERT` loop (each its own transaction, so an
+  connections; each writer creates, starts and commits sends, three commits each, each checking its revision,
+  digest and lease on its own row, and the writes made at once sharing a statement,
+  docs/durable-send.md#group-commit), beside a bare `INSERT` loop (each its own transaction, so an
   `INSERT … ; COMMIT`) with 64 connections writing rows of the same size to the same server in the same run.
-  Goal: ratio ≥ 0.5.
+  Goal: ratio ≥ 1.0 (batching beats one commit per row).
 - `durable-throughput-postgres-64`: durable sends per second, 64 concurrent senders across 4 worker processes
   each with its own PostgreSQL ledger on one schema, beside plain `sendMessage` calls from the same 4
-  processes at the same concurrency, to the mock agent on loopback in this process. Reported; the goal only
-  says the ratio is measured (> 0).
+  processes at the same concurrency, to the mock agent on loopback in this process. Goal: ratio ≥ 0.8.
+- `ledger-postgres-claim-1m`, `ledger-postgres-inbox-1m`: claiming due records and listing the inbox as the
+  table grows from 10,000 to 1,000,000 settled records (bench/postgres-scale.ts). Goal: ratio ≤ 2.
 */
 import { type ChildProcess, execFile } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -23,6 +25,7 @@ import { openPostgresLedger } from '../packages/client/src/ledger/postgres/entry
 import { sourceChild } from './child.js';
 import { intent } from './fixtures.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
+import { scaleRows } from './postgres-scale.js';
 
 const runs = 3;
 const writers = 64;
@@ -153,24 +156,28 @@ export async function run(): Promise<BenchRow[]> {
       () => fleetRun(workers, 'durable'),
       () => fleetRun(workers, 'plain'),
     );
+    for (const entry of workers) {
+      entry.child.stdin?.end();
+    }
+    // The table as it grows, once the timed rows are done, so its seeding never slows theirs.
+    const admin = new pg.Pool({ connectionString: url, max: 2 });
+    const scale = await scaleRows(url, admin).finally(() => admin.end());
     return [
       row(
         'ledger-postgres-commit-64',
         'commits/s',
         commit,
         `bare INSERT; COMMIT loop, ${writers} connections, same server`,
-        { op: '>=', ratio: 0.5 },
+        { op: '>=', ratio: 1.0 },
       ),
-      {
-        ...row(
-          'durable-throughput-postgres-64',
-          'sends/s',
-          throughput,
-          'plain sendMessage, 4 processes × 16 senders',
-          { op: '>=', ratio: 0 },
-        ),
-        goal: 'reported (durable ÷ plain)',
-      },
+      row(
+        'durable-throughput-postgres-64',
+        'sends/s',
+        throughput,
+        'plain sendMessage, 4 processes × 16 senders',
+        { op: '>=', ratio: 0.8 },
+      ),
+      ...scale,
     ];
   } finally {
     for (const entry of workers) {

@@ -1,11 +1,13 @@
 /**
 @module
 What the store's functions share (`store.ts`, `writes.ts`, `leases.ts`): one writer's pool, options, session
-and statements, its worker lock, the heads of the records it holds, its announcements and its count of
-appends, passed to each of them as one explicit object.
+and statements, its worker lock, the heads of the records it holds, its announcements, its appends gathered
+into batches and their count, passed to each of them as one explicit object.
 */
+import type { StoreCommit } from '../engine.js';
 import type { LedgerRecord } from '../record.js';
 import type { Pool } from './connection.js';
+import type { GroupCommit } from './group-commit.js';
 import type { Announcer } from './notify.js';
 import type { ResolvedPostgresLedgerOptions } from './options.js';
 import type { Statements } from './statements.js';
@@ -26,6 +28,14 @@ export type StoreContext = {
   */
   readonly heads: Map<string, LedgerRecord>;
   readonly announcer: Announcer;
+  /** This writer's appends, gathered into batches (`writes.ts`, docs/durable-send.md#group-commit). */
+  readonly writes: Writes;
   /** Appends so far, which pace the pruning past the retention window. */
-  writes: number;
+  appended: number;
 };
+
+/** What one append writes: one commit, or a `create` and its `start`, all of one record. */
+export type Commits = readonly Pick<StoreCommit, 'record' | 'revision'>[];
+
+/** One writer's appends, gathered into batches. */
+export type Writes = GroupCommit<Commits>;

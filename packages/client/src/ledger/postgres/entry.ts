@@ -8,19 +8,20 @@ leased to one writer (its worker id and session, and an expiry on the database's
 writer lives); a record left executing by a writer whose lease lapsed becomes unknown, and any writer may then
 reconcile it. Due records carry their not-before time in a column, and writers claim them with
 `FOR UPDATE SKIP LOCKED`, so a fleet probes each record once without coordination. Plain SQL only (no
-extension, no trigger, no stored function), so PostgreSQL 13+ and compatible engines serve it; the schema
-lives in its own schema name and is versioned. A connection the database drops ends its statement with
-`LedgerError('io')`, never the process, and a follower reconnects and re-reads what it missed
-(docs/durable-send.md#when-the-database-drops-a-connection). One live process per worker id: a writer holds an
-advisory lock named after its worker id for its whole life, so a second live process with the same id is
-refused at open (docs/durable-send.md#one-live-process-per-worker-id). `pg` is an optional peer dependency,
-loaded by `connection.ts` alone.
+extension, no trigger, no stored function), so PostgreSQL 13+ serves it (ARCHITECTURE.md#decisions says what
+the distributed PostgreSQL-compatible databases lack); the schema lives in its own schema name and is
+versioned. A connection the database drops ends its statement with `LedgerError('io')`, never the process, and
+a follower reconnects and re-reads what it missed (docs/durable-send.md#when-the-database-drops-a-connection).
+One live process per worker id: a writer holds an advisory lock named after its worker id for its whole life,
+so a second live process with the same id is refused at open
+(docs/durable-send.md#one-live-process-per-worker-id). `pg` is an optional peer dependency, loaded by
+`connection.ts` alone.
 
 The folder: `options.ts` (the options, resolved once), `connection.ts` (the pool and its guards), `schema.ts`
 (the versioned migrations), `statements.ts` (the SQL), `row.ts` (a record's columns, checked against its body)
-and `history.ts` (a history, checked against its record's row), `store.ts` with `writes.ts` and `leases.ts`
-(the store the engine runs on), `worker-lock.ts` (one live process per worker id), `notify.ts` and
-`follower.ts` (`NOTIFY` and `LISTEN`).
+and `history.ts` (a history, checked against its record's row), `store.ts` with `writes.ts` (its writes
+gathered by `group-commit.ts`) and `leases.ts` (the store the engine runs on), `worker-lock.ts` (one live
+process per worker id), `notify.ts` and `follower.ts` (`NOTIFY` and `LISTEN`).
 */
 import { LedgerError } from '../../core/errors.js';
 import { optionalMembers } from '../../core/optional-members.js';

@@ -92,71 +92,84 @@ function columns(alias?: string): string {
 const bodyStatus = "((body::jsonb) -> 'state' ->> 'status')";
 
 /**
-The statements that write a record's revisions, each with the revision rows that follow its record's row.
+The statement that writes a batch of records' revisions (docs/durable-send.md#group-commit): one row of each
+array per record, at most one per record. Records at revision 0 are inserted (`ON CONFLICT DO NOTHING`: a
+taken id writes nothing); every other one is moved only where its expected revision, that revision's digest
+and the writer's lease all hold, each row checked on its own. Each revision row follows only a record row
+the statement wrote, and the statement returns the ids it wrote: a record missing from them was refused, and
+the others are durable together, in one transaction and one commit.
 */
+function batchStatement(records: string, revisions: string) {
+  return prepared(
+    `WITH inserted AS (
+       INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
+       SELECT n.id, n.status, n.revision, n.digest, n.created, n.updated, n.agent, n.delivery, n.contextual, n.due,
+              CASE WHEN n.keep THEN $W END, CASE WHEN n.keep THEN $S END, CASE WHEN n.keep THEN ${leaseUntil} END, n.body
+       FROM unnest($NEWIDS::text[], $NEWSTATUSES::text[], $NEWREVISIONS::integer[], $NEWDIGESTS::text[],
+                   $NEWCREATED::bigint[], $NEWUPDATED::bigint[], $NEWAGENTS::text[], $NEWDELIVERIES::text[],
+                   $NEWCONTEXTUAL::boolean[], $NEWDUE::bigint[], $NEWKEEP::boolean[], $NEWBODIES::text[])
+         AS n (id, status, revision, digest, created, updated, agent, delivery, contextual, due, keep, body)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id
+     ),
+     moved AS (
+       UPDATE ${records} r SET status = m.status, revision = m.revision, digest = m.digest, due_at = m.due, body = m.body,
+         contextual = m.contextual, updated_at = m.updated,
+         lease_worker = CASE WHEN m.keep THEN $W END,
+         lease_session = CASE WHEN m.keep THEN $S END,
+         lease_expires = CASE WHEN m.keep THEN ${leaseUntil} END
+       FROM unnest($IDS::text[], $STATUSES::text[], $REVISIONS::integer[], $DIGESTS::text[], $UPDATED::bigint[],
+                   $CONTEXTUAL::boolean[], $DUE::bigint[], $KEEP::boolean[], $BODIES::text[], $EXPECTED::integer[],
+                   $PREVIOUS::text[])
+         AS m (id, status, revision, digest, updated, contextual, due, keep, body, expected, previous)
+       WHERE r.id = ANY($IDS::text[]) AND r.id = m.id AND r.revision = m.expected AND r.digest = m.previous
+         AND ${mayWrite}
+       RETURNING r.id
+     ),
+     head AS (SELECT id FROM inserted UNION ALL SELECT id FROM moved),
+     written AS (
+       INSERT INTO ${revisions} (id, revision, body, worker, session)
+       SELECT w.id, w.revision, w.body, $W, $S
+       FROM unnest($REVISIONIDS::text[], $NUMBERS::integer[], $REVISIONBODIES::text[]) AS w (id, revision, body)
+       WHERE w.id IN (SELECT id FROM head)
+     )
+     SELECT id FROM head`,
+    [
+      'NEWIDS',
+      'NEWSTATUSES',
+      'NEWREVISIONS',
+      'NEWDIGESTS',
+      'NEWCREATED',
+      'NEWUPDATED',
+      'NEWAGENTS',
+      'NEWDELIVERIES',
+      'NEWCONTEXTUAL',
+      'NEWDUE',
+      'NEWKEEP',
+      'NEWBODIES',
+      'IDS',
+      'STATUSES',
+      'REVISIONS',
+      'DIGESTS',
+      'UPDATED',
+      'CONTEXTUAL',
+      'DUE',
+      'KEEP',
+      'BODIES',
+      'EXPECTED',
+      'PREVIOUS',
+      'REVISIONIDS',
+      'NUMBERS',
+      'REVISIONBODIES',
+      ...leaseParams,
+    ],
+  );
+}
+
+/** The statements that write records: the batch, the reason of a refusal, and the pruning. */
 function writeStatements(records: string, revisions: string) {
-  // Each revision's row, beside the record's row the statement wrote.
-  const revisionRows = `INSERT INTO ${revisions} (id, revision, body, worker, session)
-     SELECT head.id, written.revision, written.body, $W, $S FROM head, unnest($NUMBERS::integer[], $BODIES::text[]) AS written (revision, body)`;
   return {
-    // Revision 0: the record is new, leased to its creator, which is about to start it.
-    insertRecord: prepared(
-      `WITH head AS (
-         INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
-         VALUES ($ID, $STATUS, $REVISION, $DIGEST, $CREATED, $UPDATED, $AGENT, $DELIVERY, $CONTEXTUAL, $DUE,
-                 CASE WHEN $KEEP THEN $W END, CASE WHEN $KEEP THEN $S END, CASE WHEN $KEEP THEN ${leaseUntil} END, $BODY)
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id
-       )
-       ${revisionRows}`,
-      [
-        'ID',
-        'STATUS',
-        'REVISION',
-        'DIGEST',
-        'CREATED',
-        'UPDATED',
-        'AGENT',
-        'DELIVERY',
-        'CONTEXTUAL',
-        'DUE',
-        'KEEP',
-        ...leaseParams,
-        'BODY',
-        'NUMBERS',
-        'BODIES',
-      ],
-    ),
-    // docs/durable-send.md#leases: the expected revision, its digest and the lease, checked and moved in one
-    // statement.
-    moveRecord: prepared(
-      `WITH head AS (
-         UPDATE ${records} SET status = $STATUS, revision = $REVISION, digest = $DIGEST, due_at = $DUE, body = $BODY,
-           contextual = $CONTEXTUAL, updated_at = $UPDATED,
-           lease_worker = CASE WHEN $KEEP THEN $W END,
-           lease_session = CASE WHEN $KEEP THEN $S END,
-           lease_expires = CASE WHEN $KEEP THEN ${leaseUntil} END
-         WHERE id = $ID AND revision = $EXPECTED AND digest = $PREVIOUS AND ${mayWrite}
-         RETURNING id
-       )
-       ${revisionRows}`,
-      [
-        'ID',
-        'STATUS',
-        'REVISION',
-        'DIGEST',
-        'DUE',
-        'BODY',
-        'KEEP',
-        ...leaseParams,
-        'EXPECTED',
-        'PREVIOUS',
-        'CONTEXTUAL',
-        'UPDATED',
-        'NUMBERS',
-        'BODIES',
-      ],
-    ),
+    writeBatch: batchStatement(records, revisions),
     // Why a move found no row: the record's revision, and whether a live lease of another session holds it.
     refusal: statement(`SELECT revision, NOT ${mayWrite} AS held FROM ${records} WHERE id = $ID`, [
       'ID',

@@ -20,7 +20,7 @@ import { decodeRow, type RecordRow } from './row.js';
 import { qualify } from './schema.js';
 import { bind, type Statements } from './statements.js';
 import { releaseWorkerLock, type WorkerLockState } from './worker-lock.js';
-import { appendAll } from './writes.js';
+import { appendAll, createWrites } from './writes.js';
 
 /** What the store is made of. */
 export type StoreInput = {
@@ -140,7 +140,7 @@ async function closeStore(lifetime: Lifetime): Promise<void> {
 function storeContext(input: StoreInput): StoreContext {
   const { pool, settings, session, statements, lock } = input;
   const channel = `${settings.schema}.changes`;
-  return {
+  const context: StoreContext = {
     pool,
     settings,
     session,
@@ -148,8 +148,10 @@ function storeContext(input: StoreInput): StoreContext {
     lock,
     heads: new Map(),
     announcer: createAnnouncer({ pool, notify: statements.notify, channel, session }),
-    writes: 0,
+    writes: createWrites(settings.poolSize, () => context),
+    appended: 0,
   };
+  return context;
 }
 
 /** The store of one writer; a writer's (not a `readOnly` follower's) leases are renewed from now on. */

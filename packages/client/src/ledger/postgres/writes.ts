@@ -1,24 +1,30 @@
 /**
 @module
-The store's one write (docs/durable-send.md#leases): once the writer's worker lock is held, consecutive
-revisions of one record in ONE statement that checks the expected revision, its digest and the writer's lease,
-then this writer's cached head, then the announcement to followers; and, every so many writes, the pruning of
-what is past the retention window.
+The store's one write (docs/durable-send.md#leases, docs/durable-send.md#group-commit): once the writer's
+worker lock is held, a batch of records' revisions in ONE statement that checks each record's expected
+revision, its digest and the writer's lease on its own row, then this writer's cached heads, then the
+announcement to followers; and, every so many writes, the pruning of what is past the retention window. The
+writes of one writer gather into batches in `group-commit.ts`: each still succeeds or fails alone.
 */
 import { LedgerError } from '../../core/errors.js';
-import type { StoreCommit } from '../engine.js';
 import { io } from './connection.js';
-import type { StoreContext } from './context.js';
+import type { Commits, StoreContext, Writes } from './context.js';
+import { createGroupCommit, type Queued, submit } from './group-commit.js';
 import { announce } from './notify.js';
 import { agentKey, contextual, dueAt, keepsLease } from './row.js';
 import { bind } from './statements.js';
 import { holdWorkerLock } from './worker-lock.js';
 
-/** What one append writes: one commit, or a `create` and its `start`. */
-export type Commits = readonly Pick<StoreCommit, 'record' | 'revision'>[];
-
 // Appends between two prunings of what is past the retention window.
 const pruneEvery = 256;
+// Batches under way at once at most, each one statement on a connection of the pool (and never more than the
+// pool holds), and how many writes must wait before one starts beside another: several batches keep the
+// database's cores busy, each of several writes shares its commit. Measured by `ledger-postgres-commit-64`
+// (bench/postgres.ts): one batch at a time left the server one core, one write a batch its commit each.
+const batchSlots = 8;
+const batchGather = 8;
+// Records in one batch at most, so one statement's arrays stay a few hundred kilobytes.
+const batchLimit = 128;
 
 /**
 docs/durable-send.md#retention: a settled record past the window goes with its revisions; open records never
@@ -42,88 +48,173 @@ async function refusal(context: StoreContext, id: string, expected: number): Pro
   return new LedgerError('fenced', { rule: 'lease' });
 }
 
+/** The record an append leaves: its last commit's. */
+function lastRecord(commits: Commits): Commits[number]['record'] {
+  return (commits.at(-1) as Commits[number]).record;
+}
+
+/** The first revision an append writes, which decides its check. */
+function firstRevision(commits: Commits): Commits[number]['revision'] {
+  return (commits[0] as Commits[number]).revision;
+}
+
 /**
-The values both writes bind: the record's row as the last revision leaves it, the lease, and every revision's
-row.
+The values of one batch statement: a row of the inserted or of the moved records' arrays for each append (as
+its last revision leaves the record), every revision's row, and the writer's lease.
 */
-function rowValues(context: StoreContext, commits: Commits) {
-  const { record } = commits.at(-1) as Commits[number];
+function batchValues(context: StoreContext, batch: readonly Commits[]) {
+  const created = batch.filter((commits) => firstRevision(commits).revision === 0).map(lastRecord);
+  const moves = batch.filter((commits) => firstRevision(commits).revision > 0);
+  const moved = moves.map(lastRecord);
+  const revisions = batch.flatMap((commits) => commits.map((commit) => commit.revision));
   return {
-    ID: record.id,
-    STATUS: record.state.status,
-    REVISION: record.revision,
-    DIGEST: record.digest,
-    UPDATED: record.updatedAt,
-    CONTEXTUAL: contextual(record),
-    DUE: dueAt(record),
-    BODY: JSON.stringify(record),
-    KEEP: keepsLease(record),
+    NEWIDS: created.map((record) => record.id),
+    NEWSTATUSES: created.map((record) => record.state.status),
+    NEWREVISIONS: created.map((record) => record.revision),
+    NEWDIGESTS: created.map((record) => record.digest),
+    NEWCREATED: created.map((record) => record.createdAt),
+    NEWUPDATED: created.map((record) => record.updatedAt),
+    NEWAGENTS: created.map((record) => agentKey(record.agent)),
+    NEWDELIVERIES: created.map((record) => record.delivery),
+    NEWCONTEXTUAL: created.map(contextual),
+    NEWDUE: created.map(dueAt),
+    NEWKEEP: created.map(keepsLease),
+    NEWBODIES: created.map((record) => JSON.stringify(record)),
+    IDS: moved.map((record) => record.id),
+    STATUSES: moved.map((record) => record.state.status),
+    REVISIONS: moved.map((record) => record.revision),
+    DIGESTS: moved.map((record) => record.digest),
+    UPDATED: moved.map((record) => record.updatedAt),
+    CONTEXTUAL: moved.map(contextual),
+    DUE: moved.map(dueAt),
+    KEEP: moved.map(keepsLease),
+    BODIES: moved.map((record) => JSON.stringify(record)),
+    EXPECTED: moves.map((commits) => firstRevision(commits).revision - 1),
+    PREVIOUS: moves.map((commits) => firstRevision(commits).previousDigest ?? ''),
+    REVISIONIDS: revisions.map((revision) => revision.id),
+    NUMBERS: revisions.map((revision) => revision.revision),
+    REVISIONBODIES: revisions.map((revision) => JSON.stringify(revision)),
     W: context.settings.worker,
     S: context.session,
     LEASE: context.settings.leaseMs,
-    NUMBERS: commits.map((commit) => commit.revision.revision),
-    BODIES: commits.map((commit) => JSON.stringify(commit.revision)),
   };
 }
 
 /**
-Appends consecutive revisions of one record in ONE statement: the record's row moves to the last revision's
-state, and every revision gets its row. The first revision decides the check: revision 0 inserts the record
-(refused as `exists` when the id is taken); any later one needs the expected revision, its digest and the
-lease.
+Whether the database answered `error` as a refusal of the statement (an `ErrorResponse` with its SQLSTATE):
+the statement's transaction was rolled back, so none of its batch was written, and each may go again alone.
+Not a connection's end (class 08, or 57P: the server shutting down, the backend terminated), after which the
+commit may or may not have happened.
 */
-async function appendRevisions(context: StoreContext, commits: Commits): Promise<void> {
-  const first = (commits[0] as Commits[number]).revision;
-  const { record } = commits.at(-1) as Commits[number];
-  const values = rowValues(context, commits);
-  const { insertRecord, moveRecord } = context.statements;
-  if (first.revision === 0) {
-    const inserted = await context.pool.query(
-      bind(insertRecord, {
-        ...values,
-        CREATED: record.createdAt,
-        AGENT: agentKey(record.agent),
-        DELIVERY: record.delivery,
-      }),
+function refusedStatement(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) {
+    return false;
+  }
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return (
+    typeof severity === 'string' &&
+    typeof code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !code.startsWith('08') &&
+    !code.startsWith('57P')
+  );
+}
+
+/** Settles one append of a batch the statement answered: written (`ids` holds it), or refused with why. */
+async function settle(
+  context: StoreContext,
+  queued: Queued<Commits>,
+  ids: ReadonlySet<string>,
+): Promise<void> {
+  const commits = queued.item;
+  const record = lastRecord(commits);
+  if (!ids.has(record.id)) {
+    context.heads.delete(record.id);
+    const first = firstRevision(commits);
+    queued.reject(
+      first.revision === 0
+        ? new LedgerError('stale-revision', { rule: 'exists' })
+        : await refusal(context, record.id, first.revision - 1),
     );
-    if (inserted.rowCount !== commits.length) {
-      throw new LedgerError('stale-revision', { rule: 'exists' });
-    }
     return;
   }
-  const moved = await context.pool.query(
-    bind(moveRecord, { ...values, EXPECTED: first.revision - 1, PREVIOUS: first.previousDigest ?? '' }),
-  );
-  if (moved.rowCount !== commits.length) {
-    throw await refusal(context, record.id, first.revision - 1);
+  if (keepsLease(record)) {
+    context.heads.set(record.id, record);
+  } else {
+    context.heads.delete(record.id);
   }
+  for (const { revision } of commits) {
+    announce(context.announcer, record.id, revision.revision);
+  }
+  queued.resolve();
 }
 
 /**
-A store write: its revisions in one statement, then this writer's cached head, then the announcement to
-followers.
+Writes a batch in one statement and settles each of its appends. A statement the database refused as a whole
+(one append's revision row taken, say) wrote nothing: each append then goes again alone, so only the one that
+cannot be written fails.
+*/
+async function writeBatch(context: StoreContext, batch: readonly Queued<Commits>[]): Promise<void> {
+  let ids: Set<string>;
+  try {
+    const result = await context.pool.query<{ id: string }>(
+      bind(
+        context.statements.writeBatch,
+        batchValues(
+          context,
+          batch.map((queued) => queued.item),
+        ),
+      ),
+    );
+    ids = new Set(result.rows.map((row) => row.id));
+  } catch (error) {
+    for (const queued of batch) {
+      context.heads.delete(lastRecord(queued.item).id);
+    }
+    if (batch.length > 1 && refusedStatement(error)) {
+      // Each settles alone: one that fails again rejects only its own write.
+      await Promise.all(
+        batch.map((queued) => writeBatch(context, [queued]).catch((alone: unknown) => queued.reject(alone))),
+      );
+      return;
+    }
+    throw error;
+  }
+  await Promise.all(batch.map((queued) => settle(context, queued, ids)));
+}
+
+/**
+A batch as the group commit writes it: once the writer holds its worker lock, after the pruning it is due for.
+*/
+async function writeHeld(context: StoreContext, batch: readonly Queued<Commits>[]): Promise<void> {
+  // docs/durable-send.md#one-live-process-per-worker-id: only the process that holds its worker id writes.
+  await holdWorkerLock(context.lock);
+  const before = context.appended;
+  context.appended += batch.length;
+  if (Math.floor(before / pruneEvery) !== Math.floor(context.appended / pruneEvery)) {
+    await prune(context);
+  }
+  await writeBatch(context, batch);
+}
+
+/**
+The writes of the store whose context `of` gives (once it is made, which is before the first write), over a
+pool of `poolSize` connections, gathered into batches of at most one append per record.
+*/
+export function createWrites(poolSize: number, of: () => StoreContext): Writes {
+  return createGroupCommit({
+    slots: Math.min(batchSlots, poolSize),
+    limit: batchLimit,
+    gather: batchGather,
+    key: (commits: Commits) => lastRecord(commits).id,
+    write: (batch) => writeHeld(of(), batch),
+  });
+}
+
+/**
+A store write: its revisions with the batch it joins, in one statement; then this writer's cached head, then
+the announcement to followers. It fails alone, with why its own record was refused.
 */
 export function appendAll(context: StoreContext, commits: Commits): Promise<void> {
-  return io(async () => {
-    // docs/durable-send.md#one-live-process-per-worker-id: only the process that holds its worker id writes.
-    await holdWorkerLock(context.lock);
-    if (++context.writes % pruneEvery === 0) {
-      await prune(context);
-    }
-    const { record } = commits.at(-1) as Commits[number];
-    try {
-      await appendRevisions(context, commits);
-    } catch (error) {
-      context.heads.delete(record.id);
-      throw error;
-    }
-    if (keepsLease(record)) {
-      context.heads.set(record.id, record);
-    } else {
-      context.heads.delete(record.id);
-    }
-    for (const { revision } of commits) {
-      announce(context.announcer, record.id, revision.revision);
-    }
-  });
+  return io(() => submit(context.writes, commits));
 }

@@ -1,0 +1,163 @@
+/**
+The group commit of the PostgreSQL store (docs/durable-send.md#group-commit): concurrent writes of one writer
+share a statement, and so a round trip and a commit, while each still meets its own check of the expected
+revision, its digest and the lease and fails alone, with its own reason; a lone write is sent alone, at once.
+*/
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { LedgerError } from '../../src/core/errors.js';
+import { verifyHistory } from '../../src/ledger/ledger.js';
+import { openPostgresLedger, type PostgresLedger } from '../../src/ledger/postgres/entry.js';
+import { qualify } from '../../src/ledger/postgres/schema.js';
+import { storeStatements } from '../../src/ledger/postgres/statements.js';
+import { intent } from '../support/intent.js';
+import { rejectionOf } from '../support/rejection.js';
+
+const url = inject('postgresUrl');
+const suffix = crypto.randomUUID().slice(0, 8);
+const admin = new pg.Pool({ connectionString: url, max: 2 });
+const schemas: string[] = [];
+const pools: pg.Pool[] = [];
+
+afterAll(async () => {
+  for (const schema of schemas) {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }
+  await admin.end();
+  await Promise.all(pools.map((pool) => pool.end()));
+});
+
+/** The records of each batch statement the ledger ran on `pool`, in the order it sent them. */
+type Batches = { readonly sizes: number[] };
+
+/**
+A ledger on a schema of its own, over a pool the test owns, whose batch statements are counted as they are
+sent.
+*/
+async function countedLedger(): Promise<{ ledger: PostgresLedger; schema: string; batches: Batches }> {
+  const schema = `group_${schemas.length}_${suffix}`;
+  schemas.push(schema);
+  const pool = new pg.Pool({ connectionString: url, max: 16 });
+  pools.push(pool);
+  const { writeBatch } = storeStatements(qualify(schema));
+  const created = writeBatch.params.indexOf('NEWIDS');
+  const moved = writeBatch.params.indexOf('IDS');
+  const batches: Batches = { sizes: [] };
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  vi.spyOn(pool, 'query').mockImplementation(((...args: unknown[]) => {
+    const [sent] = args as [{ name?: string; values?: unknown[][] } | string];
+    if (typeof sent === 'object' && sent.name === writeBatch.name) {
+      batches.sizes.push((sent.values?.[created]?.length ?? 0) + (sent.values?.[moved]?.length ?? 0));
+    }
+    return query(...args);
+  }) as typeof pool.query);
+  const ledger = await openPostgresLedger({ pool }, { schema, worker: 'w1', poolSize: 16 });
+  return { ledger, schema, batches };
+}
+
+const start = (id: string) => ({ attemptId: `a-${id}`, messageId: `m-a-${id}` });
+const commit = (id: string) =>
+  ({ type: 'commit', attemptId: `a-${id}`, result: { kind: 'message' } }) as const;
+
+describe('group commit on PostgreSQL', () => {
+  it('sends a lone write alone, and concurrent writes in far fewer statements, each written whole', async () => {
+    const { ledger, batches } = await countedLedger();
+    for (const id of ['lone-1', 'lone-2', 'lone-3']) {
+      await ledger.create(intent(id), start(id));
+    }
+    // Nothing was under way: each went at once, one record to its statement.
+    expect(batches.sizes).toEqual([1, 1, 1]);
+
+    batches.sizes.length = 0;
+    const ids = Array.from({ length: 48 }, (_, index) => `many-${index}`);
+    await Promise.all(ids.map((id) => ledger.create(intent(id), start(id))));
+    await Promise.all(ids.map((id) => ledger.transition(id, 1, commit(id))));
+    expect(batches.sizes.reduce((sum, size) => sum + size, 0)).toBe(96);
+    expect(batches.sizes.length).toBeLessThanOrEqual(24);
+    expect(Math.max(...batches.sizes)).toBeGreaterThan(1);
+    for (const id of ids) {
+      const history = await ledger.history(id);
+      expect(history.map((revision) => revision.revision)).toEqual([0, 1, 2]);
+      expect(await verifyHistory(history)).toMatchObject({
+        ok: true,
+        record: { state: { status: 'committed' } },
+      });
+    }
+    await ledger.close();
+  });
+
+  it('checks each write of a batch on its own: a refused one fails alone, with its own reason', async () => {
+    const { ledger, schema, batches } = await countedLedger();
+    const ids = ['moved-on', 'leased', 'fine-1', 'fine-2', 'fine-3'];
+    for (const id of [...ids, 'taken']) {
+      await ledger.create(intent(id), start(id));
+    }
+    // Behind the writer's back: one record moved on past the revision it expects, one leased to another live
+    // session.
+    await admin.query(`UPDATE ${schema}.records SET revision = revision + 1 WHERE id = 'moved-on'`);
+    await admin.query(
+      `UPDATE ${schema}.records SET lease_session = 'other', lease_expires = clock_timestamp() + interval '1 hour' WHERE id = 'leased'`,
+    );
+    batches.sizes.length = 0;
+    // A write under way first, so that the ones after it gather into one batch.
+    const first = ledger.transition('fine-1', 1, commit('fine-1'));
+    const rest = [
+      ledger.transition('moved-on', 1, commit('moved-on')),
+      ledger.transition('leased', 1, commit('leased')),
+      ledger.create(intent('taken')),
+      ledger.transition('fine-2', 1, commit('fine-2')),
+      ledger.transition('fine-3', 1, commit('fine-3')),
+    ];
+    const outcomes = await Promise.allSettled([first, ...rest]);
+    expect(batches.sizes).toEqual([1, 5]);
+    const refusals = outcomes.map((outcome) =>
+      outcome.status === 'rejected' && outcome.reason instanceof LedgerError
+        ? { reason: outcome.reason.reason, rule: outcome.reason.rule }
+        : outcome.status,
+    );
+    expect(refusals).toEqual([
+      'fulfilled',
+      { reason: 'stale-revision', rule: undefined },
+      { reason: 'fenced', rule: 'lease' },
+      { reason: 'stale-revision', rule: 'exists' },
+      'fulfilled',
+      'fulfilled',
+    ]);
+    for (const id of ['fine-1', 'fine-2', 'fine-3']) {
+      expect((await ledger.get(id))?.state.status).toBe('committed');
+    }
+    const written = await admin.query<{ id: string; revision: number }>(
+      `SELECT id, max(revision) AS revision FROM ${schema}.revisions GROUP BY id ORDER BY id`,
+    );
+    expect(written.rows.find((row) => row.id === 'leased')?.revision).toBe(1);
+    expect(written.rows.find((row) => row.id === 'moved-on')?.revision).toBe(1);
+    await ledger.close();
+  });
+
+  it('writes the rest of a batch the database refused as a whole, each alone', async () => {
+    const { ledger, schema, batches } = await countedLedger();
+    // A stray row where `lost`'s start goes: the batch statement holding it fails as a whole.
+    await admin.query(
+      `INSERT INTO ${schema}.revisions (id, revision, body, worker, session) VALUES ('lost', 1, '{}', 'other', 'other')`,
+    );
+    const first = ledger.create(intent('first'), start('first'));
+    const rest = ['kept-1', 'lost', 'kept-2'].map((id) => ledger.create(intent(id), start(id)));
+    const outcomes = await Promise.allSettled([first, ...rest]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    const failure = await rejectionOf(rest[1] as Promise<unknown>, LedgerError);
+    expect(failure.reason).toBe('io');
+    // The first alone, the three together, then each of them alone again.
+    expect(batches.sizes).toEqual([1, 3, 1, 1, 1]);
+    for (const id of ['first', 'kept-1', 'kept-2']) {
+      expect(await verifyHistory(await ledger.history(id))).toMatchObject({ ok: true });
+    }
+    const records = await admin.query(`SELECT id FROM ${schema}.records WHERE id = 'lost'`);
+    expect(records.rowCount).toBe(0);
+    await ledger.close();
+  });
+});
