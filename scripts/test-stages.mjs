@@ -14,7 +14,9 @@ const stages =
   process.argv.length > 2
     ? process.argv.slice(2)
     : JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['test:stages'].split(' && ');
-const logs = join(root, 'test-results', 'stages');
+// SURECALL_STAGE_LOGS moves them (scripts/test-stages.test.ts writes its own stages' logs to a scratch folder, not
+// beside a real run's).
+const logs = process.env.SURECALL_STAGE_LOGS ?? join(root, 'test-results', 'stages');
 mkdirSync(logs, { recursive: true });
 
 // What each stage says about itself on success, read from its output: the lines that match, joined.

@@ -3,7 +3,8 @@
 its summary and none of its output, a failing one prints its whole output and stops the run with its code.
 */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
@@ -24,6 +25,7 @@ it('prints one line per green stage with its summary, and a failing stage whole,
   ];
   const failed = await promisify(execFile)(process.execPath, [runner, ...stages], {
     cwd: repositoryRoot,
+    env: { ...process.env, SURECALL_STAGE_LOGS: mkdtempSync(join(tmpdir(), 'surecall-stages-')) },
   }).then(
     () => undefined,
     (error: { code: number; stdout: string }) => error,
