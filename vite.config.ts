@@ -1,3 +1,4 @@
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript source through this condition
@@ -30,6 +31,10 @@ const postgresSuites = [
   'packages/client/test/durable/fleet*.test.ts',
 ];
 
+// The suites that run in Chromium, not Node: only the `client (chromium)` project runs them.
+const browserSuites = 'packages/client/test/**/*.browser.test.ts';
+const { CHROMIUM_PATH } = process.env;
+
 // The `surecall` command over a real PostgreSQL: only the `cli (postgres)` project, which starts one, runs
 // it.
 const cliPostgresSuite = 'packages/cli/test/postgres.test.ts';
@@ -45,7 +50,7 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['packages/client/{src,test}/**/*.test.ts'],
-          exclude: [...postgresSuites.slice(1), 'node_modules/**'],
+          exclude: [...postgresSuites.slice(1), browserSuites, 'node_modules/**'],
           environment: 'node',
         },
       },
@@ -59,6 +64,27 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['packages/client/test/support/postgres-setup.ts'],
           env: { SURECALL_LEDGER_STORES: 'postgres' },
+        },
+      },
+      {
+        // The ledger contract on the real IndexedDB and Web Locks, in Debian's Chromium (never a downloaded
+        // browser, ARCHITECTURE.md#decisions; `CHROMIUM_PATH` overrides it as for e2e/), headless; its own
+        // stage of `npm test`, `npm run test:browser`, after scripts/ensure-chromium.sh.
+        extends: true,
+        test: {
+          name: 'client (chromium)',
+          include: [browserSuites],
+          testTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { executablePath: CHROMIUM_PATH ?? '/usr/bin/chromium' },
+            }),
+            instances: [{ browser: 'chromium' }],
+            // A ledger test draws nothing: a screenshot of its page would show an empty page.
+            screenshotFailures: false,
+          },
         },
       },
       // The suites whose answers come from the mock agent, again against every other ProtoJSON printer
