@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileForChild } from '../support/child-build.js';
+import type { ResendFindings } from '../support/resend-probe.js';
 
 // docs/interop.md#runtimes: whether a runtime's fetch sends a POST again by itself when a warm keep-alive
 // connection closes before any byte of the answer, measured in the runtime itself (Bun and Deno from their
@@ -22,17 +23,8 @@ const run = promisify(execFile);
 const bin = (name: string) =>
   fileURLToPath(new URL(`../../../../node_modules/.bin/${name}`, import.meta.url));
 
-type Report = {
-  readonly refused: string | null;
-  readonly audit: boolean;
-  readonly warm: string;
-  readonly lost: string;
-  readonly ran: number;
-  readonly reconciled: string | null;
-  readonly ranAfterReconciling: number;
-  readonly plain: string;
-  readonly plainRan: number;
-};
+/** What a child reports: the probe's findings, its lost send reconciled. */
+type Report = Required<ResendFindings>;
 
 let directory = '';
 let child = '';
