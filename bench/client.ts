@@ -30,17 +30,13 @@ import { build } from 'esbuild';
 import ky from 'ky';
 import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk/agent.js';
 import { kyOptions } from '../packages/client/src/wire/http.js';
-import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
+import { sequentialSends, userMessage } from './echo.js';
+import { type BenchRow, row, sideBySide } from './harness.js';
 
 const runs = 5;
-const callsPerRun = 1000;
 const sdkName = '@a2a-js/sdk@1.3.0 client';
 
 type Binding = 'JSONRPC' | 'HTTP+JSON';
-
-function userMessage(text: string) {
-  return { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }] };
-}
 
 async function ourClient(sdk: RunningSdkAgent, binding: Binding): Promise<A2aClient> {
   const raw = (await (await fetch(sdk.cardUrl)).json()) as JsonValue;
@@ -61,30 +57,6 @@ async function sdkClient(sdk: RunningSdkAgent, binding: Binding) {
     throw new Error(`bench/client: the SDK client picked ${client.transport.protocolName}, not ${binding}`);
   }
   return client;
-}
-
-/**
-A sampler: the median ms of one call over `callsPerRun` sequential sends, each checked to be the echo's direct
-Message.
-*/
-function sequentialSends(send: () => Promise<boolean>): () => Promise<number> {
-  return async () => {
-    const latencies: number[] = [];
-    for (let call = 0; call < callsPerRun; call++) {
-      let ok = false;
-      latencies.push(
-        await timeMs(async () => {
-          ok = await send();
-        }),
-      );
-      if (!ok) {
-        throw new Error('bench/client: an echo send did not answer a direct Message');
-      }
-    }
-    // The median, not the mean: on a shared machine a neighbour's burst stalls a few calls, not the typical
-    // one.
-    return median(latencies);
-  };
 }
 
 /**

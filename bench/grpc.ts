@@ -17,32 +17,10 @@ import { cardDigest, createClient, type JsonValue } from '@surecall/client';
 import { grpcBinding } from '@surecall/client/grpc';
 import { parseAgentCard } from '@surecall/client/protocol';
 import { startSdkAgent } from '../mocks/src/sdk/agent.js';
-import { type BenchRow, median, row, sideBySide, timeMs } from './harness.js';
+import { sequentialSends, userMessage } from './echo.js';
+import { type BenchRow, row, sideBySide } from './harness.js';
 
 const runs = 5;
-const callsPerRun = 1000;
-
-function userMessage(text: string) {
-  return { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }] };
-}
-
-function sequentialSends(send: () => Promise<boolean>): () => Promise<number> {
-  return async () => {
-    const latencies: number[] = [];
-    for (let call = 0; call < callsPerRun; call++) {
-      let ok = false;
-      latencies.push(
-        await timeMs(async () => {
-          ok = await send();
-        }),
-      );
-      if (!ok) {
-        throw new Error('bench/grpc: an echo send did not answer a direct Message');
-      }
-    }
-    return median(latencies);
-  };
-}
 
 /** Measures `send-latency-grpc`. */
 export async function run(): Promise<BenchRow[]> {
