@@ -77,7 +77,8 @@ export type RunningSdkAgent = {
   readonly pushes: readonly PushDelivery[];
   /**
   Every request the server received but the webhook's, in arrival order: its method, path and headers by
-  lowercase name, for tests of what a client sends beside the body (a tenant, a `traceparent`).
+  lowercase name, for tests of what a client sends beside the body (a tenant, a `traceparent`). A gRPC call
+  is one too, as the SDK's service reads it: method `POST`, its RPC path, and its metadata as headers.
   */
   readonly received: readonly {
     readonly method: string;
@@ -196,12 +197,20 @@ function bearerUserBuilder(token: string): UserBuilder {
     request.get('authorization') === `Bearer ${token}` ? authenticated : anonymous();
 }
 
-function grpcUserBuilder(token: string): SdkGrpcUserBuilder {
+/** Names the caller of each gRPC call, which the SDK's service asks once per call, and records the call. */
+function grpcUserBuilder(token: string, received: RunningSdkAgent['received'][number][]): SdkGrpcUserBuilder {
   const authenticated: User = { isAuthenticated: true, userName: 'bearer' };
-  return async (call) =>
-    call.metadata.get('authorization')[0] === `Bearer ${token}`
+  return async (call) => {
+    // gRPC over HTTP/2: every call is a POST to its method's path, its metadata the request's headers.
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(call.metadata.getMap())) {
+      headers[name] = value.toString();
+    }
+    received.push({ method: 'POST', path: call.getPath(), headers });
+    return call.metadata.get('authorization')[0] === `Bearer ${token}`
       ? authenticated
       : SdkGrpcUserBuilder.noAuthentication();
+  };
 }
 
 /** A grpc-js server bound to a free loopback port, its services added later (before any call can come). */
@@ -277,7 +286,7 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
 
   grpc?.server.addService(
     SdkGrpcService,
-    grpcService({ requestHandler, userBuilder: grpcUserBuilder(bearerToken) }),
+    grpcService({ requestHandler, userBuilder: grpcUserBuilder(bearerToken, received) }),
   );
 
   return {
