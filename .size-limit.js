@@ -56,6 +56,7 @@ export default [
     // +0.05 kB (48.17 kB): a refusal's text may hold any character, escaped before the caller sees it (protocol/text.ts inertText; issue 39 item 2).
     // +0.05 kB (48.22 kB): a client given the gRPC binding pins and selects a GRPC interface (`speaks` in client/pin.ts, used by discovery; the provider's binding built in client/call.ts); the gRPC binding itself is in no browser bundle (`@surecall/client/grpc`, issue 29).
     // +0.25 kB (48.47 kB): ClientOptions.interceptors (issue 33 item 1): the page's share as above, and the hooks themselves in the deferred module (client/interceptors.ts: each `before` checked with `headers`, each `after` shown the answer's head).
+    // +0.017 kB (48.499 kB, within the limit): an interceptor's `after` sees a gRPC answer's head too (issue 33, docs/protocol-checks.md#interceptors): the one function that shows an answer to every `after` is shared by the hooks' `fetch` and handed to the gRPC channel through the request's target (`observe`); the page's share is unchanged and the channel itself is behind `@surecall/client/grpc`.
     limit: '48.5 kB',
     modifyEsbuildConfig: browser,
   },

@@ -14,7 +14,7 @@ import type { ClientMethod, OperationRequest, OperationResponse } from '../proto
 import type { StreamResponse } from '../protocol/stream.js';
 import type { CheckedExtraHeaders, FetchFunction } from '../wire/http.js';
 
-export type { ExtraHeaders, FetchFunction, HeaderTarget } from '../wire/http.js';
+export type { AnswerHead, CheckedTarget, ExtraHeaders, FetchFunction, HeaderTarget } from '../wire/http.js';
 
 /** The nine operations answered with one document. */
 export type UnaryMethod = Exclude<ClientMethod, 'sendStreamingMessage' | 'subscribeToTask'>;

@@ -9,7 +9,7 @@ event around the binding's own call (`start`, which builds the binding's `CallCo
 named for its operation (`fail`). The unary half is `unary-call.ts`, the stream half `streaming.ts`; `call.ts`
 joins them.
 */
-import type { Binding, CallContext, HeaderTarget, StreamMethod } from '../bindings/binding.js';
+import type { Binding, CallContext, CheckedTarget, StreamMethod } from '../bindings/binding.js';
 import { type SchemaCode, schemasOf } from '../bindings/result.js';
 import { AuthorizationError, ExchangeError, nameOperation, RemoteError } from '../core/errors.js';
 import type { Load } from '../core/lazy.js';
@@ -298,7 +298,7 @@ export function start<T>(
           // docs/protocol-checks.md#extra-headers, docs/protocol-checks.md#interceptors: asked once per HTTP
           // request, with what the binding built, always before its fetch; the hooks load with the first
           // request of a client given them.
-          extraHeaders: async (target: HeaderTarget) => {
+          extraHeaders: async (target: CheckedTarget) => {
             hooks = (await kit.load(false)).callHooks(kit.resolved, {
               operation,
               binding: pin.binding,

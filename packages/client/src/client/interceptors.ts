@@ -1,14 +1,16 @@
 /**
 @module
-The caller's hooks on each HTTP request of a call (docs/protocol-checks.md#interceptors): the `headers` option
-and every interceptor's `before` add checked headers in order, and every `after` sees each answer's status and
-headers as it arrives. Only a client given `headers` or `interceptors` reaches this, so it loads with that
-client's first request (`deferred.ts`, ARCHITECTURE.md#decisions, "Code loads with its first use").
+The caller's hooks on each HTTP request of a call, a gRPC call included
+(docs/protocol-checks.md#interceptors): the `headers` option and every interceptor's `before` add checked
+headers in order, and every `after` sees each answer's status and headers as it arrives, from the hooks' own
+`fetch` or, over gRPC, from the channel (`observe` of the request's target). Only a client given `headers` or
+`interceptors` reaches this, so it loads with that client's first request (`deferred.ts`,
+ARCHITECTURE.md#decisions, "Code loads with its first use").
 
 What a hook is handed is built here and frozen: the request's context and the answer's head, never its body,
 its key or its token, and no way to send (the exchange itself stays in `wire/http.ts`).
 */
-import type { FetchFunction, HeaderTarget } from '../bindings/binding.js';
+import type { AnswerHead, CheckedTarget, FetchFunction } from '../bindings/binding.js';
 import { extraHeadersOf } from '../wire/extra-headers.js';
 import type { HeaderContext, InterceptorAnswer, ResolvedClientOptions } from './options.js';
 
@@ -20,7 +22,7 @@ What one request of a hooked call is given: its checked extra headers, asked fir
 and the `fetch` it is then sent with.
 */
 export type CallHooks = {
-  readonly headers: (target: HeaderTarget) => Record<string, string>;
+  readonly headers: (target: CheckedTarget) => Record<string, string>;
   readonly fetch: FetchFunction;
 };
 
@@ -29,8 +31,9 @@ The hooks of one request. `headers`: the `headers` option first (`$headers` in a
 interceptor's `before` (`$interceptors[<index>]`), all checked together by `extraHeadersOf`; it throws
 `RequestError` `invalid-params` before anything is sent. `fetch`: through the client's `fetch` (or the
 platform's, looked up as the request leaves), showing every `after` the answer's status and headers before the
-exchange reads the body; what a hook throws there is dropped, since an observer never changes the outcome of
-an exchange.
+exchange reads the body; a target with `observe` (gRPC) is handed the same showing, for the answer's head the
+channel reads. What a hook throws there is dropped, since an observer never changes the outcome of an
+exchange.
 
 @example
 ```ts
@@ -44,6 +47,21 @@ export function callHooks(
 ): CallHooks {
   const interceptors = resolved.interceptors ?? [];
   let full: HeaderContext | undefined;
+  const answered: AnswerHead = (response) => {
+    const answer: InterceptorAnswer = Object.freeze({
+      ...(full as HeaderContext),
+      httpStatus: response.status,
+      headers: Object.freeze(Object.fromEntries(response.headers)),
+    });
+    for (const { after } of interceptors) {
+      try {
+        after?.(answer);
+      } catch {
+        // docs/protocol-checks.md#interceptors: what `after` throws is ignored.
+      }
+    }
+    return response;
+  };
   return {
     headers: (target) => {
       const asked: HeaderContext = Object.freeze({ ...context, url: target.url, method: target.method });
@@ -58,25 +76,11 @@ export function callHooks(
           extraHeadersOf(() => before(asked), target, `$interceptors[${index}]`, headers);
         }
       }
+      // A binding that answers without `fetch` (gRPC) shows the answer's head itself.
+      target.observe?.(answered);
       return headers;
     },
-    fetch: async (input, init) => {
-      // Called as a plain function: a browser's fetch refuses any other `this` (wire/http.ts).
-      const send = resolved.fetch ?? globalThis.fetch;
-      const response = await send(input, init);
-      const answer: InterceptorAnswer = Object.freeze({
-        ...(full as HeaderContext),
-        httpStatus: response.status,
-        headers: Object.freeze(Object.fromEntries(response.headers)),
-      });
-      for (const { after } of interceptors) {
-        try {
-          after?.(answer);
-        } catch {
-          // docs/protocol-checks.md#interceptors: what `after` throws is ignored.
-        }
-      }
-      return response;
-    },
+    // Called as a plain function: a browser's fetch refuses any other `this` (wire/http.ts).
+    fetch: async (input, init) => answered(await (resolved.fetch ?? globalThis.fetch)(input, init)),
   };
 }

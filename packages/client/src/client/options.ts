@@ -59,7 +59,9 @@ export type HeadersOption = (context: HeaderContext) => Readonly<Record<string, 
 /**
 What an {@link Interceptor}'s `after` is told about one HTTP answer: the request's {@link HeaderContext}, the
 status, and the answer's headers by lowercase name (a browser shows only those CORS exposes). The body is not
-here: the checked answer is what the call returns.
+here: the checked answer is what the call returns. Over gRPC it is the HTTP/2 answer's head: status 200 and
+the peer's initial metadata, its `-bin` keys left out; the gRPC status is in the trailers, and reaches the
+caller as the call's error (docs/protocol-checks.md#interceptors).
 
 @example
 ```ts
@@ -75,8 +77,9 @@ export type InterceptorAnswer = HeaderContext & {
 A per-call hook (docs/protocol-checks.md#interceptors). `before` is asked once per HTTP request, every retry
 and stream resumption included, after `headers` and the interceptors ahead of it, and returns headers to add
 under the rules of {@link HeadersOption}; it throws to refuse the call with `RequestError('invalid-params')`
-before anything is sent. `after` sees each HTTP answer that arrived, before its body is read; what it throws
-is ignored. Neither sees the request's body, its idempotency key or the token, and neither can send.
+before anything is sent. `after` sees each HTTP answer that arrived, before its body is read (over gRPC each
+answer that sent its head; a status-only refusal has none); what it throws is ignored. Neither sees the
+request's body, its idempotency key or the token, and neither can send.
 
 @example
 ```ts

@@ -8,7 +8,14 @@ import { type CheckedExtraHeaders, type MediaKind, requestHeaders } from './requ
 import { cancelBody, readAll } from './response-body.js';
 
 export type { MediaType } from './media-type.js';
-export type { CheckedExtraHeaders, ExtraHeaders, HeaderTarget, MediaKind } from './request-headers.js';
+export type {
+  AnswerHead,
+  CheckedExtraHeaders,
+  CheckedTarget,
+  ExtraHeaders,
+  HeaderTarget,
+  MediaKind,
+} from './request-headers.js';
 
 /** A `fetch` to send with: the platform's, or one the caller passed (`ClientOptions.fetch`). */
 export type FetchFunction = (input: RequestInfo | URL, init: RequestInit) => Promise<Response>;

@@ -18,10 +18,23 @@ Extra headers for one request; `undefined` adds none. Called once per HTTP reque
 export type ExtraHeaders = (target: HeaderTarget) => Readonly<Record<string, string>> | undefined;
 
 /**
+What shows one answer's head to the caller's interceptors (docs/protocol-checks.md#interceptors): its status
+and its headers, as a fetch `Response` whose body is never read there; it returns the same answer.
+*/
+export type AnswerHead = (answer: Response) => Response;
+
+/**
+The request checked extra headers are asked for. A binding whose answers never pass through `fetch` (gRPC)
+adds `observe`, which the interceptors hand what to call with the answer's head; the HTTP bindings need none,
+since the hooks' own `fetch` sees every answer.
+*/
+export type CheckedTarget = HeaderTarget & { readonly observe?: (head: AnswerHead) => void };
+
+/**
 The extra headers of one request, already checked by `extraHeadersOf` (`extra-headers.ts`) by whoever hands
 them to the exchange; a refusal rejects before anything is sent.
 */
-export type CheckedExtraHeaders = (target: HeaderTarget) => Promise<Readonly<Record<string, string>>>;
+export type CheckedExtraHeaders = (target: CheckedTarget) => Promise<Readonly<Record<string, string>>>;
 
 /** What {@link requestHeaders} reads of the exchange. */
 export type HeaderInput = HeaderTarget & {

@@ -1,8 +1,9 @@
 /**
 @module
 One gRPC channel to one interface, the one owner of `@grpc/grpc-js` (ARCHITECTURE.md#import-rules): a call's
-metadata (A2A spec §10.2: `a2a-version`, `a2a-extensions`, `authorization`, the caller's extra headers), its
-deadline and its cancellation, and when the request counts as sent
+metadata (A2A spec §10.2: `a2a-version`, `a2a-extensions`, `authorization`, the caller's extra headers), the
+answer's head shown to the caller's interceptors (docs/protocol-checks.md#interceptors), its deadline and its
+cancellation, and when the request counts as sent
 (docs/protocol-checks.md#dispatch-and-timing). Messages are bytes both ways: the codec (`codec.ts`) writes and
 reads them, so a peer's bytes never reach a deserializer we do not check. What goes wrong becomes one of the
 closed errors (`status.ts`).
@@ -18,7 +19,7 @@ import {
 } from '@grpc/grpc-js';
 import { AuthorizationError, ExchangeError, RequestError, TransportError } from '../../core/errors.js';
 import type { Limits } from '../../core/limits.js';
-import type { CallContext } from '../binding.js';
+import type { AnswerHead, CallContext } from '../binding.js';
 import { type Cancelled, type GrpcEnd, type GrpcTrailers, grpcFailure } from './status.js';
 
 /** The target of an interface URL: `host:port` and whether the channel uses TLS. */
@@ -94,11 +95,41 @@ function beforeDispatch(clock: Watch): ExchangeError {
     : new RequestError('aborted');
 }
 
-async function metadataOf(call: GrpcCall, target: GrpcTarget, clock: Watch): Promise<Metadata> {
+/**
+The head of a gRPC answer as the interceptors' `after` is shown it (docs/protocol-checks.md#interceptors): the
+HTTP/2 status every gRPC answer travels with (gRPC over HTTP/2, "Responses": `:status 200`) and the peer's
+initial metadata as its headers, each key's values comma-joined as `Headers` joins them; a `-bin` key carries
+bytes, not header text, and is left out. The body is empty: the messages are the call's own.
+*/
+function headOf(metadata: Metadata): Response {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(metadata.toJSON())) {
+    if (!name.endsWith('-bin')) {
+      for (const value of values) {
+        headers.append(name, String(value));
+      }
+    }
+  }
+  return new Response(null, { status: 200, headers });
+}
+
+/** A call's metadata, and what to show its answer's head to when the caller's interceptors asked for it. */
+type Prepared = { readonly metadata: Metadata; readonly head: AnswerHead | undefined };
+
+async function metadataOf(call: GrpcCall, target: GrpcTarget, clock: Watch): Promise<Prepared> {
   const { context } = call;
   const metadata = new Metadata();
+  let head: AnswerHead | undefined;
   const extra =
-    context.extraHeaders === undefined ? {} : await context.extraHeaders({ url: target.url, method: 'POST' });
+    context.extraHeaders === undefined
+      ? {}
+      : await context.extraHeaders({
+          url: target.url,
+          method: 'POST',
+          observe: (answered) => {
+            head = answered;
+          },
+        });
   for (const [name, value] of Object.entries(extra)) {
     metadata.set(name, value);
   }
@@ -124,7 +155,7 @@ async function metadataOf(call: GrpcCall, target: GrpcTarget, clock: Watch): Pro
     }
     metadata.set('authorization', `Bearer ${token}`);
   }
-  return metadata;
+  return { metadata, head };
 }
 
 /**
@@ -207,7 +238,7 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
     },
   );
 
-  async function prepare(call: GrpcCall, clock: Watch): Promise<Metadata> {
+  async function prepare(call: GrpcCall, clock: Watch): Promise<Prepared> {
     if (call.body.byteLength > limits.requestBodyBytes) {
       throw new RequestError('body-too-large');
     }
@@ -215,17 +246,17 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
     if (clock.signal.aborted) {
       throw beforeDispatch(clock);
     }
-    const metadata = await metadataOf(call, target, clock);
+    const prepared = await metadataOf(call, target, clock);
     await ready(client, clock);
     call.context.onDispatch?.('POST');
-    return metadata;
+    return prepared;
   }
 
   return {
     async unary(call) {
       const clock = watch(call.context.signal);
       try {
-        const metadata = await prepare(call, clock);
+        const { metadata, head } = await prepare(call, clock);
         return await new Promise<Uint8Array>((resolve, reject) => {
           const pending = client.makeUnaryRequest(
             call.path,
@@ -245,6 +276,7 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
               }
             },
           );
+          shown(pending, head);
           clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
           if (clock.signal.aborted) {
             pending.cancel();
@@ -257,14 +289,21 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
 
     async stream(call) {
       const clock = watch(call.context.signal);
-      let metadata: Metadata;
+      let prepared: Prepared;
       try {
-        metadata = await prepare(call, clock);
+        prepared = await prepare(call, clock);
       } catch (error) {
         clock.stop();
         throw error;
       }
-      const pending = client.makeServerStreamRequest(call.path, serialize, identity, call.body, metadata);
+      const pending = client.makeServerStreamRequest(
+        call.path,
+        serialize,
+        identity,
+        call.body,
+        prepared.metadata,
+      );
+      shown(pending, prepared.head);
       clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
       if (clock.signal.aborted) {
         pending.cancel();
@@ -279,6 +318,20 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
       return messages(pending, clock, call.trailers, limits);
     },
   };
+}
+
+/**
+Shows the answer's head to the interceptors once the peer sends it. A trailers-only answer (a status with no
+message, gRPC over HTTP/2 "Responses") has no head: grpc-js reads it as the call's status alone, which reaches
+the caller as the call's error, and no `after` runs.
+*/
+function shown(
+  pending: { on(event: 'metadata', listener: (metadata: Metadata) => void): unknown },
+  head: AnswerHead | undefined,
+): void {
+  if (head !== undefined) {
+    pending.on('metadata', (metadata) => head(headOf(metadata)));
+  }
 }
 
 function established(pending: ClientReadableStream<Buffer>): Promise<void> {
