@@ -1,12 +1,13 @@
 // A Cloudflare worker as a user writes one, with the installed tarballs: bundled by `workerd.mjs` from the
-// scratch project's node_modules with wrangler's export conditions (`workerd`, `worker`, `browser`) and run in
-// workerd by miniflare (docs/interop.md#runtimes). Asked with `{ origin, token }` of the installed mock agent on
-// loopback (one that honours keys, its control routes behind the token), it discovers the agent, sends, streams,
-// gets the task, keeps a durable send in the memory ledger, checks that `@surecall/client/ledger` refuses by a
-// typed error that names the memory store (workerd has no IndexedDB, docs/durable-send.md#ledger-stores), loses
-// a keyed send's answer on a warm connection (unknown, one execution, reconciled to committed), and measures
-// whether workerd's fetch re-sends a plain POST whose answer was lost: it must not, and at-most-once delivery
-// must be allowed without the acknowledgement. It answers 200 with what it found, or 500 with the failed check.
+// scratch project's node_modules with wrangler's export conditions (`workerd`, `worker`, `browser`) and run
+// in workerd by miniflare (docs/interop.md#runtimes). Asked with `{ origin, token }` of the installed mock
+// agent on loopback (one that honours keys, its control routes behind the token), it discovers the agent,
+// sends, streams, gets the task, keeps a durable send in the memory ledger, checks that
+// `@surecall/client/ledger` refuses by a typed error that names the memory store (workerd has no IndexedDB,
+// docs/durable-send.md#ledger-stores), loses a keyed send's answer on a warm connection (unknown, one
+// execution, reconciled to committed), and measures whether workerd's fetch re-sends a plain POST whose
+// answer was lost: it must not, and at-most-once delivery must be allowed without the acknowledgement. It
+// answers 200 with what it found, or 500 with the failed check.
 import { discover, durableAgent, textPart, userMessage } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger';
 import { openLedger as openMemoryLedger } from '@surecall/client/ledger/memory';
@@ -55,8 +56,8 @@ async function run({ origin, token }) {
   const got = await client.getTask({ id: sent.task.id });
   check(got.id === sent.task.id, 'getTask found the task');
 
-  // `@surecall/client/ledger` under the `workerd` condition: no IndexedDB here, so the typed refusal naming the
-  // explicit volatile store, never a store that silently is not durable.
+  // `@surecall/client/ledger` under the `workerd` condition: no IndexedDB here, so the typed refusal naming
+  // the explicit volatile store, never a store that silently is not durable.
   let store;
   try {
     await openLedger({ name: 'sends' });
@@ -80,8 +81,8 @@ async function run({ origin, token }) {
       { id: 'workerd-durable' },
     );
     check(durable.status === 'committed', `the memory ledger's send committed (${durable.status})`);
-    // The lost answer on the connection the send before it warmed: unknown, one execution, and the keyed replay
-    // of the reconciliation reaches the same task.
+    // The lost answer on the connection the send before it warmed: unknown, one execution, and the keyed
+    // replay of the reconciliation reaches the same task.
     await armDropAfter();
     const before = await executions();
     const lost = await agent.send(

@@ -1,9 +1,9 @@
 // The installed client in Cloudflare's workerd (docs/interop.md#runtimes), run by scripts/tarballs.sh in the
 // scratch project: `worker.mjs` is bundled from the project's node_modules as wrangler bundles a worker (its
-// `workerd`, `worker` and `browser` conditions, no `@surecall/source`: the tarballs' dist), and miniflare runs
-// it in workerd against the installed mock agent on loopback. esbuild and miniflare are the tools, not the
-// packages under test: they come from the repository's own node_modules, at the versions its package-lock.json pins.
-// Arguments: `<repository> <origin> <token>`. Any failed check exits non-zero.
+// `workerd`, `worker` and `browser` conditions, no `@surecall/source`: the tarballs' dist), and miniflare
+// runs it in workerd against the installed mock agent on loopback. esbuild and miniflare are the tools, not
+// the packages under test: they come from the repository's own node_modules, at the versions its
+// package-lock.json pins. Arguments: `<repository> <origin> <token>`. Any failed check exits non-zero.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
