@@ -2,13 +2,14 @@
 # The packages as users install them: `npm pack` every workspace (its `prepack` builds it), lint each tarball with
 # publint and @arethetypeswrong/cli, install the tarballs into two scratch projects, every peer at its latest version in
 # one and at the oldest its range admits in the other (failing on ERESOLVE or any peer warning), and use them there the
-# ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the client end to end in Node, Bun
-# and Deno (every operation, streams, the file and memory ledgers, a journal one runtime wrote opened by the next, the
-# lost answer and the re-send probe), the types of every entry with no `types` setting, a Vite web app with the mock
-# agent's MSW worker, the client and the panel (no `node:` import may reach the bundle), the Playwright fixture and that
-# app in Debian's Chromium; the mock-agent command without msw, and the README's walkthrough of the surecall command as
-# written, with the installed bins (`tarballs/walkthrough.mjs`), and docs/durable-send.md's opening example as written
-# (`tarballs/docs-example.mjs`).
+# ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the client end to end in Node,
+# Bun and Deno (every operation, streams, the file and memory ledgers, a journal one runtime wrote opened by the next,
+# the lost answer and the re-send probe) and in workerd through miniflare (a send, a stream, getTask, the memory ledger,
+# the ledger entry's typed refusal, the lost answer and the probe), the types of every entry with no `types` setting, a
+# Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may reach the bundle), the
+# Playwright fixture and that app in Debian's Chromium; the mock-agent command without msw, and the README's walkthrough
+# of the surecall command as written, with the installed bins (`tarballs/walkthrough.mjs`), and docs/durable-send.md's
+# opening example as written (`tarballs/docs-example.mjs`).
 # A new workspace joins by being listed in package.json's `workspaces`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -176,7 +177,9 @@ user_project() {
 
 # The installed client end to end in Node, Bun and Deno (docs/interop.md#runtimes; Bun and Deno are the repository's
 # devDependencies, from their npm packages), against the installed mock agent on loopback: each runtime opens the
-# journal the one before it wrote, and reports whether its fetch re-sends a POST whose answer was lost.
+# journal the one before it wrote, and reports whether its fetch re-sends a POST whose answer was lost. Then in
+# workerd: a worker bundled from the project's node_modules with wrangler's conditions, run by miniflare (both
+# esbuild and miniflare from the repository's devDependencies), on the same agent.
 runtimes() {
   step "the installed client in Node, Bun and Deno ($name)"
   mkfifo "$work/runtime-agent.out"
@@ -193,6 +196,8 @@ runtimes() {
   # Only what the script needs: the agent's port, the ledgers' folder, and the environment the ledger reads.
   NO_COLOR=1 "$repo/node_modules/.bin/deno" run "--allow-net=127.0.0.1:$port" --allow-read "--allow-write=$ledgers" \
     --allow-env runtimes.mjs "$origin" "$token" deno "$ledgers" "$ledgers/bun"
+  step "the installed client in workerd through miniflare ($name)"
+  node workerd.mjs "$repo" "$origin" "$token"
   kill "$agent_pid" && wait "$agent_pid" || true
   agent_pid=""
 }
