@@ -53,11 +53,15 @@ again").
 */
 export async function openLedgerEngine(store: LedgerStore, options: EngineOptions = {}): Promise<Ledger> {
   const state = engineState(store, options.sha256 ?? platformSha256);
+  // Remote changes reach the listeners in the order the store heard them: each announcement reads its
+  // record's history first, and a later one whose read ends sooner would otherwise arrive first, so a
+  // subscriber saw a record move backwards (revision 1, 2, then 0).
+  let announced: Promise<void> = Promise.resolve();
   store.watch?.((id, revision) => {
     if (!state.closed && state.listeners.size > 0) {
       // A follower only announces what it could read and decode; a corrupt entry surfaces on the next read
       // instead.
-      announceRemote(state, id, revision).catch(() => undefined);
+      announced = announced.then(() => announceRemote(state, id, revision)).catch(() => undefined);
     }
   });
   const ledger = ledgerOf(state);
