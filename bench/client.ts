@@ -8,6 +8,12 @@
   overhead diluted by a real round trip. The anchor is the SDK's call plus ky's own cost per call (a ky call
   to an in-memory `fetch` minus that `fetch` alone, measured in the same run, ARCHITECTURE.md#decisions), both
   shown beside it; goal ≤ 1.1.
+- `send-latency-jsonrpc-traced`, `send-latency-rest-traced`: the same 1,000 sends, our client with
+  `createTracing` of `@surecall/client/otel` on (a `BasicTracerProvider` of `@opentelemetry/sdk-trace-base`
+  with a `SimpleSpanProcessor` into an `InMemorySpanExporter`, the AsyncLocalStorage context manager and the
+  W3C propagator installed, as a Node service sets them up: docs/tracing.md) against the same client with
+  tracing off, side by side in one run against the same server. Each traced run must have finished one span
+  per send, or the bench fails. The ratio is what tracing adds to a call; goal ≤ 1.05.
 - `bundle-client`: the bytes a web app loads for `discover()` and one `sendMessage()` over the binding it pins
   (JSON-RPC): a tiny entry bundled for the browser as an app's bundler would (ESM, minified, split at dynamic
   imports), counting the entry chunk and every chunk it imports statically, each gzipped (level 9) as it is
@@ -24,13 +30,22 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
-import { type A2aClient, cardDigest, createClient, type JsonValue } from '@surecall/client';
+import { context, propagation } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { type A2aClient, cardDigest, createClient, type Interceptor, type JsonValue } from '@surecall/client';
+import { createTracing } from '@surecall/client/otel';
 import { parseAgentCard } from '@surecall/client/protocol';
 import { build } from 'esbuild';
 import ky from 'ky';
 import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk/agent.js';
 import { kyOptions } from '../packages/client/src/wire/http.js';
-import { sequentialSends, userMessage } from './echo.js';
+import { callsPerRun, sequentialSends, userMessage } from './echo.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
 
 const runs = 5;
@@ -38,13 +53,18 @@ const sdkName = '@a2a-js/sdk@1.3.0 client';
 
 type Binding = 'JSONRPC' | 'HTTP+JSON';
 
-async function ourClient(sdk: RunningSdkAgent, binding: Binding): Promise<A2aClient> {
+async function ourClient(
+  sdk: RunningSdkAgent,
+  binding: Binding,
+  interceptors: readonly Interceptor[] = [],
+): Promise<A2aClient> {
   const raw = (await (await fetch(sdk.cardUrl)).json()) as JsonValue;
   return createClient({
     card: parseAgentCard(raw),
     cardDigest: await cardDigest(raw),
     pin: { binding, url: binding === 'JSONRPC' ? sdk.jsonRpcUrl : sdk.restUrl },
     security: { kind: 'anonymous' },
+    interceptors,
   });
 }
 
@@ -110,6 +130,43 @@ async function sendLatency(sdk: RunningSdkAgent, binding: Binding, kyMs: number)
   return row(name, 'ms/call (median)', { ours: measured.ours, anchor: measured.anchor + kyMs }, anchor, {
     op: '<=',
     ratio: 1.1,
+  });
+}
+
+/**
+`send-latency-*-traced`: our client with `createTracing` on against the same client with it off, both
+against `sdk` in this run, each traced run checked to have finished one span per send.
+*/
+async function tracedLatency(sdk: RunningSdkAgent, binding: Binding): Promise<BenchRow> {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracing = createTracing({ tracerProvider: provider });
+  const traced = await ourClient(sdk, binding, [tracing.interceptor]);
+  const stop = tracing.observe(traced);
+  const plain = await ourClient(sdk, binding);
+  const send = (client: A2aClient) =>
+    sequentialSends(async () => 'message' in (await client.sendMessage({ message: userMessage('echo hi') })));
+  const tracedSends = send(traced);
+  const measured = await sideBySide(
+    runs,
+    async () => {
+      exporter.reset();
+      const latency = await tracedSends();
+      // A span ends on the call's last inspector event: one per send, or tracing was not on.
+      const spans = exporter.getFinishedSpans().filter((span) => span.name === 'SendMessage').length;
+      if (spans !== callsPerRun) {
+        throw new Error(`bench/client: ${spans} SendMessage spans finished for ${callsPerRun} traced sends`);
+      }
+      return latency;
+    },
+    send(plain),
+  );
+  stop();
+  await provider.shutdown();
+  const name = binding === 'JSONRPC' ? 'send-latency-jsonrpc-traced' : 'send-latency-rest-traced';
+  return row(name, 'ms/call (median)', measured, 'the same client with tracing off', {
+    op: '<=',
+    ratio: 1.05,
   });
 }
 
@@ -263,7 +320,11 @@ async function bundleClient(): Promise<BenchRow> {
   );
 }
 
-/** Measures `send-latency-jsonrpc`, `send-latency-rest` and `bundle-client`. */
+/**
+Measures `send-latency-jsonrpc`, `send-latency-rest`, their `-traced` rows and `bundle-client`. The context
+manager and the propagator are installed after the untraced rows, so those run as an app without
+OpenTelemetry does; both sides of a traced row run with them installed.
+*/
 export async function run(): Promise<BenchRow[]> {
   const rows = [await bundleClient()];
   const sdk = await startSdkAgent();
@@ -271,6 +332,10 @@ export async function run(): Promise<BenchRow[]> {
     const kyMs = await kyCost();
     rows.push(await sendLatency(sdk, 'JSONRPC', kyMs));
     rows.push(await sendLatency(sdk, 'HTTP+JSON', kyMs));
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    rows.push(await tracedLatency(sdk, 'JSONRPC'));
+    rows.push(await tracedLatency(sdk, 'HTTP+JSON'));
   } finally {
     await sdk.close();
   }

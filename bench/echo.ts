@@ -5,7 +5,8 @@ sampler that times `callsPerRun` of them one after the other.
 */
 import { median, timeMs } from './harness.js';
 
-const callsPerRun = 1000;
+/** How many sends one sampler run times. */
+export const callsPerRun = 1000;
 
 /** A user message of one text part, as both clients are handed it. */
 export function userMessage(text: string) {

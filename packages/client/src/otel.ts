@@ -1,9 +1,9 @@
 /**
 @module
 `@surecall/client/otel`: each call of one client as an OpenTelemetry CLIENT span, its trace context sent on
-every request (docs/tracing.md). It is its own entry, the only module that imports `@opentelemetry/api` (an
-optional peer), so an app without OpenTelemetry loads none of it and the root entry does not grow
-(CONTRIBUTING.md#packages-and-size).
+every request, and the calls of clients as metrics (docs/tracing.md). It is its own entry, the only module
+that imports `@opentelemetry/api` (an optional peer), so an app without OpenTelemetry loads none of it and the
+root entry does not grow (CONTRIBUTING.md#packages-and-size).
 
 It reads the client only through its public surface: an interceptor starts a call's span at its first request
 and injects the span's context into every request of the call (`before`,
@@ -16,6 +16,8 @@ import {
   type Attributes,
   type Context,
   context,
+  type MeterProvider,
+  metrics,
   propagation,
   type Span,
   SpanKind,
@@ -233,6 +235,101 @@ export function createTracing(options: TracingOptions = {}): ClientTracing {
       observed = client;
       base = { 'rpc.system': 'a2a', ...serverAttributes(client.pin.url) };
       return client.events.subscribe(read);
+    },
+  };
+}
+
+/**
+What {@link createMetrics} takes.
+
+@example
+```ts
+const options: MetricsOptions = { meterProvider: provider };
+```
+*/
+export type MetricsOptions = {
+  /** Where the measurements go. @default the global provider (`metrics.getMeterProvider()`) */
+  readonly meterProvider?: MeterProvider;
+};
+
+/**
+The metrics of clients: `observe` each one; its calls are then counted and timed (docs/tracing.md#metrics).
+
+@example
+```ts
+const stop = createMetrics().observe(client);
+```
+*/
+export type ClientMetrics = {
+  /** Starts reading `client`'s events; returns what stops it. */
+  observe(client: A2aClient): () => void;
+};
+
+/**
+The duration histogram's bucket boundaries in seconds: the ones OpenTelemetry's semantic conventions advise
+for `rpc.client.call.duration`.
+*/
+const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/**
+Creates the metrics of clients from their inspector events (docs/tracing.md#metrics): `a2a.client.calls`
+(a counter of finished calls) and `rpc.client.call.duration` (a histogram, seconds), both by `rpc.method`,
+`a2a.binding`, `a2a.outcome`, `a2a.dispatched` and, on failure, `error.type`; `a2a.client.stream.resumptions`
+(a counter) by `rpc.method`, `a2a.binding`, `a2a.resume.via` and `a2a.break.reason`. Every attribute is an
+enumerated member of an event, as a span's are: never a token, an id or a text.
+
+@example
+```ts
+const clientMetrics = createMetrics({ meterProvider: provider });
+clientMetrics.observe(client);
+await client.sendMessage({ message }); // a2a.client.calls +1, one duration
+```
+*/
+export function createMetrics(options: MetricsOptions = {}): ClientMetrics {
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(tracerName);
+  const calls = meter.createCounter('a2a.client.calls', {
+    unit: '{call}',
+    description: 'A2A calls finished, by operation and outcome.',
+  });
+  const duration = meter.createHistogram('rpc.client.call.duration', {
+    unit: 's',
+    description: 'From the start of an A2A call to its answer, its stream end or its error.',
+    advice: { explicitBucketBoundaries: durationBuckets },
+  });
+  const resumptions = meter.createCounter('a2a.client.stream.resumptions', {
+    unit: '{resumption}',
+    description: 'Stream resumptions after a break.',
+  });
+  return {
+    observe(client) {
+      const base = { 'rpc.system': 'a2a', ...serverAttributes(client.pin.url) };
+      const finished = (event: ClientEvent, durationMs: number, outcome: Attributes): void => {
+        const attributes = {
+          ...base,
+          'rpc.method': event.operation,
+          'a2a.binding': event.binding,
+          ...outcome,
+        };
+        calls.add(1, attributes);
+        duration.record(durationMs / 1000, attributes);
+      };
+      return client.events.subscribe((event) => {
+        if (event.type === 'response' && !event.stream) {
+          finished(event, event.durationMs, answered);
+        } else if (event.type === 'stream-end') {
+          finished(event, event.durationMs, answered);
+        } else if (event.type === 'error') {
+          finished(event, event.durationMs, outcomeAttributes(event.error));
+        } else if (event.type === 'stream-resume') {
+          resumptions.add(1, {
+            ...base,
+            'rpc.method': event.operation,
+            'a2a.binding': event.binding,
+            'a2a.resume.via': event.via,
+            'a2a.break.reason': event.reason,
+          });
+        }
+      });
     },
   };
 }
