@@ -68,12 +68,16 @@ describe('the package entries', () => {
     expect(names(protocol)).toMatchInlineSnapshot(`
       [
         "a2aErrors",
+        "a2aProtoDescriptor",
         "compareTimestamps",
         "contractBounds",
         "errorByCode",
         "errorByReason",
+        "errorDetailsProtoDescriptor",
         "errorDomain",
         "errorInfoType",
+        "grpcMessages",
+        "grpcServiceName",
         "interruptedStates",
         "operationNames",
         "operations",
@@ -83,6 +87,7 @@ describe('the package entries', () => {
         "safeParseAgentCard",
         "safeParseMessage",
         "safeParseTask",
+        "statusProtoDescriptor",
         "terminalStates",
       ]
     `);

@@ -2,7 +2,8 @@
 @module
 `@surecall/client/protocol`: the A2A v1.0 protocol as data, for code that reads or writes the wire without a
 client (a test agent, a proxy, a log viewer): the strict parsers, the error table, the task states, the
-contract bounds and the table of the 11 operations, with their types. The zod schemas behind the parsers stay
+contract bounds, the table of the 11 operations and the gRPC service's messages with the proto's compiled
+descriptors, with their types. The zod schemas behind the parsers stay
 internal (CONTRIBUTING.md#library-boundaries).
 */
 
@@ -36,6 +37,12 @@ export type {
   OperationResponse,
 } from './operations.js';
 export { operationNames, operations } from './operations.js';
+
+/* gRPC: the proto as descriptor data and the service's messages (A2A spec §10), for a gRPC peer of its own */
+
+export { a2aProtoDescriptor, errorDetailsProtoDescriptor, statusProtoDescriptor } from './grpc-descriptor.js';
+export type { GrpcMessages } from './grpc-service.js';
+export { grpcMessages, grpcServiceName } from './grpc-service.js';
 
 /* Tasks, time and bounds */
 

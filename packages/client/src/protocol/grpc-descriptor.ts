@@ -3,7 +3,9 @@
 The A2A v1.0 proto as data (A2A spec §10.1: `a2a.proto`, package `lf.a2a.v1`, is the normative definition of
 the gRPC binding): each file's `google.protobuf.FileDescriptorProto`, base64-encoded, compiled without source
 info from `packages/client/proto/` (ARCHITECTURE.md#the-grpc-binding says how). The gRPC binding hands them to
-its codec (`bindings/grpc/codec.ts`); nothing else reads them, so only a client given that binding loads them.
+its codec (`bindings/grpc/codec.ts`), and `@surecall/client/protocol` exports them for a gRPC peer of one's
+own (the mock agent's gRPC mount reads them, so no second copy of the proto exists); only code that imports
+them loads them.
 */
 
 /** `a2a.proto`: every message and the `A2AService` of A2A v1.0, without its `google.api` annotations. */

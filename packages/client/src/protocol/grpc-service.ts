@@ -2,7 +2,8 @@
 @module
 The `A2AService` of the proto (A2A spec §10.3, §10.4) as data: the service's full name and, per client
 method, the messages its RPC takes and answers. The RPC's own name is the operation's spec name
-(`methods.ts`), so a call's path is `/lf.a2a.v1.A2AService/<name>`. Only the gRPC binding reads it.
+(`methods.ts`), so a call's path is `/lf.a2a.v1.A2AService/<name>`. The gRPC binding reads it, and so does
+the mock agent's gRPC mount, through `@surecall/client/protocol`.
 */
 import type { ClientMethod } from './methods.js';
 
