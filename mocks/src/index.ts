@@ -34,8 +34,10 @@ export type { SerializerStyle } from './agent/serializer.js';
 export type {
   AlteredDataFault,
   AlteredHistoryFault,
+  BadStatusDetailsFault,
   Binding,
   BlockingSubmittedFault,
+  Call,
   CutStreamFault,
   DelayFault,
   DifferentTaskIdFault,

@@ -1,6 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { createClient, fetchAgentCard } from '@surecall/client';
+import { grpcBinding } from '@surecall/client/grpc';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -132,12 +134,45 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     expect(await agent.exited).toEqual([0, null]);
   });
 
+  it('with --grpc-port, serves gRPC too: a GRPC line after READY, the interface in the card and the banner', async () => {
+    const agent = start('--port', '0', '--grpc-port', '0', '--banner');
+    const port = await agent.ready;
+    await expect.poll(() => agent.output().stdout).toContain('curl');
+    const { stdout } = agent.output();
+    const grpcPort = /^READY \d+ token=[A-Za-z0-9_-]+\nGRPC (\d+)\n/.exec(stdout)?.[1];
+    expect(grpcPort).toMatch(/^\d+$/);
+    const grpcUrl = `http://127.0.0.1:${grpcPort ?? ''}`;
+    expect(stdout).toContain(`  GRPC        ${grpcUrl}`);
+    const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: { url: string; protocolBinding: string }[];
+    };
+    expect(card.supportedInterfaces.at(-1)).toMatchObject({ url: grpcUrl, protocolBinding: 'GRPC' });
+    const { card: parsed, digest } = await fetchAgentCard({
+      cardUrl: `http://127.0.0.1:${port}/.well-known/agent-card.json`,
+      loopback: true,
+    });
+    const client = createClient({
+      card: parsed,
+      cardDigest: digest,
+      grpc: grpcBinding,
+      pin: { binding: 'GRPC', url: grpcUrl },
+      security: { kind: 'anonymous' },
+    });
+    const answer = await client.sendMessage({
+      message: { messageId: 'cli-grpc', role: 'ROLE_USER', parts: [{ text: 'echo over grpc' }] },
+    });
+    expect(answer).toMatchObject({ message: { role: 'ROLE_AGENT' } });
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toEqual([0, null]);
+  });
+
   it.each([
     ['an unknown mode', ['--mode', 'sometimes']],
     ['a port out of range', ['--port', '70000']],
     ['an unknown flag', ['--port', '0', '--verbose']],
     ['a CORS origin with a path', ['--port', '0', '--cors-origin', 'https://devtools.example/']],
     ['a CORS wildcard', ['--port', '0', '--cors-origin', '*']],
+    ['a gRPC port out of range', ['--port', '0', '--grpc-port', '70000']],
   ])('refuses %s with the usage on stderr and exit code 2', async (_name, args) => {
     const agent = start(...args);
     expect(await agent.exited).toEqual([2, null]);

@@ -5,6 +5,7 @@ of the surface is a reviewed change.
 */
 import * as root from '@surecall/mocks';
 import * as browser from '@surecall/mocks/browser';
+import * as grpc from '@surecall/mocks/grpc';
 import * as node from '@surecall/mocks/node';
 import * as playwright from '@surecall/mocks/playwright';
 import * as sdkAgent from '@surecall/mocks/sdk-agent';
@@ -38,6 +39,7 @@ describe('the package entries', () => {
     ]);
     expect(names(browser)).toEqual(['createMockAgentWorker']);
     expect(names(playwright)).toEqual(['expect', 'test']);
+    expect(names(grpc)).toEqual(['listenGrpc']);
   });
 
   it('give the official SDK server its own entry', () => {

@@ -88,6 +88,29 @@ export type MockAgent = {
 
 const hour = 3_600_000;
 
+/**
+What a mount that does not speak `Request` and `Response` reads of an agent (the gRPC mount,
+`mocks/src/grpc/`): the printed operations the HTTP bindings serve, so tasks, executions and idempotency keys
+are one, and where the cards list that mount. Internal: the package never exports it.
+*/
+export type AgentInternals = {
+  readonly operations: Operations;
+  readonly mode: IdempotencyMode;
+  /** List a GRPC interface at `url` in the agent's cards (`undefined`: none again). */
+  serveGrpc(url: string | undefined): void;
+};
+
+const internals = new WeakMap<MockAgent, AgentInternals>();
+
+/** The internals of an agent made by {@link createAgent}; throws a `TypeError` for any other object. */
+export function agentInternals(agent: MockAgent): AgentInternals {
+  const found = internals.get(agent);
+  if (found === undefined) {
+    throw new TypeError('agent: expected an agent made by createAgent');
+  }
+  return found;
+}
+
 function checkWhole(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value)) {
     throw new OptionsError(name, 'not-a-whole-number');
@@ -147,6 +170,7 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   const counter = createExecutionCounter();
   const print = createSerializer(checkStyles(options.serializer ?? stylesFromEnvironment()));
   const store = createTaskStore({ now, taskTtlMs });
+  let grpcUrl: string | undefined;
   const operations = createOperations({
     mode,
     tenantRequired: options.tenantRequired ?? false,
@@ -156,6 +180,7 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     executions: counter,
     print,
     extendedCardScope: options.extendedCardScope,
+    grpcUrl: () => grpcUrl,
   });
   const messageIds = options.messageIds ?? 'set';
   if (messageIds !== 'set' && messageIds !== 'omitted') {
@@ -165,13 +190,13 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     messageIds === 'set' ? print : (type, value) => print(type, withoutMessageIds(value));
   const binding = { operations: printing(operations, write), mode };
 
-  return {
+  const agent: MockAgent = {
     async handle(request) {
       const { pathname, origin } = new URL(request.url);
       if (pathname === agentCardPath) {
         return agentCardResponse(
           request,
-          print('AgentCard', buildAgentCard({ origin, mode, extended: false })),
+          print('AgentCard', buildAgentCard({ origin, mode, extended: false, grpcUrl })),
         );
       }
       if (pathname === jsonRpcPath) {
@@ -186,6 +211,13 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     mode,
     close: () => operations.close(),
   };
+  internals.set(agent, {
+    ...binding,
+    serveGrpc: (url) => {
+      grpcUrl = url;
+    },
+  });
+  return agent;
 }
 
 // A whole test suite runs against another printer by setting one variable (vite.config.ts does, per style);

@@ -21,6 +21,8 @@ export type CardOptions = {
   readonly mode: IdempotencyMode;
   /** The richer card answered by GetExtendedAgentCard to an authenticated caller. */
   readonly extended: boolean;
+  /** The gRPC interface's URL, when a gRPC mount serves the agent (`mocks/src/grpc/`). */
+  readonly grpcUrl?: string | undefined;
 };
 
 /** The card's default input modes: what the agent reads unless a skill says otherwise. */
@@ -65,7 +67,7 @@ card.supportedInterfaces[0]; // { url: 'http://127.0.0.1:4000/a2a/jsonrpc', prot
 ```
 */
 export function buildAgentCard(options: CardOptions): WireAgentCard {
-  const { origin, mode, extended } = options;
+  const { origin, mode, extended, grpcUrl } = options;
   const card: WireAgentCard = {
     name: 'surecall mock agent',
     description: extended
@@ -75,6 +77,11 @@ export function buildAgentCard(options: CardOptions): WireAgentCard {
     supportedInterfaces: [
       { url: `${origin}${jsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${origin}${restPath}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      // Last, so a client that speaks all three keeps choosing JSON-RPC unless it pins GRPC (A2A spec
+      // §8.3.2).
+      ...(grpcUrl === undefined
+        ? []
+        : [{ url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' } as const]),
     ],
     version: agentVersion,
     capabilities: {

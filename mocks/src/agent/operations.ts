@@ -52,6 +52,8 @@ export type OperationsOptions = {
   readonly print: Serializer;
   /** The scope a token must grant to read the extended card (`AgentOptions.extendedCardScope`). */
   readonly extendedCardScope: string | undefined;
+  /** The gRPC interface's URL the cards list, read per call (a gRPC mount binds its port after the agent). */
+  readonly grpcUrl: () => string | undefined;
 };
 
 function bearerToken(authorization: string | null): string | undefined {
@@ -72,7 +74,8 @@ const outcome = await operations.call('GetTask', { id: 't-1' }, context); // Age
 ```
 */
 export function createOperations(options: OperationsOptions): Operations {
-  const { mode, tenantRequired, stepMs, store, keys, executions, print, extendedCardScope } = options;
+  const { mode, tenantRequired, stepMs, store, keys, executions, print, extendedCardScope, grpcUrl } =
+    options;
   const lifecycle = createLifecycle();
   const scripts = createScripts({ store, stepMs, lifecycle });
   const streams = createTaskStreams({ store, lifecycle });
@@ -168,7 +171,7 @@ export function createOperations(options: OperationsOptions): Operations {
             `GetExtendedAgentCard needs a token that grants the scope ${extendedCardScope}`,
           );
         }
-        return value(buildAgentCard({ origin: context.origin, mode, extended: true }));
+        return value(buildAgentCard({ origin: context.origin, mode, extended: true, grpcUrl: grpcUrl() }));
       }
     }
   }

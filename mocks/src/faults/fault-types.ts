@@ -6,8 +6,11 @@ spec checker and the rewrites all read these, so they sit below them all and the
 */
 import type { JsonValue, OperationName } from '@surecall/client/protocol';
 
-/** The two HTTP bindings, spelled as `AgentInterface.protocolBinding` spells them. */
-export type Binding = 'JSONRPC' | 'HTTP+JSON';
+/**
+The three bindings, spelled as `AgentInterface.protocolBinding` spells them: the two HTTP ones, and gRPC when
+a gRPC mount serves the agent (`@surecall/mocks/grpc`).
+*/
+export type Binding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** A WHATWG request handler: the shape of `MockAgent.handle`, and of what `wrap` returns. */
 export type Handle = (request: Request) => Promise<Response>;
@@ -144,6 +147,18 @@ export type ForeignMessageIdsFault = FaultTarget &
     readonly where?: 'reply' | 'status' | 'history';
   };
 
+/**
+gRPC only: the call ends with its A2A error's status, but the `google.rpc.Status` in `grpc-status-details-bin`
+does not say what the status says (A2A spec §10.6): `malformed` sends bytes that are no `Status`,
+`other-code` a `Status` whose code is another than the call's, `foreign-reason` one whose single `ErrorInfo`
+names an error of another status. An answer that is no error passes through.
+*/
+export type BadStatusDetailsFault = FaultTarget & {
+  readonly kind: 'bad-status-details';
+  /** @default 'malformed' */
+  readonly details?: 'malformed' | 'other-code' | 'foreign-reason';
+};
+
 /** One fault to arm, discriminated by `kind`. */
 export type FaultSpec =
   | DropBeforeFault
@@ -164,7 +179,8 @@ export type FaultSpec =
   | DifferentTaskIdFault
   | AlteredHistoryFault
   | AlteredDataFault
-  | ForeignMessageIdsFault;
+  | ForeignMessageIdsFault
+  | BadStatusDetailsFault;
 
 /** The kind of a fault. */
 export type FaultKind = FaultSpec['kind'];

@@ -29,6 +29,12 @@ through unchanged, and is still spent):
 | `altered-history` | yes | the user's history text changed | same, in frame `frame` |
 | `altered-data` | yes | the agent's data parts hold `data` | same, in frame `frame` |
 | `foreign-message-ids` | yes | messages name another context or task | same, in frame `frame` |
+| `bad-status-details` | yes | gRPC only: an error's `google.rpc.Status` lies or is malformed | same |
+
+Over gRPC (`@surecall/mocks/grpc`, `mocks/src/grpc/faults.ts`) the kinds that lose or cut an answer reset the
+connection, and the kinds that rewrite an answer change the message before it is encoded; the kinds that only
+HTTP or JSON text can carry (a media type, an HTML page, a redirect, an SSE line, a JSON-RPC envelope, a key
+written twice, a second oneof member, a body cut at half) let the answer through.
 
 @example
 ```ts
@@ -70,6 +76,11 @@ export type FaultLab = {
   clear(id?: FaultId): void;
   /** A handler that applies the armed faults around `handle`. */
   wrap(handle: Handle): Handle;
+  /**
+  The fault that applies to one call a mount recognised without a `Request` (the gRPC mount), spent as `wrap`
+  spends it; `undefined` when none does.
+  */
+  take(call: Call): FaultSpec | undefined;
 };
 
 function isOperation(value: unknown): value is OperationName {
@@ -163,6 +174,7 @@ export function createFaultLab(): FaultLab {
     clear(id) {
       armed = id === undefined ? [] : armed.filter((fault) => fault.id !== id);
     },
+    take,
     wrap(handle) {
       return async (request) => {
         if (armed.length === 0) {

@@ -32,7 +32,7 @@ async function drain(response: Response, signal: AbortSignal): Promise<void> {
 }
 
 /** Wait `ms`, or less if the signal aborts; resolves whether the whole wait happened. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) {
       resolve(false);

@@ -29,6 +29,7 @@ const kinds = [
   'altered-history',
   'altered-data',
   'foreign-message-ids',
+  'bad-status-details',
 ] as const satisfies readonly FaultKind[];
 
 const maxCount = 1_000_000;
@@ -107,11 +108,12 @@ const paramRules: { readonly [K in FaultKind]: Readonly<Record<string, ParamRule
     member: optional(oneOf('contextId', 'taskId')),
     where: optional(oneOf('reply', 'status', 'history')),
   },
+  'bad-status-details': { details: optional(oneOf('malformed', 'other-code', 'foreign-reason')) },
 };
 
 const targetRules: Readonly<Record<string, ParamRule>> = {
   operation: required(oneOf(...operationNames, '*')),
-  binding: optional(oneOf('JSONRPC', 'HTTP+JSON')),
+  binding: optional(oneOf('JSONRPC', 'HTTP+JSON', 'GRPC')),
   count: optional(integer(1, maxCount)),
 };
 

@@ -44,7 +44,10 @@ agent supports. Unsupported ones are ignored (§4.6.3). The answer echoes the re
 activatedExtensions(request, 'honouring'); // ['https://a2a-rust.com/extensions/idempotency/v1'] when requested
 ```
 */
-export function activatedExtensions(request: Request, mode: IdempotencyMode): readonly string[] {
+export function activatedExtensions(
+  request: Pick<Request, 'headers'>,
+  mode: IdempotencyMode,
+): readonly string[] {
   const requested = (request.headers.get('a2a-extensions') ?? '').split(',').map((uri) => uri.trim());
   return mode === 'honouring' && requested.includes(idempotencyExtensionUri) ? [idempotencyExtensionUri] : [];
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
 @module
-`surecall-mock-agent --port <n> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]`
+`surecall-mock-agent --port <n> [--grpc-port <n>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]`
 (in this repository: `npm run mock-agent -- …`)
 
 Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens
@@ -10,10 +10,12 @@ control routes (`/__faults`, `/__executions`), sent as `x-surecall-mock-token`; 
 environment sets `SURECALL_MOCK_TOKEN` (32 to 256 characters of `[A-Za-z0-9_-]`), which a test harness that
 starts the agent does to know it in advance. Browsers may call the agent from loopback pages and from each
 `--cors-origin` (docs/interop.md#loopback-server-security). `--banner` then prints the card URL and example
-calls for both bindings (what `npm start` shows). SIGTERM or SIGINT closes the server and exits 0.
-`--serializer` picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`,
-`enum-numbers`, or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage
-on stderr and exit 2.
+calls for both bindings (what `npm start` shows). `--grpc-port` serves the agent over gRPC too, on that port
+of 127.0.0.1 (`0` picks a free one), with the same tasks and fault lab (`@surecall/mocks/grpc`), and prints a
+second line after `READY`, `GRPC <port>`. SIGTERM or SIGINT closes the server and exits 0. `--serializer`
+picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`,
+or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and
+exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
@@ -21,11 +23,12 @@ import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer
 import type { RunningMockAgent } from './loopback.js';
 
 const usage =
-  'usage: surecall-mock-agent --port <0-65535> [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--banner]';
+  'usage: surecall-mock-agent --port <0-65535> [--grpc-port <0-65535>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
 
 type Cli = {
   readonly port: number;
+  readonly grpcPort: number | undefined;
   readonly mode: IdempotencyMode | undefined;
   readonly tenantRequired: boolean;
   readonly stepMs: number | undefined;
@@ -57,6 +60,7 @@ function readArgs(argv: readonly string[]) {
       args: [...argv],
       options: {
         port: { type: 'string' },
+        'grpc-port': { type: 'string' },
         mode: { type: 'string' },
         'tenant-required': { type: 'boolean', default: false },
         'step-ms': { type: 'string' },
@@ -78,6 +82,10 @@ function parseCli(argv: readonly string[]): Cli | undefined {
     return undefined;
   }
   const port = wholeNumber(values.port ?? '0', 65_535);
+  const grpcPort = values['grpc-port'] === undefined ? undefined : wholeNumber(values['grpc-port'], 65_535);
+  if (values['grpc-port'] !== undefined && grpcPort === undefined) {
+    return undefined;
+  }
   const mode = modes.find((candidate) => candidate === values.mode);
   const stepMs = values['step-ms'] === undefined ? undefined : wholeNumber(values['step-ms'], 60_000);
   if (port === undefined || (values.mode !== undefined && mode === undefined)) {
@@ -96,6 +104,7 @@ function parseCli(argv: readonly string[]): Cli | undefined {
   }
   return {
     port,
+    grpcPort,
     mode,
     tenantRequired: values['tenant-required'],
     stepMs,
@@ -118,6 +127,7 @@ function banner(mock: RunningMockAgent): string {
     '              (the fragment gives the Faults panel the control token; it never leaves the page)',
     `  JSON-RPC    ${mock.origin}/a2a/jsonrpc`,
     `  HTTP+JSON   ${mock.origin}/a2a/rest`,
+    ...(mock.grpcUrl === undefined ? [] : [`  GRPC        ${mock.grpcUrl} (lf.a2a.v1.A2AService)`]),
     '',
     'Try:',
     `  curl -s ${mock.cardUrl}`,
@@ -145,6 +155,7 @@ async function main(): Promise<void> {
   const token = process.env['SURECALL_MOCK_TOKEN'];
   const mock = await startMockAgent({
     port: cli.port,
+    ...(cli.grpcPort === undefined ? {} : { grpcPort: cli.grpcPort }),
     corsOrigins: cli.corsOrigins,
     ...(token === undefined || token === '' ? {} : { token }),
     tenantRequired: cli.tenantRequired,
@@ -166,6 +177,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   console.log(`READY ${mock.port} token=${mock.token}`);
+  if (mock.grpcUrl !== undefined) {
+    console.log(`GRPC ${new URL(mock.grpcUrl).port}`);
+  }
   if (cli.banner) {
     console.log(banner(mock));
   }

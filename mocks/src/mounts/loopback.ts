@@ -7,6 +7,7 @@ installed (`@surecall/mocks/node` re-exports it beside the MSW mount).
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
 import { agentCardPath } from '../agent/card.js';
 import { createFaultLab, type FaultLab } from '../faults/faults.js';
+import type { GrpcMount } from '../grpc/server.js';
 import { createMockHandle } from '../http/handle.js';
 import { type LoopbackOptions, listenLoopback } from '../http/server.js';
 
@@ -15,6 +16,11 @@ export type StartMockAgentOptions = AgentOptions &
   Pick<LoopbackOptions, 'corsOrigins' | 'token'> & {
     /** The TCP port on 127.0.0.1; 0 picks a free one. @default 0 */
     readonly port?: number;
+    /**
+    Serve the agent over gRPC too, on this port of 127.0.0.1 (0 picks a free one), with the same tasks and
+    fault lab (`@surecall/mocks/grpc`; needs `@grpc/grpc-js` and `@bufbuild/protobuf`). @default no gRPC
+    */
+    readonly grpcPort?: number;
   };
 
 /** A mock agent listening on loopback. */
@@ -31,6 +37,10 @@ export type RunningMockAgent = {
   readonly agent: MockAgent;
   readonly faults: FaultLab;
   readonly executions: Executions;
+  /**
+  `http://127.0.0.1:<port>` of the gRPC mount, which the card lists as its GRPC interface, when started.
+  */
+  readonly grpcUrl: string | undefined;
   /** Close the port (cutting open streams) and stop the agent. */
   close(): Promise<void>;
 };
@@ -50,9 +60,10 @@ await mock.close();
 ```
 */
 export async function startMockAgent(options: StartMockAgentOptions = {}): Promise<RunningMockAgent> {
-  const { port, corsOrigins, token, ...agentOptions } = options;
+  const { port, corsOrigins, token, grpcPort, ...agentOptions } = options;
   const agent = createAgent(agentOptions);
   const faults = createFaultLab();
+  let grpc: GrpcMount | undefined;
   try {
     const server = await listenLoopback({
       handle: createMockHandle({ agent, faults }),
@@ -60,6 +71,17 @@ export async function startMockAgent(options: StartMockAgentOptions = {}): Promi
       ...(corsOrigins === undefined ? {} : { corsOrigins }),
       ...(token === undefined ? {} : { token }),
     });
+    if (grpcPort !== undefined) {
+      // Loaded only when asked for, so the HTTP mount runs where the gRPC libraries are not installed.
+      const { listenGrpc } = await import('../grpc/server.js');
+      grpc = await listenGrpc({ agent, faults, port: grpcPort, origin: server.origin }).catch(
+        async (error: unknown) => {
+          await server.close();
+          throw error;
+        },
+      );
+    }
+    const mounted = grpc;
     return {
       origin: server.origin,
       cardUrl: `${server.origin}${agentCardPath}`,
@@ -68,9 +90,10 @@ export async function startMockAgent(options: StartMockAgentOptions = {}): Promi
       agent,
       faults,
       executions: agent.executions,
+      grpcUrl: mounted?.url,
       close: async () => {
         try {
-          await server.close();
+          await Promise.all([server.close(), mounted?.close()]);
         } finally {
           agent.close();
         }

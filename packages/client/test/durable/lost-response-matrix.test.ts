@@ -72,6 +72,7 @@ const faults: Readonly<
   'altered-history': { spec: {}, send: () => unknownRan },
   'altered-data': { spec: {}, send: () => committed },
   'foreign-message-ids': { spec: {}, send: () => unknownRan },
+  'bad-status-details': { spec: {}, send: () => committed },
 };
 
 type Row = {

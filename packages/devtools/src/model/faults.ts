@@ -175,6 +175,20 @@ const switches = {
     group: 'malformed',
     params: [frame],
   },
+  'bad-status-details': {
+    label: 'Bad status details',
+    description: 'gRPC only: an error’s google.rpc.Status is malformed or says another code or reason.',
+    group: 'malformed',
+    params: [
+      {
+        name: 'details',
+        label: 'Details',
+        type: 'choice',
+        choices: ['malformed', 'other-code', 'foreign-reason'],
+        initial: 'malformed',
+      },
+    ],
+  },
 } satisfies Record<FaultKind, Omit<FaultSwitch, 'kind'>>;
 
 /** Every switch, grouped: lost responses, then timing, then malformed answers. */
