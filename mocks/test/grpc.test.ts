@@ -30,17 +30,21 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
-beforeAll(async () => {
-  mock = await startMockAgent({ stepMs: 0, grpcPort: 0 });
-  // The card prefers JSON-RPC, so the client pins its GRPC interface (docs/protocol-checks.md#grpc).
-  const { card, digest } = await fetchAgentCard({ cardUrl: mock.cardUrl, loopback: true });
-  client = createClient({
+/** A client of a running mock over gRPC: the card prefers JSON-RPC, so it pins the GRPC interface. */
+async function grpcClient(running: RunningMockAgent): Promise<A2aClient> {
+  const { card, digest } = await fetchAgentCard({ cardUrl: running.cardUrl, loopback: true });
+  return createClient({
     card,
     cardDigest: digest,
     grpc: grpcBinding,
-    pin: { binding: 'GRPC', url: mock.grpcUrl ?? '' },
+    pin: { binding: 'GRPC', url: running.grpcUrl ?? '' },
     security: { kind: 'anonymous' },
   });
+}
+
+beforeAll(async () => {
+  mock = await startMockAgent({ port: 0, grpcPort: 0, stepMs: 0 });
+  client = await grpcClient(mock);
 });
 
 afterEach(() => mock.faults.clear());
@@ -86,6 +90,19 @@ describe('the mock agent over gRPC', () => {
     expect(error).toMatchObject({ reason: 'TASK_NOT_FOUND', remoteCode: -32001, dispatched: true });
   });
 
+  it('refuses SubscribeToTask on a terminal task with UnsupportedOperation, as its status', async () => {
+    const sent = await client.sendMessage({ message: user('task done') });
+    const id = 'task' in sent ? sent.task.id : '';
+    const error = await caught(
+      (async () => {
+        for await (const _ of client.subscribeToTask({ id })) {
+          // A terminal task has no stream.
+        }
+      })(),
+    );
+    expect(error).toMatchObject({ kind: 'remote', reason: 'UNSUPPORTED_OPERATION' });
+  });
+
   it('drop-after: the agent runs the send, the connection goes, and the next call reconnects', async () => {
     mock.faults.set({ kind: 'drop-after', operation: 'SendMessage', binding: 'GRPC' });
     const error = await caught(client.sendMessage({ message: user('task lost', 'g-drop') }));
@@ -109,6 +126,33 @@ describe('the mock agent over gRPC', () => {
     expect(mock.faults.list()).toHaveLength(1);
   });
 
+  it('cut-stream: the connection goes after two messages, and the client resumes the task it named', async () => {
+    // Steps far enough apart that the task still runs when the client, reconnected, subscribes again (A2A
+    // spec §3.1.6: a terminal task has no stream).
+    const slow = await startMockAgent({ stepMs: 150, grpcPort: 0 });
+    const client = await grpcClient(slow);
+    slow.faults.set({ kind: 'cut-stream', operation: 'SendStreamingMessage', afterFrames: 2 });
+    const breaks: unknown[] = [];
+    const unsubscribe = client.events.subscribe((event) => {
+      if (event.type === 'stream-break' || event.type === 'stream-resume') {
+        breaks.push(event.type);
+      }
+    });
+    let last: string | undefined;
+    for await (const event of client.sendStreamingMessage({ message: user('task a b c d') })) {
+      last =
+        'task' in event
+          ? event.task.status.state
+          : 'statusUpdate' in event
+            ? event.statusUpdate.status.state
+            : last;
+    }
+    unsubscribe();
+    expect(breaks).toEqual(['stream-break', 'stream-resume']);
+    expect(last).toBe('TASK_STATE_COMPLETED');
+    expect(slow.faults.list()).toHaveLength(0);
+    await slow.close();
+  });
   it.each([
     ['malformed', 'http-protocol'],
     ['other-code', 'http-protocol'],

@@ -304,6 +304,9 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
         prepared.metadata,
       );
       shown(pending, prepared.head);
+      // Read from the start: a trailers-only refusal emits its head and its error in one turn, before an
+      // awaited establishment could hand the stream to a reader, and an error nobody listens to is thrown.
+      const read = readerOf(pending);
       clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
       if (clock.signal.aborted) {
         pending.cancel();
@@ -315,7 +318,7 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
         throw grpcFailure(endOf(error), { established: false, why: clock.why, trailers: call.trailers });
       }
       clock.disarm();
-      return messages(pending, clock, call.trailers, limits);
+      return messages(pending, read, { clock, trailers: call.trailers, limits });
     },
   };
 }
@@ -398,11 +401,13 @@ function readerOf(pending: ClientReadableStream<Buffer>): () => Promise<Iterator
 
 function messages(
   pending: ClientReadableStream<Buffer>,
-  clock: Watch,
-  trailers: GrpcTrailers,
-  limits: Limits,
+  read: () => Promise<IteratorResult<Buffer, undefined>>,
+  {
+    clock,
+    trailers,
+    limits,
+  }: { readonly clock: Watch; readonly trailers: GrpcTrailers; readonly limits: Limits },
 ): GrpcMessages {
-  const read = readerOf(pending);
   let ended = false;
   const end = () => {
     if (!ended) {
