@@ -3,7 +3,9 @@
 Test fixture for the durable agent's suites: mock agents (`@surecall/mocks`) behind one MSW server, each on
 its own origin with its own fault lab, a log of the A2A operations that reached it, an optional stage in front
 of the agent (to hold, drop or inspect a request), and optionally a message-id deduplicating front, the peer
-an operator's attestation describes. Plus a client factory for either binding and a memory ledger per test.
+an operator's attestation describes. With `grpc: true` the same agent and fault lab are served over gRPC too
+(`@surecall/mocks/grpc` on a loopback port, its calls logged in the same `requests`), and the client factory
+takes any of the three bindings. Plus a memory ledger per test.
 */
 import {
   type AgentOptions,
@@ -15,8 +17,10 @@ import {
   type MockAgent,
   restPath,
 } from '@surecall/mocks';
+import { type GrpcMount, listenGrpc } from '@surecall/mocks/grpc';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
+import { grpcBinding } from '../../src/bindings/grpc/entry.js';
 import { type A2aClient, createClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { ProtocolBinding } from '../../src/client/security.js';
@@ -28,9 +32,13 @@ import type { A2aErrorEntry } from '../../src/protocol/error-codes.js';
 import { errorDomain, errorInfoType } from '../../src/protocol/error-codes.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
+import { answering, recording } from './grpc-front.js';
 
-/** Both bindings, for `describe.each`. */
+/** Both HTTP bindings, for `describe.each`. */
 export const bindings = ['JSONRPC', 'HTTP+JSON'] as const;
+
+/** The three bindings, for the suites that run on the mock's gRPC mount too (`PeerOptions.grpc`). */
+export const allBindings = [...bindings, 'GRPC'] as const;
 
 /** A WHATWG handler, the shape of `MockAgent.handle`. */
 export type Handle = (request: Request) => Promise<Response>;
@@ -67,6 +75,11 @@ export type Peer = {
   readonly requests: PeerRequest[];
   /** A stage in front of the agent, inside the fault lab: replace it to hold, drop or inspect a request. */
   stage: ((request: Request, forward: Handle) => Promise<Response>) | undefined;
+  /**
+  Called once the agent has answered a call, over any binding: inside the fault lab over HTTP, as the answer
+  leaves over gRPC (interceptors run outside the lab).
+  */
+  answered: (() => void) | undefined;
   /** A client of this agent over `binding`. */
   client(binding: ProtocolBinding, options?: Partial<ClientOptions>): A2aClient;
   /** The requests of one operation. */
@@ -185,17 +198,26 @@ export async function respondError(request: Request, error: A2aErrorEntry): Prom
   });
 }
 
-/** Options of {@link mountPeer}: the agent's, plus the deduplicating front. */
+/** Options of {@link mountPeer}: the agent's, plus the deduplicating front and the gRPC mount. */
 export type PeerOptions = AgentOptions & {
-  /** Put {@link deduplicateMessageIds} in front of the agent. @default false */
+  /** Put {@link deduplicateMessageIds} in front of the agent (over HTTP only). @default false */
   readonly deduplicate?: boolean;
+  /** Serve the agent over gRPC too, on a loopback port; {@link closeGrpcPeers} stops them. @default false */
+  readonly grpc?: boolean;
 };
+
+const grpcMounts: GrpcMount[] = [];
+
+/** Stop every gRPC mount the peers started (a suite's `afterAll`). */
+export async function closeGrpcPeers(): Promise<void> {
+  await Promise.all(grpcMounts.splice(0).map((mount) => mount.close()));
+}
 
 /** Mounts a fresh mock agent (`stepMs: 0`) on a new origin (`https://durable-N.test`) and reads its card. */
 export async function mountPeer(options: PeerOptions = {}): Promise<Peer> {
   mounted += 1;
   const origin = `https://durable-${mounted}.test`;
-  const { deduplicate = false, ...agentOptions } = options;
+  const { deduplicate = false, grpc = false, ...agentOptions } = options;
   const agent = createAgent({ stepMs: 0, ...agentOptions });
   const faults = createFaultLab();
   const inner: Handle = deduplicate ? deduplicateMessageIds(agent.handle) : agent.handle;
@@ -206,14 +228,18 @@ export async function mountPeer(options: PeerOptions = {}): Promise<Peer> {
     faults,
     requests,
     stage: undefined,
+    answered: undefined,
     client: () => {
       throw new Error('the card is not read yet');
     },
     sent: (operation) => requests.filter((entry) => entry.operation === operation),
     messages: () => peer.sent('SendMessage').map((entry) => entry.params.message as Message),
   };
-  const staged: Handle = (request) =>
-    peer.stage === undefined ? inner(request) : peer.stage(request, inner);
+  const staged: Handle = async (request) => {
+    const response = await (peer.stage === undefined ? inner(request) : peer.stage(request, inner));
+    peer.answered?.();
+    return response;
+  };
   const handle = faults.wrap(staged);
   server.use(
     http.all(`${origin}/*`, async ({ request }) => {
@@ -226,14 +252,37 @@ export async function mountPeer(options: PeerOptions = {}): Promise<Peer> {
       return handle(request);
     }),
   );
-  const raw = (await (await fetch(`${origin}${agentCardPath}`)).json()) as JsonValue;
+  const mount = grpc
+    ? await listenGrpc({
+        agent,
+        faults,
+        origin,
+        interceptors: [
+          recording((operation, params) => requests.push({ operation, binding: 'GRPC', params })),
+          answering(() => peer.answered?.()),
+        ],
+      })
+    : undefined;
+  if (mount !== undefined) {
+    grpcMounts.push(mount);
+  }
+  // The card lists the gRPC interface while the mount runs. Over gRPC no MSW listens (it would keep the
+  // HTTP/2 connection from opening), so the card is the handler's.
+  const cardUrl = `${origin}${agentCardPath}`;
+  const raw = (await (grpc ? await handle(new Request(cardUrl)) : await fetch(cardUrl)).json()) as JsonValue;
   const card = parseAgentCard(raw);
   const digest = await cardDigest(raw);
+  const urls = {
+    JSONRPC: `${origin}${jsonRpcPath}`,
+    'HTTP+JSON': `${origin}${restPath}`,
+    GRPC: mount?.url ?? 'http://grpc-not-mounted.invalid',
+  };
   peer.client = (binding, clientOptions = {}) =>
     createClient({
       card,
       cardDigest: digest,
-      pin: { binding, url: `${origin}${binding === 'JSONRPC' ? jsonRpcPath : restPath}` },
+      grpc: grpcBinding,
+      pin: { binding, url: urls[binding] },
       security: { kind: 'anonymous' },
       ...clientOptions,
     });
