@@ -19,7 +19,7 @@ export type Handle = (request: Request) => Promise<Response>;
 export type FaultTarget = {
   /** The operation to match, or `'*'` for any of the eleven. */
   readonly operation: OperationName | '*';
-  /** Only requests over this binding; both when absent. */
+  /** Only requests over this binding; every binding when absent. */
   readonly binding?: Binding;
   /** How many matching requests the fault applies to before it disarms. @default 1 */
   readonly count?: number;
