@@ -185,6 +185,30 @@ describe('the mock agent over gRPC', () => {
 });
 
 describe('listenGrpc', () => {
+  it('answers the same messages whichever ProtoJSON style the agent prints (docs/interop.md#serializer-styles)', async () => {
+    const styled = await startMockAgent({
+      stepMs: 0,
+      grpcPort: 0,
+      serializer: ['emit-defaults', 'proto-names', 'enum-numbers'],
+    });
+    const styledClient = await grpcClient(styled);
+    const answers = await Promise.all(
+      [client, styledClient].map(async (each) => {
+        const sent = await each.sendMessage({ message: user('task alpha beta', 'g-style') });
+        const task = 'task' in sent ? sent.task : undefined;
+        const read = await each.getTask({ id: task?.id ?? '' });
+        return {
+          state: read.status.state,
+          artifacts: read.artifacts,
+          roles: read.history.map((m) => m.role),
+        };
+      }),
+    );
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]?.state).toBe('TASK_STATE_COMPLETED');
+    await styled.close();
+  });
+
   it('serves an agent and its lab on a port of its own, and stops listing itself once closed', async () => {
     const agent = createAgent({ stepMs: 0 });
     const grpc = await listenGrpc({ agent, faults: createFaultLab() });
