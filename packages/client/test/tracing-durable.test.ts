@@ -18,10 +18,11 @@ import {
 } from '@surecall/mocks';
 import { type LoopbackServer, listenLoopback } from '@surecall/mocks/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../src/client/client.js';
+import { type A2aClient, createClient } from '../src/client/client.js';
 import type { ProtocolBinding } from '../src/client/security.js';
 import { fetchAgentCard } from '../src/discovery/discovery.js';
-import type { DurableAgent } from '../src/durable/agent.js';
+import { type DurableAgent, durableAgent } from '../src/durable/agent.js';
+import type { Ledger } from '../src/ledger/ledger.js';
 import { openLedger } from '../src/ledger/memory.js';
 import { createDurableTracing, createTracing } from '../src/otel.js';
 import { exporter, installTracing, provider, spanText } from './support/tracing.js';
@@ -48,7 +49,7 @@ afterAll(async () => {
 
 const tracer = provider.getTracer('the app');
 
-async function tracedAgent(binding: ProtocolBinding): Promise<DurableAgent> {
+async function tracedClient(binding: ProtocolBinding): Promise<A2aClient> {
   const fetched = await fetchAgentCard({ cardUrl: `${server.origin}${agentCardPath}`, loopback: true });
   const tracing = createTracing({ tracerProvider: provider });
   const client = createClient({
@@ -59,7 +60,12 @@ async function tracedAgent(binding: ProtocolBinding): Promise<DurableAgent> {
     interceptors: [tracing.interceptor],
   });
   tracing.observe(client);
-  const ledger = await openLedger({ name: 'traced' });
+  return client;
+}
+
+async function tracedAgent(binding: ProtocolBinding, given?: Ledger): Promise<DurableAgent> {
+  const client = await tracedClient(binding);
+  const ledger = given ?? (await openLedger({ name: 'traced' }));
   return createDurableTracing({ tracerProvider: provider }).durableAgent({ client, ledger, recovery });
 }
 
@@ -94,7 +100,8 @@ const named = (spans: readonly ReadableSpan[], name: string) =>
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('durable tracing over %s', (binding) => {
   it('a lost answer: the send is one span over its commits and its exchange, the reconciliation one over its probe and page', async () => {
-    const durable = await tracedAgent(binding);
+    const ledger = await openLedger({ name: 'traced' });
+    const durable = await tracedAgent(binding, ledger);
     faults.set({ kind: 'drop-after', operation: 'SendMessage' });
     const sent = await underAppSpan(() => durable.send({ role: 'ROLE_USER', parts: [{ text: words }] }));
     expect(sent.result.status).toBe('unknown');
@@ -123,7 +130,15 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('durable tracing over %s', (bin
       { 'a2a.ledger.transition': 'unknown', 'a2a.ledger.revision': 2, 'a2a.ledger.status': 'unknown' },
     ]);
 
-    const reconciled = await underAppSpan(() => durable.reconcile(sent.result.id));
+    // The record keeps the send span's context: its propagator's traceparent, nothing else of the carrier.
+    const { traceId, spanId } = send.spanContext();
+    expect(sent.result.record).toMatchObject({ traceparent: `00-${traceId}-${spanId}-01` });
+    expect(sent.result.record).not.toHaveProperty('tracestate');
+
+    // Later, in another agent over the same ledger (a worker, days after), in a trace of its own.
+    const later = await tracedAgent(binding, ledger);
+    const reconciled = await underAppSpan(() => later.reconcile(sent.result.id));
+    expect(reconciled.app.spanContext().traceId).not.toBe(traceId);
     expect(reconciled.result.status).toBe('committed');
     const reconcile = named(reconciled.spans, 'a2a.durable.reconcile');
     expect(parentOf(reconcile)).toBe(idOf(reconciled.app));
@@ -137,7 +152,11 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('durable tracing over %s', (bin
       'a2a.durable.probe',
       'a2a.ledger.commit reconcile-commit',
     ]);
+    const toSend = [{ context: { traceId, spanId }, attributes: { 'a2a.link': 'durable.send' } }];
+    expect(reconcile.links).toMatchObject(toSend);
+    expect(reconcile.links).toHaveLength(1);
     const probe = named(reconciled.spans, 'a2a.durable.probe');
+    expect(probe.links).toMatchObject(toSend);
     expect(probe.attributes).toEqual({
       'a2a.probe.recovery': 'context-history',
       'a2a.probe.audit': false,
@@ -176,7 +195,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('durable tracing over %s', (bin
   it('a pass over what is due is a span over each record probe and commit', async () => {
     const durable = await tracedAgent(binding);
     faults.set({ kind: 'drop-after', operation: 'SendMessage' });
-    await durable.send({ role: 'ROLE_USER', parts: [{ text: words }] });
+    const sent = await underAppSpan(() => durable.send({ role: 'ROLE_USER', parts: [{ text: words }] }));
     faults.clear();
     const { result, spans } = await underAppSpan(() => durable.reconcileDue());
     expect(result.committed).toBe(1);
@@ -187,5 +206,23 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('durable tracing over %s', (bin
       'a2a.durable.probe',
       'a2a.ledger.commit reconcile-commit',
     ]);
+    const send = named(sent.spans, 'a2a.durable.send').spanContext();
+    expect(named(spans, 'a2a.durable.probe').links).toMatchObject([
+      { context: { traceId: send.traceId, spanId: send.spanId } },
+    ]);
+  });
+
+  it('a record written without tracing reconciles in a traced agent with no link, as records always did', async () => {
+    const ledger = await openLedger({ name: 'traced' });
+    const untraced = durableAgent({ client: await tracedClient(binding), ledger, recovery });
+    faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const sent = await untraced.send({ role: 'ROLE_USER', parts: [{ text: words }] });
+    expect(sent.record).not.toHaveProperty('traceparent');
+    faults.clear();
+    const later = await tracedAgent(binding, ledger);
+    const { result, spans } = await underAppSpan(() => later.reconcile(sent.id));
+    expect(result.status).toBe('committed');
+    expect(named(spans, 'a2a.durable.reconcile').links).toEqual([]);
+    expect(named(spans, 'a2a.durable.probe').links).toEqual([]);
   });
 });

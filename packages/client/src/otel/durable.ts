@@ -14,6 +14,10 @@ message, a token or a peer's words. Nothing here is loaded unless the applicatio
 import {
   type Attributes,
   context,
+  isSpanContextValid,
+  type Link,
+  propagation,
+  ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -23,7 +27,7 @@ import {
 } from '@opentelemetry/api';
 import type { DurableAgent, DurableAgentOptions, DurableEvent } from '../durable/agent.js';
 import { durableAgent } from '../durable/agent.js';
-import type { Ledger, LedgerRecord } from '../ledger/ledger.js';
+import type { Ledger, LedgerRecord, SendIntent } from '../ledger/ledger.js';
 
 /**
 What {@link createDurableTracing} takes.
@@ -72,6 +76,72 @@ function fail(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }
 
+/** W3C Trace Context §3.2: a version, a trace id, a parent id and flags, in lowercase hex. */
+const traceparentPattern = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
+/** A `tracestate` the ledger keeps as a label: printable ASCII, no space at either end, at most 512 bytes. */
+const tracestatePattern = /^[!-~](?:[ -~]{0,510}[!-~])?$/;
+
+/**
+The intent with the trace context of the active span (the send's), as the application's propagator writes it:
+its `traceparent` and `tracestate` only, and only in their W3C form, so nothing else of the carrier (a
+baggage, a vendor's header) reaches the record (ledger/intent.ts).
+*/
+function withTrace(intent: SendIntent): SendIntent {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  const { traceparent, tracestate } = carrier;
+  if (traceparent === undefined || !traceparentPattern.test(traceparent)) {
+    return intent;
+  }
+  return {
+    ...intent,
+    traceparent,
+    ...(tracestate !== undefined && tracestatePattern.test(tracestate) ? { tracestate } : {}),
+  };
+}
+
+/**
+The link to the send that wrote `record`, read back through the application's propagator, which refuses a
+context that is not W3C Trace Context; none for a record written without tracing.
+*/
+function sendLink(record: LedgerRecord): Link | undefined {
+  if (record.traceparent === undefined) {
+    return undefined;
+  }
+  const carrier = { traceparent: record.traceparent, tracestate: record.tracestate ?? '' };
+  const found = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier));
+  return found !== undefined && isSpanContextValid(found)
+    ? { context: found, attributes: { 'a2a.link': 'durable.send' } }
+    : undefined;
+}
+
+/**
+What the ledger wrapper and the feed share: the link of each record claimed for a probe, until its probe ends,
+and the reconciliation span of each record `reconcile` was called for, which links once its record is read.
+*/
+type Links = {
+  readonly claimed: Map<string, Link>;
+  readonly reconciling: Map<string, Span>;
+};
+
+/** Notes the links of records read for a reconciliation. */
+function noteLinks(links: Links, records: readonly (LedgerRecord | undefined)[], claimed: boolean): void {
+  for (const record of records) {
+    const link = record === undefined ? undefined : sendLink(record);
+    if (record === undefined || link === undefined) {
+      continue;
+    }
+    const span = links.reconciling.get(record.id);
+    if (span !== undefined) {
+      span.addLink(link);
+      links.reconciling.delete(record.id);
+    }
+    if (claimed) {
+      links.claimed.set(record.id, link);
+    }
+  }
+}
+
 /** A probe's span while it runs, with the time its last page ended. */
 type Probing = { readonly span: Span; lastMark: number };
 
@@ -80,12 +150,12 @@ async function within<T>(
   tracer: Tracer,
   name: string,
   attributes: Attributes,
-  work: () => Promise<T>,
+  work: (span: Span) => Promise<T>,
   settle: (result: T) => Attributes,
 ): Promise<T> {
   const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
   try {
-    const result = await context.with(trace.setSpan(context.active(), span), work);
+    const result = await context.with(trace.setSpan(context.active(), span), () => work(span));
     span.setAttributes(settle(result));
     return result;
   } catch (error) {
@@ -97,20 +167,23 @@ async function within<T>(
 }
 
 /** A ledger whose writes are `a2a.ledger.commit` spans; reads and everything else pass through. */
-function tracedLedger(tracer: Tracer, ledger: Ledger): Ledger {
+function tracedLedger(tracer: Tracer, ledger: Ledger, links: Links): Ledger {
   const committed = (record: LedgerRecord): Attributes => ({
     'a2a.ledger.revision': record.revision,
     'a2a.ledger.status': record.state.status,
   });
   return Object.freeze({
-    create: (intent, start) =>
-      within(
+    create: (intent, start) => {
+      // The send's context, taken before the commit's own span becomes the active one.
+      const traced = withTrace(intent);
+      return within(
         tracer,
         'a2a.ledger.commit',
         { 'a2a.ledger.transition': start === undefined ? 'create' : 'create-start' },
-        () => ledger.create(intent, start),
+        () => ledger.create(traced, start),
         committed,
-      ),
+      );
+    },
     transition: (id, expectedRevision, transition) =>
       within(
         tracer,
@@ -119,12 +192,27 @@ function tracedLedger(tracer: Tracer, ledger: Ledger): Ledger {
         () => ledger.transition(id, expectedRevision, transition),
         committed,
       ),
-    get: (id) => ledger.get(id),
+    get: async (id) => {
+      const record = await ledger.get(id);
+      noteLinks(links, [record], false);
+      return record;
+    },
     list: (filter) => ledger.list(filter),
     history: (id) => ledger.history(id),
-    claimDue: (query) => ledger.claimDue(query),
-    claim: (id) => ledger.claim(id),
-    release: (id) => ledger.release(id),
+    claimDue: async (query) => {
+      const records = await ledger.claimDue(query);
+      noteLinks(links, records, true);
+      return records;
+    },
+    claim: async (id) => {
+      const record = await ledger.claim(id);
+      noteLinks(links, [record], true);
+      return record;
+    },
+    release: (id) => {
+      links.claimed.delete(id);
+      return ledger.release(id);
+    },
     ownerOf: (id) => ledger.ownerOf(id),
     subscribe: (listener) => ledger.subscribe(listener),
     close: () => ledger.close(),
@@ -132,10 +220,11 @@ function tracedLedger(tracer: Tracer, ledger: Ledger): Ledger {
 }
 
 /** Opens, grows and closes the spans of probes and pages from the agent's feed. */
-function probesOf(tracer: Tracer): (event: DurableEvent) => void {
+function probesOf(tracer: Tracer, links: Links): (event: DurableEvent) => void {
   const probing = new Map<string, Probing>();
   return (event: DurableEvent): void => {
     if (event.type === 'probe-start') {
+      const link = links.claimed.get(event.id);
       // Emitted synchronously from inside the reconciliation (or the send, for the audit): the active span
       // is that one's, so the probe is its child.
       const span = tracer.startSpan(
@@ -144,6 +233,7 @@ function probesOf(tracer: Tracer): (event: DurableEvent) => void {
           kind: SpanKind.INTERNAL,
           startTime: event.time,
           attributes: { 'a2a.probe.recovery': event.recovery, 'a2a.probe.audit': event.audit === true },
+          links: link === undefined ? [] : [link],
         },
         context.active(),
       );
@@ -173,6 +263,7 @@ function probesOf(tracer: Tracer): (event: DurableEvent) => void {
       const open = probing.get(event.id);
       if (open !== undefined) {
         probing.delete(event.id);
+        links.claimed.delete(event.id);
         open.span.setAttributes({
           'a2a.probe.result': event.result,
           'a2a.probe.pages': event.pagesScanned,
@@ -205,8 +296,10 @@ export function createDurableTracing(options: DurableTracingOptions = {}): Durab
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(scope);
   return {
     durableAgent(agentOptions) {
-      const agent = durableAgent({ ...agentOptions, ledger: tracedLedger(tracer, agentOptions.ledger) });
-      agent.events.subscribe(probesOf(tracer));
+      const links: Links = { claimed: new Map(), reconciling: new Map() };
+      const ledger = tracedLedger(tracer, agentOptions.ledger, links);
+      const agent = durableAgent({ ...agentOptions, ledger });
+      agent.events.subscribe(probesOf(tracer, links));
       const base: Attributes = { 'a2a.binding': agent.client.pin.binding };
       const outcome = (result: { readonly status: string }): Attributes => ({
         'a2a.durable.status': result.status,
@@ -226,7 +319,11 @@ export function createDurableTracing(options: DurableTracingOptions = {}): Durab
             tracer,
             'a2a.durable.reconcile',
             { ...base, 'a2a.durable.recovery': agent.recovery.kind },
-            () => agent.reconcile(id, reconcileOptions),
+            (span) => {
+              // Linked to the send once the reconciliation reads the record (noteLinks).
+              links.reconciling.set(id, span);
+              return agent.reconcile(id, reconcileOptions).finally(() => links.reconciling.delete(id));
+            },
             outcome,
           ),
         reconcileDue: (dueOptions) =>
