@@ -77,6 +77,7 @@ export default [
     // -0.32 kB (61.99 kB): what the Node stores' refusals tell their reader to do leaves core/ledger-error.ts for ledger/refusal-hints.ts, which only those stores import; the durable agent tells Deno from Node by the marks each prints (durable/environment.ts), with the client and ledger checks sharing one helper (issue 38).
     // +0.06 kB (62.05 kB): a client given the gRPC binding pins and selects a GRPC interface, as above (issue 29).
     // +0.31 kB (62.36 kB): ClientOptions.interceptors, as above (issue 33 item 1).
+    // +0.011 kB (62.392 kB, within the limit): a durable record's trace context (issue 33), two optional labels of the intent (ledger/intent.ts) copied into the record (ledger/state-machine.ts); an intent that carries them takes the schema path, so the fast path is unchanged. The spans that write and read them are behind `@surecall/client/otel`.
     limit: '62.4 kB',
     modifyEsbuildConfig: browser,
   },

@@ -116,3 +116,60 @@ test('surecall devtools shows a file ledger read-only, and follows a reconciliat
     await rm(directory, { recursive: true, force: true });
   }
 });
+
+test('surecall devtools shows the trace id of a send a traced service made (docs/tracing.md#durable-sends)', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const directory = await mkdtemp(join(tmpdir(), 'surecall-e2e-trace-'));
+  const ledger = join(directory, 'sends.jsonl');
+  let server: ChildProcess | undefined;
+  try {
+    // A Node service's durable send with OpenTelemetry on: its record keeps the send's trace context.
+    const script = fileURLToPath(new URL('./traced-send.ts', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@surecall/source', '--import', 'tsx', script, nodeAgentCardUrl, ledger],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let printed = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString('utf8');
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    expect(code).toBe(0);
+    const sent = JSON.parse(printed) as { status: string; traceId: string };
+    expect(sent.status).toBe('committed');
+    expect(sent.traceId).toMatch(/^[\da-f]{32}$/);
+
+    const devtools = surecall(['devtools', '--ledger', ledger, '--json']);
+    server = devtools.child;
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      devtools.child.stdout?.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const line = text.split('\n')[0];
+        if (text.includes('\n') && line !== undefined) {
+          resolve((JSON.parse(line) as { url: string }).url);
+        }
+      });
+      devtools.done.then(() => reject(new Error('surecall devtools exited before printing its URL')));
+    });
+    await page.goto(url);
+    const row = page.getByRole('table', { name: 'Durable sends' }).getByTestId('durable-send');
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId('durable-status')).toHaveText('committed');
+    await expect(row.getByTestId('send-trace-id')).toHaveText(sent.traceId);
+    await screenshot(page, testInfo, 'cli-devtools-trace-id');
+
+    server.kill('SIGTERM');
+    expect((await devtools.done).code).toBe(0);
+    server = undefined;
+  } finally {
+    server?.kill('SIGKILL');
+    await rm(directory, { recursive: true, force: true });
+  }
+});

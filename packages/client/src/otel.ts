@@ -30,6 +30,9 @@ import type { ClientEvent, ClientEventBase } from './client/events.js';
 import type { HeaderContext, Interceptor } from './client/options.js';
 import { OptionsError } from './core/errors.js';
 
+export type { DurableTracing, DurableTracingOptions } from './otel/durable.js';
+export { createDurableTracing } from './otel/durable.js';
+
 /**
 What {@link createTracing} takes.
 

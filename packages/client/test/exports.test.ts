@@ -96,6 +96,7 @@ describe('the package entries', () => {
   it('give OpenTelemetry its own entry, the one that imports the optional peer', () => {
     expect(names(otel)).toMatchInlineSnapshot(`
       [
+        "createDurableTracing",
         "createMetrics",
         "createTracing",
         "tracerName",

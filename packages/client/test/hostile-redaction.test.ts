@@ -2,7 +2,8 @@
 A hostile peer that reflects the client's bearer token back as JSON member names, error messages, ErrorInfo
 fields, SSE event types and card keys (docs/protocol-checks.md#redaction, `redact.violation-path`). Whatever
 it sends, the token appears nowhere outside the wire layer: not in an error's message, stack, `JSON.stringify`
-or `util.inspect`, not in a client or durable event, not in the bytes of a file ledger.
+or `util.inspect`, not in a client or durable event, not in the bytes of a file ledger, not in a span (tracing
+on, a durable agent's spans included).
 */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,10 +17,9 @@ import type { ProtocolBinding } from '../src/client/security.js';
 import { isClientError } from '../src/core/errors.js';
 import { cardDigest } from '../src/discovery/digest.js';
 import { discover, fetchAgentCard } from '../src/discovery/discovery.js';
-import { durableAgent } from '../src/durable/agent.js';
 import { openLedger } from '../src/ledger/file.js';
 import { openLedger as openMemoryLedger } from '../src/ledger/memory.js';
-import { createTracing } from '../src/otel.js';
+import { createDurableTracing, createTracing } from '../src/otel.js';
 import type { JsonValue } from '../src/protocol/json-value.js';
 import type { Message } from '../src/protocol/message.js';
 import {
@@ -229,7 +229,11 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('a peer reflecting the token ov
           await openLedger({ name: path }),
           await openMemoryLedger({ name: 'hostile' }),
         ]) {
-          const agent = durableAgent({ client: await peer.client(binding), ledger });
+          // With tracing on: the record keeps the send's trace context, the spans hold no secret either.
+          const agent = createDurableTracing({ tracerProvider: provider }).durableAgent({
+            client: await tracedClient(binding),
+            ledger,
+          });
           const durableEvents: unknown[] = [];
           agent.events.subscribe((event) => durableEvents.push(event));
           const outcome = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'reflect it' }] });
@@ -240,6 +244,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('a peer reflecting the token ov
           expectSecretFree(outcome.record);
           expectSecretFree(durableEvents);
           expectSecretFree(await ledger.list());
+          expect(outcome.record.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-01$/);
+          expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('a2a.durable.send');
+          expectSpansSecretFree('reflect it');
           await ledger.close();
         }
         expect(await readFile(path, 'utf8')).not.toContain(peer.secret);

@@ -93,6 +93,17 @@ export const intentShape = {
   delivery: DeliveryMode,
   /** The idempotency key, present exactly when `delivery` is `keyed`. */
   idempotencyKey: z.optional(Id),
+  /**
+  The W3C Trace Context `traceparent` of the send, where tracing was on (docs/tracing.md#durable-sends), and
+  its `tracestate` when it had one: each a label of at most 512 bytes, the `tracestate` length W3C Trace
+  Context §3.3.1.5 asks every vendor to propagate. The ledger keeps them as bounded labels;
+  `@surecall/client/otel`, which writes them, reads them back through the propagator, which refuses a context
+  that is not W3C Trace Context, so a later reconciliation links to a well-formed one or to none. Nothing else
+  of the carrier is kept: no header, no token.
+  */
+  traceparent: z.optional(Label),
+  /** The send's `tracestate`, beside its `traceparent`. */
+  tracestate: z.optional(Label),
 };
 
 export function checkIntent(
@@ -152,7 +163,8 @@ function plainWith(value: unknown, names: ReadonlySet<string>): value is Readonl
   return true;
 }
 
-const intentNames = new Set(Object.keys(intentShape));
+// The intent's members but its trace context: an intent with one is the schema's to decide.
+const intentNames = new Set(['id', 'tenant', 'run', 'agent', 'message', 'delivery', 'idempotencyKey']);
 const agentNames = new Set(Object.keys(AgentIdentity.def.shape));
 const messageNames = new Set(['messageId', 'contextId', 'taskId', 'role', 'parts']);
 const textPartNames = new Set(['text']);

@@ -189,6 +189,12 @@ function recordAt(intent: SendIntent, next: Next, revision: LedgerRevision, crea
   if (intent.idempotencyKey !== undefined) {
     record.idempotencyKey = intent.idempotencyKey;
   }
+  if (intent.traceparent !== undefined) {
+    record.traceparent = intent.traceparent;
+  }
+  if (intent.tracestate !== undefined) {
+    record.tracestate = intent.tracestate;
+  }
   return record;
 }
 

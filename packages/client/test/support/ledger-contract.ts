@@ -404,6 +404,9 @@ export function ledgerContract(backends: readonly Backend[], freshName: (backend
           'message-not-canonical',
         ],
         [{ ...intent('bad-6'), extra: true }, 'unrecognized_keys'],
+        // A trace context is a bounded label (ledger/intent.ts): never a line break, never past 512 bytes.
+        [{ ...intent('bad-8'), traceparent: '00-a\r\nauthorization: x' }, 'control-character'],
+        [{ ...intent('bad-9'), traceparent: 'x', tracestate: 'k='.padEnd(513, 'v') }, 'max-bytes'],
       ];
       for (const [input, rule] of cases) {
         expect(await refusal(ledger.create(input as SendIntent))).toMatchObject({
@@ -553,6 +556,36 @@ export function ledgerContract(backends: readonly Backend[], freshName: (backend
         expect(history).toEqual(histories[index]);
         expect(await verifyHistory(history)).toEqual({ ok: true, record });
       }
+      await second.close();
+    });
+
+    it("keeps a send's trace context through its transitions and a reopen, beside a record written without one", async () => {
+      const name = freshName(backend);
+      const first = await backend.openLedger({ name });
+      const context = {
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7',
+      };
+      const traced = await first.create(
+        { ...intent('trace-1'), ...context },
+        { attemptId: 'a1', messageId: 'm-trace-1' },
+      );
+      const unknown = await first.transition(traced.id, traced.revision, {
+        type: 'unknown',
+        attemptId: 'a1',
+        reason: 'ambiguous-outcome',
+      });
+      const plain = await first.create(intent('trace-2'));
+      expect(unknown).toMatchObject(context);
+      expect(plain).not.toHaveProperty('traceparent');
+      expect(plain).not.toHaveProperty('tracestate');
+      await first.close();
+      const second = await backend.openLedger({ name });
+      expect(await second.get('trace-1')).toEqual(unknown);
+      expect(await second.get('trace-2')).toEqual(plain);
+      const [created] = await second.history('trace-1');
+      expect(created?.transition).toMatchObject({ type: 'create', intent: context });
+      expect(await verifyHistory(await second.history('trace-1'))).toEqual({ ok: true, record: unknown });
       await second.close();
     });
 

@@ -129,6 +129,17 @@ function SendsTable({
                   <br />
                   <span className="small">{row.detail}</span>
                   <OwnerNote record={record} owner={owners?.get(row.id)} />
+                  {row.traceId === undefined ? null : (
+                    <>
+                      <br />
+                      <span className="small muted" title="The trace id of the send (docs/tracing.md)">
+                        trace{' '}
+                        <span className="mono" data-testid="send-trace-id">
+                          {row.traceId}
+                        </span>
+                      </span>
+                    </>
+                  )}
                 </td>
                 <td className="small">
                   {row.delivery}

@@ -12,6 +12,7 @@ import {
   reconcileReport,
   sendRow,
   timeline,
+  traceIdOf,
   withRecord,
 } from './sends.js';
 
@@ -95,6 +96,27 @@ describe('sendRow', () => {
       text: 'task book it',
       detail: 'ambiguous-outcome: TransportError (transport/network, dispatched)',
     });
+  });
+
+  it('gives the trace id of a traced send (docs/tracing.md#durable-sends), and none for an untraced one', async () => {
+    const ledger = await openLedger({ name: 'sends' });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const traced = await ledger.create({ ...intentOf('send-traced'), traceparent });
+    expect(sendRow(traced, traced.createdAt).traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    const plain = await lostSend(ledger, 'send-plain');
+    expect(sendRow(plain, plain.createdAt).traceId).toBeUndefined();
+  });
+
+  it.each([
+    ['00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', '4bf92f3577b34da6a3ce929d0e0e4736'],
+    ['01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00', '4bf92f3577b34da6a3ce929d0e0e4736'],
+    ['00-00000000000000000000000000000000-00f067aa0ba902b7-01', undefined],
+    ['00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01', undefined],
+    ['00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01', undefined],
+    ['a label, not a traceparent', undefined],
+    [undefined, undefined],
+  ])('traceIdOf(%j) is %j', (traceparent, traceId) => {
+    expect(traceIdOf(traceparent)).toBe(traceId);
   });
 
   it('never shows a negative age for a clock that lags the record', async () => {

@@ -35,6 +35,11 @@ export type SendRow = {
   /** For a pending record: when its next probe is due. */
   readonly notBefore: number | undefined;
   readonly revision: number;
+  /**
+  The trace id of the send, where it was traced (`@surecall/client/otel`, docs/tracing.md#durable-sends): the
+  id a person looks the send's trace up by in their tracing backend.
+  */
+  readonly traceId: string | undefined;
 };
 
 /** One step of a send's timeline: a revision of its record. */
@@ -169,7 +174,24 @@ export function sendRow(record: LedgerRecord, now: number): SendRow {
     detail: stateDetail(record),
     notBefore: state.status === 'unknown' ? state.pending?.notBefore : undefined,
     revision: record.revision,
+    traceId: traceIdOf(record.traceparent),
   };
+}
+
+/**
+The trace id of a W3C Trace Context `traceparent` (its second field, 32 lowercase hex digits), or `undefined`
+for none or one of another form: the record keeps the propagator's value as a label (ledger/intent.ts), and
+the panel shows an id only where it is one.
+
+@example
+```ts
+traceIdOf('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'); // '4bf92f3577b34da6a3ce929d0e0e4736'
+```
+*/
+export function traceIdOf(traceparent: string | undefined): string | undefined {
+  const match =
+    traceparent === undefined ? null : /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/.exec(traceparent);
+  return match?.[1] === undefined || /^0+$/.test(match[1]) ? undefined : match[1];
 }
 
 /**
