@@ -145,7 +145,24 @@ async function partitioned(variant: string, fault: Fault): Promise<void> {
   const fenced = start('fenced', server?.url(inFenced.postgresHost) ?? '', inFenced.exec);
   const taken = start('taken', server?.url(inTaken.postgresHost) ?? '', inTaken.exec);
   const rescuer = start('rescuer', server?.url() ?? '');
-  const workers = [fenced, taken, rescuer];
+  const workers = [fenced, taken, rescuer] as const;
+  try {
+    await scenario(variant, schema, fault, workers, [inFenced, inTaken]);
+  } finally {
+    // A failed run leaves no cut path nor process to the next.
+    await Promise.all([inFenced.heal(), inTaken.heal()]);
+    await Promise.all(workers.map((worker) => ended(worker.process, 'SIGKILL')));
+  }
+}
+
+async function scenario(
+  variant: string,
+  schema: string,
+  fault: Fault,
+  workers: readonly [Worker, Worker, Worker],
+  [inFenced, inTaken]: readonly [Namespace, Namespace],
+): Promise<void> {
+  const [fenced, taken, rescuer] = workers;
   const idsOf = (name: string) => Array.from({ length: sends }, (_, index) => `${variant}${name}-${index}`);
   await Promise.all(workers.map((worker) => worker.until((report) => report.event === 'ready')));
   const cut = [...idsOf('fenced'), ...idsOf('taken')];

@@ -28,7 +28,7 @@ export type Namespace = {
   readonly exec: readonly string[];
   /** Drops every packet of the PostgreSQL path, both ways. */
   cut(): Promise<void>;
-  /** Lets them through again. */
+  /** Lets them through again; nothing when they pass already. */
   heal(): Promise<void>;
   /** Forwards `127.0.0.1:<port>` inside to the same port here, through `relay` (the compiled relay script). */
   forward(port: number, relay: string): Promise<() => Promise<void>>;
@@ -123,7 +123,12 @@ export async function createNamespace(index: number): Promise<Namespace> {
   }
   // A /32 blackhole beats the connected /30: established connections keep their sockets and retransmit into
   // it, as across a partition, until the route goes.
+  let cut = false;
   const blackhole = async (verb: 'add' | 'del') => {
+    if (cut === (verb === 'add')) {
+      return;
+    }
+    cut = verb === 'add';
     await ip('route', verb, 'blackhole', `${postgres.innerAddress}/32`);
     await ip('-n', name, 'route', verb, 'blackhole', `${postgres.hostAddress}/32`);
   };
