@@ -22,10 +22,11 @@ Each test fails without the lease check: in `src/ledger/postgres/statements.ts`,
 `fenced` worker's late writes commit, and every test fails at "refused on its lapsed lease"
 (ARCHITECTURE.md#decisions, "PostgreSQL is a fleet's dispatch authority").
 */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyHistory } from '../../src/ledger/ledger.js';
@@ -36,10 +37,14 @@ import { type HeldAgent, startHeldAgent } from '../support/held-agent.js';
 import { createNamespace, type Namespace, removeStale, requireNetworkNamespaces } from '../support/netns.js';
 import { type OwnPostgres, startOwnPostgres } from '../support/own-postgres.js';
 
+const run = promisify(execFile);
 const sends = 4;
 const leaseMs = 1500;
 
 let directory = '';
+// The tmpfs the server's data directory lives on (its write-ahead log stays on the disk, so a full tmpfs
+// refuses writes with an error rather than stopping the server).
+let disk = '';
 let workerScript = '';
 let namespaces: Namespace[] = [];
 let server: OwnPostgres | undefined;
@@ -58,9 +63,13 @@ beforeAll(async () => {
   for (const namespace of namespaces) {
     unforward.push(await namespace.forward(agent.port, relay));
   }
+  // Beside the root-only folder, not in it: the server's user must reach it.
+  disk = await mkdtemp(join(tmpdir(), 'surecall-partition-disk-'));
+  await run('mount', ['-t', 'tmpfs', '-o', 'size=128m,mode=0700', 'tmpfs', disk]);
   server = await startOwnPostgres({
     hosts: namespaces.map((namespace) => namespace.postgresHost),
     trusted: '10.0.0.0/8',
+    dataIn: disk,
   });
 }, 300_000);
 afterAll(async () => {
@@ -69,6 +78,10 @@ afterAll(async () => {
   await Promise.all(namespaces.map((namespace) => namespace.remove().catch(() => undefined)));
   await server?.stop();
   await agent?.close();
+  if (disk !== '') {
+    await run('umount', [disk]).catch(() => undefined);
+    await rm(disk, { recursive: true, force: true });
+  }
   if (directory !== '') {
     await rm(directory, { recursive: true, force: true });
   }
@@ -257,5 +270,31 @@ describe('a fleet cut off from PostgreSQL by the network', () => {
 
   it('the same with the server restarted (pg_ctl restart -m fast) while a worker is cut off', async () => {
     await partitioned('restart', { beforeRescue: () => (server as OwnPostgres).restart() });
+  }, 180_000);
+
+  it("the same with the server's disk full while the rescuer reconciles, until space is freed", async () => {
+    const filler = join(disk, 'filler');
+    const own = server as OwnPostgres;
+    const before = (await own.log()).length;
+    try {
+      await partitioned('diskfull', {
+        // dd ends with ENOSPC once the tmpfs holds not one page more.
+        beforeRescue: () =>
+          run('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M']).then(
+            () => undefined,
+            () => undefined,
+          ),
+        duringRescue: async () => {
+          // The server refused a write for the full disk (a table or index could not grow): then the space
+          // comes back.
+          await until('a write refused for the full disk', async () =>
+            (await own.log()).slice(before).includes('could not extend file'),
+          );
+          await rm(filler, { force: true });
+        },
+      });
+    } finally {
+      await rm(filler, { force: true });
+    }
   }, 180_000);
 });

@@ -9,7 +9,7 @@ else the newest `/usr/lib/postgresql/<major>/bin`.
 */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { appendFile, chown, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ export type OwnPostgres = {
   url(host?: string): string;
   /** `pg_ctl restart -m fast`: every connection is terminated, the server is back on the same port. */
   restart(): Promise<void>;
+  /** What the server logged so far. */
+  log(): Promise<string>;
   /** Stops the server at once and deletes its folder. */
   stop(): Promise<void>;
 };
@@ -80,7 +82,9 @@ export async function startOwnPostgres(options: OwnPostgresOptions): Promise<Own
   const directory = await mkdtemp(join(tmpdir(), 'surecall-partition-pg-'));
   if (root) {
     const { stdout } = await run('id', ['-u', 'postgres']);
-    await chown(directory, Number(stdout.trim()), Number(stdout.trim()));
+    for (const folder of [directory, options.dataIn ?? directory]) {
+      await chown(folder, Number(stdout.trim()), Number(stdout.trim()));
+    }
   }
   const data = join(options.dataIn ?? directory, 'data');
   const port = await freePort();
@@ -115,6 +119,7 @@ export async function startOwnPostgres(options: OwnPostgresOptions): Promise<Own
     restart: async () => {
       await ctl('-m', 'fast', 'restart');
     },
+    log: () => readFile(join(directory, 'server.log'), 'utf8'),
     stop: async () => {
       await ctl('-m', 'immediate', 'stop').catch(() => undefined);
       await rm(directory, { recursive: true, force: true });
