@@ -12,8 +12,8 @@ The same runs with the server restarted (`pg_ctl restart -m fast`) while a worke
 server's disk full (its data directory on a small tmpfs, filled) while the rescuer reconciles.
 
 The server is the file's own (`test/support/own-postgres.ts`: its own data directory, port and addresses),
-so the suites beside it never see the restart, the full disk or the namespaces' addresses. It needs root,
-`ip`, `tc` and netem: without them `beforeAll` fails naming what is missing (it never skips). Every state is
+so the suites beside it never see the restart, the full disk or the namespaces' addresses. It needs root
+and `ip`: without them `beforeAll` fails naming what is missing (it never skips). Every state is
 waited for (a report, a row), never a time; everything made is removed in `afterAll`, and namespaces a killed
 run left are removed by the next.
 

@@ -9,9 +9,10 @@ inside with `ip netns exec`; the mock agent is reached at the same `127.0.0.1:<p
 relay process in the namespace (`test/support/loopback-relay.ts`) and a forwarder in this process, so its card
 URL, its Host check and the client's loopback rule (`loopback: true`) hold there unchanged.
 
-It needs root and `ip` (iproute2): {@link requireNetworkNamespaces} throws naming what is missing, so a machine without them fails the test loudly rather than skipping it (CI runs as root).
-Namespaces are named `surecall-<pid>-<n>`; {@link removeStale} deletes those of processes that are gone, so a
-run that was killed leaves nothing behind for long.
+It needs root and `ip` (iproute2): {@link requireNetworkNamespaces} throws naming what is missing, so a
+machine without them fails the test loudly rather than skipping it (CI runs as root). Namespaces are named
+`surecall-<pid>-<n>`; {@link removeStale} deletes those of processes that are gone, so a run that was killed
+leaves nothing behind for long.
 */
 import { execFile, spawn } from 'node:child_process';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
@@ -30,7 +31,9 @@ export type Namespace = {
   cut(): Promise<void>;
   /** Lets them through again; nothing when they pass already. */
   heal(): Promise<void>;
-  /** Forwards `127.0.0.1:<port>` inside to the same port here, through `relay` (the compiled relay script). */
+  /**
+  Forwards `127.0.0.1:<port>` inside to the same port here, through `relay` (the compiled relay script).
+  */
   forward(port: number, relay: string): Promise<() => Promise<void>>;
   /** Deletes the namespace, its veth pairs with it. */
   remove(): Promise<void>;
