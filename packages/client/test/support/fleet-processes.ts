@@ -88,16 +88,19 @@ export async function startFleetAgent(): Promise<FleetAgent> {
 }
 
 /**
-Starts the compiled worker `script` with `args`; the process is added to `children`, so the test can end it
-whatever happens.
+Starts the compiled worker `script` with `args`, after the command prefix `through` when given (`ip netns
+exec <namespace>`: test/support/netns.ts); the process is added to `children`, so the test can end it whatever
+happens.
 */
 export function startWorker(
   script: string,
   args: readonly string[],
   name: string,
   children: Set<ChildProcess>,
+  through: readonly string[] = [],
 ): Worker {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [command = process.execPath, ...rest] = [...through, process.execPath, script, ...args];
+  const child = spawn(command, rest, { stdio: ['pipe', 'pipe', 'inherit'] });
   children.add(child);
   const reports: Report[] = [];
   const waiters: (() => void)[] = [];
