@@ -25,6 +25,8 @@
   when our bundle imports any `node:` module. Beside the row it prints the IndexedDB ledger store's own size
   (`openLedger` of `@surecall/client/ledger` bundled for the browser), alone and as what it adds to the
   client's page: a page that never opens a ledger loads none of it.
+- `bundle-client-next`: the same page built by Next 16 with Turbopack against Vite 8, both from the built
+  client as published (bench/next-bundle.ts); goal ≤ 1.1.
 */
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -47,6 +49,7 @@ import { type RunningSdkAgent, startSdkAgent } from '../mocks/src/sdk/agent.js';
 import { kyOptions } from '../packages/client/src/wire/http.js';
 import { callsPerRun, sequentialSends, userMessage } from './echo.js';
 import { type BenchRow, row, sideBySide } from './harness.js';
+import { bundleClientNext } from './next-bundle.js';
 
 const runs = 5;
 const sdkName = '@a2a-js/sdk@1.3.0 client';
@@ -321,12 +324,13 @@ async function bundleClient(): Promise<BenchRow> {
 }
 
 /**
-Measures `send-latency-jsonrpc`, `send-latency-rest`, their `-traced` rows and `bundle-client`. The context
+Measures `send-latency-jsonrpc`, `send-latency-rest`, their `-traced` rows, `bundle-client` and
+`bundle-client-next`. The context
 manager and the propagator are installed after the untraced rows, so those run as an app without
 OpenTelemetry does; both sides of a traced row run with them installed.
 */
 export async function run(): Promise<BenchRow[]> {
-  const rows = [await bundleClient()];
+  const rows = [await bundleClient(), await bundleClientNext()];
   const sdk = await startSdkAgent();
   try {
     const kyMs = await kyCost();

@@ -7,7 +7,8 @@
 # the lost answer and the re-send probe) and in workerd through miniflare (a send, a stream, getTask, the memory ledger,
 # the ledger entry's typed refusal, the lost answer and the probe), the types of every entry with no `types` setting, a
 # Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may reach the bundle), the
-# Playwright fixture and that app in Debian's Chromium; the mock-agent command without msw, and the README's walkthrough
+# Playwright fixture and that app in Debian's Chromium, the client's page built by Vite, esbuild, Rollup, webpack,
+# Parcel and Next (Turbopack and webpack), free of Node-only code and run in Chromium, with its bytes printed; the mock-agent command without msw, and the README's walkthrough
 # of the surecall command as written, with the installed bins (`tarballs/walkthrough.mjs`), and docs/durable-send.md's
 # opening example as written (`tarballs/docs-example.mjs`).
 # A new workspace joins by being listed in package.json's `workspaces`.
@@ -173,6 +174,26 @@ user_project() {
   step "the Playwright fixture and the web app in Debian's Chromium ($name)"
   SURECALL_WEB_PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")" \
     npx --no-install playwright test -c e2e/playwright.config.ts
+
+  if [ "$name" = latest ]; then bundlers; fi
+}
+
+# The client's page (tarballs/bundled/) built by every bundler users have, installed into the project as a user
+# installs one (current majors), each checked for Node-only code, run in Debian's Chromium against the installed
+# mock agent on loopback, and its client bytes printed (tarballs/bundlers.mjs, docs/interop.md#bundlers).
+bundlers() {
+  step "the client's page built by Vite, esbuild, Rollup, webpack, Parcel and Next, run in Chromium ($name)"
+  install esbuild@^0.28.2 rollup@^4.69.1 @rollup/plugin-node-resolve@^16.0.3 @rollup/plugin-terser@^1.0.2 \
+    webpack@^5.113.0 parcel@^2.16.4 next@^16.5.0
+  rm -f "$work/bundlers-agent.out" && mkfifo "$work/bundlers-agent.out"
+  node_modules/.bin/surecall-mock-agent --port 0 >"$work/bundlers-agent.out" &
+  agent_pid=$!
+  local first
+  read -r -t 30 first <"$work/bundlers-agent.out"
+  [[ "$first" =~ ^READY\ ([0-9]+)\  ]] || { echo "surecall-mock-agent printed: $first" >&2; exit 1; }
+  node bundlers.mjs "http://127.0.0.1:${BASH_REMATCH[1]}"
+  kill "$agent_pid" && wait "$agent_pid" || true
+  agent_pid=""
 }
 
 # The installed client end to end in Node, Bun and Deno (docs/interop.md#runtimes; Bun and Deno are the repository's
