@@ -160,4 +160,44 @@ describe('group commit on PostgreSQL', () => {
     expect(records.rowCount).toBe(0);
     await ledger.close();
   });
+
+  it('stores each body of a batch as the very text JSON.stringify gives, escapes and all', async () => {
+    const { ledger, schema, batches } = await countedLedger();
+    // Texts that need JSON's escapes (quotes, backslashes, controls, U+2028) or none (é, an emoji, 東京): the
+    // bodies travel as one JSON array, and each row must keep its own element's text to the byte.
+    const texts = ['say "hi" \\ back', 'line\nbreak\ttab\u0001', 'café 東京 🛫', 'sep\u2028arator', '[],{}'];
+    const ids = texts.map((_, index) => `text-${index}`);
+    const first = ledger.create(intent('text-first'), start('text-first'));
+    await Promise.all(
+      ids.map((id, index) =>
+        ledger.create(
+          {
+            ...intent(id),
+            message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: texts[index] as string }] },
+          },
+          start(id),
+        ),
+      ),
+    );
+    await first;
+    const moved = await Promise.all(ids.map((id) => ledger.transition(id, 1, commit(id))));
+    // The creates gathered behind the first, and so did the moves.
+    expect(Math.max(...batches.sizes)).toBeGreaterThan(1);
+    for (const [index, id] of ids.entries()) {
+      const row = await admin.query<{ body: string }>(`SELECT body FROM ${schema}.records WHERE id = $1`, [
+        id,
+      ]);
+      expect(row.rows[0]?.body).toBe(JSON.stringify(moved[index]));
+      const history = await ledger.history(id);
+      const stored = await admin.query<{ body: string }>(
+        `SELECT body FROM ${schema}.revisions WHERE id = $1 ORDER BY revision`,
+        [id],
+      );
+      expect(stored.rows.map((revision) => revision.body)).toEqual(
+        history.map((revision) => JSON.stringify(revision)),
+      );
+      expect((await ledger.get(id))?.message.parts).toEqual([{ text: texts[index] }]);
+    }
+    await ledger.close();
+  });
 });

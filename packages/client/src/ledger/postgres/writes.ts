@@ -59,6 +59,20 @@ function firstRevision(commits: Commits): Commits[number]['revision'] {
 }
 
 /**
+Bodies as one JSON array, each element exactly the `JSON.stringify` text its row stores: the statement takes
+each element's own text back out of it (`json_array_elements`, whose `json` elements keep their input text),
+where a `text[]` would have every quote of every body escaped again for PostgreSQL's array syntax, which cost
+the client about 3 µs per body and the server no less to read (bench/postgres.ts).
+*/
+function jsonArray(values: readonly object[]): string {
+  let text = '[';
+  for (let index = 0; index < values.length; index++) {
+    text += index === 0 ? JSON.stringify(values[index]) : `,${JSON.stringify(values[index])}`;
+  }
+  return `${text}]`;
+}
+
+/**
 The values of one batch statement: a row of the inserted or of the moved records' arrays for each append (as
 its last revision leaves the record), every revision's row, and the writer's lease.
 */
@@ -79,7 +93,7 @@ function batchValues(context: StoreContext, batch: readonly Commits[]) {
     NEWCONTEXTUAL: created.map(contextual),
     NEWDUE: created.map(dueAt),
     NEWKEEP: created.map(keepsLease),
-    NEWBODIES: created.map((record) => JSON.stringify(record)),
+    NEWBODIES: jsonArray(created),
     IDS: moved.map((record) => record.id),
     STATUSES: moved.map((record) => record.state.status),
     REVISIONS: moved.map((record) => record.revision),
@@ -88,12 +102,12 @@ function batchValues(context: StoreContext, batch: readonly Commits[]) {
     CONTEXTUAL: moved.map(contextual),
     DUE: moved.map(dueAt),
     KEEP: moved.map(keepsLease),
-    BODIES: moved.map((record) => JSON.stringify(record)),
+    BODIES: jsonArray(moved),
     EXPECTED: moves.map((commits) => firstRevision(commits).revision - 1),
     PREVIOUS: moves.map((commits) => firstRevision(commits).previousDigest ?? ''),
     REVISIONIDS: revisions.map((revision) => revision.id),
     NUMBERS: revisions.map((revision) => revision.revision),
-    REVISIONBODIES: revisions.map((revision) => JSON.stringify(revision)),
+    REVISIONBODIES: jsonArray(revisions),
     W: context.settings.worker,
     S: context.session,
     LEASE: context.settings.leaseMs,
