@@ -62,7 +62,19 @@ export type ClientTracing = {
   readonly interceptor: Interceptor;
   /** Starts reading `client`'s events; returns what stops it. A tracing observes one client, once. */
   observe(client: A2aClient): () => void;
+  /**
+  The trace id of the span of the call `callId` (the id every inspector event carries), known from the call's
+  first request on and kept after it ends for the newest {@link tracedCallsKept} calls; `undefined` for a call
+  this tracing did not trace or has dropped. The devtools show it beside the call (docs/tracing.md#devtools).
+  */
+  traceIdOf(callId: number): string | undefined;
 };
+
+/**
+How many calls' trace ids a {@link ClientTracing} keeps: the oldest is dropped past it, so a long-lived
+client's tracing stays bounded.
+*/
+export const tracedCallsKept = 1000;
 
 /**
 The instrumentation scope's name: the package the spans come from.
@@ -150,10 +162,15 @@ export function createTracing(options: TracingOptions = {}): ClientTracing {
   const provider = options.tracerProvider ?? trace.getTracerProvider();
   const tracer = provider.getTracer(tracerName);
   const calls = new Map<number, Traced>();
+  // Insertion-ordered, so the first key is the oldest call: bounded by tracedCallsKept.
+  const traceIds = new Map<number, string>();
   let observed: A2aClient | undefined;
   let base: Attributes = {};
 
-  const start = (call: Pick<ClientEventBase, 'operation' | 'binding'>, startTime?: number): Traced => {
+  const start = (
+    call: Pick<ClientEventBase, 'callId' | 'operation' | 'binding'>,
+    startTime?: number,
+  ): Traced => {
     const parent = context.active();
     const span = tracer.startSpan(
       call.operation,
@@ -164,6 +181,10 @@ export function createTracing(options: TracingOptions = {}): ClientTracing {
       },
       parent,
     );
+    traceIds.set(call.callId, span.spanContext().traceId);
+    if (traceIds.size > tracedCallsKept) {
+      traceIds.delete(traceIds.keys().next().value as number);
+    }
     return { span, carried: trace.setSpan(parent, span) };
   };
 
@@ -239,6 +260,7 @@ export function createTracing(options: TracingOptions = {}): ClientTracing {
       base = { 'rpc.system': 'a2a', ...serverAttributes(client.pin.url) };
       return client.events.subscribe(read);
     },
+    traceIdOf: (callId) => traceIds.get(callId),
   };
 }
 

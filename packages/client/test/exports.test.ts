@@ -99,6 +99,7 @@ describe('the package entries', () => {
         "createDurableTracing",
         "createMetrics",
         "createTracing",
+        "tracedCallsKept",
         "tracerName",
       ]
     `);

@@ -64,6 +64,12 @@ export type SurecallDevtoolsProps = {
   Lets a person choose the agent's delivery mode among those the peer allows; the host rebuilds the agent.
   */
   readonly delivery?: DeliveryControl;
+  /**
+  The trace id of a call by its `callId`: a client's tracing's `traceIdOf` (`@surecall/client/otel`,
+  docs/tracing.md#devtools). The Streams panel shows each traced stream's. A plain function, so the devtools
+  load nothing of OpenTelemetry.
+  */
+  readonly traceIdOf?: (callId: number) => string | undefined;
 };
 
 /**
@@ -106,6 +112,7 @@ export function SurecallDevtools({
   ledger,
   ledgerRole,
   delivery,
+  traceIdOf,
 }: SurecallDevtoolsProps) {
   const [feed, dispatch] = useFeed(client);
   const calls = useCallLog(client);
@@ -162,7 +169,7 @@ export function SurecallDevtools({
               focusTaskId={navigation.focusTask ?? latestTaskId(box.sends)}
             />
           ),
-          streams: <StreamsPanel streams={feed.streams} limits={limits} />,
+          streams: <StreamsPanel streams={feed.streams} limits={limits} traceIdOf={traceIdOf} />,
           calls: <CallsPanel log={calls} />,
           ...(ledger === undefined
             ? {}

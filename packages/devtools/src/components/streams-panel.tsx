@@ -11,6 +11,8 @@ import { JsonTree } from './json-tree.js';
 export type StreamsPanelProps = {
   readonly streams: StreamsState;
   readonly limits: MeterLimits;
+  /** The trace id of a call by its `callId`, when it was traced (docs/tracing.md#devtools). */
+  readonly traceIdOf?: ((callId: number) => string | undefined) | undefined;
 };
 
 const precisionMark = { exact: '', 'at-most': '≤ ', 'at-least': '≥ ' } as const;
@@ -72,7 +74,28 @@ function SeamLine({ seam }: { readonly seam: SeamRow }) {
   );
 }
 
-function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly limits: MeterLimits }) {
+/** The stream's trace id, so a person can look its span up in their tracing backend. */
+function TraceId({ traceId }: { readonly traceId: string }) {
+  return (
+    <>
+      {' · '}
+      <span className="small muted" title="The trace id of the stream (docs/tracing.md#devtools)">
+        trace{' '}
+        <span className="mono" data-testid="stream-trace-id">
+          {traceId}
+        </span>
+      </span>
+    </>
+  );
+}
+
+type StreamDetailProps = {
+  readonly stream: StreamLog;
+  readonly limits: MeterLimits;
+  readonly traceId: string | undefined;
+};
+
+function StreamDetail({ stream, limits, traceId }: StreamDetailProps) {
   const now = useNow(
     stream.status === 'open' || stream.status === 'connecting' || stream.status === 'resuming',
   );
@@ -96,6 +119,7 @@ function StreamDetail({ stream, limits }: { readonly stream: StreamLog; readonly
         <span className={`chip status-${stream.status}`} data-testid="stream-status">
           {stream.status}
         </span>
+        {traceId === undefined ? null : <TraceId traceId={traceId} />}
       </p>
       {stream.error === undefined ? null : (
         <p className="error" role="status">
@@ -198,7 +222,7 @@ The frame inspector: every stream the client opened, and for the chosen one its 
 <StreamsPanel streams={feed.streams} limits={defaultLimits} />
 ```
 */
-export function StreamsPanel({ streams, limits }: StreamsPanelProps) {
+export function StreamsPanel({ streams, limits, traceIdOf }: StreamsPanelProps) {
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const newestFirst = [...streams.streams].reverse();
   const stream = newestFirst.find((entry) => entry.callId === chosen) ?? newestFirst[0];
@@ -235,7 +259,12 @@ export function StreamsPanel({ streams, limits }: StreamsPanelProps) {
           ))}
         </ul>
       </nav>
-      <StreamDetail key={stream.callId} stream={stream} limits={limits} />
+      <StreamDetail
+        key={stream.callId}
+        stream={stream}
+        limits={limits}
+        traceId={traceIdOf?.(stream.callId)}
+      />
     </div>
   );
 }
