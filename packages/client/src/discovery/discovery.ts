@@ -31,7 +31,7 @@ import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 import type { FetchFunction } from '../wire/http.js';
-import { checkCardFetch, decodeCard, fetchCardJson } from './card-fetch.js';
+import { checkCardFetch, decodeCard, fetchCardJson, v03Only } from './card-fetch.js';
 import { cardDigest } from './digest.js';
 import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
 
@@ -274,7 +274,8 @@ then the full card contract. Use it to review a card, or verify its signatures w
 `discover({ trust: { kind: 'digest', digest } })`.
 
 @throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail`
-  and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
+  and `httpStatus`), `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`) or
+  `NoSupportedInterface` (`protocol-version-0.3`: a v0.3 card, which this client does not speak).
 @throws {OptionsError} when `loopback` or `limits` are malformed.
 
 @example
@@ -308,7 +309,12 @@ function selectPin(
       entry.protocolVersion === '1.0' && speaks(entry.protocolBinding, grpc),
   );
   if (chosen === undefined) {
-    throw new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' });
+    // Step 11: where the card offers a binding this client has only in v0.3, the refusal names that version.
+    throw (
+      v03Only(
+        card.supportedInterfaces.map((entry) => speaks(entry.protocolBinding, grpc) && entry.protocolVersion),
+      ) ?? new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' })
+    );
   }
   const rule = endpointRule(chosen.url, { role: 'interface', loopback });
   if (rule !== undefined) {
