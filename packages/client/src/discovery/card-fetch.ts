@@ -21,7 +21,6 @@ import type { Limits } from '../core/limits.js';
 import { optionalMembers } from '../core/optional-members.js';
 import { AgentCard } from '../protocol/agent-card.js';
 import { decode } from '../protocol/decode.js';
-import { isJsonObject } from '../protocol/json-value.js';
 import { isKnownField } from '../protocol/scalars.js';
 import { exchange, type FetchFunction, type HttpUnaryResponse } from '../wire/http.js';
 import { JsonError, jsonLimitsFrom, parseJson } from '../wire/json.js';
@@ -126,26 +125,18 @@ export function checkCardFetch(options: CardFetch): CardFetch {
   return options;
 }
 
-/**
-The refusal of what offers only v0.3, which this client does not speak: a v0.3 card, or a 1.0 card whose
-interfaces over the bindings this client has all speak `0.3` or a `0.3.x` release
-(docs/protocol-checks.md#discovery-steps, steps 10 and 11). The detail names the version, a constant.
-*/
-export function v03Only(versions: readonly unknown[]): DiscoveryError | undefined {
-  return versions.some((version) => /^0\.3(\.\d+)?$/.test(String(version)))
-    ? new DiscoveryError('NoSupportedInterface', { detail: 'protocol-version-0.3' })
-    : undefined;
-}
-
-export function decodeCard(raw: JsonValue): AgentCard {
+export async function decodeCard(raw: JsonValue): Promise<AgentCard> {
   const result = decode(AgentCard, raw);
   if (!result.ok) {
     // A v0.3 card names its version at its top, a 1.0 card on each interface (A2A spec §8.3.2): a card that
     // fails the 1.0 contract and says it is v0.3 is refused by its version, not by the first member a 1.0
-    // card must have.
+    // card must have. That test loads on demand (discovery/version-refusal.ts): only a refused card needs it,
+    // and should it fail to load, the contract's refusal stands.
     throw (
-      v03Only([isJsonObject(raw) && raw['protocolVersion']]) ??
-      new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation })
+      (await loadDeferred(false).then(
+        ({ v03Card }) => v03Card(raw),
+        () => undefined,
+      )) ?? new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation })
     );
   }
   return result.value;

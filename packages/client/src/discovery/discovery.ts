@@ -8,6 +8,7 @@ validate the extensions and the security choice, and freeze all of it into an `A
 
 import { type A2aClient, createClient } from '../client/client.js';
 import type { DiscoveryEvent } from '../client/events.js';
+import { loadDeferred } from '../client/loader.js';
 import { CARD_DIGEST, type ClientOptions, extensionProblem } from '../client/options.js';
 import { type InterfacePin, speaks } from '../client/pin.js';
 import {
@@ -31,7 +32,7 @@ import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 import type { FetchFunction } from '../wire/http.js';
-import { checkCardFetch, decodeCard, fetchCardJson, v03Only } from './card-fetch.js';
+import { checkCardFetch, decodeCard, fetchCardJson } from './card-fetch.js';
 import { cardDigest } from './digest.js';
 import { endpointRule, isLiteralLoopback, sameEndpoint, tenantRule } from './endpoint.js';
 
@@ -293,27 +294,30 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   checkCardUrl(options.cardUrl, loopback);
   const raw = await fetchCardJson(checkCardFetch(options), limits);
   const digest = await cardDigest(raw);
-  return Object.freeze({ raw, card: decodeCard(raw), digest });
+  return Object.freeze({ raw, card: await decodeCard(raw), digest });
 }
 
 // docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's
 // order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
-function selectPin(
+async function selectPin(
   card: AgentCard,
   pins: readonly InterfacePin[],
   loopback: boolean,
   grpc: ClientOptions['grpc'],
-): InterfacePin {
+): Promise<InterfacePin> {
   const chosen = card.supportedInterfaces.find(
     (entry: AgentInterface): entry is AgentInterface & { readonly protocolBinding: ProtocolBinding } =>
       entry.protocolVersion === '1.0' && speaks(entry.protocolBinding, grpc),
   );
   if (chosen === undefined) {
-    // Step 11: where the card offers a binding this client has only in v0.3, the refusal names that version.
+    // Step 11: where the card offers a binding this client has only in v0.3, the refusal names that version;
+    // its test loads on demand (discovery/version-refusal.ts), and should it fail to load, this refusal
+    // stands.
     throw (
-      v03Only(
-        card.supportedInterfaces.map((entry) => speaks(entry.protocolBinding, grpc) && entry.protocolVersion),
-      ) ?? new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' })
+      (await loadDeferred(false).then(
+        ({ v03Interfaces }) => v03Interfaces(card, grpc),
+        () => undefined,
+      )) ?? new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' })
     );
   }
   const rule = endpointRule(chosen.url, { role: 'interface', loopback });
@@ -406,8 +410,8 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   if (trust.kind === 'digest' && digest !== trust.digest) {
     throw new DiscoveryError('AgentCardDigestMismatch', { option: 'trust.digest' });
   }
-  const card = decodeCard(raw);
-  const pin = selectPin(card, pins, loopback, clientOptions.grpc);
+  const card = await decodeCard(raw);
+  const pin = await selectPin(card, pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions, card);
   selectSecurity(card, clientOptions.security);
   return createClient({
