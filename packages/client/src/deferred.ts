@@ -5,7 +5,8 @@ module behind one dynamic `import()` (`client/loader.ts`; ARCHITECTURE.md#decisi
 first use"): the stream half of the call runner with its lifecycle validator and resumption, the SSE decoder
 and frame iterator, the HTTP+JSON binding, the decoding of a JSON-RPC refusal (an error envelope, a non-2xx
 answer), the answer rules of the push-config operations, the retry loop of a client given a retry policy, the
-checks of the extra headers of a client given `headers`, and the scopes of a call made for a skill. A web app
+checks of the extra headers of a client given `headers`, the scopes of a call made for a skill, and the
+refusal by version of a card that offers only v0.3. A web app
 that only discovers and sends never downloads it; the first call that needs any of it downloads all of it,
 once.
 
@@ -27,5 +28,6 @@ export { streamRunner } from './client/streaming.js';
 export { cardFallback } from './discovery/card-fallback.js';
 export { cardDigest } from './discovery/digest.js';
 export { discover } from './discovery/discovery.js';
+export { v03Card, v03Interfaces } from './discovery/version-refusal.js';
 export { runWithRetry } from './idempotency/retry-loop.js';
 export { operationSchemas } from './protocol/operation-schemas.js';

@@ -10,12 +10,14 @@ What it loads is named here by what each floor asks of it, not by importing `def
 reach back to this floor: the `import()` below is checked against {@link DeferredCode} by the compiler.
 */
 
+import type { GrpcBindingProvider } from '../bindings/binding.js';
 import type { JsonRpcCode } from '../bindings/jsonrpc.js';
 import type { checkPushConfig, checkPushConfigPage, checkTaskPage } from '../bindings/page-checks.js';
 import type { RestCode } from '../bindings/rest-loader.js';
-import { TransportError } from '../core/errors.js';
+import { type DiscoveryError, TransportError } from '../core/errors.js';
 import type { JsonValue } from '../core/json-value.js';
 import type { Load } from '../core/lazy.js';
+import type { AgentCard } from '../protocol/agent-card.js';
 import type { CallCode } from './call-context.js';
 import type { DiscoveryEvent } from './events.js';
 import type { streamRunner } from './streaming.js';
@@ -34,6 +36,12 @@ export type DeferredCode = JsonRpcCode &
     readonly cardDigest: (rawCard: JsonValue) => Promise<string>;
     /** discovery/card-fallback.ts, named by its shape: the client floor imports no discovery module. */
     readonly cardFallback: (cardUrl: string, onEvent?: (event: DiscoveryEvent) => void) => boolean;
+    /** discovery/version-refusal.ts, named by its shape as above: a card's refusal by its version. */
+    readonly v03Card: (raw: JsonValue) => DiscoveryError | undefined;
+    readonly v03Interfaces: (
+      card: AgentCard,
+      grpc: GrpcBindingProvider | undefined,
+    ) => DiscoveryError | undefined;
   };
 
 let loading: Promise<DeferredCode> | undefined;

@@ -47,7 +47,9 @@ The public-safe detail of a {@link DiscoveryError}: a constant, never a value.
   with the `violation`.
 - `InvalidExtensions`: `malformed`, `duplicate`, `too-many`, `header-too-large`. `ExtensionMismatch`:
   `undeclared`, `required-missing`.
-- `NoSupportedInterface`: `no-usable-interface`. `InterfacePinMismatch`: `no-matching-pin`.
+- `NoSupportedInterface`: `no-usable-interface`, or `protocol-version-0.3` when what the card offers is v0.3
+  only: a v0.3 card, or a 1.0 card whose only interfaces over a binding this client has speak 0.3
+  (docs/protocol-checks.md#discovery-steps). `InterfacePinMismatch`: `no-matching-pin`.
 - `Security`: `invalid-scheme-name`, `anonymous-not-allowed`, `bearer-scheme-unsupported`,
   `requirement-not-satisfied`.
 */
@@ -70,6 +72,7 @@ export type DiscoveryDetail =
   | 'undeclared'
   | 'required-missing'
   | 'no-usable-interface'
+  | 'protocol-version-0.3'
   | 'no-matching-pin'
   | 'invalid-scheme-name'
   | 'anonymous-not-allowed'

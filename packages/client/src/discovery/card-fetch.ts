@@ -125,10 +125,19 @@ export function checkCardFetch(options: CardFetch): CardFetch {
   return options;
 }
 
-export function decodeCard(raw: JsonValue): AgentCard {
+export async function decodeCard(raw: JsonValue): Promise<AgentCard> {
   const result = decode(AgentCard, raw);
   if (!result.ok) {
-    throw new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation });
+    // A v0.3 card names its version at its top, a 1.0 card on each interface (A2A spec §8.3.2): a card that
+    // fails the 1.0 contract and says it is v0.3 is refused by its version, not by the first member a 1.0
+    // card must have. That test loads on demand (discovery/version-refusal.ts): only a refused card needs it,
+    // and should it fail to load, the contract's refusal stands.
+    throw (
+      (await loadDeferred(false).then(
+        ({ v03Card }) => v03Card(raw),
+        () => undefined,
+      )) ?? new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation })
+    );
   }
   return result.value;
 }

@@ -8,6 +8,7 @@ validate the extensions and the security choice, and freeze all of it into an `A
 
 import { type A2aClient, createClient } from '../client/client.js';
 import type { DiscoveryEvent } from '../client/events.js';
+import { loadDeferred } from '../client/loader.js';
 import { CARD_DIGEST, type ClientOptions, extensionProblem } from '../client/options.js';
 import { type InterfacePin, speaks } from '../client/pin.js';
 import {
@@ -274,7 +275,8 @@ then the full card contract. Use it to review a card, or verify its signatures w
 `discover({ trust: { kind: 'digest', digest } })`.
 
 @throws {DiscoveryError} `Discovery` (the card URL broke an endpoint rule, or the fetch failed: see `detail`
-  and `httpStatus`) or `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`).
+  and `httpStatus`), `InvalidAgentCard` (`body-too-large`, `json`, `schema`, with the `violation`) or
+  `NoSupportedInterface` (`protocol-version-0.3`: a v0.3 card, which this client does not speak).
 @throws {OptionsError} when `loopback` or `limits` are malformed.
 
 @example
@@ -292,23 +294,31 @@ export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<Fe
   checkCardUrl(options.cardUrl, loopback);
   const raw = await fetchCardJson(checkCardFetch(options), limits);
   const digest = await cardDigest(raw);
-  return Object.freeze({ raw, card: decodeCard(raw), digest });
+  return Object.freeze({ raw, card: await decodeCard(raw), digest });
 }
 
 // docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's
 // order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
-function selectPin(
+async function selectPin(
   card: AgentCard,
   pins: readonly InterfacePin[],
   loopback: boolean,
   grpc: ClientOptions['grpc'],
-): InterfacePin {
+): Promise<InterfacePin> {
   const chosen = card.supportedInterfaces.find(
     (entry: AgentInterface): entry is AgentInterface & { readonly protocolBinding: ProtocolBinding } =>
       entry.protocolVersion === '1.0' && speaks(entry.protocolBinding, grpc),
   );
   if (chosen === undefined) {
-    throw new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' });
+    // Step 11: where the card offers a binding this client has only in v0.3, the refusal names that version;
+    // its test loads on demand (discovery/version-refusal.ts), and should it fail to load, this refusal
+    // stands.
+    throw (
+      (await loadDeferred(false).then(
+        ({ v03Interfaces }) => v03Interfaces(card, grpc),
+        () => undefined,
+      )) ?? new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' })
+    );
   }
   const rule = endpointRule(chosen.url, { role: 'interface', loopback });
   if (rule !== undefined) {
@@ -400,8 +410,8 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   if (trust.kind === 'digest' && digest !== trust.digest) {
     throw new DiscoveryError('AgentCardDigestMismatch', { option: 'trust.digest' });
   }
-  const card = decodeCard(raw);
-  const pin = selectPin(card, pins, loopback, clientOptions.grpc);
+  const card = await decodeCard(raw);
+  const pin = await selectPin(card, pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions, card);
   selectSecurity(card, clientOptions.security);
   return createClient({

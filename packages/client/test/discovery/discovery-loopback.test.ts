@@ -4,6 +4,9 @@ card pinned by its digest): the mock agent (`startMockAgent`) and the official `
 (`startSdkAgent`), each reached with `loopback: true` and digest trust.
 */
 
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
@@ -258,5 +261,31 @@ describe('the official SDK server in its legacy mode (v0.3 compatibility on)', (
   it('answers a card request without the header with its v0.3 card (A2A spec §3.6.2: no header is 0.3)', async () => {
     const plain = (await (await fetch(sdk.cardUrl)).json()) as { protocolVersion?: unknown };
     expect(plain.protocolVersion).toBe('0.3');
+  });
+
+  it('refuses the SDK’s own v0.3 card, served where a v0.3-only agent serves it, by the version it names', async () => {
+    // A2A spec §3.6.2: a request without A2A-Version is a v0.3 request, so this is the card a v0.3-only agent
+    // publishes; a static host serves it whatever the request says.
+    const v03Card = await (await fetch(sdk.cardUrl)).text();
+    const host = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(v03Card);
+    });
+    host.listen(0, '127.0.0.1');
+    await once(host, 'listening');
+    const { port } = host.address() as AddressInfo;
+    const cardUrl = `http://127.0.0.1:${port}/.well-known/agent-card.json`;
+    try {
+      const refusal = {
+        reason: 'NoSupportedInterface',
+        detail: 'protocol-version-0.3',
+        message: 'surecall discovery failed: NoSupportedInterface (protocol-version-0.3)',
+      };
+      expect(await failure(fetchAgentCard({ cardUrl, loopback: true }))).toMatchObject(refusal);
+      const pins = [{ binding: 'JSONRPC' as const, url: sdk.jsonRpcUrl }];
+      const options = { cardUrl, pins, trust: { kind: 'first-fetch' as const }, loopback: true };
+      expect(await failure(discover({ ...options, security: { kind: 'anonymous' } }))).toMatchObject(refusal);
+    } finally {
+      host.close();
+    }
   });
 });

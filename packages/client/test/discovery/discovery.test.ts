@@ -81,6 +81,12 @@ function cardWith(overrides: JsonObject): JsonObject {
   return { ...structuredClone(mockCard), ...overrides };
 }
 
+// A card in v0.3's shape: the version at its top, the preferred interface as `url` and `preferredTransport`.
+function v03Card(protocolVersion: string): JsonObject {
+  const { supportedInterfaces: _, ...rest } = mockCard;
+  return { ...rest, protocolVersion, url: jsonRpcUrl, preferredTransport: 'JSONRPC' };
+}
+
 const iface = (url: string, protocolBinding = 'JSONRPC', extra: JsonObject = {}): JsonObject => ({
   url,
   protocolBinding,
@@ -423,6 +429,21 @@ describe('the card fetch (docs/protocol-checks.md#discovery-steps, steps 5-8)', 
       () => serveCard(cardWith({ skills: [] })),
       { reason: 'InvalidAgentCard', violation: expect.objectContaining({ path: '$.skills' }) },
     ],
+    [
+      'a v0.3 card: its version at its top, its interface in `url`, no supportedInterfaces',
+      () => serveCard(v03Card('0.3.0')),
+      { reason: 'NoSupportedInterface', detail: 'protocol-version-0.3', violation: undefined },
+    ],
+    [
+      'a v0.3 card spelling its version 0.3',
+      () => serveCard(v03Card('0.3')),
+      { reason: 'NoSupportedInterface', detail: 'protocol-version-0.3' },
+    ],
+    [
+      'a card of another version without supportedInterfaces, by the 1.0 contract',
+      () => serveCard(v03Card('0.2.5')),
+      { reason: 'InvalidAgentCard', violation: { rule: 'required', path: '$.supportedInterfaces' } },
+    ],
   ])('refuses %s', async (_, answer, expected) => {
     answer();
     expect(await failure(discover(options()))).toMatchObject(expected);
@@ -550,18 +571,37 @@ describe('digest trust (docs/protocol-checks.md#card-trust, docs/protocol-checks
 describe('interface selection and pins (docs/protocol-checks.md#discovery-steps, steps 11-12)', () => {
   const grpc = iface('agent.test:443', 'GRPC');
 
-  it.each<[string, JsonObject[]]>([
-    ['only gRPC', [grpc]],
-    ['only 0.3', [iface(jsonRpcUrl, 'JSONRPC', { protocolVersion: '0.3' })]],
-    ['a version spelled 1.0.0', [iface(jsonRpcUrl, 'JSONRPC', { protocolVersion: '1.0.0' })]],
-    ['a binding in lower case', [iface(jsonRpcUrl, 'jsonrpc')]],
-    ['a binding URI', [iface(jsonRpcUrl, 'https://bindings.example/ws')]],
-  ])('refuses a card with %s: NoSupportedInterface', async (_, supportedInterfaces) => {
+  const v03 = (url: string, protocolBinding = 'JSONRPC', protocolVersion = '0.3'): JsonObject =>
+    iface(url, protocolBinding, { protocolVersion });
+
+  it.each<[string, JsonObject[], 'no-usable-interface' | 'protocol-version-0.3']>([
+    ['only gRPC', [grpc], 'no-usable-interface'],
+    ['only 0.3', [v03(jsonRpcUrl)], 'protocol-version-0.3'],
+    [
+      'only 0.3.0, over both bindings',
+      [v03(jsonRpcUrl, 'JSONRPC', '0.3.0'), v03(restUrl, 'HTTP+JSON')],
+      'protocol-version-0.3',
+    ],
+    [
+      'only 0.3 over gRPC, which this client was not given',
+      [v03('https://agent.test', 'GRPC')],
+      'no-usable-interface',
+    ],
+    ['only 0.2.5', [v03(jsonRpcUrl, 'JSONRPC', '0.2.5')], 'no-usable-interface'],
+    ['only 0.30', [v03(jsonRpcUrl, 'JSONRPC', '0.30')], 'no-usable-interface'],
+    [
+      'a version spelled 1.0.0',
+      [iface(jsonRpcUrl, 'JSONRPC', { protocolVersion: '1.0.0' })],
+      'no-usable-interface',
+    ],
+    ['a binding in lower case', [iface(jsonRpcUrl, 'jsonrpc')], 'no-usable-interface'],
+    ['a binding URI', [iface(jsonRpcUrl, 'https://bindings.example/ws')], 'no-usable-interface'],
+  ])('refuses a card with %s: NoSupportedInterface', async (_, supportedInterfaces, detail) => {
     serveCard(cardWith({ supportedInterfaces }));
-    expect(await failure(discover(options()))).toMatchObject({
-      reason: 'NoSupportedInterface',
-      detail: 'no-usable-interface',
-    });
+    const error = await failure(discover(options()));
+    expect(error).toMatchObject({ reason: 'NoSupportedInterface', detail });
+    // The detail is the version's name, a constant: never the card's own text.
+    expect(error.message).toBe(`surecall discovery failed: NoSupportedInterface (${detail})`);
   });
 
   it('takes the first usable interface in the card order', async () => {
@@ -578,6 +618,25 @@ describe('interface selection and pins (docs/protocol-checks.md#discovery-steps,
     const client = await discover(options({ pins: [jsonRpcPin, { binding: 'HTTP+JSON', url: restUrl }] }));
     expect(client.binding).toBe('HTTP+JSON');
     await expect(client.listTasks({})).resolves.toBeDefined();
+  });
+
+  it('takes a card that passes the 1.0 contract, whatever else it says: a top-level protocolVersion of 0.3 included', async () => {
+    // A card can serve both generations (the v0.3 members beside supportedInterfaces): the 1.0 contract
+    // decides, and the version at the top only names a refusal that contract made.
+    serveCard(cardWith({ protocolVersion: '0.3.0', url: jsonRpcUrl, preferredTransport: 'JSONRPC' }));
+    const client = await discover(options());
+    expect(client.card.supportedInterfaces[0]).toMatchObject({ protocolVersion: '1.0' });
+    await expect(fetchAgentCard({ cardUrl: mock.cardUrl })).resolves.toMatchObject({
+      raw: expect.anything(),
+    });
+  });
+
+  it('refuses a v0.3 card in fetchAgentCard by its version too', async () => {
+    serveCard(v03Card('0.3.0'));
+    expect(await failure(fetchAgentCard({ cardUrl: mock.cardUrl }))).toMatchObject({
+      reason: 'NoSupportedInterface',
+      detail: 'protocol-version-0.3',
+    });
   });
 
   it('never falls back to a later interface that a pin matches (preferred-interface drift)', async () => {
