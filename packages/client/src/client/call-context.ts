@@ -292,9 +292,10 @@ export function start<T>(
   let hooks: CallHooks | undefined;
   const context: CallContext = {
     ...optionalMembers({ signal: options?.signal, headers }),
-    ...(extraHeaders === undefined && interceptors === undefined
-      ? optionalMembers({ fetch })
-      : {
+    // An empty `interceptors` list asks nothing, as `headers` left out does: its requests go straight to
+    // their `fetch`, without the hooks' per-request context, copies and load.
+    ...(extraHeaders || interceptors?.length
+      ? {
           // docs/protocol-checks.md#extra-headers, docs/protocol-checks.md#interceptors: asked once per HTTP
           // request, with what the binding built, always before its fetch; the hooks load with the first
           // request of a client given them.
@@ -309,7 +310,8 @@ export function start<T>(
             return hooks.headers(target);
           },
           fetch: (input, init) => (hooks as CallHooks).fetch(input, init),
-        }),
+        }
+      : optionalMembers({ fetch })),
     ...(provider === undefined
       ? {}
       : {
