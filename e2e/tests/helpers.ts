@@ -13,6 +13,19 @@ export async function openDevtools(page: Page): Promise<void> {
   );
 }
 
+/**
+Selects a panel's tab and waits until the shell says it is selected: a click that lands while the shell is
+still settling after the connection is lost (seen once in CI under load: the tab focused, the Agent panel
+still shown), so the click is repeated until the state it asks for holds.
+*/
+export async function selectTab(page: Page, name: string): Promise<void> {
+  const tab = page.getByRole('tab', { name });
+  await expect(async () => {
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 2_000 });
+  }).toPass();
+}
+
 /** Saves a full-page screenshot as a test artifact, under the test's output folder (test-results/e2e/…). */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<string> {
   const path = testInfo.outputPath(`${name}.png`);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openDevtools, screenshot } from './helpers.js';
+import { openDevtools, screenshot, selectTab } from './helpers.js';
 
 test('a streamed task shows its chunked artifact assembled and its frames with meters', async ({
   page,
@@ -40,7 +40,7 @@ test('a streamed task shows its chunked artifact assembled and its frames with m
   await filters.getByRole('button', { name: 'List tasks' }).click();
   await expect(listed).toContainText('No task matches.');
 
-  await page.getByRole('tab', { name: 'Streams' }).click();
+  await selectTab(page, 'Streams');
   const streams = page.getByRole('tabpanel', { name: 'Streams' });
   await expect(streams.getByTestId('stream-status')).toHaveText('complete');
   const frames = streams.getByRole('region', { name: 'Frames' }).getByRole('row');
@@ -65,7 +65,7 @@ test('a stream cut after two frames is resumed by SubscribeToTask: the Streams p
   page,
 }, testInfo) => {
   await openDevtools(page);
-  await page.getByRole('tab', { name: 'Faults' }).click();
+  await selectTab(page, 'Faults');
   const faults = page.getByRole('tabpanel', { name: 'Faults' });
   await faults.getByLabel('Operation').selectOption('SendStreamingMessage');
   await faults.getByRole('switch', { name: 'Cut stream' }).click();
@@ -79,7 +79,7 @@ test('a stream cut after two frames is resumed by SubscribeToTask: the Streams p
   // The message was sent once: the agent ran it once although its stream broke.
   await expect(faults.getByTestId('executions-total')).toHaveText('1');
 
-  await page.getByRole('tab', { name: 'Streams' }).click();
+  await selectTab(page, 'Streams');
   const streams = page.getByRole('tabpanel', { name: 'Streams' });
   await expect(streams.getByTestId('stream-status')).toHaveText('complete');
   const seam = streams.getByTestId('stream-seam');
@@ -142,7 +142,7 @@ test('the filter box narrows the tasks seen and a stream’s frames by id, state
   await page.getByRole('button', { name: 'Send streaming' }).click();
   await expect(page.getByTestId('send-outcome').first()).toHaveText('task completed');
 
-  await page.getByRole('tab', { name: 'Tasks' }).click();
+  await selectTab(page, 'Tasks');
   const seen = page
     .getByRole('tabpanel', { name: 'Tasks' })
     .getByRole('region', { name: 'Tasks seen in this session' });
@@ -156,7 +156,7 @@ test('the filter box narrows the tasks seen and a stream’s frames by id, state
   await tasksFilter.getByLabel('Filter tasks').fill('canceled');
   await expect(seen.getByRole('listitem')).toHaveCount(0);
 
-  await page.getByRole('tab', { name: 'Streams' }).click();
+  await selectTab(page, 'Streams');
   const streams = page.getByRole('tabpanel', { name: 'Streams' });
   const framesFilter = streams.getByRole('search', { name: 'Filter frames' });
   await framesFilter.getByLabel('Filter frames').fill('artifact lyon');
