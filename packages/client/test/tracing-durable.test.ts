@@ -7,7 +7,12 @@ token, the message's words or an id.
 */
 
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  type ReadableSpan,
+  type Sampler,
+  SamplingDecision,
+} from '@opentelemetry/sdk-trace-base';
 import {
   agentCardPath,
   createAgent,
@@ -224,5 +229,42 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('durable tracing over %s', (bin
     expect(result.status).toBe('committed');
     expect(named(spans, 'a2a.durable.reconcile').links).toEqual([]);
     expect(named(spans, 'a2a.durable.probe').links).toEqual([]);
+  });
+  it('the reconciliation links to its send when it starts, where a sampler decides', async () => {
+    const ledger = await openLedger({ name: 'traced' });
+    const durable = await tracedAgent(binding, ledger);
+    faults.set({ kind: 'drop-after', operation: 'SendMessage' });
+    const sent = await underAppSpan(() => durable.send({ role: 'ROLE_USER', parts: [{ text: words }] }));
+    faults.clear();
+    const decided: { name: string; links: unknown[] }[] = [];
+    const sampler: Sampler = {
+      shouldSample: (_context, _traceId, name, _kind, _attributes, links) => {
+        decided.push({ name, links: [...links] });
+        return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+      },
+      toString: () => 'the links each span starts with',
+    };
+    const sampled = new BasicTracerProvider({ sampler });
+    const later = createDurableTracing({ tracerProvider: sampled }).durableAgent({
+      client: await tracedClient(binding),
+      ledger,
+      recovery,
+    });
+    expect((await later.reconcile(sent.result.id)).status).toBe('committed');
+    const { traceId, spanId } = named(sent.spans, 'a2a.durable.send').spanContext();
+    const toSend = [{ context: { traceId, spanId }, attributes: { 'a2a.link': 'durable.send' } }];
+    expect(decided.find((span) => span.name === 'a2a.durable.reconcile')?.links).toMatchObject(toSend);
+    expect(decided.find((span) => span.name === 'a2a.durable.probe')?.links).toMatchObject(toSend);
+  });
+
+  it('a reconciliation of an id the ledger does not hold is a span with no link and its typed error', async () => {
+    const durable = await tracedAgent(binding);
+    const { result, spans } = await underAppSpan(() =>
+      durable.reconcile('00000000-0000-4000-8000-000000000000').catch((error: unknown) => error),
+    );
+    const reconcile = named(spans, 'a2a.durable.reconcile');
+    expect(reconcile.links).toEqual([]);
+    expect(result).toMatchObject({ kind: expect.any(String) });
+    expect(reconcile.status.code).toBe(SpanStatusCode.ERROR);
   });
 });

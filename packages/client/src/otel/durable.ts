@@ -116,28 +116,16 @@ function sendLink(record: LedgerRecord): Link | undefined {
 }
 
 /**
-What the ledger wrapper and the feed share: the link of each record claimed for a probe, until its probe ends,
-and the reconciliation span of each record `reconcile` was called for, which links once its record is read.
+What the ledger wrapper and the feed share: the link of each record claimed for a probe, until its probe ends.
 */
-type Links = {
-  readonly claimed: Map<string, Link>;
-  readonly reconciling: Map<string, Span>;
-};
+type Links = Map<string, Link>;
 
-/** Notes the links of records read for a reconciliation. */
-function noteLinks(links: Links, records: readonly (LedgerRecord | undefined)[], claimed: boolean): void {
+/** Notes the links of records claimed for a probe. */
+function noteLinks(links: Links, records: readonly (LedgerRecord | undefined)[]): void {
   for (const record of records) {
     const link = record === undefined ? undefined : sendLink(record);
-    if (record === undefined || link === undefined) {
-      continue;
-    }
-    const span = links.reconciling.get(record.id);
-    if (span !== undefined) {
-      span.addLink(link);
-      links.reconciling.delete(record.id);
-    }
-    if (claimed) {
-      links.claimed.set(record.id, link);
+    if (record !== undefined && link !== undefined) {
+      links.set(record.id, link);
     }
   }
 }
@@ -150,12 +138,13 @@ async function within<T>(
   tracer: Tracer,
   name: string,
   attributes: Attributes,
-  work: (span: Span) => Promise<T>,
+  work: () => Promise<T>,
   settle: (result: T) => Attributes,
+  links: Link[] = [],
 ): Promise<T> {
-  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
+  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, links });
   try {
-    const result = await context.with(trace.setSpan(context.active(), span), () => work(span));
+    const result = await context.with(trace.setSpan(context.active(), span), work);
     span.setAttributes(settle(result));
     return result;
   } catch (error) {
@@ -192,25 +181,21 @@ function tracedLedger(tracer: Tracer, ledger: Ledger, links: Links): Ledger {
         () => ledger.transition(id, expectedRevision, transition),
         committed,
       ),
-    get: async (id) => {
-      const record = await ledger.get(id);
-      noteLinks(links, [record], false);
-      return record;
-    },
+    get: (id) => ledger.get(id),
     list: (filter) => ledger.list(filter),
     history: (id) => ledger.history(id),
     claimDue: async (query) => {
       const records = await ledger.claimDue(query);
-      noteLinks(links, records, true);
+      noteLinks(links, records);
       return records;
     },
     claim: async (id) => {
       const record = await ledger.claim(id);
-      noteLinks(links, [record], true);
+      noteLinks(links, [record]);
       return record;
     },
     release: (id) => {
-      links.claimed.delete(id);
+      links.delete(id);
       return ledger.release(id);
     },
     ownerOf: (id) => ledger.ownerOf(id),
@@ -224,7 +209,7 @@ function probesOf(tracer: Tracer, links: Links): (event: DurableEvent) => void {
   const probing = new Map<string, Probing>();
   return (event: DurableEvent): void => {
     if (event.type === 'probe-start') {
-      const link = links.claimed.get(event.id);
+      const link = links.get(event.id);
       // Emitted synchronously from inside the reconciliation (or the send, for the audit): the active span
       // is that one's, so the probe is its child.
       const span = tracer.startSpan(
@@ -263,7 +248,7 @@ function probesOf(tracer: Tracer, links: Links): (event: DurableEvent) => void {
       const open = probing.get(event.id);
       if (open !== undefined) {
         probing.delete(event.id);
-        links.claimed.delete(event.id);
+        links.delete(event.id);
         open.span.setAttributes({
           'a2a.probe.result': event.result,
           'a2a.probe.pages': event.pagesScanned,
@@ -296,7 +281,7 @@ export function createDurableTracing(options: DurableTracingOptions = {}): Durab
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(scope);
   return {
     durableAgent(agentOptions) {
-      const links: Links = { claimed: new Map(), reconciling: new Map() };
+      const links: Links = new Map();
       const ledger = tracedLedger(tracer, agentOptions.ledger, links);
       const agent = durableAgent({ ...agentOptions, ledger });
       agent.events.subscribe(probesOf(tracer, links));
@@ -314,18 +299,24 @@ export function createDurableTracing(options: DurableTracingOptions = {}): Durab
             () => agent.send(message, sendOptions),
             outcome,
           ),
-        reconcile: (id, reconcileOptions) =>
-          within(
+        reconcile: async (id, reconcileOptions) => {
+          // The record is read before the span starts, so that its link to the send is there at the start,
+          // where a sampler decides (OpenTelemetry trace API, "Link": links added later are not seen by
+          // sampling). A read that fails only leaves the link out: the reconciliation's own read then fails,
+          // typed, inside its span.
+          const record = await Promise.resolve(id)
+            .then((given) => agentOptions.ledger.get(given))
+            .catch(() => undefined);
+          const link = record === undefined ? undefined : sendLink(record);
+          return within(
             tracer,
             'a2a.durable.reconcile',
             { ...base, 'a2a.durable.recovery': agent.recovery.kind },
-            (span) => {
-              // Linked to the send once the reconciliation reads the record (noteLinks).
-              links.reconciling.set(id, span);
-              return agent.reconcile(id, reconcileOptions).finally(() => links.reconciling.delete(id));
-            },
+            () => agent.reconcile(id, reconcileOptions),
             outcome,
-          ),
+            link === undefined ? [] : [link],
+          );
+        },
         reconcileDue: (dueOptions) =>
           within(
             tracer,
