@@ -167,7 +167,7 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     expect(await agent.exited).toEqual([0, null]);
   });
 
-  it('with --extended-card-scope, serves the extended card only to a token that grants the scope, as mocks/README.md#the-command says', async () => {
+  it('with --extended-card-scope, serves the extended card only to a token that grants the scope, as its command section in mocks/README.md says', async () => {
     // The README's own example, read from its paragraph: the flag's value and the two tokens it names.
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const paragraph = readme.slice(readme.indexOf('`--extended-card-scope` keeps'));
