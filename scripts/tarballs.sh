@@ -4,10 +4,10 @@
 # one and at the oldest its range admits in the other (failing on ERESOLVE or any peer warning), and use them there the
 # ways the README promises: plain Node ESM (client, file ledger, the mocks' MSW mount), the client end to end in Node,
 # Bun and Deno (every operation, streams, the file and memory ledgers, a journal one runtime wrote opened by the next,
-# the lost answer and the re-send probe) and in workerd through miniflare (a send, a stream, getTask, the memory ledger,
-# the ledger entry's typed refusal, the lost answer and the probe), the types of every entry with no `types` setting, a
-# Vite web app with the mock agent's MSW worker, the client and the panel (no `node:` import may reach the bundle), the
-# Playwright fixture and that app in Debian's Chromium, the client's page built by Vite, esbuild, Rollup, webpack,
+# the lost-answer matrix and the re-send probe) and in workerd through miniflare (every operation, the memory ledger,
+# the ledger entry's typed refusal, the lost-answer matrix and the probe), printing the runtime × check matrix, the
+# types of every entry with no `types` setting, a Vite web app with the mock agent's MSW worker, the client and the
+# panel (no `node:` import may reach the bundle), the Playwright fixture and that app in Debian's Chromium, the client's page built by Vite, esbuild, Rollup, webpack,
 # Parcel and Next (Turbopack and webpack), free of Node-only code and run in Chromium, with its bytes printed; the mock-agent command without msw, and the README's walkthrough
 # of the surecall command as written, with the installed bins (`tarballs/walkthrough.mjs`), and docs/durable-send.md's
 # opening example as written (`tarballs/docs-example.mjs`).
@@ -197,14 +197,15 @@ bundlers() {
 }
 
 # The installed client end to end in Node, Bun and Deno (docs/interop.md#runtimes; Bun and Deno are the repository's
-# devDependencies, from their npm packages), against the installed mock agent on loopback: each runtime opens the
-# journal the one before it wrote, and reports whether its fetch re-sends a POST whose answer was lost. Then in
-# workerd: a worker bundled from the project's node_modules with wrangler's conditions, run by miniflare (both
-# esbuild and miniflare from the repository's devDependencies), on the same agent.
+# devDependencies, from their npm packages), against the installed mock agent on loopback, its extended card behind a
+# scope: each runtime opens the journal the one before it wrote, runs the lost-answer matrix, and reports whether its
+# fetch re-sends a POST whose answer was lost. Then in workerd: a worker bundled from the project's node_modules with
+# wrangler's conditions, run by miniflare (both esbuild and miniflare from the repository's devDependencies), on the
+# same agent. Each writes the checks that held; the runtime × check matrix is printed from them.
 runtimes() {
   step "the installed client in Node, Bun and Deno ($name)"
   mkfifo "$work/runtime-agent.out"
-  node_modules/.bin/surecall-mock-agent --port 0 >"$work/runtime-agent.out" &
+  node_modules/.bin/surecall-mock-agent --port 0 --extended-card-scope card.extended >"$work/runtime-agent.out" &
   agent_pid=$!
   local first
   read -r -t 30 first <"$work/runtime-agent.out"
@@ -218,7 +219,9 @@ runtimes() {
   NO_COLOR=1 "$repo/node_modules/.bin/deno" run "--allow-net=127.0.0.1:$port" --allow-read "--allow-write=$ledgers" \
     --allow-env runtimes.mjs "$origin" "$token" deno "$ledgers" "$ledgers/bun"
   step "the installed client in workerd through miniflare ($name)"
-  node workerd.mjs "$repo" "$origin" "$token"
+  node workerd.mjs "$repo" "$origin" "$token" "$ledgers/workerd.checks.json"
+  step "the installed tarballs, runtime × check ($name)"
+  node runtime-matrix.mjs "$ledgers"
   kill "$agent_pid" && wait "$agent_pid" || true
   agent_pid=""
 }

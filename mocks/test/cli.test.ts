@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createClient, fetchAgentCard } from '@surecall/client';
 import { grpcBinding } from '@surecall/client/grpc';
@@ -166,6 +167,41 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     expect(await agent.exited).toEqual([0, null]);
   });
 
+  it('with --extended-card-scope, serves the extended card only to a token that grants the scope, as its command section in mocks/README.md says', async () => {
+    // The README's own example, read from its paragraph: the flag's value and the two tokens it names.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const paragraph = readme.slice(readme.indexOf('`--extended-card-scope` keeps'));
+    const [, scope = '', granted = '', refused = ''] =
+      /with `--extended-card-scope (\S+)`, the token\s+`(\S+)` reads the extended card and `(\S+)` is refused/.exec(
+        paragraph,
+      ) ?? [];
+    expect([scope, granted, refused]).toEqual(['card.extended', 'mock+card.extended', 'mock+tasks.read']);
+    const agent = start('--port', '0', '--extended-card-scope', scope);
+    const origin = `http://127.0.0.1:${await agent.ready}`;
+    const rpc = async (token: string) =>
+      (await (
+        await fetch(`${origin}/a2a/jsonrpc`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'a2a-version': '1.0',
+            authorization: `Bearer ${token}`,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }),
+        })
+      ).json()) as { result?: { provider?: unknown }; error?: { message: string } };
+    expect((await rpc(granted)).result?.provider).toEqual({ organization: 'surecall', url: origin });
+    expect((await rpc(refused)).error?.message).toContain(`grants the scope ${scope}`);
+    const rest = (token: string) =>
+      fetch(`${origin}/a2a/rest/extendedAgentCard`, {
+        headers: { 'a2a-version': '1.0', authorization: `Bearer ${token}` },
+      });
+    expect((await rest(granted)).status).toBe(200);
+    expect((await rest(refused)).status).toBe(403);
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toEqual([0, null]);
+  });
+
   it.each([
     ['an unknown mode', ['--mode', 'sometimes']],
     ['a port out of range', ['--port', '70000']],
@@ -173,6 +209,8 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     ['a CORS origin with a path', ['--port', '0', '--cors-origin', 'https://devtools.example/']],
     ['a CORS wildcard', ['--port', '0', '--cors-origin', '*']],
     ['a gRPC port out of range', ['--port', '0', '--grpc-port', '70000']],
+    ['an extended-card scope with a +', ['--port', '0', '--extended-card-scope', 'card+extended']],
+    ['an empty extended-card scope', ['--port', '0', '--extended-card-scope', '']],
   ])('refuses %s with the usage on stderr and exit code 2', async (_name, args) => {
     const agent = start(...args);
     expect(await agent.exited).toEqual([2, null]);

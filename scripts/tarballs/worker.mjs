@@ -1,126 +1,99 @@
 // A Cloudflare worker as a user writes one, with the installed tarballs: bundled by `workerd.mjs` from the
 // scratch project's node_modules with wrangler's export conditions (`workerd`, `worker`, `browser`) and run
 // in workerd by miniflare (docs/interop.md#runtimes). Asked with `{ origin, token }` of the installed mock
-// agent on loopback (one that honours keys, its control routes behind the token), it discovers the agent,
-// sends, streams, gets the task, keeps a durable send in the memory ledger, checks that
-// `@surecall/client/ledger` refuses by a typed error that names the memory store (workerd has no IndexedDB,
-// docs/durable-send.md#ledger-stores), loses a keyed send's answer on a warm connection (unknown, one
-// execution, reconciled to committed), and measures whether workerd's fetch re-sends a plain POST whose
-// answer was lost: it must not, and at-most-once delivery must be allowed without the acknowledgement. It
-// answers 200 with what it found, or 500 with the failed check.
-import { discover, durableAgent, textPart, userMessage } from '@surecall/client';
+// agent on loopback (one that honours keys, started with `--extended-card-scope card.extended`, its control
+// routes behind the token), it discovers the agent, makes every operation (`operations.mjs`), keeps a durable
+// send in the memory ledger, checks that `@surecall/client/ledger` refuses by a typed error that names the
+// memory store (workerd has no IndexedDB, docs/durable-send.md#ledger-stores), runs the lost-answer matrix on
+// the memory ledger (`lost-answer-matrix.mjs`), and measures whether workerd's fetch re-sends a plain POST
+// whose answer was lost: it must not, and at-most-once delivery must be allowed without the acknowledgement.
+// It answers 200 with the checks that held, or 500 with the failed check.
+import { durableAgent, textPart, userMessage } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger';
 import { openLedger as openMemoryLedger } from '@surecall/client/ledger/memory';
+import { lostAnswerMatrix } from './lost-answer-matrix.mjs';
+import { checker, mockControl } from './mock-control.mjs';
+import { connect, everyOperation } from './operations.mjs';
 
-function check(condition, what) {
-  if (!condition) {
-    throw new Error(`workerd: ${what}`);
-  }
-}
+const check = checker('workerd');
 
-async function collect(stream) {
-  const events = [];
-  for await (const event of stream) {
-    events.push(event);
-  }
-  return events;
+async function refusedLedger(passed) {
+  // `@surecall/client/ledger` under the `workerd` condition: no IndexedDB here, so the typed refusal naming
+  // the explicit volatile store, never a store that silently is not durable.
+  const refusal = await openLedger({ name: 'sends' }).then(
+    async (opened) => {
+      await opened.close();
+      return undefined;
+    },
+    (error) => error,
+  );
+  check(
+    refusal?.name === 'LedgerError' && refusal.reason === 'unsupported' && refusal.rule === 'indexeddb',
+    `openLedger refused by a LedgerError (${refusal ?? 'it opened a store'})`,
+  );
+  check(refusal.message.includes('@surecall/client/ledger/memory'), 'the refusal names the memory store');
+  passed('@surecall/client/ledger', 'LedgerError unsupported (indexeddb), naming the memory store');
 }
 
 async function run({ origin, token }) {
-  const control = { 'x-surecall-mock-token': token, 'content-type': 'application/json' };
-  const executions = async () =>
-    (await (await fetch(`${origin}/__executions`, { headers: control })).json()).total;
-  const armDropAfter = async () => {
-    const armed = await fetch(`${origin}/__faults`, {
-      method: 'POST',
-      headers: control,
-      body: JSON.stringify({ kind: 'drop-after', operation: 'SendMessage' }),
-    });
-    check(armed.ok, `the fault was armed (${armed.status})`);
-    await armed.body?.cancel();
-  };
+  const control = mockControl(origin, token, check);
+  const checks = [];
+  const passed = (name, seen) => checks.push([name, seen]);
 
-  const client = await discover({
-    cardUrl: `${origin}/.well-known/agent-card.json`,
-    pins: [{ binding: 'JSONRPC', url: `${origin}/a2a/jsonrpc` }],
-    loopback: true,
-    trust: { kind: 'first-fetch' },
-    security: { kind: 'anonymous' },
-  });
-  const sent = await client.sendMessage({ message: userMessage([textPart('task in workerd')]) });
-  check('task' in sent, 'a task was created');
-  const streamed = await collect(
-    client.sendStreamingMessage({ message: userMessage([textPart('task streamed in workerd')]) }),
-  );
-  check(streamed.length > 1 && 'task' in streamed[0], `the task streamed (${streamed.length} events)`);
-  const got = await client.getTask({ id: sent.task.id });
-  check(got.id === sent.task.id, 'getTask found the task');
-
-  // `@surecall/client/ledger` under the `workerd` condition: no IndexedDB here, so the typed refusal naming
-  // the explicit volatile store, never a store that silently is not durable.
-  let store;
-  try {
-    await openLedger({ name: 'sends' });
-    store = 'opened';
-  } catch (error) {
-    check(
-      error.name === 'LedgerError' && error.reason === 'unsupported' && error.rule === 'indexeddb',
-      `openLedger refused by a LedgerError (${error})`,
-    );
-    check(error.message.includes('@surecall/client/ledger/memory'), `the refusal names the memory store`);
-    store = 'unsupported';
-  }
-  check(store === 'unsupported', '@surecall/client/ledger opened a store in workerd');
+  const client = await connect(origin);
+  passed('discover', `${client.pin.binding} from the card`);
+  await everyOperation(origin, client, check, passed);
+  await refusedLedger(passed);
 
   const ledger = await openMemoryLedger({ name: 'sends' });
   try {
     const agent = durableAgent({ client, ledger });
     check(agent.delivery === 'keyed', 'keyed delivery to an agent that honours keys');
-    const durable = await agent.send(
-      { role: 'ROLE_USER', parts: [textPart('task durable in workerd')] },
-      { id: 'workerd-durable' },
-    );
+    const durable = await agent.send({ role: 'ROLE_USER', parts: [textPart('task durable in workerd')] });
     check(durable.status === 'committed', `the memory ledger's send committed (${durable.status})`);
-    // The lost answer on the connection the send before it warmed: unknown, one execution, and the keyed
-    // replay of the reconciliation reaches the same task.
-    await armDropAfter();
-    const before = await executions();
-    const lost = await agent.send(
-      { role: 'ROLE_USER', parts: [textPart('task answer lost')] },
-      { id: 'workerd-lost' },
-    );
-    check(lost.status === 'unknown', `the lost answer is unknown (${lost.status})`);
-    check((await executions()) - before === 1, 'the lost keyed send ran once');
-    const reconciled = await agent.reconcile(lost.id);
-    check(reconciled.status === 'committed', `the lost send reconciled (${reconciled.status})`);
-    check((await executions()) - before === 1, 'the reconciled send still ran once');
-    // workerd is one of the runtimes whose fetch was measured not to re-send: no acknowledgement is asked.
-    check(
-      durableAgent({ client, ledger, delivery: 'at-most-once' }).audit === false,
-      'at-most-once is allowed without the acknowledgement, with no audit',
-    );
+    passed('a durable send, memory ledger', durable.status);
   } finally {
     await ledger.close();
   }
 
+  // workerd is one of the runtimes whose fetch was measured not to re-send (docs/interop.md#runtimes).
+  await lostAnswerMatrix(
+    {
+      client,
+      control,
+      check,
+      resends: false,
+      ledgers: [{ name: 'memory', open: () => openMemoryLedger({ name: 'matrix' }) }],
+    },
+    passed,
+  );
+
   // The re-send probe: a plain SendMessage whose answer is lost on a warm connection.
-  await armDropAfter();
-  const probeBefore = await executions();
-  let resends;
+  await control.arm({ kind: 'drop-after', operation: 'SendMessage' });
+  const probeBefore = await control.total();
+  let resent;
   try {
     await client.sendMessage({ message: userMessage([textPart('task probe')]) });
-    resends = true;
+    resent = true;
   } catch (error) {
     check(
       error.kind === 'transport' && error.dispatched === true,
       `the lost answer is a dispatched transport error (${error})`,
     );
-    resends = false;
+    resent = false;
   }
-  const ran = (await executions()) - probeBefore;
-  check(ran === (resends ? 2 : 1), `the probe ran ${ran} times`);
-  check(!resends, 'fetch re-sends a lost POST in workerd');
-  return { store, resends };
+  const ran = (await control.total()) - probeBefore;
+  check(ran === (resent ? 2 : 1), `the probe ran ${ran} times`);
+  check(!resent, 'fetch re-sends a lost POST in workerd');
+  passed('the re-send probe: a plain send whose answer is lost', `not re-sent: transport error, ${ran} run`);
+  const probe = await openMemoryLedger({ name: 'probe' });
+  check(
+    durableAgent({ client, ledger: probe, delivery: 'at-most-once' }).audit === false,
+    'at-most-once is allowed without the acknowledgement, with no audit',
+  );
+  await probe.close();
+  passed('at-most-once without acknowledgeBrowserResend', 'allowed');
+  return { runtime: 'workerd', checks };
 }
 
 export default {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
 @module
-`surecall-mock-agent --port <n> [--grpc-port <n>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--banner]`
+`surecall-mock-agent --port <n> [--grpc-port <n>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--extended-card-scope <scope>] [--banner]`
 (in this repository: `npm run mock-agent -- …`)
 
 Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens
@@ -14,8 +14,9 @@ calls for both bindings (what `npm start` shows). `--grpc-port` serves the agent
 of 127.0.0.1 (`0` picks a free one), with the same tasks and fault lab (`@surecall/mocks/grpc`), and prints a
 second line after `READY`, `GRPC <port>`. SIGTERM or SIGINT closes the server and exits 0. `--serializer`
 picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`,
-or several joined by commas (docs/interop.md#serializer-styles). Bad arguments print the usage on stderr and
-exit 2.
+or several joined by commas (docs/interop.md#serializer-styles). `--extended-card-scope` is
+`extendedCardScope`: GetExtendedAgentCard then answers only a bearer token that grants that scope (the mock
+reads a token as its scopes joined by `+`). Bad arguments print the usage on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
@@ -23,7 +24,7 @@ import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer
 import type { RunningMockAgent } from './loopback.js';
 
 const usage =
-  'usage: surecall-mock-agent --port <0-65535> [--grpc-port <0-65535>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--banner]';
+  'usage: surecall-mock-agent --port <0-65535> [--grpc-port <0-65535>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--extended-card-scope <scope>] [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
 
 type Cli = {
@@ -34,6 +35,7 @@ type Cli = {
   readonly stepMs: number | undefined;
   readonly serializer: readonly SerializerStyle[] | undefined;
   readonly corsOrigins: readonly string[];
+  readonly extendedCardScope: string | undefined;
   readonly banner: boolean;
 };
 
@@ -66,6 +68,7 @@ function readArgs(argv: readonly string[]) {
         'step-ms': { type: 'string' },
         serializer: { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
+        'extended-card-scope': { type: 'string' },
         banner: { type: 'boolean', default: false },
       },
       strict: true,
@@ -102,6 +105,11 @@ function parseCli(argv: readonly string[]): Cli | undefined {
   if (!corsOrigins.every(isOrigin)) {
     return undefined;
   }
+  // A token68 run without `+` (RFC 9110 §11.2), which the mock reads as the separator of a token's scopes.
+  const extendedCardScope = values['extended-card-scope'];
+  if (extendedCardScope !== undefined && !/^[A-Za-z0-9._~/-]+$/.test(extendedCardScope)) {
+    return undefined;
+  }
   return {
     port,
     grpcPort,
@@ -110,6 +118,7 @@ function parseCli(argv: readonly string[]): Cli | undefined {
     stepMs,
     serializer,
     corsOrigins,
+    extendedCardScope,
     banner: values.banner,
   };
 }
@@ -157,6 +166,7 @@ async function main(): Promise<void> {
     port: cli.port,
     ...(cli.grpcPort === undefined ? {} : { grpcPort: cli.grpcPort }),
     corsOrigins: cli.corsOrigins,
+    ...(cli.extendedCardScope === undefined ? {} : { extendedCardScope: cli.extendedCardScope }),
     ...(token === undefined || token === '' ? {} : { token }),
     tenantRequired: cli.tenantRequired,
     ...(cli.mode === undefined ? {} : { mode: cli.mode }),
