@@ -56,7 +56,9 @@ export async function probeResend(
       headers: control,
       body: JSON.stringify({ kind: 'drop-after', operation: 'SendMessage' }),
     });
-    await armed.body?.cancel();
+    // Read to its end, not cancelled: Deno closes a connection whose answer was cancelled, and the lost
+    // send would then leave on a fresh one, which it never re-sends (scripts/tarballs/mock-control.mjs).
+    await armed.text();
   };
 
   const client = await discover({
