@@ -100,12 +100,12 @@ describe('v1.0 requests as v0.3 methods and params', () => {
   });
 
   it.each<[string, ClientMethod, JsonValue, { rule: string; path: string }]>([
-    ['ListTasks, which v0.3 has no method for', 'listTasks', {}, { rule: 'v03-no-list-tasks', path: '$' }],
+    ['ListTasks, which v0.3 has no method for', 'listTasks', {}, { rule: 'no-list-tasks', path: '$' }],
     [
       'a tenant, which v0.3 has none of',
       'getTask',
       { id: 't-1', tenant: 'acme' },
-      { rule: 'v03-no-tenant', path: '$.tenant' },
+      { rule: 'no-tenant', path: '$.tenant' },
     ],
     [
       'a data part that is not an object (v0.3 DataPart holds one)',

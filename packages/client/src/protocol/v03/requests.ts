@@ -157,11 +157,11 @@ const built = v03Request('getTaskPushNotificationConfig', { taskId: 't-1', id: '
 */
 export function v03Request(operation: ClientMethod, request: unknown): V03Request {
   if (operation === 'listTasks') {
-    return { ok: false, error: { rule: 'v03-no-list-tasks', path: '$' } };
+    return { ok: false, error: { rule: 'no-list-tasks', path: '$' } };
   }
   const source = isJsonObject(request) ? request : {};
   if (source['tenant'] !== undefined) {
-    return { ok: false, error: { rule: 'v03-no-tenant', path: '$.tenant' } };
+    return { ok: false, error: { rule: 'no-tenant', path: '$.tenant' } };
   }
   try {
     return { ok: true, method: v03Methods[operation], params: paramsOf(operation, source) };
