@@ -84,7 +84,8 @@ export default [
     // +0.011 kB (62.392 kB, within the limit): a durable record's trace context (issue 33), two optional labels of the intent (ledger/intent.ts) copied into the record (ledger/state-machine.ts); an intent that carries them takes the schema path, so the fast path is unchanged. The spans that write and read them are behind `@surecall/client/otel`.
     // +0.177 kB (62.569 kB): a card that offers only v0.3 is refused by that version, as above (issue 34).
     // +0.178 kB (62.748 kB): v0.3 peers, opt in, as above (issue 34), fetchAgentCard's check of the option included; the v0.3 binding and mapping are behind `@surecall/client/v03`.
-    limit: '62.748 kB',
+    // +0.031 kB (62.779 kB): a durable send to a v0.3 peer whose lost answer no scan can settle ends unresolved (no-list-tasks) at its first probe (issue 34 item 4: the reason in the ledger's two reason schemas, ledger/record.ts, and the probe's verdict, durable/reconciliation.ts); the page loads none of it.
+    limit: '62.779 kB',
     modifyEsbuildConfig: browser,
   },
 ];

@@ -226,7 +226,7 @@ describe('the package entries', () => {
       'message/send',
       'tasks/resubscribe',
       'getAuthenticatedExtendedCard',
-      'no-list-tasks',
+      'additionalInterfaces',
     ]) {
       expect(text).not.toContain(marker);
     }

@@ -10,6 +10,9 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { v03Binding } from '../../src/bindings/v03/entry.js';
 import { type A2aClient, createClient } from '../../src/client/client.js';
+import { durableAgent } from '../../src/durable/agent.js';
+import { idempotencyExtensionUri, idempotencyMetadataKey } from '../../src/idempotency/key.js';
+import { openLedger } from '../../src/ledger/memory.js';
 import { parseAgentCard } from '../../src/protocol/decode.js';
 import type { JsonValue } from '../../src/protocol/json-value.js';
 import type { Message } from '../../src/protocol/message.js';
@@ -221,5 +224,50 @@ describe('streams, through the lifecycle validator', () => {
     ]);
     const { error } = await events(client());
     expect(error).toMatchObject({ reason: 'schema', violation: { rule: 'invalid_type', path: '$.final' } });
+  });
+});
+
+describe('a durable send to a v0.3 peer whose card declares the idempotency extension', () => {
+  it('is keyed, its key in the v0.3 message, and a lost answer is replayed under that key', async () => {
+    const keyedCard = parseAgentCard({
+      ...structuredClone(card),
+      capabilities: { ...card.capabilities, extensions: [{ uri: idempotencyExtensionUri }] },
+    });
+    const keyed = createClient({
+      card: keyedCard,
+      cardDigest: `sha256:${'0'.repeat(64)}`,
+      pin: { binding: 'JSONRPC', url },
+      security: { kind: 'anonymous' },
+      protocolVersions: ['0.3'],
+      v03: v03Binding,
+    });
+    let calls = 0;
+    server.use(
+      http.post(url, async ({ request }) => {
+        const body = (await request.json()) as { id: number; method: string; params: unknown };
+        seen.push({ method: body.method, version: request.headers.get('a2a-version'), params: body.params });
+        calls += 1;
+        // The first answer is lost on its way back; the replay is answered with the task.
+        return calls === 1
+          ? Response.error()
+          : HttpResponse.json({ jsonrpc: '2.0', id: body.id, result: v03Task });
+      }),
+    );
+    const agent = durableAgent({ client: keyed, ledger: await openLedger({ name: 'v03-keyed' }) });
+    const lost = await agent.send({ role: 'ROLE_USER', parts: [{ text: 'hi' }] });
+    expect(lost.record.delivery).toBe('keyed');
+    expect(lost.record.state).toMatchObject({ status: 'unknown' });
+    const reconciled = await agent.reconcile(lost.id);
+    expect(reconciled.status).toBe('committed');
+    const keys = seen.map((request) => {
+      const params = request.params as {
+        message: { metadata?: Record<string, unknown>; extensions?: unknown };
+      };
+      expect(params.message.extensions).toContain(idempotencyExtensionUri);
+      return params.message.metadata?.[idempotencyMetadataKey];
+    });
+    expect(seen.map((request) => request.method)).toEqual(['message/send', 'message/send']);
+    expect(keys[0]).toBe(lost.record.idempotencyKey);
+    expect(keys[1]).toBe(keys[0]);
   });
 });

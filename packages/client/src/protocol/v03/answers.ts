@@ -1,13 +1,14 @@
 /**
 @module
-A v0.3 peer's answers over JSON-RPC, written as the v1.0 values the client already checks (issue 34, not yet
-wired to a binding): v0.3 tells its objects apart by a `kind` member (`task`, `message`, `status-update`,
-`artifact-update`; parts `text`, `file`, `data`), spells states and roles in lower case (`completed`, `user`)
-and nests a push config's webhook one level down. Each function reads one v0.3 value, refuses what v0.3 itself
-refuses (a missing or wrong `kind`, an unknown state or role, a file with both or neither of `uri` and
-`bytes`) with a violation that names a path and a rule of docs/protocol-checks.md#rule-ids, and otherwise
-returns the v1.0 JSON, which the v1.0 schemas then hold to every bound and rule they hold a v1.0 answer to.
-Nothing is decoded here: what is not v0.3's own difference is left for the v1.0 contract to refuse.
+A v0.3 peer's answers over JSON-RPC, written as the v1.0 values the client already checks (for the v0.3
+binding, `bindings/v03/`): v0.3 tells its objects apart by a `kind` member (`task`, `message`,
+`status-update`, `artifact-update`; parts `text`, `file`, `data`), spells states and roles in lower case
+(`completed`, `user`) and nests a push config's webhook one level down. Each function reads one v0.3 value,
+refuses what v0.3 itself refuses (a missing or wrong `kind`, an unknown state or role, a file with both or
+neither of `uri` and `bytes`) with a violation that names a path and a rule of
+docs/protocol-checks.md#rule-ids, and otherwise returns the v1.0 JSON, which the v1.0 schemas then hold to
+every bound and rule they hold a v1.0 answer to. Nothing is decoded here: what is not v0.3's own difference is
+left for the v1.0 contract to refuse.
 */
 import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js';

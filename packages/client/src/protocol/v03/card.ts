@@ -1,13 +1,14 @@
 /**
 @module
-A v0.3 agent card as the v1.0 card the client reads (issue 34, not yet wired to discovery). v0.3 names one
-interface at the top (`url`, `preferredTransport`, default `JSONRPC`) and more in `additionalInterfaces`
-(`{ url, transport }`), all of the card's one `protocolVersion`; its security schemes are OpenAPI's, told
-apart by `type`; its requirements map scheme names to scope lists; `supportsAuthenticatedExtendedCard` is
-v1.0's `capabilities.extendedAgentCard`. The interfaces become `supportedInterfaces` entries of version
-`0.3`, the preferred one first (A2A spec §8.3.2: the client takes the first it supports). What v0.3 says that
-v1.0 cannot (several OAuth flows in one scheme) is refused with a violation; the rest is left to the v1.0
-card contract, which the mapped card then passes or fails like any other (docs/protocol-checks.md#agent-card).
+A v0.3 agent card as the v1.0 card the client reads (read by `bindings/v03/versions.ts` for discovery, and for
+the extended card by the v0.3 binding). v0.3 names one interface at the top (`url`, `preferredTransport`,
+default `JSONRPC`) and more in `additionalInterfaces` (`{ url, transport }`), all of the card's one
+`protocolVersion`; its security schemes are OpenAPI's, told apart by `type`; its requirements map scheme names
+to scope lists; `supportsAuthenticatedExtendedCard` is v1.0's `capabilities.extendedAgentCard`. The interfaces
+become `supportedInterfaces` entries of version `0.3`, the preferred one first (A2A spec §8.3.2: the client
+takes the first it supports). What v0.3 says that v1.0 cannot (several OAuth flows in one scheme) is refused
+with a violation; the rest is left to the v1.0 card contract, which the mapped card then passes or fails like
+any other (docs/protocol-checks.md#agent-card).
 */
 import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js';

@@ -1,7 +1,7 @@
 /**
 @module
-The v1.0 requests the client builds, written as a v0.3 peer's JSON-RPC methods and params (issue 34, not yet
-wired to a binding). The client checks every request against the v1.0 contract first
+The v1.0 requests the client builds, written as a v0.3 peer's JSON-RPC methods and params (for the v0.3
+binding, `bindings/v03/`). The client checks every request against the v1.0 contract first
 (docs/protocol-checks.md#requests); what is left here is what v0.3 cannot say: ListTasks (no v0.3 method), a
 data part that is not an object (v0.3's DataPart holds an object), and a tenant (v0.3 has none). Each is a
 violation naming a path and a rule, for a `RequestError('invalid-params')` before anything is sent.
