@@ -6,6 +6,9 @@ every operation the SDK serves there goes through the client over v0.3 JSON-RPC 
 `A2A-Version`, so the SDK serves them as v0.3: A2A spec §3.6.2); `['1.0', '0.3']` picks the 1.0 interface the
 card prefers. What v0.3 cannot say is refused before anything is sent.
 */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type RunningSdkAgent, sdkExtendedDescription, startSdkAgent } from '@surecall/mocks/sdk-agent';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { v03Binding } from '../src/bindings/v03/entry.js';
@@ -74,6 +77,36 @@ describe('protocolVersions against the SDK’s legacy mode', () => {
     const from = sdk.received.length;
     await expect(client.sendMessage({ message: message('echo one') })).resolves.toHaveProperty('message');
     expect(versionsSent(from)).toEqual([undefined]);
+  });
+});
+
+describe('a v0.3-only agent: the SDK’s own v0.3 card, served as a v0.3-only agent serves it', () => {
+  it('is discovered with 0.3 admitted, and answers over v0.3', async () => {
+    // A2A spec §3.6.2: a request without A2A-Version is a v0.3 request, so this is the card a v0.3-only agent
+    // publishes; a static host serves it whatever the request says.
+    const v03Card = await (await fetch(sdk.cardUrl)).text();
+    const host = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(v03Card);
+    });
+    host.listen(0, '127.0.0.1');
+    await once(host, 'listening');
+    try {
+      const { port } = host.address() as AddressInfo;
+      const cardUrl = `http://127.0.0.1:${port}/.well-known/agent-card.json`;
+      const client = await discover({ ...options(['1.0', '0.3']), cardUrl });
+      expect(client.card.supportedInterfaces).toEqual([
+        { url: sdk.jsonRpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ]);
+      const from = sdk.received.length;
+      await expect(client.sendMessage({ message: message('echo only') })).resolves.toHaveProperty('message');
+      expect(versionsSent(from)).toEqual([undefined]);
+      await expect(discover({ ...options(['1.0']), cardUrl })).rejects.toMatchObject({
+        detail: 'protocol-version-0.3',
+        fix: { option: 'protocolVersions', value: '0.3' },
+      });
+    } finally {
+      host.close();
+    }
   });
 });
 

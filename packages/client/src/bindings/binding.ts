@@ -153,9 +153,9 @@ export type AdmittedVersions = {
   */
   readonly versionOf: (entry: AgentInterface, speaks: boolean) => '1.0' | '0.3' | undefined;
   /**
-  The v1.0 card JSON of a v0.3 card (one that names `0.3` or `0.3.x` at its top and has no
-  `supportedInterfaces`), for the 1.0 card contract to decode (docs/protocol-checks.md#v03-peers); `undefined`
-  for any other card.
+  The v1.0 card JSON of a v0.3 card (one that names `0.3` or `0.3.x` at its top and fails the 1.0 card
+  contract), for the 1.0 card contract to decode (docs/protocol-checks.md#v03-peers); `undefined` for any
+  other card.
 
   @throws DiscoveryError `InvalidAgentCard` (`schema`) for what a v0.3 card says that v1.0 cannot.
   */

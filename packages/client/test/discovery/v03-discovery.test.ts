@@ -122,6 +122,26 @@ describe('with 0.3 admitted and the v0.3 binding', () => {
     expect(client.cardDigest).toBe(fetched.digest);
   });
 
+  it('reads a v0.3 card that also lists supportedInterfaces, as the official SDK’s does, by its v0.3 members', async () => {
+    // The SDK's v0.3 card keeps a 1.0-style list beside `url`; its OpenAPI-style schemes fail the 1.0
+    // contract.
+    serveCard(
+      v03Card({
+        supportedInterfaces: [iface(jsonRpcUrl, '1.0')],
+        securitySchemes: { bearer: { type: 'http', scheme: 'Bearer' } },
+      }),
+    );
+    const { card } = await fetchAgentCard({ cardUrl: mock.cardUrl, ...both });
+    expect(card.supportedInterfaces).toEqual([iface(oldUrl, '0.3.0')]);
+    expect(card.securitySchemes['bearer']).toEqual({ httpAuthSecurityScheme: { scheme: 'Bearer' } });
+  });
+
+  it('reads a card that passes the 1.0 contract as 1.0, whatever its top says', async () => {
+    serveCard({ ...mockCard, protocolVersion: '0.3.0', url: oldUrl, preferredTransport: 'JSONRPC' });
+    const { card } = await fetchAgentCard({ cardUrl: mock.cardUrl, ...both });
+    expect(card.supportedInterfaces).toEqual(mockCard['supportedInterfaces']);
+  });
+
   it('prefers a 1.0 interface wherever the card lists one, even after a 0.3 one', async () => {
     serveCard({ ...mockCard, supportedInterfaces: [iface(oldUrl, '0.3'), iface(jsonRpcUrl, '1.0')] });
     // The 1.0 interface is the preferred one, so a pin of the 0.3 one alone does not match.

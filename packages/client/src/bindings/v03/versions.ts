@@ -5,7 +5,8 @@ speaks in 0.3, and how it reads a v0.3 card (docs/protocol-checks.md#v03-peers).
 hand-over to it (`client/options.ts`, `client/pin.ts`, `discovery/card-fetch.ts`), so no root bundle grows.
 */
 import { DiscoveryError, OptionsError } from '../../core/errors.js';
-import type { AgentInterface } from '../../protocol/agent-card.js';
+import { AgentCard, type AgentInterface } from '../../protocol/agent-card.js';
+import { decode } from '../../protocol/decode.js';
 import { isJsonObject, type JsonValue } from '../../protocol/json-value.js';
 import { cardFromV03 } from '../../protocol/v03/card.js';
 import type { AdmittedVersions } from '../binding.js';
@@ -28,8 +29,9 @@ export function speaksV03(entry: AgentInterface): boolean {
 
 /**
 A v0.3 card's v1.0 JSON, or `undefined` when `raw` is no v0.3 card: a v0.3 card names its version at its top
-and lists no `supportedInterfaces`, which every 1.0 card must (A2A spec §8.3.2), so a card with them is read
-as 1.0 whatever its top says.
+(a 1.0 card names it on each interface, A2A spec §8.3.2) and fails the 1.0 card contract. A card that passes
+that contract is read as 1.0 whatever its top says; one that fails it is read as v0.3 even where it also
+carries a `supportedInterfaces` list, as the official JS SDK's v0.3 card does beside its v0.3 members.
 
 @throws DiscoveryError `InvalidAgentCard` (`schema`) for what a v0.3 card says that v1.0 cannot
   (docs/protocol-checks.md#v03-peers).
@@ -39,10 +41,7 @@ v03CardJson({ protocolVersion: '0.3.0', url: 'https://agent.example/a2a', … })
 ```
 */
 export function v03CardJson(raw: JsonValue): JsonValue | undefined {
-  if (!isJsonObject(raw) || raw['supportedInterfaces'] !== undefined) {
-    return undefined;
-  }
-  if (!v03Version.test(String(raw['protocolVersion']))) {
+  if (!isJsonObject(raw) || !v03Version.test(String(raw['protocolVersion'])) || decode(AgentCard, raw).ok) {
     return undefined;
   }
   const mapped = cardFromV03(raw);
