@@ -13,6 +13,7 @@ const connect: ConnectArgs = {
   tokenEnv: 'AGENT_TOKEN',
   tokenStdin: false,
   scheme: undefined,
+  protocolVersions: undefined,
 };
 const writer: NextStep = { ledger: 'sends.jsonl', connect, maxProbes: 10 };
 const reader: NextStep = { ledger: 'sends.jsonl', maxProbes: 10 };

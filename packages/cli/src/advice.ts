@@ -42,6 +42,9 @@ function connectFlags(connect: ConnectArgs): string[] {
     ...(connect.tokenEnv === undefined ? [] : ['--token-env', connect.tokenEnv]),
     ...(connect.tokenStdin ? ['--token-stdin'] : []),
     ...(connect.scheme === undefined ? [] : ['--scheme', shellWord(connect.scheme)]),
+    ...(connect.protocolVersions === undefined
+      ? []
+      : ['--protocol-versions', connect.protocolVersions.join(',')]),
   ];
 }
 
