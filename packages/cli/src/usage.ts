@@ -23,7 +23,7 @@ export const usage = `usage: surecall <command> [options]
       names the A2A versions to speak (1.0 and 0.3, each once; 1.0 alone by default), 1.0 preferred.
 
   surecall sends list|show <id>|reconcile [<id>...]|watch --ledger <path|postgres://…> [--schema <name>]
-                [--card <card-url> [--loopback] [--binding …] [--pin …] [--digest …] [--token-env …]] [--json]
+                [--card <card-url> [--loopback] [--binding …] [--pin …] [--digest …] [--token-env …] [--protocol-versions …]] [--json]
       The durable sends of a ledger. reconcile (needs --card) claims and probes every unknown send of
       that agent that is due, then prints the pass's report (claimed, committed, pending, unresolved,
       skipped, superseded), or probes the given ones; watch follows the ledger until interrupted.
