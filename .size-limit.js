@@ -35,7 +35,8 @@ export default [
     // +0.05 kB (34.14 kB): a client given the gRPC binding pins and selects a GRPC interface (`speaks` in client/pin.ts, the discovery fix naming a GRPC interface; issue 29): the binding itself is behind `@surecall/client/grpc`, none of it in this bundle.
     // +0.13 kB (34.27 kB): ClientOptions.interceptors (issue 33 item 1): the option's check where every option is resolved, when the client is built (client/options.ts, an OptionsError naming the interceptor), and the call's hand-over to the hooks, which load on demand with the extra headers (client/interceptors.ts); nothing of it can load later, since a bad list must be refused by createClient itself.
     // +0.034 kB (34.306 kB): a card that offers only v0.3 is refused by that version (issue 34: `NoSupportedInterface` with detail `protocol-version-0.3`, for a v0.3 card that fails the 1.0 contract and for a 1.0 card whose usable interfaces all speak 0.3), which must hold in every client with nothing opted in; the test itself loads on demand (discovery/version-refusal.ts, only a card already refused reaches it), and the page keeps the two calls that ask for it with their awaits (discovery/card-fetch.ts decodeCard, discovery/discovery.ts selectPin): 6 B over the 34.3 kB this row had.
-    limit: '34.306 kB',
+    // +0.165 kB (34.471 kB): v0.3 peers, opt in (issue 34): `protocolVersions` checked where every option is resolved (client/options.ts), the interface's version on the pin with 1.0 preferred (client/pin.ts preferredInterface, shared by discovery's selection), the v0.3 card read before the card contract and the v0.3 binding built for a 0.3 pin (discovery/card-fetch.ts, client/call.ts): the hand-over to a binding given as `v03`, which createClient and discover() must check synchronously and before any I/O. The mapping, the v0.3 binding and the version checks of a list naming 0.3 are behind `@surecall/client/v03`, none of them in this bundle.
+    limit: '34.471 kB',
     modifyEsbuildConfig: withoutDeferred,
   },
   {
@@ -59,7 +60,8 @@ export default [
     // +0.25 kB (48.47 kB): ClientOptions.interceptors (issue 33 item 1): the page's share as above, and the hooks themselves in the deferred module (client/interceptors.ts: each `before` checked with `headers`, each `after` shown the answer's head).
     // +0.017 kB (48.499 kB, within the limit): an interceptor's `after` sees a gRPC answer's head too (issue 33, docs/protocol-checks.md#interceptors): the one function that shows an answer to every `after` is shared by the hooks' `fetch` and handed to the gRPC channel through the request's target (`observe`); the page's share is unchanged and the channel itself is behind `@surecall/client/grpc`.
     // +0.161 kB (48.66 kB): a card that offers only v0.3 is refused by that version, as above (issue 34): the page's two calls with their awaits, the two names the loader's `DeferredCode` gives them, and the test itself in the deferred module with the imports of its own file.
-    limit: '48.66 kB',
+    // +0.191 kB (48.851 kB): v0.3 peers, opt in, as above (issue 34), and the refusal by version naming its fix (`protocolVersions`, discovery/version-refusal.ts, in the deferred module).
+    limit: '48.851 kB',
     modifyEsbuildConfig: browser,
   },
   {
@@ -81,7 +83,9 @@ export default [
     // +0.31 kB (62.36 kB): ClientOptions.interceptors, as above (issue 33 item 1).
     // +0.011 kB (62.392 kB, within the limit): a durable record's trace context (issue 33), two optional labels of the intent (ledger/intent.ts) copied into the record (ledger/state-machine.ts); an intent that carries them takes the schema path, so the fast path is unchanged. The spans that write and read them are behind `@surecall/client/otel`.
     // +0.177 kB (62.569 kB): a card that offers only v0.3 is refused by that version, as above (issue 34).
-    limit: '62.57 kB',
+    // +0.178 kB (62.748 kB): v0.3 peers, opt in, as above (issue 34), fetchAgentCard's check of the option included; the v0.3 binding and mapping are behind `@surecall/client/v03`.
+    // +0.031 kB (62.779 kB): a durable send to a v0.3 peer whose lost answer no scan can settle ends unresolved (no-list-tasks) at its first probe (issue 34 item 4: the reason in the ledger's two reason schemas, ledger/record.ts, and the probe's verdict, durable/reconciliation.ts); the page loads none of it.
+    limit: '62.779 kB',
     modifyEsbuildConfig: browser,
   },
 ];

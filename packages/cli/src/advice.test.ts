@@ -13,6 +13,7 @@ const connect: ConnectArgs = {
   tokenEnv: 'AGENT_TOKEN',
   tokenStdin: false,
   scheme: undefined,
+  protocolVersions: undefined,
 };
 const writer: NextStep = { ledger: 'sends.jsonl', connect, maxProbes: 10 };
 const reader: NextStep = { ledger: 'sends.jsonl', maxProbes: 10 };
@@ -21,7 +22,7 @@ const cause = { name: 'TransportError', kind: 'transport', reason: 'network', di
 
 /** A real record of the memory store, moved through `steps` from executing. */
 async function recordAfter(
-  steps: readonly ('unknown' | 'pending' | 'no-evidence' | 'conflicting' | 'duplicate')[],
+  steps: readonly ('unknown' | 'pending' | 'no-evidence' | 'no-list-tasks' | 'conflicting' | 'duplicate')[],
 ): Promise<LedgerRecord> {
   const ledger = await openLedger({ name: 'advice' });
   let record = await ledger.create({
@@ -47,7 +48,7 @@ async function recordAfter(
             : {
                 type: 'unresolved',
                 attemptId,
-                reason: step === 'no-evidence' ? 'no-evidence' : 'conflicting-evidence',
+                reason: step === 'conflicting' ? 'conflicting-evidence' : step,
                 ...(step === 'conflicting'
                   ? {
                       cause: {
@@ -99,6 +100,12 @@ describe('adviceOf', () => {
       ['unknown', 'pending', 'no-evidence'],
       writer,
       'no evidence after every probe allowed: the agent shows no task with the message (the last probe: transport network): a person decides; it is never resent on its own (reason no-evidence)',
+    ],
+    [
+      'an unresolved send to a v0.3 agent says no scan can run',
+      ['unknown', 'no-list-tasks'],
+      reader,
+      'the agent speaks v0.3, which has no ListTasks: no scan can show whether the message ran (the last probe: transport network): a person decides; it is never resent on its own (reason no-list-tasks)',
     ],
     [
       'an unresolved send says which evidence contradicted itself, by the rule the library kept',

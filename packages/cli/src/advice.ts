@@ -42,6 +42,9 @@ function connectFlags(connect: ConnectArgs): string[] {
     ...(connect.tokenEnv === undefined ? [] : ['--token-env', connect.tokenEnv]),
     ...(connect.tokenStdin ? ['--token-stdin'] : []),
     ...(connect.scheme === undefined ? [] : ['--scheme', shellWord(connect.scheme)]),
+    ...(connect.protocolVersions === undefined
+      ? []
+      : ['--protocol-versions', connect.protocolVersions.join(',')]),
   ];
 }
 
@@ -84,6 +87,8 @@ function causeOf(cause: ErrorSummary | undefined): string {
 const endings: Readonly<Record<string, string>> = {
   'no-evidence': 'no evidence after every probe allowed: the agent shows no task with the message',
   'conflicting-evidence': 'the evidence contradicts itself',
+  // docs/protocol-checks.md#v03-peers: v0.3 has no ListTasks, so nothing can show the task.
+  'no-list-tasks': 'the agent speaks v0.3, which has no ListTasks: no scan can show whether the message ran',
 };
 
 function timeOf(millis: number): string {

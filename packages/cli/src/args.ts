@@ -5,7 +5,7 @@ argument is a usage error) and checked into one typed command. Nothing here does
 {@link UsageError} whose message says what to change, exit code 2.
 */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { JsonValue, ProtocolBinding } from '@surecall/client';
+import type { JsonValue, ProtocolBinding, ProtocolVersion } from '@surecall/client';
 
 /** Arguments that break a rule: the message names the flag and what it needs, never a token. */
 export class UsageError extends Error {
@@ -22,6 +22,8 @@ export type ConnectArgs = {
   readonly tokenEnv: string | undefined;
   readonly tokenStdin: boolean;
   readonly scheme: string | undefined;
+  /** `--protocol-versions`: the A2A versions to speak; absent, 1.0 alone. */
+  readonly protocolVersions: readonly ProtocolVersion[] | undefined;
 };
 
 /**
@@ -39,6 +41,10 @@ export type Command =
       readonly loopback: boolean;
       /** `GRPC`: the preferred interface is chosen as a client given the gRPC binding chooses it. */
       readonly binding: ProtocolBinding | undefined;
+      /**
+      `--protocol-versions`: a v0.3 card is read, and the preferred interface chosen, as such a client would.
+      */
+      readonly protocolVersions: readonly ProtocolVersion[] | undefined;
       readonly json: boolean;
     }
   | {
@@ -81,6 +87,7 @@ const connectOptions = {
   'token-env': { type: 'string' },
   'token-stdin': { type: 'boolean', default: false },
   scheme: { type: 'string' },
+  'protocol-versions': { type: 'string' },
   json: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -125,6 +132,7 @@ type ConnectValues = {
   readonly 'token-env'?: string | undefined;
   readonly 'token-stdin': boolean;
   readonly scheme?: string | undefined;
+  readonly 'protocol-versions'?: string | undefined;
 };
 
 function connectArgs(cardUrl: string, values: ConnectValues): ConnectArgs {
@@ -151,6 +159,7 @@ function connectArgs(cardUrl: string, values: ConnectValues): ConnectArgs {
     tokenEnv,
     tokenStdin: values['token-stdin'],
     scheme: values.scheme,
+    protocolVersions: versionsOf(values['protocol-versions']),
   };
 }
 
@@ -173,10 +182,30 @@ function bindingOf(binding: string | undefined): ProtocolBinding | undefined {
   return binding;
 }
 
+/**
+`--protocol-versions`: `1.0` and `0.3`, comma-separated, each once (the library's `protocolVersions`,
+docs/protocol-checks.md#v03-peers).
+*/
+function versionsOf(list: string | undefined): readonly ProtocolVersion[] | undefined {
+  if (list === undefined) {
+    return undefined;
+  }
+  const versions = list.split(',');
+  if (
+    versions.some(
+      (version, index) => (version !== '1.0' && version !== '0.3') || versions.indexOf(version) !== index,
+    )
+  ) {
+    throw new UsageError('--protocol-versions takes 1.0 and 0.3, comma-separated, each once: 1.0,0.3');
+  }
+  return versions as ProtocolVersion[];
+}
+
 function cardCommand(args: readonly string[]): Command {
   const { values, positionals } = read(args, {
     loopback: { type: 'boolean', default: false },
     binding: { type: 'string' },
+    'protocol-versions': { type: 'string' },
     json: { type: 'boolean', default: false },
   });
   return {
@@ -184,6 +213,7 @@ function cardCommand(args: readonly string[]): Command {
     cardUrl: one(positionals, 'the card URL'),
     loopback: values.loopback,
     binding: bindingOf(values.binding),
+    protocolVersions: versionsOf(values['protocol-versions']),
     json: values.json,
   };
 }
@@ -322,7 +352,7 @@ Reads the command line (without `node` and the script).
 @example
 ```ts
 parseCommand(['card', 'https://agent.example/.well-known/agent-card.json', '--json']);
-// { name: 'card', cardUrl: 'https://agent.example/.well-known/agent-card.json', loopback: false, binding: undefined, json: true }
+// { name: 'card', cardUrl: 'https://agent.example/.well-known/agent-card.json', loopback: false, binding: undefined, protocolVersions: undefined, json: true }
 ```
 */
 export function parseCommand(argv: readonly string[]): Command {

@@ -14,9 +14,11 @@ import {
   fetchAgentCard,
   type InterfacePin,
   type ProtocolBinding,
+  type ProtocolVersion,
   type SecurityOptions,
 } from '@surecall/client';
 import type { GrpcBindingProvider } from '@surecall/client/grpc';
+import { type AdmittedVersions, v03Binding } from '@surecall/client/v03';
 import { type ConnectArgs, UsageError } from './args.js';
 import type { Io } from './output.js';
 
@@ -42,6 +44,44 @@ async function grpcOf(binding: ProtocolBinding | undefined): Promise<{ grpc?: Gr
       '--binding GRPC needs @grpc/grpc-js and @bufbuild/protobuf installed beside surecall',
     );
   }
+}
+
+/**
+The library's options for `--protocol-versions` (docs/protocol-checks.md#v03-peers): none for 1.0 alone, else
+the list with the v0.3 binding, which is part of `@surecall/client` and needs nothing installed.
+
+@example
+```ts
+versionOptions(['1.0', '0.3']); // { protocolVersions: ['1.0', '0.3'], v03: v03Binding }
+```
+*/
+export function versionOptions(versions: readonly ProtocolVersion[] | undefined): {
+  protocolVersions?: readonly ProtocolVersion[];
+  v03?: typeof v03Binding;
+} {
+  return versions === undefined ? {} : { protocolVersions: versions, v03: v03Binding };
+}
+
+/**
+The version a client of `--protocol-versions` speaks over `entry`, given whether it has the entry's binding:
+`1.0`, `0.3` where admitted (through the library's own rule, `v03Binding.admit`), or none.
+
+@example
+```ts
+spokenVersion(entry, true, ['0.3']); // '0.3' for a v0.3 JSON-RPC interface
+```
+*/
+export function spokenVersion(
+  entry: AgentCard['supportedInterfaces'][number],
+  speaks: boolean,
+  versions: readonly ProtocolVersion[] | undefined,
+): '1.0' | '0.3' | undefined {
+  const admitted: AdmittedVersions | undefined =
+    versions === undefined ? undefined : v03Binding.admit(versions);
+  if (admitted !== undefined) {
+    return admitted.versionOf(entry, speaks);
+  }
+  return speaks && entry.protocolVersion === '1.0' ? '1.0' : undefined;
 }
 
 /** The longest `--token-env` argument an error repeats: environment names are short, tokens are not. */
@@ -112,20 +152,31 @@ async function securityFor(io: Io, args: ConnectArgs, card: AgentCard): Promise<
 
 /**
 The interface the card prefers among those this client speaks, of `binding` when given (A2A spec §8.3.2: the
-order is the preference).
+order is the preference), in 1.0 wherever one is, else in 0.3 where `versions` admits it
+(docs/protocol-checks.md#v03-peers).
 */
-function preferredPin(card: AgentCard, binding: ProtocolBinding | undefined): InterfacePin {
-  const entry = card.supportedInterfaces.find(
-    (candidate) =>
-      candidate.protocolVersion === '1.0' &&
-      (bindings.includes(candidate.protocolBinding as ProtocolBinding) || binding === 'GRPC') &&
-      (binding === undefined || candidate.protocolBinding === binding),
-  );
+function preferredPin(
+  card: AgentCard,
+  binding: ProtocolBinding | undefined,
+  versions: readonly ProtocolVersion[] | undefined,
+): InterfacePin {
+  const spoken = (version: string) =>
+    card.supportedInterfaces.find(
+      (candidate) =>
+        (binding === undefined || candidate.protocolBinding === binding) &&
+        spokenVersion(
+          candidate,
+          bindings.includes(candidate.protocolBinding as ProtocolBinding) || binding === 'GRPC',
+          versions,
+        ) === version,
+    );
+  const entry = spoken('1.0') ?? spoken('0.3');
   if (entry === undefined) {
+    const over = binding ?? 'JSONRPC or HTTP+JSON';
     throw new SetupError(
-      binding === undefined
-        ? 'the card lists no v1.0 interface over JSONRPC or HTTP+JSON'
-        : `the card lists no v1.0 interface over ${binding}`,
+      versions?.includes('0.3') === true
+        ? `the card lists no interface over ${over} in a version --protocol-versions names`
+        : `the card lists no v1.0 interface over ${over}`,
     );
   }
   return {
@@ -144,7 +195,8 @@ const client = await connect(io, parsed.connect);
 ```
 */
 export async function connect(io: Io, args: ConnectArgs): Promise<A2aClient> {
-  const fetched = await fetchAgentCard({ cardUrl: args.cardUrl, loopback: args.loopback });
+  const versions = versionOptions(args.protocolVersions);
+  const fetched = await fetchAgentCard({ cardUrl: args.cardUrl, loopback: args.loopback, ...versions });
   if (args.digest !== undefined && args.digest !== fetched.digest) {
     throw new SetupError(
       'the card is not the one --digest names: it changed since it was reviewed; check it with `surecall card`',
@@ -163,13 +215,15 @@ export async function connect(io: Io, args: ConnectArgs): Promise<A2aClient> {
       trust: { kind: 'digest', digest: fetched.digest },
       security,
       ...grpc,
+      ...versions,
     });
   }
   return createClient({
     card: fetched.card,
     cardDigest: fetched.digest,
-    pin: preferredPin(fetched.card, args.binding),
+    pin: preferredPin(fetched.card, args.binding, args.protocolVersions),
     security,
     ...grpc,
+    ...versions,
   });
 }

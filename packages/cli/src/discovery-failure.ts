@@ -22,6 +22,9 @@ const words: Readonly<Record<string, string>> = {
   'Discovery timeout': 'the card did not arrive within the discovery deadline (15 s)',
   'Discovery redirect': 'the card URL redirects, and a card is fetched without redirects: give the final URL',
   'Discovery media-type': 'the card URL answered, but not with JSON: is it the agent’s card?',
+  // docs/protocol-checks.md#v03-peers: the refusal's fix is the library's protocolVersions.
+  'NoSupportedInterface protocol-version-0.3':
+    'the agent speaks A2A v0.3 only: add --protocol-versions 1.0,0.3 to speak v0.3 to it',
 };
 
 /** What the words are made of: a `DiscoveryError`'s public fields, read as any error's. */

@@ -22,6 +22,7 @@ export type {
   HeadersOption,
   Interceptor,
   InterceptorAnswer,
+  ProtocolVersion,
 } from './client/options.js';
 export type { OperationParams } from './client/outbound.js';
 export type { InterfacePin } from './client/pin.js';

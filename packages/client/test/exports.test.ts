@@ -8,6 +8,7 @@ import * as memoryLedger from '@surecall/client/ledger/memory';
 import * as postgresLedger from '@surecall/client/ledger/postgres';
 import * as otel from '@surecall/client/otel';
 import * as protocol from '@surecall/client/protocol';
+import * as v03 from '@surecall/client/v03';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { readSource } from '../../../scripts/source-facts.js';
@@ -202,5 +203,32 @@ describe('the package entries', () => {
       expect(text).not.toContain(marker);
     }
     expect(pkg.exports['./grpc'].browser).toBeNull();
+  });
+
+  it('give the v0.3 binding its own entry, whose mapping no build of the root entry holds', async () => {
+    expect(names(v03)).toMatchInlineSnapshot(`
+      [
+        "v03Binding",
+      ]
+    `);
+    expect(v03.v03Binding.protocolVersion).toBe('0.3');
+    const built = await build({
+      stdin: { contents: "export * from '@surecall/client';", resolveDir: import.meta.dirname },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['@surecall/source'],
+      logLevel: 'silent',
+    });
+    const text = built.outputFiles.map((file) => file.text).join('\n');
+    for (const marker of [
+      'message/send',
+      'tasks/resubscribe',
+      'getAuthenticatedExtendedCard',
+      'additionalInterfaces',
+    ]) {
+      expect(text).not.toContain(marker);
+    }
   });
 });

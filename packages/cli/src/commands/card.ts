@@ -4,7 +4,8 @@
 (docs/protocol-checks.md#discovery-steps) and print what a reviewer needs, ending with the digest
 (`sha256:<hex>`, SHA-256 over the RFC 8785 form) to pin with `--digest` or `trust: { kind: 'digest' }`.
 */
-import { type AgentCard, fetchAgentCard, honoursIdempotency } from '@surecall/client';
+import { type AgentCard, fetchAgentCard, honoursIdempotency, type ProtocolVersion } from '@surecall/client';
+import { spokenVersion, versionOptions } from '../connect.js';
 import { type ExitCode, exitCodes } from '../exit-code.js';
 import type { Output } from '../output.js';
 import { terminalText } from '../text.js';
@@ -22,7 +23,10 @@ export type CardReport = {
     readonly url: string;
     readonly tenant?: string;
     readonly protocolVersion: string;
-    /** The first v1.0 interface over a binding surecall speaks: the one `discover()` uses. */
+    /**
+    The first v1.0 interface over a binding surecall speaks, else with 0.3 admitted the first v0.3 one it
+    speaks: the one `discover()` uses.
+    */
     readonly preferred: boolean;
   }[];
   readonly security: {
@@ -49,11 +53,19 @@ The report of a checked card.
 cardReport(card, 'sha256:…').interfaces.find((entry) => entry.preferred);
 ```
 */
-export function cardReport(card: AgentCard, digest: string, withGrpc = false): CardReport {
+export function cardReport(
+  card: AgentCard,
+  digest: string,
+  withGrpc = false,
+  versions?: readonly ProtocolVersion[],
+): CardReport {
   const speaks = withGrpc ? spokenWithGrpc : spoken;
-  const preferred = card.supportedInterfaces.findIndex(
-    (entry) => entry.protocolVersion === '1.0' && speaks.has(entry.protocolBinding),
-  );
+  const first = (version: string) =>
+    card.supportedInterfaces.findIndex(
+      (entry) => spokenVersion(entry, speaks.has(entry.protocolBinding), versions) === version,
+    );
+  const v10 = first('1.0');
+  const preferred = v10 === -1 ? first('0.3') : v10;
   return {
     name: card.name,
     version: card.version,
@@ -131,10 +143,19 @@ await cardCommand(out, { cardUrl, loopback: true }); // 0
 */
 export async function cardCommand(
   out: Output,
-  args: { readonly cardUrl: string; readonly loopback: boolean; readonly binding?: string | undefined },
+  args: {
+    readonly cardUrl: string;
+    readonly loopback: boolean;
+    readonly binding?: string | undefined;
+    readonly protocolVersions?: readonly ProtocolVersion[] | undefined;
+  },
 ): Promise<ExitCode> {
-  const fetched = await fetchAgentCard({ cardUrl: args.cardUrl, loopback: args.loopback });
-  const report = cardReport(fetched.card, fetched.digest, args.binding === 'GRPC');
+  const fetched = await fetchAgentCard({
+    cardUrl: args.cardUrl,
+    loopback: args.loopback,
+    ...versionOptions(args.protocolVersions),
+  });
+  const report = cardReport(fetched.card, fetched.digest, args.binding === 'GRPC', args.protocolVersions);
   out.document(report);
   printReport(out, report);
   return exitCodes.ok;

@@ -9,6 +9,7 @@ or one of the closed error kinds. The semantic checks (task identity, lifecycle,
 top, in `checks.ts` and `stream.ts`.
 */
 import type { Limits } from '../core/limits.js';
+import type { AgentInterface } from '../protocol/agent-card.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { ClientMethod, OperationRequest, OperationResponse } from '../protocol/operations.js';
 import type { StreamResponse } from '../protocol/stream.js';
@@ -123,4 +124,42 @@ export type GrpcBindingProvider = {
   readonly protocolBinding: 'GRPC';
   /** Builds the binding of one selected interface. */
   readonly createBinding: (options: BindingOptions) => Binding;
+};
+
+/**
+What a client is given to speak to v0.3 peers as well (`v03Binding` of `@surecall/client/v03`, kept out of
+the root entry so that no bundle of it grows: docs/protocol-checks.md#v03-peers). Only a client whose
+`protocolVersions` names `0.3` uses it.
+*/
+export type V03BindingProvider = {
+  readonly protocolVersion: '0.3';
+  /**
+  Checks `protocolVersions` (`ClientOptions.protocolVersions`, already known to be given with this provider):
+  the versions it admits when they name `0.3`, `undefined` when they name `1.0` alone.
+
+  @throws OptionsError `protocolVersions` or `protocolVersions.<index>` (`malformed`).
+  */
+  readonly admit: (protocolVersions: unknown) => AdmittedVersions | undefined;
+};
+
+/**
+The versions a client speaks when `0.3` is among them (`V03BindingProvider.admit`): which interfaces it
+speaks in which version, the reading of a v0.3 card, and the v0.3 binding.
+*/
+export type AdmittedVersions = {
+  /**
+  The version spoken over `entry`: `1.0` when admitted and `speaks` (the client has its binding), `0.3` when
+  it is a v0.3 interface (`0.3` or a `0.3.x` release) over a binding the v0.3 binding has.
+  */
+  readonly versionOf: (entry: AgentInterface, speaks: boolean) => '1.0' | '0.3' | undefined;
+  /**
+  The v1.0 card JSON of a v0.3 card (one that names `0.3` or `0.3.x` at its top and fails the 1.0 card
+  contract), for the 1.0 card contract to decode (docs/protocol-checks.md#v03-peers); `undefined` for any
+  other card.
+
+  @throws DiscoveryError `InvalidAgentCard` (`schema`) for what a v0.3 card says that v1.0 cannot.
+  */
+  readonly card: (raw: JsonValue) => JsonValue | undefined;
+  /** Builds the binding of one selected v0.3 interface, drawing JSON-RPC ids from the client's counter. */
+  readonly createBinding: (options: BindingOptions & { readonly nextId: () => number }) => Binding;
 };

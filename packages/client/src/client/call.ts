@@ -4,7 +4,13 @@ The call runner of one client (ARCHITECTURE.md#layers-of-the-client, layer "clie
 its state (`CallKit`, `call-context.ts`) and hands each call to its half, unary (`unary-call.ts`) or stream
 (`streaming.ts`, which loads with the first stream); both go through the attempts of `call-context.ts`.
 */
-import type { Binding, GrpcBindingProvider, StreamMethod, UnaryMethod } from '../bindings/binding.js';
+import type {
+  AdmittedVersions,
+  Binding,
+  GrpcBindingProvider,
+  StreamMethod,
+  UnaryMethod,
+} from '../bindings/binding.js';
 import { createJsonRpcBinding } from '../bindings/jsonrpc.js';
 import { lazyRestBinding } from '../bindings/rest-loader.js';
 import { optionalMembers } from '../core/optional-members.js';
@@ -34,7 +40,7 @@ export type Caller = {
 };
 
 function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Binding {
-  const { pin, limits, subscribeMethod, grpc } = resolved;
+  const { pin, limits, subscribeMethod, grpc, versions } = resolved;
   const options = {
     url: pin.url,
     limits,
@@ -43,11 +49,15 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
   };
   // A `GRPC` pin is resolved only for a client given the gRPC binding (`speaks`, `pin.ts`), which builds
   // it.
-  return pin.binding === 'JSONRPC'
-    ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })
-    : pin.binding === 'HTTP+JSON'
-      ? lazyRestBinding(options, loadDeferred)
-      : (grpc as GrpcBindingProvider).createBinding(options);
+  // A pin of another version than 1.0 is resolved only for a client given the v0.3 binding and
+  // `protocolVersions` naming 0.3 (`preferredInterface`, `pin.ts`).
+  return pin.version !== '1.0'
+    ? (versions as AdmittedVersions).createBinding({ ...options, nextId })
+    : pin.binding === 'JSONRPC'
+      ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })
+      : pin.binding === 'HTTP+JSON'
+        ? lazyRestBinding(options, loadDeferred)
+        : (grpc as GrpcBindingProvider).createBinding(options);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { v03Binding } from '../bindings/v03/entry.js';
 import { OptionsError } from '../core/errors.js';
 import { defaultLimits } from '../core/limits.js';
 import type { AgentCard } from '../protocol/agent-card.js';
@@ -64,7 +65,9 @@ describe('resolveClientOptions', () => {
       binding: 'JSONRPC',
       url: 'https://agent.example/a2a/jsonrpc',
       tenant: undefined,
+      version: '1.0',
     });
+    expect(resolved.versions).toBeUndefined();
     expect(resolved.security).toEqual({ kind: 'anonymous', scopes: [] });
     expectTypeOf<ResolvedClientOptions>().toEqualTypeOf<Required<ResolvedClientOptions>>();
   });
@@ -229,5 +232,67 @@ describe('security', () => {
       security: { kind: 'bearer', scheme: 'oidc', token },
     });
     expect(resolved.security.scopes).toEqual(['a', 'b']);
+  });
+});
+
+describe('protocolVersions (docs/protocol-checks.md#v03-peers)', () => {
+  const old = { binding: 'JSONRPC' as const, url: 'https://agent.example/old' };
+
+  it.each<[string, Partial<ClientOptions>, string]>([
+    ['the default, 1.0 alone', {}, 'accepted'],
+    ['1.0 named', { protocolVersions: ['1.0'] }, 'accepted'],
+    ['0.3 without the v0.3 binding', { protocolVersions: ['1.0', '0.3'] }, 'protocolVersions: unsupported'],
+    ['0.3 alone without it', { protocolVersions: ['0.3'] }, 'protocolVersions: unsupported'],
+    ['an empty list with it', { protocolVersions: [], v03: v03Binding }, 'protocolVersions: malformed'],
+    [
+      'a version repeated',
+      { protocolVersions: ['1.0', '1.0'], v03: v03Binding },
+      'protocolVersions.1: malformed',
+    ],
+    [
+      'an unknown version',
+      { protocolVersions: ['1.0', '0.2'] as never, v03: v03Binding },
+      'protocolVersions.1: malformed',
+    ],
+    ['not a list', { protocolVersions: '1.0' as never, v03: v03Binding }, 'protocolVersions: malformed'],
+    [
+      'not a list, without the binding',
+      { protocolVersions: '1.0' as never },
+      'protocolVersions: unsupported',
+    ],
+    ['both with the binding', { protocolVersions: ['1.0', '0.3'], v03: v03Binding }, 'accepted'],
+    ['the binding alone: 1.0 stays the only version', { v03: v03Binding }, 'accepted'],
+  ])('%s: %s', (_, options, expected) => {
+    expect(refusal({ ...base, ...options })).toBe(expected);
+  });
+
+  it('pins a v0.3 interface only with 0.3 admitted and the binding given', () => {
+    expect(refusal({ ...base, pin: old })).toBe('pin: not-in-card');
+    expect(refusal({ ...base, pin: old, v03: v03Binding })).toBe('pin: not-in-card');
+    const resolved = resolveClientOptions({
+      ...base,
+      pin: old,
+      protocolVersions: ['1.0', '0.3'],
+      v03: v03Binding,
+    });
+    expect(resolved.pin).toMatchObject({ url: old.url, version: '0.3' });
+  });
+
+  it('keeps a 1.0 pin out of reach when 0.3 is the only version', () => {
+    expect(refusal({ ...base, protocolVersions: ['0.3'], v03: v03Binding })).toBe('pin: not-in-card');
+  });
+
+  it('speaks 1.0 over an interface the card lists in both versions, unless 0.3 is the only one', () => {
+    const both = parseAgentCard({
+      ...rawCard,
+      supportedInterfaces: [
+        { url: 'https://agent.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { url: 'https://agent.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ],
+    });
+    const pin = { binding: 'JSONRPC' as const, url: 'https://agent.example/a2a' };
+    const options = { ...base, card: both, pin, v03: v03Binding };
+    expect(resolveClientOptions({ ...options, protocolVersions: ['0.3', '1.0'] }).pin.version).toBe('1.0');
+    expect(resolveClientOptions({ ...options, protocolVersions: ['0.3'] }).pin.version).toBe('0.3');
   });
 });

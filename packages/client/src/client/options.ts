@@ -1,4 +1,9 @@
-import type { FetchFunction, GrpcBindingProvider } from '../bindings/binding.js';
+import type {
+  AdmittedVersions,
+  FetchFunction,
+  GrpcBindingProvider,
+  V03BindingProvider,
+} from '../bindings/binding.js';
 import { OptionsError } from '../core/errors.js';
 import { type Limits, type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { honoursIdempotency } from '../idempotency/key.js';
@@ -173,7 +178,23 @@ export type ClientOptions = {
   undefined
   */
   readonly interceptors?: readonly Interceptor[];
+  /**
+  The A2A versions this client may speak, each once: `1.0`, and `0.3` for a client also given `v03`
+  (docs/protocol-checks.md#v03-peers). A 1.0 interface is preferred wherever the card lists one, whatever the
+  order here. @default ['1.0']
+  */
+  readonly protocolVersions?: readonly ProtocolVersion[];
+  /**
+  The v0.3 binding (`v03Binding` of `@surecall/client/v03`), which `protocolVersions: ['1.0', '0.3']` needs:
+  without it no v0.3 card or interface is taken. @default undefined
+  */
+  readonly v03?: V03BindingProvider;
 };
+
+export type { AdmittedVersions, V03BindingProvider } from '../bindings/binding.js';
+
+/** An A2A version a client can speak (`ClientOptions.protocolVersions`). */
+export type ProtocolVersion = '1.0' | '0.3';
 
 /** {@link ClientOptions} after validation and defaults: nothing is optional, everything is frozen. */
 export type ResolvedClientOptions = {
@@ -195,6 +216,8 @@ export type ResolvedClientOptions = {
   readonly grpc: GrpcBindingProvider | undefined;
   /** `undefined` when none was given. */
   readonly interceptors: readonly ResolvedInterceptor[] | undefined;
+  /** `undefined` when 1.0 alone is spoken. */
+  readonly versions: AdmittedVersions | undefined;
 };
 
 /** The defaults of the optional client options (CONTRIBUTING.md#options). */
@@ -315,6 +338,27 @@ function resolveExtensions(card: AgentCard, extensions: readonly string[]): read
 }
 
 /**
+Checks `protocolVersions` (`ClientOptions.protocolVersions`): without the v0.3 binding only `['1.0']` (else
+`OptionsError('protocolVersions', 'unsupported')`); with it, what the binding admits
+(`V03BindingProvider.admit`). `undefined` means 1.0 alone. Shared by `createClient`, `discover()` and
+`fetchAgentCard()`.
+
+@example
+```ts
+resolveVersions(['1.0', '0.3'], v03Binding); // 1.0 and 0.3
+```
+*/
+export function resolveVersions(versions: unknown, v03?: V03BindingProvider): AdmittedVersions | undefined {
+  if (v03?.admit) {
+    return v03.admit(versions);
+  }
+  if (versions !== undefined && !(Array.isArray(versions) && `${versions}` === '1.0')) {
+    throw new OptionsError('protocolVersions', 'unsupported');
+  }
+  return undefined;
+}
+
+/**
 `value`, when it is absent or a function; else `OptionsError(option, 'malformed')`. The one check of every
 callback option (`headers`, `fetch`, and discovery's `fetch` and `onEvent`).
 
@@ -403,10 +447,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const headers = functionOption(options.headers, 'headers');
   const fetch = functionOption(options.fetch, 'fetch');
   const { grpc } = options;
+  const versions = resolveVersions(options.protocolVersions, options.v03);
   return Object.freeze({
     card,
     cardDigest: options.cardDigest,
-    pin: resolvePin(card, options.pin, grpc),
+    pin: resolvePin(card, options.pin, grpc, versions),
     security: resolveSecurity(card, options.security),
     extensions: resolveExtensions(card, options.extensions ?? defaultClientOptions.extensions),
     limits: resolveLimits(options.limits ?? defaultClientOptions.limits),
@@ -419,5 +464,6 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     fetch,
     grpc,
     interceptors: resolveInterceptors(options.interceptors),
+    versions,
   });
 }

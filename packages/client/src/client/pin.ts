@@ -3,7 +3,7 @@
 The pin: the one interface of the card a client talks to, named by the caller or chosen by discovery, and the
 rules both hold it to (docs/protocol-checks.md#discovery-steps, steps 11-12).
 */
-import type { GrpcBindingProvider } from '../bindings/binding.js';
+import type { AdmittedVersions, GrpcBindingProvider } from '../bindings/binding.js';
 import { OptionsError } from '../core/errors.js';
 import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
 import { isAbsoluteUrl } from '../protocol/text.js';
@@ -35,6 +35,11 @@ export type ResolvedPin = {
   /** The pin's URL, WHATWG-serialized. */
   readonly url: string;
   readonly tenant: string | undefined;
+  /**
+  The interface's `protocolVersion`: `1.0`, or a 0.3 release (`0.3`, `0.3.x`) spoken through the v0.3
+  binding.
+  */
+  readonly version: string;
 };
 
 function pinUrl(url: unknown): URL {
@@ -81,11 +86,42 @@ export function speaks(binding: unknown, grpc: GrpcBindingProvider | undefined):
   return binding === 'JSONRPC' || binding === 'HTTP+JSON' || (!!grpc && binding === grpc.protocolBinding);
 }
 
-/** `pin` checked against `card`: one of its 1.0 interfaces, on a binding this client speaks. */
+// 1.0 alone: an interface listed as exactly `1.0` over a binding the client has.
+const v10 = (entry: AgentInterface, speaking: boolean) =>
+  speaking && entry.protocolVersion === '1.0' ? '1.0' : undefined;
+
+/**
+The interface of `entries` a client speaks, the first in 1.0, else the first in 0.3 where it is admitted (A2A
+spec §8.3.2: the first entry a client supports; docs/protocol-checks.md#v03-peers: 1.0 wherever it is
+offered).
+
+@example
+```ts
+preferredInterface(card.supportedInterfaces, undefined, undefined); // the first 1.0 JSON-RPC or HTTP+JSON entry
+```
+*/
+export function preferredInterface(
+  entries: readonly AgentInterface[],
+  grpc: GrpcBindingProvider | undefined,
+  versions: AdmittedVersions | undefined,
+): (AgentInterface & { readonly protocolBinding: ProtocolBinding }) | undefined {
+  const spoken = (version: string) =>
+    entries.find(
+      (entry: AgentInterface): entry is AgentInterface & { readonly protocolBinding: ProtocolBinding } =>
+        (versions?.versionOf ?? v10)(entry, speaks(entry.protocolBinding, grpc)) === version,
+    );
+  return spoken('1.0') ?? spoken('0.3');
+}
+
+/**
+`pin` checked against `card`: one of its interfaces in an admitted version, on a binding this client speaks,
+spoken in 1.0 where the card lists it in both.
+*/
 export function resolvePin(
   card: AgentCard,
   pin: InterfacePin,
   grpc: GrpcBindingProvider | undefined,
+  versions: AdmittedVersions | undefined,
 ): ResolvedPin {
   if (pin === null || typeof pin !== 'object') {
     throw new OptionsError('pin', 'malformed');
@@ -97,17 +133,23 @@ export function resolvePin(
     throw new OptionsError('pin.tenant', 'malformed');
   }
   const url = pinUrl(pin.url);
-  // docs/protocol-checks.md#discovery-steps, steps 11-12: same binding (exact spelling), version exactly 1.0,
-  // same parsed URL, same tenant.
-  const listed = card.supportedInterfaces.some(
-    (entry: AgentInterface) =>
-      entry.protocolBinding === pin.binding &&
-      entry.protocolVersion === '1.0' &&
-      entry.tenant === pin.tenant &&
-      sameUrl(entry.url, url),
+  // docs/protocol-checks.md#discovery-steps, steps 11-12: same binding (exact spelling), an admitted version
+  // (exactly 1.0, or 0.3 through the v0.3 binding), same parsed URL, same tenant.
+  const listed = preferredInterface(
+    card.supportedInterfaces.filter(
+      (entry: AgentInterface) =>
+        entry.protocolBinding === pin.binding && entry.tenant === pin.tenant && sameUrl(entry.url, url),
+    ),
+    grpc,
+    versions,
   );
   if (!listed) {
     throw new OptionsError('pin', 'not-in-card');
   }
-  return Object.freeze({ binding: pin.binding, url: url.href, tenant: pin.tenant });
+  return Object.freeze({
+    binding: pin.binding,
+    url: url.href,
+    tenant: pin.tenant,
+    version: listed.protocolVersion,
+  });
 }

@@ -89,6 +89,8 @@ What admits a refused discovery, where one option does (docs/protocol-checks.md#
 - `pins`: the interface the card prefers, by binding and URL, which no pin equals (`InterfacePinMismatch`
   `no-matching-pin`). Both are the card's public data; a pin must also carry the interface's tenant, if it has
   one, which is never named.
+- `protocolVersions`: `0.3` added to `protocolVersions`, with the v0.3 binding given as `v03`, admits a card
+  or interface refused as `protocol-version-0.3` (docs/protocol-checks.md#v03-peers).
 
 @example
 ```ts
@@ -99,7 +101,8 @@ if (error instanceof DiscoveryError && error.fix?.option === 'pins') {
 */
 export type DiscoveryFix =
   | { readonly option: 'loopback'; readonly value: true }
-  | { readonly option: 'pins'; readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'; readonly url: string };
+  | { readonly option: 'pins'; readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'; readonly url: string }
+  | { readonly option: 'protocolVersions'; readonly value: '0.3' };
 
 /**
 `discover()` refused to build a client: its options broke a rule, or the agent's card could not be fetched,

@@ -8,7 +8,7 @@ contract.
 
 import type { DiscoveryEvent } from '../client/events.js';
 import { loadDeferred } from '../client/loader.js';
-import { functionOption } from '../client/options.js';
+import { type AdmittedVersions, functionOption } from '../client/options.js';
 import {
   DiscoveryError,
   HttpProtocolError,
@@ -125,18 +125,23 @@ export function checkCardFetch(options: CardFetch): CardFetch {
   return options;
 }
 
-export async function decodeCard(raw: JsonValue): Promise<AgentCard> {
-  const result = decode(AgentCard, raw);
+export async function decodeCard(raw: JsonValue, versions?: AdmittedVersions): Promise<AgentCard> {
+  // A client that speaks 0.3 reads a v0.3 card as the v1.0 card it maps to, which the 1.0 contract then
+  // holds like any other (docs/protocol-checks.md#v03-peers).
+  const result = decode(AgentCard, versions?.card(raw) ?? raw);
   if (!result.ok) {
     // A v0.3 card names its version at its top, a 1.0 card on each interface (A2A spec §8.3.2): a card that
     // fails the 1.0 contract and says it is v0.3 is refused by its version, not by the first member a 1.0
-    // card must have. That test loads on demand (discovery/version-refusal.ts): only a refused card needs it,
-    // and should it fail to load, the contract's refusal stands.
+    // card must have, unless this client speaks 0.3. That test loads on demand
+    // (discovery/version-refusal.ts): only a refused card needs it, and should it fail to load, the
+    // contract's refusal stands.
     throw (
-      (await loadDeferred(false).then(
-        ({ v03Card }) => v03Card(raw),
-        () => undefined,
-      )) ?? new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation })
+      (!versions &&
+        (await loadDeferred(false).then(
+          ({ v03Card }) => v03Card(raw),
+          () => undefined,
+        ))) ||
+      new DiscoveryError('InvalidAgentCard', { detail: 'schema', violation: result.error.violation })
     );
   }
   return result.value;

@@ -9,14 +9,15 @@ validate the extensions and the security choice, and freeze all of it into an `A
 import { type A2aClient, createClient } from '../client/client.js';
 import type { DiscoveryEvent } from '../client/events.js';
 import { loadDeferred } from '../client/loader.js';
-import { CARD_DIGEST, type ClientOptions, extensionProblem } from '../client/options.js';
-import { type InterfacePin, speaks } from '../client/pin.js';
 import {
-  checkSecurityShape,
-  type ProtocolBinding,
-  resolveSecurity,
-  type SecurityOptions,
-} from '../client/security.js';
+  type AdmittedVersions,
+  CARD_DIGEST,
+  type ClientOptions,
+  extensionProblem,
+  resolveVersions,
+} from '../client/options.js';
+import { type InterfacePin, preferredInterface, speaks } from '../client/pin.js';
+import { checkSecurityShape, resolveSecurity, type SecurityOptions } from '../client/security.js';
 import {
   type DiscoveryDetail,
   DiscoveryError,
@@ -28,7 +29,7 @@ import {
 import type { JsonValue } from '../core/json-value.js';
 import { type LimitsOptions, resolveLimits } from '../core/limits.js';
 import { optionalMembers } from '../core/optional-members.js';
-import type { AgentCard, AgentInterface } from '../protocol/agent-card.js';
+import type { AgentCard } from '../protocol/agent-card.js';
 import { contractBounds } from '../protocol/bounds.js';
 import { labelRule } from '../protocol/text.js';
 import type { FetchFunction } from '../wire/http.js';
@@ -92,7 +93,7 @@ export type FetchAgentCardOptions = {
   up per request
   */
   readonly fetch?: FetchFunction;
-};
+} & Pick<ClientOptions, 'protocolVersions' | 'v03'>;
 
 /**
 Everything `discover()` takes: the card URL, the egress pins, the trust mode and every `createClient` option
@@ -291,33 +292,35 @@ if (checks.some((check) => check.verified)) {
 export async function fetchAgentCard(options: FetchAgentCardOptions): Promise<FetchedAgentCard> {
   const loopback = checkLoopback(options.loopback);
   const limits = resolveLimits(options.limits);
+  const versions = resolveVersions(options.protocolVersions, options.v03);
   checkCardUrl(options.cardUrl, loopback);
   const raw = await fetchCardJson(checkCardFetch(options), limits);
   const digest = await cardDigest(raw);
-  return Object.freeze({ raw, card: await decodeCard(raw), digest });
+  return Object.freeze({ raw, card: await decodeCard(raw, versions), digest });
 }
 
 // docs/protocol-checks.md#discovery-steps, steps 11-12; A2A spec §8.3.2: the first entry in the server's
-// order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say.
+// order that speaks 1.0 over a binding this client has, and no later one, whatever the pins say; only where
+// none does and 0.3 is admitted, the first that speaks 0.3 (docs/protocol-checks.md#v03-peers).
 async function selectPin(
   card: AgentCard,
   pins: readonly InterfacePin[],
   loopback: boolean,
   grpc: ClientOptions['grpc'],
+  versions: AdmittedVersions | undefined,
 ): Promise<InterfacePin> {
-  const chosen = card.supportedInterfaces.find(
-    (entry: AgentInterface): entry is AgentInterface & { readonly protocolBinding: ProtocolBinding } =>
-      entry.protocolVersion === '1.0' && speaks(entry.protocolBinding, grpc),
-  );
+  const chosen = preferredInterface(card.supportedInterfaces, grpc, versions);
   if (chosen === undefined) {
-    // Step 11: where the card offers a binding this client has only in v0.3, the refusal names that version;
-    // its test loads on demand (discovery/version-refusal.ts), and should it fail to load, this refusal
-    // stands.
+    // Step 11: where the card offers a binding this client has only in v0.3 and 0.3 is not admitted, the
+    // refusal names that version; its test loads on demand (discovery/version-refusal.ts), and should it fail
+    // to load, this refusal stands.
     throw (
-      (await loadDeferred(false).then(
-        ({ v03Interfaces }) => v03Interfaces(card, grpc),
-        () => undefined,
-      )) ?? new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' })
+      (!versions &&
+        (await loadDeferred(false).then(
+          ({ v03Interfaces }) => v03Interfaces(card, grpc),
+          () => undefined,
+        ))) ||
+      new DiscoveryError('NoSupportedInterface', { detail: 'no-usable-interface' })
     );
   }
   const rule = endpointRule(chosen.url, { role: 'interface', loopback });
@@ -398,6 +401,7 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   const { cardUrl, pins, trust, loopback: loopbackOption, signal, onEvent, ...clientOptions } = options;
   const loopback = checkLoopback(loopbackOption);
   const limits = resolveLimits(clientOptions.limits);
+  const versions = resolveVersions(clientOptions.protocolVersions, clientOptions.v03);
   checkCardUrl(cardUrl, loopback);
   checkPins(pins, loopback, clientOptions.grpc);
   checkExtensions(clientOptions.extensions);
@@ -410,8 +414,8 @@ export async function discover(options: DiscoverOptions): Promise<A2aClient> {
   if (trust.kind === 'digest' && digest !== trust.digest) {
     throw new DiscoveryError('AgentCardDigestMismatch', { option: 'trust.digest' });
   }
-  const card = await decodeCard(raw);
-  const pin = await selectPin(card, pins, loopback, clientOptions.grpc);
+  const card = await decodeCard(raw, versions);
+  const pin = await selectPin(card, pins, loopback, clientOptions.grpc, versions);
   checkExtensions(clientOptions.extensions, card);
   selectSecurity(card, clientOptions.security);
   return createClient({

@@ -16,7 +16,10 @@ import { isJsonObject } from '../protocol/json-value.js';
 // `0.3` or a `0.3.x` release; the detail names the version, a constant.
 function v03Only(versions: readonly unknown[]): DiscoveryError | undefined {
   return versions.some((version) => /^0\.3(\.\d+)?$/.test(String(version)))
-    ? new DiscoveryError('NoSupportedInterface', { detail: 'protocol-version-0.3' })
+    ? new DiscoveryError('NoSupportedInterface', {
+        detail: 'protocol-version-0.3',
+        fix: { option: 'protocolVersions', value: '0.3' },
+      })
     : undefined;
 }
 

@@ -32,6 +32,14 @@ const unknown = (probes?: number): LedgerState => ({
 });
 const counts = { pagesScanned: 1, tasksExamined: 1, matches: 0 };
 const cause = { name: 'TransportError', kind: 'transport', reason: 'network', dispatched: true };
+const v03Refusal = {
+  name: 'RequestError',
+  kind: 'request',
+  reason: 'invalid-params',
+  dispatched: false,
+  violation: { rule: 'no-list-tasks', path: '$' },
+};
+const otherRefusal = { ...v03Refusal, violation: { rule: 'page-size', path: '$.pageSize' } };
 const scan = {
   kind: 'context-history',
   maxPages: 2,
@@ -75,6 +83,25 @@ describe('probeTransition (docs/durable-send.md#probe-failures, docs/durable-sen
       unknown(),
       { result: 'refused', rule: 'permission-denied', cause, ...counts },
       { type: 'unresolved', attemptId: 'a-1', reason: 'no-evidence', cause },
+    ],
+    [
+      'a ListTasks the v0.3 binding refused before sending: no scan can run against a v0.3 peer',
+      unknown(),
+      {
+        result: 'refused',
+        rule: 'operation-unsupported',
+        cause: v03Refusal,
+        pagesScanned: 0,
+        tasksExamined: 0,
+        matches: 0,
+      },
+      { type: 'unresolved', attemptId: 'a-1', reason: 'no-list-tasks', cause: v03Refusal },
+    ],
+    [
+      'another request refusal is no evidence, whatever its rule',
+      unknown(),
+      { result: 'refused', rule: 'operation-unsupported', cause: otherRefusal, ...counts },
+      { type: 'unresolved', attemptId: 'a-1', reason: 'no-evidence', cause: otherRefusal },
     ],
     [
       'the first empty probe schedules the next',

@@ -124,7 +124,9 @@ docs/durable-send.md#reconciling-an-unknown):
 - `match` → `reconcile-commit`, bound to the original attempt;
 - `conflict` → `unresolved('conflicting-evidence')`: the effect is still unknown (the send may have run, even
   twice), so nothing may claim it failed; a person decides;
-- `refused` → `unresolved('no-evidence')`: no later probe can do better;
+- `refused` → `unresolved('no-evidence')`: no later probe can do better; `unresolved('no-list-tasks')` when
+  what refused it is the client's v0.3 binding, before anything was sent: a v0.3 peer has no ListTasks, so no
+  scan of the send's context can ever run (docs/protocol-checks.md#v03-peers);
 - `duplicated` → `duplicate` with the task ids: the send ran more than once, a terminal state
   (docs/durable-send.md#duplicated);
 - `none` from a scan that found no task at all, for a send the peer answered with a 2xx status (its recorded
@@ -164,8 +166,11 @@ export function probeTransition(
       };
     case 'conflict':
       return { type: 'unresolved', attemptId, reason: 'conflicting-evidence', ...cause };
-    case 'refused':
-      return { type: 'unresolved', attemptId, reason: 'no-evidence', ...cause };
+    case 'refused': {
+      // Only the v0.3 binding refuses with this rule, before anything is sent.
+      const v03 = report.cause?.violation?.rule === 'no-list-tasks';
+      return { type: 'unresolved', attemptId, reason: v03 ? 'no-list-tasks' : 'no-evidence', ...cause };
+    }
     case 'duplicated':
       return { type: 'duplicate', attemptId, taskIds: [...(report.taskIds ?? [])] };
     case 'none':

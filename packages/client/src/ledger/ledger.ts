@@ -160,8 +160,8 @@ export function matchesDue(record: LedgerRecord, query: DueQuery): boolean {
 
 /**
 Whether a record is due for a probe at `now` (docs/durable-send.md#reconciling-an-unknown): unknown, not given
-up on (`givenUp`: `no-evidence`, `conflicting-evidence`, `direct-message`), and past its pending not-before
-time if it has one.
+up on (`givenUp`: `no-evidence`, `conflicting-evidence`, `direct-message`, `no-list-tasks`), and past its
+pending not-before time if it has one.
 
 @example
 ```ts

@@ -52,10 +52,17 @@ export type FailureEffect = z.infer<typeof FailureEffect>;
 /**
 Why probing gave up on a record, which then waits for a person (docs/durable-send.md#reconciling-an-unknown):
 no evidence after the allowed probes, evidence that contradicts itself (duplicates, a same-id message with
-another payload, an exhausted scan), or `direct-message`: the peer answered the send with a 2xx status and its
-context holds no task, so its answer was a direct Message, which no probe can ever find (A2A spec §3.1.1).
+another payload, an exhausted scan), `direct-message`: the peer answered the send with a 2xx status and its
+context holds no task, so its answer was a direct Message, which no probe can ever find (A2A spec §3.1.1), or
+`no-list-tasks`: the peer speaks v0.3, which has no ListTasks, so no scan of the send's context can run
+(docs/protocol-checks.md#v03-peers).
 */
-export const UnresolvedReason = z.enum(['no-evidence', 'conflicting-evidence', 'direct-message']);
+export const UnresolvedReason = z.enum([
+  'no-evidence',
+  'conflicting-evidence',
+  'direct-message',
+  'no-list-tasks',
+]);
 /** Why probing gave up on a record. */
 export type UnresolvedReason = z.infer<typeof UnresolvedReason>;
 
@@ -69,6 +76,7 @@ export const UnknownReason = z.enum([
   'no-evidence',
   'conflicting-evidence',
   'direct-message',
+  'no-list-tasks',
 ]);
 /** Why a record is unknown. */
 export type UnknownReason = z.infer<typeof UnknownReason>;

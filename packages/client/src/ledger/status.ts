@@ -14,8 +14,8 @@ Where a record stands, for its caller:
 - `failed`: known not applied: it failed before it left, or the peer refused it before applying it;
 - `unknown`: it may or may not have been applied: reconcile it before anything else;
 - `pending`: a probe found no evidence yet; the next may run from `record.state.pending.notBefore`;
-- `unresolved`: probing gave up (`no-evidence`, or `direct-message`: no probe can find a direct Message) or
-  found evidence that contradicts itself
+- `unresolved`: probing gave up (`no-evidence`; `direct-message`: no probe can find a direct Message;
+  `no-list-tasks`: a v0.3 peer has no scan to run) or found evidence that contradicts itself
   (`conflicting-evidence`): a person decides; it is never sent again on its own;
 - `in-flight`: prepared or executing; a send is under way (or the record is left from a crash before the
   ledger reopened);
