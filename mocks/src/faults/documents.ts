@@ -220,17 +220,30 @@ function tasksIn(result: JsonObject): JsonObject[] {
   return Array.isArray(tasks) ? tasks.filter(isRecord) : [];
 }
 
+// A v0.3 agent's result is the bare object, told apart by `kind` (mocks/src/v03/answers.ts); seen as the v1.0
+// member that holds it, the same object, every rewrite below changes it in place.
+const v03Members: Readonly<Record<string, (typeof unionMembers)[number]>> = {
+  task: 'task',
+  message: 'message',
+  'status-update': 'statusUpdate',
+  'artifact-update': 'artifactUpdate',
+};
+
 /** Change a result in place; says whether anything changed. */
-function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
+function rewriteResult(raw: JsonObject, spec: DocumentFault): boolean {
+  const member = typeof raw.kind === 'string' ? v03Members[raw.kind] : undefined;
+  const result: JsonObject = member === undefined ? raw : { [member]: raw };
   switch (spec.kind) {
     case 'two-union-members':
-      return addUnionMember(result);
+      // v0.3's union is its `kind`: a second member has nothing to be told apart by, so a v0.3 answer passes.
+      return member === undefined && addUnionMember(result);
     case 'blocking-submitted': {
       const task = result.task;
       if (!isRecord(task)) {
         return false;
       }
-      task.status = { ...(isRecord(task.status) ? task.status : {}), state: 'TASK_STATE_SUBMITTED' };
+      const state = member === undefined ? 'TASK_STATE_SUBMITTED' : 'submitted';
+      task.status = { ...(isRecord(task.status) ? task.status : {}), state };
       return true;
     }
     case 'different-task-id':
@@ -309,7 +322,8 @@ function alterHistory(result: JsonObject, replacement: string | undefined): bool
   for (const task of tasksIn(result)) {
     const history = Array.isArray(task.history) ? task.history : [];
     for (const message of history) {
-      if (!isRecord(message) || message.role !== 'ROLE_USER' || !Array.isArray(message.parts)) {
+      const user = isRecord(message) && (message.role === 'ROLE_USER' || message.role === 'user');
+      if (!user || !isRecord(message) || !Array.isArray(message.parts)) {
         continue;
       }
       const part = message.parts.find(

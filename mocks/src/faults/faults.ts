@@ -47,6 +47,7 @@ faults.set({ kind: 'drop-after', operation: 'SendMessage' }); // the next send i
 import { type JsonValue, type OperationName, operationNames } from '@surecall/client/protocol';
 import { jsonRpcPath, restPath } from '../agent/card.js';
 import { matchRestRoute } from '../http/rest.js';
+import { v03OperationOf } from '../v03/methods.js';
 import { isRecord } from './documents.js';
 import type { Call, FaultSpec, Handle } from './fault-types.js';
 import { applyFault } from './rewrites.js';
@@ -98,7 +99,7 @@ function restOperation(method: string, path: string): OperationName | undefined 
 
 /**
 Which operation a request is: the agent's own route matching for HTTP+JSON, the `method` of a JSON-RPC body
-read off a clone.
+read off a clone (a v1.0 or a v0.3 name).
 */
 async function recognise(request: Request): Promise<Call | undefined> {
   const path = new URL(request.url).pathname;
@@ -113,7 +114,9 @@ async function recognise(request: Request): Promise<Call | undefined> {
     // A2A spec, §9.1: the JSON-RPC method names the operation; the original body stays unread for the agent.
     const body: unknown = JSON.parse(await request.clone().text());
     const method = isRecord(body) ? body.method : undefined;
-    return isOperation(method) ? { operation: method, binding: 'JSONRPC' } : undefined;
+    // A v0.3 method names the operation it runs on a v0.3 agent (mocks/src/v03/methods.ts).
+    const operation = isOperation(method) ? method : v03OperationOf(method);
+    return operation === undefined ? undefined : { operation, binding: 'JSONRPC' };
   } catch {
     return undefined;
   }
