@@ -206,7 +206,7 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     ['an unknown protocol version', ['--port', '0', '--protocol', '0.2']],
     ['v0.3 with a gRPC port', ['--port', '0', '--protocol', '0.3', '--grpc-port', '0']],
     ['v0.3 with a tenant', ['--port', '0', '--protocol', '0.3', '--tenant-required']],
-    ['v0.3 with a ProtoJSON printer', ['--port', '0', '--protocol', '0.3', '--serializer', 'proto-names']],
+    ['v0.3 with a serializer style', ['--port', '0', '--protocol', '0.3', '--serializer', 'proto-names']],
     ['an unknown mode', ['--mode', 'sometimes']],
     ['a port out of range', ['--port', '70000']],
     ['an unknown flag', ['--port', '0', '--verbose']],

@@ -1,9 +1,10 @@
 /**
 Interop: the official `@a2a-js/sdk@1.3.0` v0.3 client (its `compat/v0_3/client`: `parseLegacyAgentCard` and
-`LegacyJsonRpcTransport`, what its `ClientFactory` picks for a v0.3 interface) against the mock agent in its
-v0.3 mode on a loopback port, every operation v0.3 has. The SDK reads v0.3 by its own translators, so the
-mock's v0.3 is held to a second reading besides the client's mapping (test/v03.test.ts). Results are the
-SDK's ts-proto objects: numeric enums, `{ $case, value }` parts and union members.
+`LegacyJsonRpcTransport` and `LegacyRestTransport`, what its `ClientFactory` picks for a v0.3 interface)
+against the mock agent in its v0.3 mode on a loopback port, every operation v0.3 has over each binding. The
+SDK reads v0.3 by its own translators, so the mock's v0.3 is held to a second reading besides the client's
+mapping (test/v03.test.ts). Results are the SDK's ts-proto objects: numeric enums, `{ $case, value }` parts
+and union members.
 */
 import {
   CancelTaskRequest,
@@ -19,18 +20,35 @@ import {
   TaskPushNotificationConfig,
   TaskState,
 } from '@a2a-js/sdk';
-import { LegacyJsonRpcTransport, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import {
+  LegacyJsonRpcTransport,
+  LegacyRestTransport,
+  parseLegacyAgentCard,
+} from '@a2a-js/sdk/compat/v0_3/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockAgent, startMockAgent } from '../src/mounts/loopback.js';
 
 let mock: RunningMockAgent;
-let transport: LegacyJsonRpcTransport;
 
 beforeAll(async () => {
   mock = await startMockAgent({ port: 0, protocol: '0.3', stepMs: 0 });
-  transport = new LegacyJsonRpcTransport({ endpoint: `${mock.origin}/a2a/jsonrpc` });
 });
+
+type Transport = LegacyJsonRpcTransport | LegacyRestTransport;
+type Options = { readonly fetchImpl?: typeof fetch };
+
+// The SDK's two v0.3 transports, each at the interface the card lists for it.
+const transports: [string, (options?: Options) => Transport][] = [
+  [
+    'JSON-RPC',
+    (options = {}) => new LegacyJsonRpcTransport({ endpoint: `${mock.origin}/a2a/jsonrpc`, ...options }),
+  ],
+  [
+    'HTTP+JSON',
+    (options = {}) => new LegacyRestTransport({ endpoint: `${mock.origin}/a2a/rest`, ...options }),
+  ],
+];
 afterAll(async () => {
   await mock.close();
 });
@@ -61,15 +79,23 @@ async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamRes
   return events;
 }
 
-describe('the official SDK’s v0.3 client against the mock’s v0.3 mode', () => {
-  it('reads the card as v0.3: one JSON-RPC interface of the card’s version', async () => {
+describe('the official SDK’s v0.3 card reader', () => {
+  it('reads the card as v0.3: its JSON-RPC interface first, then HTTP+JSON, of the card’s version', async () => {
     const card = parseLegacyAgentCard(await (await fetch(mock.cardUrl)).json());
     expect(card.supportedInterfaces).toEqual([
       expect.objectContaining({ url: `${mock.origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC' }),
+      expect.objectContaining({ url: `${mock.origin}/a2a/rest`, protocolBinding: 'HTTP+JSON' }),
     ]);
     expect(card.supportedInterfaces[0]?.protocolVersion).toMatch(/^0\.3/);
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.capabilities?.extendedAgentCard).toBe(true);
+  });
+});
+
+describe.each(transports)('the official SDK’s v0.3 %s client against the mock’s v0.3 mode', (_name, make) => {
+  let transport: Transport;
+  beforeAll(() => {
+    transport = make();
   });
 
   it('sendMessage: a completed task, then getTask and a direct message', async () => {
@@ -136,8 +162,7 @@ describe('the official SDK’s v0.3 client against the mock’s v0.3 mode', () =
   });
 
   it('getExtendedAgentCard with a bearer token: the extended card', async () => {
-    const authorized = new LegacyJsonRpcTransport({
-      endpoint: `${mock.origin}/a2a/jsonrpc`,
+    const authorized = make({
       fetchImpl: (input, init) => {
         const headers = new Headers(init?.headers);
         headers.set('authorization', 'Bearer sdk');

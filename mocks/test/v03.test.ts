@@ -48,7 +48,7 @@ const taskOf = (response: SendMessageResponse): Task => {
 };
 
 describe('the v0.3 card', () => {
-  it('names one JSON-RPC interface at its top, as v0.3, whatever A2A-Version asks for', async () => {
+  it('names its JSON-RPC interface at its top and HTTP+JSON beside it, as v0.3, whatever A2A-Version asks for', async () => {
     for (const headers of [{}, { 'a2a-version': '1.0' }]) {
       const raw = (await (await fetch(mock.cardUrl, { headers })).json()) as Record<string, JsonValue>;
       expect(raw).toMatchObject({
@@ -60,10 +60,13 @@ describe('the v0.3 card', () => {
         security: [{}, { bearer: [] }],
       });
       expect(raw).not.toHaveProperty('supportedInterfaces');
-      expect(raw).not.toHaveProperty('additionalInterfaces');
+      expect(raw['additionalInterfaces']).toEqual([
+        { url: `${mock.origin}/a2a/rest`, transport: 'HTTP+JSON' },
+      ]);
       const card = v1<AgentCard>(cardFromV03(raw), AgentCard);
       expect(card.supportedInterfaces).toEqual([
         { url: rpc, protocolBinding: 'JSONRPC', protocolVersion: '0.3.0' },
+        { url: `${mock.origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3.0' },
       ]);
       expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
     }

@@ -5,6 +5,7 @@ import { handleRest } from '../http/rest.js';
 import { v03Event } from '../v03/answers.js';
 import { v03Card } from '../v03/card.js';
 import { handleV03JsonRpc } from '../v03/jsonrpc.js';
+import { handleV03Rest } from '../v03/rest.js';
 import { agentCardPath, agentCardResponse, buildAgentCard, jsonRpcPath, restPath } from './card.js';
 import { createExecutionCounter, type Executions } from './executions.js';
 import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
@@ -74,10 +75,11 @@ export type AgentOptions = {
   readonly extendedCardScope?: string;
   /**
   The A2A version the agent speaks. `'0.3'` makes it a v0.3-only agent over the same core (tasks, executions
-  and idempotency keys): a v0.3 card at the card path, A2A v0.3's JSON-RPC methods at the JSON-RPC path
-  (`mocks/src/v03/`), a v1.0 method refused as no method (-32601), and no HTTP+JSON or gRPC binding. The fault
-  lab works on it as on v1.0. Serializer styles are ProtoJSON's, so they do not apply to it; `tenantRequired`
-  cannot be set with it, since v0.3 has no tenant. @default '1.0'
+  and idempotency keys): a v0.3 card at the card path, A2A v0.3's JSON-RPC methods at the JSON-RPC path and
+  its HTTP+JSON routes (`/v1/…`) below the HTTP+JSON path (`mocks/src/v03/`), a v1.0 method refused as no
+  method (-32601), and no gRPC binding. The fault lab works on it as on v1.0. The serializer styles print v1.0
+  answers, so they do not apply to it; `tenantRequired` cannot be set with it, since v0.3 has no
+  tenant. @default '1.0'
   */
   readonly protocol?: '1.0' | '0.3';
 };
@@ -214,7 +216,7 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     operations:
       messageIds === 'set' ? operations : printing(operations, (_type, value) => withoutMessageIds(value)),
     mode,
-    bindings: ['JSONRPC'],
+    bindings: ['JSONRPC', 'HTTP+JSON'],
   };
 
   const agent: MockAgent = {
@@ -247,8 +249,11 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
       const card = buildAgentCard({ origin, mode, extended: false });
       return agentCardResponse(request, v03Card(card, v03.bindings));
     }
-    return pathname === jsonRpcPath
-      ? handleV03JsonRpc(request, v03)
+    if (pathname === jsonRpcPath) {
+      return handleV03JsonRpc(request, v03);
+    }
+    return pathname.startsWith(`${restPath}/`)
+      ? handleV03Rest(request, pathname.slice(restPath.length), v03)
       : Promise.resolve(new Response(null, { status: 404 }));
   }
   internals.set(agent, {

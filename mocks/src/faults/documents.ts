@@ -323,10 +323,11 @@ function alterHistory(result: JsonObject, replacement: string | undefined): bool
     const history = Array.isArray(task.history) ? task.history : [];
     for (const message of history) {
       const user = isRecord(message) && (message.role === 'ROLE_USER' || message.role === 'user');
-      if (!user || !isRecord(message) || !Array.isArray(message.parts)) {
+      const parts = isRecord(message) ? partsOf(message) : undefined;
+      if (!user || parts === undefined) {
         continue;
       }
-      const part = message.parts.find(
+      const part = parts.find(
         (candidate): candidate is JsonObject => isRecord(candidate) && typeof candidate.text === 'string',
       );
       if (part !== undefined) {
@@ -353,14 +354,26 @@ function outputParts(result: JsonObject): unknown[] {
   if (isRecord(update)) {
     holders.push(update.artifact);
   }
-  return holders.flatMap((holder) => (isRecord(holder) && Array.isArray(holder.parts) ? holder.parts : []));
+  return holders.flatMap((holder) => (isRecord(holder) ? (partsOf(holder) ?? []) : []));
+}
+
+/**
+A message's or an artifact's parts: `parts`, or `content` for a message of the v0.3 proto's JSON (the v0.3
+HTTP+JSON routes, mocks/src/v03/proto-json.ts).
+*/
+function partsOf(holder: JsonObject): unknown[] | undefined {
+  const parts = holder.parts ?? holder['content'];
+  return Array.isArray(parts) ? parts : undefined;
 }
 
 function alterData(result: JsonObject, replacement: unknown): boolean {
   let changed = false;
   for (const part of outputParts(result)) {
     if (isRecord(part) && 'data' in part) {
-      part.data = replacement;
+      // The v0.3 proto's DataPart nests its value as `{ data: { data } }`; the nesting is kept, so the part
+      // stays one its reader decodes and only the data differs.
+      const nested = isRecord(part.data) && Object.keys(part.data).length === 1 && 'data' in part.data;
+      part.data = nested ? { data: replacement } : replacement;
       changed = true;
     }
   }

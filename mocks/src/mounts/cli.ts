@@ -15,7 +15,8 @@ of 127.0.0.1 (`0` picks a free one), with the same tasks and fault lab (`@sureca
 second line after `READY`, `GRPC <port>`. SIGTERM or SIGINT closes the server and exits 0. `--serializer`
 picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`,
 or several joined by commas (docs/interop.md#serializer-styles). `--protocol 0.3` makes it a v0.3-only agent
-(`AgentOptions.protocol`: a v0.3 card and A2A v0.3's JSON-RPC methods, with the same fault lab), which takes
+(`AgentOptions.protocol`: a v0.3 card, A2A v0.3's JSON-RPC methods and HTTP+JSON routes, with the same fault
+lab), which takes
 neither `--grpc-port`, `--tenant-required` nor `--serializer`. Bad arguments print the usage on stderr and
 exit 2.
 */
@@ -108,7 +109,7 @@ function parseCli(argv: readonly string[]): Cli | undefined {
     return undefined;
   }
   const protocol = protocols.find((candidate) => candidate === values.protocol);
-  // A v0.3 agent has no gRPC service, no tenant and no ProtoJSON printer (`AgentOptions.protocol`).
+  // A v0.3 agent has no gRPC service, no tenant and no serializer styles (`AgentOptions.protocol`).
   const v03Refuses = grpcPort !== undefined || values['tenant-required'] || serializer !== undefined;
   if (protocol === undefined || (protocol === '0.3' && v03Refuses)) {
     return undefined;
@@ -136,6 +137,7 @@ function v03Banner(mock: RunningMockAgent): string {
     `A2A v0.3 mock agent on ${mock.origin}`,
     `  agent card  ${mock.cardUrl}`,
     `  JSON-RPC    ${mock.origin}/a2a/jsonrpc`,
+    `  HTTP+JSON   ${mock.origin}/a2a/rest (the v0.3 routes: /v1/message:send, /v1/tasks/{id}, …)`,
     '',
     'Try:',
     `  curl -s ${mock.cardUrl}`,
