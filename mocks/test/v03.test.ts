@@ -275,7 +275,13 @@ describe('one core behind the v0.3 binding', () => {
     expect(mock.executions.of(message['messageId'] as string)).toBe(1);
   });
 
-  it('refuses options a v0.3 agent cannot have: a tenant, a gRPC mount', async () => {
+  it('refuses options a v0.3 agent cannot have: a tenant, a gRPC mount, a ProtoJSON style', async () => {
+    await expect(
+      startMockAgent({ port: 0, protocol: '0.3', serializer: 'proto-names' }),
+    ).rejects.toMatchObject({
+      name: 'OptionsError',
+      option: 'serializer',
+    });
     await expect(startMockAgent({ port: 0, protocol: '0.3', tenantRequired: true })).rejects.toMatchObject({
       name: 'OptionsError',
       option: 'tenantRequired',

@@ -77,9 +77,9 @@ export type AgentOptions = {
   The A2A version the agent speaks. `'0.3'` makes it a v0.3-only agent over the same core (tasks, executions
   and idempotency keys): a v0.3 card at the card path, A2A v0.3's JSON-RPC methods at the JSON-RPC path and
   its HTTP+JSON routes (`/v1/…`) below the HTTP+JSON path (`mocks/src/v03/`), a v1.0 method refused as no
-  method (-32601), and no gRPC binding. The fault lab works on it as on v1.0. The serializer styles print v1.0
-  answers, so they do not apply to it; `tenantRequired` cannot be set with it, since v0.3 has no
-  tenant. @default '1.0'
+  method (-32601), and no gRPC binding. The fault lab works on it as on v1.0. Neither `serializer` (its styles
+  print v1.0 answers; the environment's are not applied) nor `tenantRequired` (v0.3 has no tenant) can be set
+  with it. @default '1.0'
   */
   readonly protocol?: '1.0' | '0.3';
 };
@@ -186,6 +186,9 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   }
   if (protocol === '0.3' && options.tenantRequired === true) {
     throw new OptionsError('tenantRequired', 'inconsistent');
+  }
+  if (protocol === '0.3' && options.serializer !== undefined) {
+    throw new OptionsError('serializer', 'inconsistent');
   }
   // Read Date.now at each call, so fake timers installed after the agent was made still drive it.
   const now = options.now ?? (() => Date.now());
