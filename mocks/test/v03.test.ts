@@ -2,8 +2,11 @@
 The mock agent as a v0.3-only agent (`startMockAgent({ protocol: '0.3' })`) on a real loopback port: its v0.3
 card and every A2A v0.3 JSON-RPC method, each answer read by the client's v0.3 mapping and decoded by the v1.0
 schemas (test/support/v03-peer.ts), v1.0 names refused as no method, and the one core behind it: executions
-and idempotency keys as on v1.0.
+and idempotency keys as on v1.0; the webhook bodies and the v0.3 extensions header beside the answers.
 */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { operationNames } from '@surecall/client/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCard } from '../../packages/client/src/protocol/agent-card.js';
@@ -202,6 +205,58 @@ describe('the v0.3 JSON-RPC methods', () => {
     expect(
       (after as { pushNotificationConfig: { id: string } }[]).map((entry) => entry.pushNotificationConfig.id),
     ).toEqual(['p-2']);
+  });
+});
+
+describe('what travels beside the answers', () => {
+  it('a webhook gets the bare v0.3 task at each state, as a v0.3 agent posts it', async () => {
+    const bodies: unknown[] = [];
+    const receiver = createServer((request, response) => {
+      let text = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+      });
+      request.on('end', () => {
+        bodies.push(JSON.parse(text));
+        response.end();
+      });
+    });
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const configuration = { blocking: true, pushNotificationConfig: { url, token: 'hook-token' } };
+      const task = taskOf(await sent({ message: v03Message('task w'), configuration }));
+      await expect
+        .poll(() =>
+          bodies.some((body) => (body as { status?: { state?: string } }).status?.state === 'completed'),
+        )
+        .toBe(true);
+      for (const body of bodies) {
+        expect(body).toMatchObject({ kind: 'task', id: task.id });
+        v1<Task>(taskFromV03(body as JsonValue), Task);
+      }
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('echoes the idempotency extension in X-A2A-Extensions, v0.3’s header, when asked there', async () => {
+    const uri = 'https://a2a-rust.com/extensions/idempotency/v1';
+    const asked = await v03Post(
+      rpc,
+      'message/send',
+      { message: v03Message('echo x') },
+      { 'x-a2a-extensions': uri },
+    );
+    expect(asked.headers.get('x-a2a-extensions')).toBe(uri);
+    const v1Header = await v03Post(
+      rpc,
+      'message/send',
+      { message: v03Message('echo y') },
+      { 'a2a-extensions': uri },
+    );
+    expect(v1Header.headers.get('x-a2a-extensions')).toBeNull();
   });
 });
 
