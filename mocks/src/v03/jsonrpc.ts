@@ -70,8 +70,15 @@ async function value(operations: Operations, operation: OperationName, params: P
   return outcome.value;
 }
 
-// A2A v0.3 lists every config of a task at once: the v1.0 core's pages are read to their end.
-async function everyConfig(operations: Operations, params: Params, context: Context): Promise<unknown[]> {
+/**
+Every push config of a task (`params.taskId`), as the v1.0 core lists them: A2A v0.3 lists them all at once,
+so the core's pages are read to their end. The v0.3 HTTP+JSON routes (`rest.ts`) list them so too.
+*/
+export async function everyConfig(
+  operations: Operations,
+  params: Params,
+  context: Context,
+): Promise<unknown[]> {
   const configs: unknown[] = [];
   let pageToken: unknown;
   do {

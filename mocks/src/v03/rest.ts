@@ -25,7 +25,7 @@ import { AgentError, toAgentError } from '../agent/remote-errors.js';
 import type { WireAgentCard } from '../agent/wire.js';
 import { encodeSseStream, sseHeaders } from '../http/sse.js';
 import { v03Card } from './card.js';
-import type { V03Binding } from './jsonrpc.js';
+import { everyConfig, type V03Binding } from './jsonrpc.js';
 import { eventOut, pushConfigIn, pushConfigOut, sendParamsIn, taskOut } from './proto-json.js';
 
 type V03Operation = Exclude<OperationName, 'ListTasks'>;
@@ -180,6 +180,10 @@ export async function handleV03Rest(request: Request, path: string, binding: V03
       signal: request.signal,
     };
     const params = paramsOf(route, request, await bodyOf(request));
+    if (route.operation === 'ListTaskPushNotificationConfigs') {
+      const configs = await everyConfig(binding.operations, params, context);
+      return answer(200, { configs: configs.map(pushConfigOut) }, headers);
+    }
     const outcome = await binding.operations.call(route.operation, params, context);
     if (outcome.kind === 'stream') {
       const body = encodeSseStream(outcome.events, (event) => ({ data: JSON.stringify(eventOut(event)) }));
@@ -196,8 +200,6 @@ export async function handleV03Rest(request: Request, path: string, binding: V03
         return answer(201, pushConfigOut(value), headers);
       case 'GetTaskPushNotificationConfig':
         return answer(200, pushConfigOut(value), headers);
-      case 'ListTaskPushNotificationConfigs':
-        return answer(200, await everyConfig(binding, route.taskId ?? '', value, context), headers);
       case 'DeleteTaskPushNotificationConfig':
         return answer(204, null, headers);
       default:
@@ -213,29 +215,5 @@ export async function handleV03Rest(request: Request, path: string, binding: V03
         ...(error.error === 'Unauthenticated' ? { 'www-authenticate': 'Bearer' } : {}),
       },
     );
-  }
-}
-
-// A2A v0.3 lists every config of a task at once: the v1.0 core's later pages are read too.
-async function everyConfig(
-  binding: V03Binding,
-  taskId: string,
-  first: unknown,
-  context: Parameters<V03Binding['operations']['call']>[2],
-): Promise<{ configs: unknown[] }> {
-  const configs: unknown[] = [];
-  let page: Params = isObject(first) ? first : {};
-  for (;;) {
-    configs.push(...(Array.isArray(page['configs']) ? page['configs'] : []));
-    const pageToken = page['nextPageToken'];
-    if (typeof pageToken !== 'string' || pageToken === '') {
-      return { configs: configs.map(pushConfigOut) };
-    }
-    const next = await binding.operations.call(
-      'ListTaskPushNotificationConfigs',
-      { taskId, pageToken },
-      context,
-    );
-    page = next.kind === 'value' && isObject(next.value) ? next.value : {};
   }
 }
