@@ -202,7 +202,46 @@ describe('npm run mock-agent', { timeout: 20_000 }, () => {
     expect(await agent.exited).toEqual([0, null]);
   });
 
+  it("runs mocks/README.md's v0.3 command as written: a v0.3 card, and the banner's v0.3 calls answer", async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const line = readme.split('\n').find((entry) => entry.includes('--protocol 0.3'));
+    const command = line?.split('#')[0]?.trim() ?? '';
+    expect(command).toMatch(/^npx surecall-mock-agent /);
+    const agent = start(...command.split(/\s+/).slice(2));
+    const port = await agent.ready;
+    await expect.poll(() => agent.output().stdout).toContain('curl');
+    const { stdout } = agent.output();
+    expect(stdout).toContain(`A2A v0.3 mock agent on http://127.0.0.1:${port}`);
+    const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as {
+      protocolVersion: string;
+      url: string;
+    };
+    expect(card).toMatchObject({ protocolVersion: '0.3.0', url: `http://127.0.0.1:${port}/a2a/jsonrpc` });
+    const calls = [...stdout.matchAll(/curl -sN? -H 'Content-Type: application\/json' -d '([^']+)' (\S+)/g)];
+    expect(calls.map((call) => (JSON.parse(call[1] ?? '') as { method: string }).method)).toEqual([
+      'message/send',
+      'message/stream',
+    ]);
+    for (const [, body, url] of calls) {
+      const response = await fetch(url ?? '', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body ?? '',
+      });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toMatch(
+        /"result":\{"kind":"(message|task|status-update|artifact-update)"/,
+      );
+    }
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toEqual([0, null]);
+  });
+
   it.each([
+    ['an unknown protocol version', ['--port', '0', '--protocol', '0.2']],
+    ['v0.3 with a gRPC port', ['--port', '0', '--protocol', '0.3', '--grpc-port', '0']],
+    ['v0.3 with a tenant', ['--port', '0', '--protocol', '0.3', '--tenant-required']],
+    ['v0.3 with a serializer style', ['--port', '0', '--protocol', '0.3', '--serializer', 'proto-names']],
     ['an unknown mode', ['--mode', 'sometimes']],
     ['a port out of range', ['--port', '70000']],
     ['an unknown flag', ['--port', '0', '--verbose']],

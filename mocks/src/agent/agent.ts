@@ -2,6 +2,10 @@ import { OptionsError } from '@surecall/client';
 import type { OperationName } from '@surecall/client/protocol';
 import { handleJsonRpc } from '../http/jsonrpc.js';
 import { handleRest } from '../http/rest.js';
+import { v03Event } from '../v03/answers.js';
+import { v03Card } from '../v03/card.js';
+import { handleV03JsonRpc } from '../v03/jsonrpc.js';
+import { handleV03Rest } from '../v03/rest.js';
 import { agentCardPath, agentCardResponse, buildAgentCard, jsonRpcPath, restPath } from './card.js';
 import { createExecutionCounter, type Executions } from './executions.js';
 import { createKeyIndex, type IdempotencyMode } from './idempotency.js';
@@ -69,6 +73,15 @@ export type AgentOptions = {
   @default any non-empty bearer token reads it
   */
   readonly extendedCardScope?: string;
+  /**
+  The A2A version the agent speaks. `'0.3'` makes it a v0.3-only agent over the same core (tasks, executions
+  and idempotency keys): a v0.3 card at the card path, A2A v0.3's JSON-RPC methods at the JSON-RPC path and
+  its HTTP+JSON routes (`/v1/…`) below the HTTP+JSON path (`mocks/src/v03/`), a v1.0 method refused as no
+  method (-32601), and no gRPC binding. The fault lab works on it as on v1.0. Neither `serializer` (its styles
+  print v1.0 answers; the environment's are not applied) nor `tenantRequired` (v0.3 has no tenant) can be set
+  with it. @default '1.0'
+  */
+  readonly protocol?: '1.0' | '0.3';
 };
 
 /** A running mock agent. */
@@ -82,6 +95,8 @@ export type MockAgent = {
   readonly executions: Executions;
   /** The idempotency mode the agent was created with. */
   readonly mode: IdempotencyMode;
+  /** The A2A version the agent speaks (`AgentOptions.protocol`). */
+  readonly protocol: '1.0' | '0.3';
   /** Stops every pending timer (slow tasks, scripted steps). */
   close(): void;
 };
@@ -165,6 +180,16 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   const capPerTenant = checkWhole('keyCapPerTenant', options.keyCapPerTenant ?? 100_000, 1);
   const taskTtlMs =
     options.taskTtlMs === undefined ? undefined : checkWhole('taskTtlMs', options.taskTtlMs, 1);
+  const protocol = options.protocol ?? '1.0';
+  if (protocol !== '1.0' && protocol !== '0.3') {
+    throw new OptionsError('protocol', 'inconsistent');
+  }
+  if (protocol === '0.3' && options.tenantRequired === true) {
+    throw new OptionsError('tenantRequired', 'inconsistent');
+  }
+  if (protocol === '0.3' && options.serializer !== undefined) {
+    throw new OptionsError('serializer', 'inconsistent');
+  }
   // Read Date.now at each call, so fake timers installed after the agent was made still drive it.
   const now = options.now ?? (() => Date.now());
   const counter = createExecutionCounter();
@@ -178,7 +203,8 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     store,
     keys: createKeyIndex({ ttlMs, capPerTenant, now }),
     executions: counter,
-    print,
+    // A v0.3 agent's webhooks get the bare v0.3 object, as its streams do.
+    print: protocol === '0.3' ? (_type, value) => v03Event(value) : print,
     extendedCardScope: options.extendedCardScope,
     grpcUrl: () => grpcUrl,
   });
@@ -189,10 +215,19 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
   const write: Serializer =
     messageIds === 'set' ? print : (type, value) => print(type, withoutMessageIds(value));
   const binding = { operations: printing(operations, write), mode };
+  const v03 = {
+    operations:
+      messageIds === 'set' ? operations : printing(operations, (_type, value) => withoutMessageIds(value)),
+    mode,
+    bindings: ['JSONRPC', 'HTTP+JSON'],
+  };
 
   const agent: MockAgent = {
     async handle(request) {
       const { pathname, origin } = new URL(request.url);
+      if (protocol === '0.3') {
+        return handleV03(request, { pathname, origin });
+      }
       if (pathname === agentCardPath) {
         return agentCardResponse(
           request,
@@ -209,8 +244,21 @@ export function createAgent(options: AgentOptions = {}): MockAgent {
     },
     executions: { total: counter.total, of: counter.of, reset: counter.reset },
     mode,
+    protocol,
     close: () => operations.close(),
   };
+  function handleV03(request: Request, { pathname, origin }: { pathname: string; origin: string }) {
+    if (pathname === agentCardPath) {
+      const card = buildAgentCard({ origin, mode, extended: false });
+      return agentCardResponse(request, v03Card(card, v03.bindings));
+    }
+    if (pathname === jsonRpcPath) {
+      return handleV03JsonRpc(request, v03);
+    }
+    return pathname.startsWith(`${restPath}/`)
+      ? handleV03Rest(request, pathname.slice(restPath.length), v03)
+      : Promise.resolve(new Response(null, { status: 404 }));
+  }
   internals.set(agent, {
     ...binding,
     serveGrpc: (url) => {

@@ -220,17 +220,30 @@ function tasksIn(result: JsonObject): JsonObject[] {
   return Array.isArray(tasks) ? tasks.filter(isRecord) : [];
 }
 
+// A v0.3 agent's result is the bare object, told apart by `kind` (mocks/src/v03/answers.ts); seen as the v1.0
+// member that holds it, the same object, every rewrite below changes it in place.
+const v03Members: Readonly<Record<string, (typeof unionMembers)[number]>> = {
+  task: 'task',
+  message: 'message',
+  'status-update': 'statusUpdate',
+  'artifact-update': 'artifactUpdate',
+};
+
 /** Change a result in place; says whether anything changed. */
-function rewriteResult(result: JsonObject, spec: DocumentFault): boolean {
+function rewriteResult(raw: JsonObject, spec: DocumentFault): boolean {
+  const member = typeof raw.kind === 'string' ? v03Members[raw.kind] : undefined;
+  const result: JsonObject = member === undefined ? raw : { [member]: raw };
   switch (spec.kind) {
     case 'two-union-members':
-      return addUnionMember(result);
+      // v0.3's union is its `kind`: a second member has nothing to be told apart by, so a v0.3 answer passes.
+      return member === undefined && addUnionMember(result);
     case 'blocking-submitted': {
       const task = result.task;
       if (!isRecord(task)) {
         return false;
       }
-      task.status = { ...(isRecord(task.status) ? task.status : {}), state: 'TASK_STATE_SUBMITTED' };
+      const state = member === undefined ? 'TASK_STATE_SUBMITTED' : 'submitted';
+      task.status = { ...(isRecord(task.status) ? task.status : {}), state };
       return true;
     }
     case 'different-task-id':
@@ -309,10 +322,12 @@ function alterHistory(result: JsonObject, replacement: string | undefined): bool
   for (const task of tasksIn(result)) {
     const history = Array.isArray(task.history) ? task.history : [];
     for (const message of history) {
-      if (!isRecord(message) || message.role !== 'ROLE_USER' || !Array.isArray(message.parts)) {
+      const user = isRecord(message) && (message.role === 'ROLE_USER' || message.role === 'user');
+      const parts = isRecord(message) ? partsOf(message) : undefined;
+      if (!user || parts === undefined) {
         continue;
       }
-      const part = message.parts.find(
+      const part = parts.find(
         (candidate): candidate is JsonObject => isRecord(candidate) && typeof candidate.text === 'string',
       );
       if (part !== undefined) {
@@ -339,14 +354,26 @@ function outputParts(result: JsonObject): unknown[] {
   if (isRecord(update)) {
     holders.push(update.artifact);
   }
-  return holders.flatMap((holder) => (isRecord(holder) && Array.isArray(holder.parts) ? holder.parts : []));
+  return holders.flatMap((holder) => (isRecord(holder) ? (partsOf(holder) ?? []) : []));
+}
+
+/**
+A message's or an artifact's parts: `parts`, or `content` for a message of the v0.3 proto's JSON (the v0.3
+HTTP+JSON routes, mocks/src/v03/proto-json.ts).
+*/
+function partsOf(holder: JsonObject): unknown[] | undefined {
+  const parts = holder.parts ?? holder['content'];
+  return Array.isArray(parts) ? parts : undefined;
 }
 
 function alterData(result: JsonObject, replacement: unknown): boolean {
   let changed = false;
   for (const part of outputParts(result)) {
     if (isRecord(part) && 'data' in part) {
-      part.data = replacement;
+      // The v0.3 proto's DataPart nests its value as `{ data: { data } }`; the nesting is kept, so the part
+      // stays one its reader decodes and only the data differs.
+      const nested = isRecord(part.data) && Object.keys(part.data).length === 1 && 'data' in part.data;
+      part.data = nested ? { data: replacement } : replacement;
       changed = true;
     }
   }

@@ -47,6 +47,8 @@ faults.set({ kind: 'drop-after', operation: 'SendMessage' }); // the next send i
 import { type JsonValue, type OperationName, operationNames } from '@surecall/client/protocol';
 import { jsonRpcPath, restPath } from '../agent/card.js';
 import { matchRestRoute } from '../http/rest.js';
+import { v03OperationOf } from '../v03/methods.js';
+import { matchV03RestRoute } from '../v03/rest.js';
 import { isRecord } from './documents.js';
 import type { Call, FaultSpec, Handle } from './fault-types.js';
 import { applyFault } from './rewrites.js';
@@ -87,6 +89,14 @@ function isOperation(value: unknown): value is OperationName {
   return typeof value === 'string' && (operationNames as readonly string[]).includes(value);
 }
 
+function v03RestOperation(method: string, path: string): OperationName | undefined {
+  try {
+    return matchV03RestRoute(method, path.slice(restPath.length))?.operation;
+  } catch {
+    return undefined;
+  }
+}
+
 function restOperation(method: string, path: string): OperationName | undefined {
   try {
     return matchRestRoute(method, path)?.operation;
@@ -98,12 +108,15 @@ function restOperation(method: string, path: string): OperationName | undefined 
 
 /**
 Which operation a request is: the agent's own route matching for HTTP+JSON, the `method` of a JSON-RPC body
-read off a clone.
+read off a clone (a v1.0 or a v0.3 name).
 */
 async function recognise(request: Request): Promise<Call | undefined> {
   const path = new URL(request.url).pathname;
   if (path.startsWith(`${restPath}/`)) {
-    const operation = restOperation(request.method, path.slice(restPath.length));
+    // A v0.3 route (mocks/src/v03/rest.ts) reads as a v1.0 one of a tenant `v1`, the same operation, but for
+    // the extended card's `/v1/card`.
+    const operation =
+      restOperation(request.method, path.slice(restPath.length)) ?? v03RestOperation(request.method, path);
     return operation === undefined ? undefined : { operation, binding: 'HTTP+JSON' };
   }
   if (path !== jsonRpcPath || request.method !== 'POST') {
@@ -113,7 +126,9 @@ async function recognise(request: Request): Promise<Call | undefined> {
     // A2A spec, §9.1: the JSON-RPC method names the operation; the original body stays unread for the agent.
     const body: unknown = JSON.parse(await request.clone().text());
     const method = isRecord(body) ? body.method : undefined;
-    return isOperation(method) ? { operation: method, binding: 'JSONRPC' } : undefined;
+    // A v0.3 method names the operation it runs on a v0.3 agent (mocks/src/v03/methods.ts).
+    const operation = isOperation(method) ? method : v03OperationOf(method);
+    return operation === undefined ? undefined : { operation, binding: 'JSONRPC' };
   } catch {
     return undefined;
   }

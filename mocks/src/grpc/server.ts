@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { Server, ServerCredentials, type ServerInterceptor } from '@grpc/grpc-js';
+import { OptionsError } from '@surecall/client';
 import { agentInternals, type MockAgent } from '../agent/agent.js';
 import type { FaultLab } from '../faults/faults.js';
 import { createGrpcCodec } from './codec.js';
@@ -67,6 +68,10 @@ await grpc.close();
 ```
 */
 export async function listenGrpc(options: GrpcMountOptions): Promise<GrpcMount> {
+  if (options.agent.protocol === '0.3') {
+    // The gRPC service is v1.0's (`lf.a2a.v1`); a v0.3-only agent serves JSON-RPC alone.
+    throw new OptionsError('protocol', 'inconsistent');
+  }
   const internals = agentInternals(options.agent);
   const sockets = new Map<string, Socket>();
   const server = new Server({

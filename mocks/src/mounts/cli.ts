@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
 @module
-`surecall-mock-agent --port <n> [--grpc-port <n>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--extended-card-scope <scope>] [--banner]`
+`surecall-mock-agent --port <n> [--grpc-port <n>] [--protocol 1.0|0.3] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer <style>[,<style>…]] [--cors-origin <origin>]… [--extended-card-scope <scope>] [--banner]`
 (in this repository: `npm run mock-agent -- …`)
 
 Starts the mock agent on 127.0.0.1 and prints exactly one line, `READY <port> token=<token>`, once it listens
@@ -16,7 +16,10 @@ second line after `READY`, `GRPC <port>`. SIGTERM or SIGINT closes the server an
 picks how answers are printed: `omit-defaults` (the default), `emit-defaults`, `proto-names`, `enum-numbers`,
 or several joined by commas (docs/interop.md#serializer-styles). `--extended-card-scope` is
 `extendedCardScope`: GetExtendedAgentCard then answers only a bearer token that grants that scope (the mock
-reads a token as its scopes joined by `+`). Bad arguments print the usage on stderr and exit 2.
+reads a token as its scopes joined by `+`). `--protocol 0.3` makes it a v0.3-only agent
+(`AgentOptions.protocol`: a v0.3 card, A2A v0.3's JSON-RPC methods and HTTP+JSON routes, with the same fault
+lab), which takes neither `--grpc-port`, `--tenant-required` nor `--serializer`. Bad arguments print the usage
+on stderr and exit 2.
 */
 import { parseArgs } from 'node:util';
 import type { IdempotencyMode } from '../agent/agent.js';
@@ -24,12 +27,14 @@ import { parseSerializerStyles, type SerializerStyle } from '../agent/serializer
 import type { RunningMockAgent } from './loopback.js';
 
 const usage =
-  'usage: surecall-mock-agent --port <0-65535> [--grpc-port <0-65535>] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--extended-card-scope <scope>] [--banner]';
+  'usage: surecall-mock-agent --port <0-65535> [--grpc-port <0-65535>] [--protocol 1.0|0.3] [--mode honouring|refusing|foreign] [--tenant-required] [--step-ms <n>] [--serializer omit-defaults|emit-defaults|proto-names|enum-numbers[,…]] [--cors-origin <origin>]… [--extended-card-scope <scope>] [--banner]';
 const modes: readonly IdempotencyMode[] = ['honouring', 'refusing', 'foreign'];
+const protocols = ['1.0', '0.3'] as const;
 
 type Cli = {
   readonly port: number;
   readonly grpcPort: number | undefined;
+  readonly protocol: (typeof protocols)[number];
   readonly mode: IdempotencyMode | undefined;
   readonly tenantRequired: boolean;
   readonly stepMs: number | undefined;
@@ -63,6 +68,7 @@ function readArgs(argv: readonly string[]) {
       options: {
         port: { type: 'string' },
         'grpc-port': { type: 'string' },
+        protocol: { type: 'string', default: '1.0' },
         mode: { type: 'string' },
         'tenant-required': { type: 'boolean', default: false },
         'step-ms': { type: 'string' },
@@ -110,9 +116,16 @@ function parseCli(argv: readonly string[]): Cli | undefined {
   if (extendedCardScope !== undefined && !/^[A-Za-z0-9._~/-]+$/.test(extendedCardScope)) {
     return undefined;
   }
+  const protocol = protocols.find((candidate) => candidate === values.protocol);
+  // A v0.3 agent has no gRPC service, no tenant and no serializer styles (`AgentOptions.protocol`).
+  const v03Refuses = grpcPort !== undefined || values['tenant-required'] || serializer !== undefined;
+  if (protocol === undefined || (protocol === '0.3' && v03Refuses)) {
+    return undefined;
+  }
   return {
     port,
     grpcPort,
+    protocol,
     mode,
     tenantRequired: values['tenant-required'],
     stepMs,
@@ -123,7 +136,34 @@ function parseCli(argv: readonly string[]): Cli | undefined {
   };
 }
 
+function v03Banner(mock: RunningMockAgent): string {
+  const headers = `-H 'Content-Type: application/json'`;
+  const control = `-H 'x-surecall-mock-token: ${mock.token}'`;
+  const send = (text: string) =>
+    `{"message":{"kind":"message","messageId":"m-${text.split(' ')[0]}","role":"user","parts":[{"kind":"text","text":"${text}"}]},"configuration":{"blocking":true}}`;
+  return [
+    '',
+    `A2A v0.3 mock agent on ${mock.origin}`,
+    `  agent card  ${mock.cardUrl}`,
+    `  JSON-RPC    ${mock.origin}/a2a/jsonrpc`,
+    `  HTTP+JSON   ${mock.origin}/a2a/rest (the v0.3 routes: /v1/message:send, /v1/tasks/{id}, …)`,
+    '',
+    'Try:',
+    `  curl -s ${mock.cardUrl}`,
+    `  curl -s ${headers} -d '{"jsonrpc":"2.0","id":1,"method":"message/send","params":${send('echo hello')}}' ${mock.origin}/a2a/jsonrpc`,
+    `  curl -sN ${headers} -d '{"jsonrpc":"2.0","id":2,"method":"message/stream","params":${send('task alpha beta')}}' ${mock.origin}/a2a/jsonrpc`,
+    '',
+    'Faults (the next matching request only):',
+    `  curl -s ${control} -d '{"kind":"drop-after","operation":"SendMessage"}' ${mock.origin}/__faults`,
+    `  curl -s ${control} '${mock.origin}/__executions?messageId=m-echo'`,
+    '',
+  ].join('\n');
+}
+
 function banner(mock: RunningMockAgent): string {
+  if (mock.agent.protocol === '0.3') {
+    return v03Banner(mock);
+  }
   const headers = `-H 'A2A-Version: 1.0' -H 'Content-Type: application/json'`;
   const control = `-H 'x-surecall-mock-token: ${mock.token}'`;
   const send = (text: string) =>
@@ -165,6 +205,7 @@ async function main(): Promise<void> {
   const mock = await startMockAgent({
     port: cli.port,
     ...(cli.grpcPort === undefined ? {} : { grpcPort: cli.grpcPort }),
+    protocol: cli.protocol,
     corsOrigins: cli.corsOrigins,
     ...(cli.extendedCardScope === undefined ? {} : { extendedCardScope: cli.extendedCardScope }),
     ...(token === undefined || token === '' ? {} : { token }),

@@ -4,6 +4,7 @@ The mock agent on a real loopback port, for anything that must see a wire: other
 Playwright, the `surecall-mock-agent` command. It imports nothing from MSW, so it runs where MSW is not
 installed (`@surecall/mocks/node` re-exports it beside the MSW mount).
 */
+import { OptionsError } from '@surecall/client';
 import { type AgentOptions, createAgent, type Executions, type MockAgent } from '../agent/agent.js';
 import { agentCardPath } from '../agent/card.js';
 import { createFaultLab, type FaultLab } from '../faults/faults.js';
@@ -18,7 +19,8 @@ export type StartMockAgentOptions = AgentOptions &
     readonly port?: number;
     /**
     Serve the agent over gRPC too, on this port of 127.0.0.1 (0 picks a free one), with the same tasks and
-    fault lab (`@surecall/mocks/grpc`; needs `@grpc/grpc-js` and `@bufbuild/protobuf`). @default no gRPC
+    fault lab (`@surecall/mocks/grpc`; needs `@grpc/grpc-js` and `@bufbuild/protobuf`); not with
+    `protocol: '0.3'`, which has no gRPC service. @default no gRPC
     */
     readonly grpcPort?: number;
   };
@@ -61,6 +63,10 @@ await mock.close();
 */
 export async function startMockAgent(options: StartMockAgentOptions = {}): Promise<RunningMockAgent> {
   const { port, corsOrigins, token, grpcPort, ...agentOptions } = options;
+  if (grpcPort !== undefined && agentOptions.protocol === '0.3') {
+    // Refused before anything listens: a v0.3-only agent has no gRPC service (`AgentOptions.protocol`).
+    throw new OptionsError('grpcPort', 'inconsistent');
+  }
   const agent = createAgent(agentOptions);
   const faults = createFaultLab();
   let grpc: GrpcMount | undefined;
