@@ -287,8 +287,9 @@ function readStatements(records: string, revisions: string) {
       ['ID'],
     ),
     // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not
-    // wait for a disk flush.
-    notify: statement("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [
+    // wait for a disk flush. Prepared, as the batch is: a writer sends one every `notifyDelayMs` while it
+    // commits.
+    notify: prepared("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [
       'CHANNEL',
       'PAYLOAD',
     ]),
