@@ -240,14 +240,17 @@ function leaseStatements(records: string) {
            WHERE id = $ID AND lease_session = $S AND ${bodyStatus} = 'unknown'`,
       ['ID', 'S'],
     ),
+    // The heartbeat and the end of a session name its worker too, whose leases a session's always are: so
+    // they read the one lease index, `records_leases` (worker, session; schema version 5), as `endWorker`
+    // does.
     renew: statement(
       `UPDATE ${records} SET lease_expires = ${leaseUntil}
-             WHERE lease_session = $S AND lease_expires > clock_timestamp()`,
-      ['S', 'LEASE'],
+             WHERE lease_worker = $W AND lease_session = $S AND lease_expires > clock_timestamp()`,
+      ['W', 'S', 'LEASE'],
     ),
     endSession: statement(
-      `UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $S`,
-      ['S'],
+      `UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_worker = $W AND lease_session = $S`,
+      ['W', 'S'],
     ),
     endWorker: statement(
       `UPDATE ${records} SET lease_expires = clock_timestamp()
