@@ -22,7 +22,9 @@ const pruneEvery = 256;
 // database's cores busy, each of several writes shares its commit. Measured by `ledger-postgres-commit-64`
 // (bench/postgres.ts): one batch at a time left the server one core, one write a batch its commit each; four
 // batches of up to sixteen gathered writes cost the database 83 µs per commit where eight of eight cost 123
-// µs, on a 2-core machine loaded by other work, and the client 57 µs where it cost 74 µs.
+// µs, on a 2-core machine loaded by other work, and the client 57 µs where it cost 74 µs. A smaller pool
+// gathers half its size at most: a worker of 16 senders on a pool of 16 still runs two batches of eight
+// (`durable-throughput-postgres-64`), where sixteen would have held it to one.
 const batchSlots = 4;
 const batchGather = 16;
 // Records in one batch at most, so one statement's arrays stay a few hundred kilobytes.
@@ -226,7 +228,7 @@ export function createWrites(poolSize: number, of: () => StoreContext): Writes {
   return createGroupCommit({
     slots: Math.min(batchSlots, poolSize),
     limit: batchLimit,
-    gather: batchGather,
+    gather: Math.min(batchGather, Math.max(1, Math.ceil(poolSize / 2))),
     key: (commits: Commits) => lastRecord(commits).id,
     write: (batch) => writeHeld(of(), batch),
   });
