@@ -164,7 +164,8 @@ describe('group commit on PostgreSQL', () => {
   it('stores each body of a batch as the very text JSON.stringify gives, escapes and all', async () => {
     const { ledger, schema, batches } = await countedLedger();
     // Texts that need JSON's escapes (quotes, backslashes, controls, U+2028) or none (é, an emoji, 東京): the
-    // bodies travel as one JSON array, and each row must keep its own element's text to the byte.
+    // bodies travel as one text joined by U+0001 (the text of U+0001 a body holds is an escape), and each row
+    // must keep its own text to the byte.
     const texts = ['say "hi" \\ back', 'line\nbreak\ttab\u0001', 'café 東京 🛫', 'sep\u2028arator', '[],{}'];
     const ids = texts.map((_, index) => `text-${index}`);
     const first = ledger.create(intent('text-first'), start('text-first'));

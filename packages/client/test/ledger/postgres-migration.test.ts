@@ -4,11 +4,14 @@ is brought to `postgresSchemaVersion` on open, its records kept. Version 3 numbe
 own sequence, the order `list` returns: existing records in the order `list` gave them until then (creation
 time, then id), every later one after them, by the database. Version 4 indexes the status each record's body
 names, which the inbox and the sweep of orphans select by (docs/durable-send.md#what-the-store-checks), in
-place of the status column's two indexes.
+place of the status column's two indexes. Version 5 has one index of the leases, by worker and session, in
+place of one by each.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { openPostgresLedger, postgresSchemaVersion } from '../../src/ledger/postgres/entry.js';
+import { qualify } from '../../src/ledger/postgres/schema.js';
+import { storeStatements } from '../../src/ledger/postgres/statements.js';
 import { intent } from '../support/intent.js';
 
 const url = inject('postgresUrl');
@@ -24,10 +27,21 @@ afterAll(async () => {
 });
 
 /**
-Takes a schema of this version back to how `version` (1, 2 or 3) left it, as a database written by an older
+Takes a schema of this version back to how `version` (1 to 4) left it, as a database written by an older
 release holds it.
 */
-async function downgrade(schema: string, version: 1 | 2 | 3): Promise<void> {
+async function downgrade(schema: string, version: 1 | 2 | 3 | 4): Promise<void> {
+  await admin.query(`DROP INDEX ${schema}.records_leases`);
+  await admin.query(
+    `CREATE INDEX records_lease ON ${schema}.records (lease_session) WHERE lease_session IS NOT NULL`,
+  );
+  await admin.query(
+    `CREATE INDEX records_worker ON ${schema}.records (lease_worker) WHERE lease_worker IS NOT NULL`,
+  );
+  await admin.query(`UPDATE ${schema}.meta SET value = $1 WHERE key = 'version'`, [String(version)]);
+  if (version === 4) {
+    return;
+  }
   await admin.query(`DROP INDEX ${schema}.records_body_status`);
   await admin.query(
     `CREATE INDEX records_executing ON ${schema}.records (lease_expires) WHERE status = 'executing'`,
@@ -53,18 +67,19 @@ async function sequence(schema: string): Promise<{ id: string; seq: string }[]> 
   return found.rows;
 }
 
-// Every index of the ledger's tables at version 4, and how the one on the body's status is made.
+// Every index of the ledger's tables at version 5, and how the one on the body's status is made.
 const currentIndexes = [
   'meta_pkey',
   'records_body_status',
   'records_due',
-  'records_lease',
+  'records_leases',
   'records_pkey',
   'records_settled',
-  'records_worker',
   'revisions_pkey',
   'revisions_written',
 ];
+// The two lease indexes of versions 1 to 4, in place of `records_leases`.
+const leaseIndexes = ['records_lease', 'records_worker'];
 const bodyStatusIndex = "btree (((((body)::jsonb -> 'state'::text) ->> 'status'::text)), seq)";
 
 async function indexes(schema: string): Promise<{ names: string[]; bodyStatus: string | undefined }> {
@@ -80,8 +95,8 @@ async function indexes(schema: string): Promise<{ names: string[]; bodyStatus: s
 }
 
 describe('PostgreSQL schema migrations', () => {
-  it('is at version 4', () => {
-    expect(postgresSchemaVersion).toBe(4);
+  it('is at version 5', () => {
+    expect(postgresSchemaVersion).toBe(5);
   });
 
   it.each([
@@ -89,7 +104,7 @@ describe('PostgreSQL schema migrations', () => {
     { from: 1, created: ['r-c', 'r-a', 'r-b'], ids: ['r-a', 'r-b', 'r-c'] },
     { from: 2, created: [], ids: [] },
   ] as const)(
-    'brings a version $from ledger of $ids.length records to version 4, numbering them in the order list gave them and every later one after them',
+    'brings a version $from ledger of $ids.length records to version 5, numbering them in the order list gave them and every later one after them',
     async ({ from, created, ids }) => {
       const schema = `migrated_${from}_${ids.length}_${suffix}`;
       schemas.push(schema);
@@ -114,7 +129,7 @@ describe('PostgreSQL schema migrations', () => {
 
       const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'second' });
       try {
-        expect(second.schemaVersion).toBe(4);
+        expect(second.schemaVersion).toBe(5);
         expect(await sequence(schema)).toEqual(ids.map((id, index) => ({ id, seq: String(index + 1) })));
         // The database numbers what is created from now on, past the numbered records.
         await second.create(intent('later-z'));
@@ -153,13 +168,13 @@ describe('PostgreSQL schema migrations', () => {
       }
       // A migrated ledger opens as it stands.
       const third = await openPostgresLedger({ connectionString: url }, { schema, worker: 'third' });
-      expect(third.schemaVersion).toBe(4);
+      expect(third.schemaVersion).toBe(5);
       expect((await sequence(schema)).map((row) => row.id)).toEqual([...ids, 'later-z', 'later-a']);
       await third.close();
     },
   );
 
-  it('brings a version 3 ledger to version 4: the status its bodies name indexed, the status column no longer', async () => {
+  it('brings a version 3 ledger to version 5: the status its bodies name indexed, the status column no longer', async () => {
     const schema = `migrated_3_${suffix}`;
     schemas.push(schema);
     const first = await openPostgresLedger({ connectionString: url }, { schema, worker: 'first' });
@@ -174,7 +189,8 @@ describe('PostgreSQL schema migrations', () => {
     await downgrade(schema, 3);
     expect((await indexes(schema)).names).toEqual(
       [
-        ...currentIndexes.filter((name) => name !== 'records_body_status'),
+        ...currentIndexes.filter((name) => name !== 'records_body_status' && name !== 'records_leases'),
+        ...leaseIndexes,
         'records_executing',
         'records_status',
       ].sort(),
@@ -182,11 +198,56 @@ describe('PostgreSQL schema migrations', () => {
 
     const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'second' });
     try {
-      expect(second.schemaVersion).toBe(4);
+      expect(second.schemaVersion).toBe(5);
       expect(await indexes(schema)).toEqual({ names: currentIndexes, bodyStatus: bodyStatusIndex });
       expect((await second.list({ states: ['unknown'] })).map((record) => record.id)).toEqual(['v3-unknown']);
       expect((await second.list()).map((record) => record.id)).toEqual(['v3-prepared', 'v3-unknown']);
       expect((await second.claimDue()).map((record) => record.id)).toEqual(['v3-unknown']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('brings a version 4 ledger to version 5: one index of the leases, which the heartbeat and the ends of leases read', async () => {
+    const schema = `migrated_4_${suffix}`;
+    schemas.push(schema);
+    const first = await openPostgresLedger({ connectionString: url }, { schema, worker: 'v4-worker' });
+    await first.create(intent('v4-executing'), { attemptId: 'a-v4', messageId: 'm-a-v4' });
+    await first.close();
+    await downgrade(schema, 4);
+    expect((await indexes(schema)).names).toEqual(
+      [...currentIndexes.filter((name) => name !== 'records_leases'), ...leaseIndexes].sort(),
+    );
+
+    // The same worker id: its open ends the previous process's leases (`endWorker`) and recovers the record.
+    const second = await openPostgresLedger({ connectionString: url }, { schema, worker: 'v4-worker' });
+    try {
+      expect(second.schemaVersion).toBe(5);
+      expect(await indexes(schema)).toEqual({ names: currentIndexes, bodyStatus: bodyStatusIndex });
+      expect((await second.get('v4-executing'))?.state.status).toBe('unknown');
+      const statements = storeStatements(qualify(schema));
+      const client = await admin.connect();
+      try {
+        // Whatever the table's size, each of them reads the index: no plan without one is left.
+        await client.query('SET enable_seqscan = off');
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        for (const [name, text, values] of [
+          ['renew', statements.renew.text, ['v4-worker', 'session', 1000]],
+          ['end_session', statements.endSession.text, ['v4-worker', 'session']],
+          ['end_worker', statements.endWorker.text, ['v4-worker', 'session']],
+        ] as const) {
+          await client.query(`PREPARE ${name} AS ${text}`);
+          const plan = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN EXECUTE ${name}(${values.map((value) => (typeof value === 'number' ? value : `'${value}'`)).join(', ')})`,
+          );
+          const shown = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+          // By its leading column, the worker, not scanned whole for a session.
+          expect(shown).toContain('using records_leases');
+          expect(shown).toMatch(/Index Cond: \(+lease_worker = \$1\)/);
+        }
+      } finally {
+        client.release(true);
+      }
     } finally {
       await second.close();
     }

@@ -1,6 +1,7 @@
 /**
-The writes of every commit run as named prepared statements (ledger/postgres/statements.ts), named after their
-text: ledgers of two schemas that share one pool, and so one connection, each keep their own.
+The writes of every commit and the announcements run as named prepared statements
+(ledger/postgres/statements.ts), named after their text: ledgers of two schemas that share one pool, and so
+one connection, each keep their own write.
 */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -45,14 +46,16 @@ describe('prepared statements on PostgreSQL', () => {
       ]);
     }
     // The batch write of each schema, which inserts and moves records alike, prepared once on the one
-    // connection, and used by every later commit.
+    // connection, and used by every later commit; and the announcement to followers, whose text names no
+    // schema (the channel is its parameter), so both ledgers share it.
     const prepared = await shared.query<{ name: string; statement: string }>(
       `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'surecall\\_%' ORDER BY name`,
     );
-    expect(prepared.rows).toHaveLength(2);
+    expect(prepared.rows).toHaveLength(3);
     for (const schema of schemas) {
       expect(prepared.rows.filter((row) => row.statement.includes(`"${schema}"."records"`))).toHaveLength(1);
     }
+    expect(prepared.rows.filter((row) => row.statement.includes('pg_notify'))).toHaveLength(1);
     for (const ledger of ledgers) {
       await ledger.close();
     }

@@ -109,7 +109,13 @@ export function startHeartbeat(context: StoreContext): ReturnType<typeof setInte
         return;
       }
       context.pool
-        .query(bind(context.statements.renew, { S: context.session, LEASE: context.settings.leaseMs }))
+        .query(
+          bind(context.statements.renew, {
+            W: context.settings.worker,
+            S: context.session,
+            LEASE: context.settings.leaseMs,
+          }),
+        )
         .catch(() => undefined);
     },
     Math.max(1, Math.floor(context.settings.leaseMs / 3)),
@@ -123,7 +129,7 @@ Ends this session's leases now rather than at their expiry: a record it left exe
 */
 export async function endSessionLeases(context: StoreContext): Promise<void> {
   await context.pool
-    .query(bind(context.statements.endSession, { S: context.session }))
+    .query(bind(context.statements.endSession, { W: context.settings.worker, S: context.session }))
     .catch(() => undefined);
 }
 

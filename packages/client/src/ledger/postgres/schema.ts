@@ -10,7 +10,7 @@ import { checkout, type Pool } from './connection.js';
 /**
 The version of the tables this module writes; a database at a later version is refused as `unsupported`.
 */
-export const postgresSchemaVersion = 4;
+export const postgresSchemaVersion = 5;
 
 /** The quoted, schema-qualified name of one of the ledger's tables (or indexes). */
 export type Qualify = (name: string) => string;
@@ -83,6 +83,13 @@ function migrations(q: Qualify): readonly string[] {
     `CREATE INDEX "records_body_status" ON ${q('records')} (((body::jsonb) -> 'state' ->> 'status'), seq);
      DROP INDEX ${q('records_status')};
      DROP INDEX ${q('records_executing')};`,
+    // Version 5: one index of the leases, by worker then session, in place of one by session and one by
+    // worker: every write of a leased record (a create, a start, a claim) added an entry to both. The
+    // heartbeat and the end of a session name the worker beside the session, and the end of a previous
+    // process's leases names the worker alone, so each reads it by its leading columns.
+    `CREATE INDEX "records_leases" ON ${q('records')} (lease_worker, lease_session) WHERE lease_session IS NOT NULL;
+     DROP INDEX ${q('records_lease')};
+     DROP INDEX ${q('records_worker')};`,
   ];
 }
 

@@ -93,36 +93,36 @@ const bodyStatus = "((body::jsonb) -> 'state' ->> 'status')";
 
 /**
 The statement that writes a batch of records' revisions (docs/durable-send.md#group-commit): one row of each
-array per record, at most one per record, zipped by `ROWS FROM` with the bodies, which come as one JSON array
-whose elements keep their text (`jsonArray` in writes.ts). Records at revision 0 are inserted
-(`ON CONFLICT DO NOTHING`: a taken id writes nothing); every other one is moved only where its expected
-revision, that revision's digest and the writer's lease all hold, each row checked on its own. Each revision
-row follows only a record row the statement wrote, and the statement returns the ids it wrote: a record
-missing from them was refused, and the others are durable together, in one transaction and one commit.
+array per record, at most one per record, zipped by `ROWS FROM` with the bodies, which come as one text of the
+bodies joined by U+0001 (`joinBodies` in writes.ts), split with `string_to_array`. Records at revision 0 are
+inserted (`ON CONFLICT DO NOTHING`: a taken id writes nothing); every other one is moved only where its
+expected revision, that revision's digest and the writer's lease all hold, each row checked on its own. Each
+revision row follows only a record row the statement wrote, and the statement returns the ids it wrote: a
+record missing from them was refused, and the others are durable together, in one transaction and one commit.
 */
 function batchStatement(records: string, revisions: string) {
   return prepared(
     `WITH inserted AS (
        INSERT INTO ${records} (id, status, revision, digest, created_at, updated_at, agent, delivery, contextual, due_at, lease_worker, lease_session, lease_expires, body)
        SELECT n.id, n.status, n.revision, n.digest, n.created, n.updated, n.agent, n.delivery, n.contextual, n.due,
-              CASE WHEN n.keep THEN $W END, CASE WHEN n.keep THEN $S END, CASE WHEN n.keep THEN ${leaseUntil} END, n.body::text
+              CASE WHEN n.keep THEN $W END, CASE WHEN n.keep THEN $S END, CASE WHEN n.keep THEN ${leaseUntil} END, n.body
        FROM ROWS FROM (unnest($NEWIDS::text[]), unnest($NEWSTATUSES::text[]), unnest($NEWREVISIONS::integer[]),
                        unnest($NEWDIGESTS::text[]), unnest($NEWCREATED::bigint[]), unnest($NEWUPDATED::bigint[]),
                        unnest($NEWAGENTS::text[]), unnest($NEWDELIVERIES::text[]), unnest($NEWCONTEXTUAL::boolean[]),
-                       unnest($NEWDUE::bigint[]), unnest($NEWKEEP::boolean[]), json_array_elements($NEWBODIES::json))
+                       unnest($NEWDUE::bigint[]), unnest($NEWKEEP::boolean[]), unnest(string_to_array($NEWBODIES::text, chr(1))))
          AS n (id, status, revision, digest, created, updated, agent, delivery, contextual, due, keep, body)
        ON CONFLICT (id) DO NOTHING
        RETURNING id
      ),
      moved AS (
-       UPDATE ${records} r SET status = m.status, revision = m.revision, digest = m.digest, due_at = m.due, body = m.body::text,
+       UPDATE ${records} r SET status = m.status, revision = m.revision, digest = m.digest, due_at = m.due, body = m.body,
          contextual = m.contextual, updated_at = m.updated,
          lease_worker = CASE WHEN m.keep THEN $W END,
          lease_session = CASE WHEN m.keep THEN $S END,
          lease_expires = CASE WHEN m.keep THEN ${leaseUntil} END
        FROM ROWS FROM (unnest($IDS::text[]), unnest($STATUSES::text[]), unnest($REVISIONS::integer[]),
                        unnest($DIGESTS::text[]), unnest($UPDATED::bigint[]), unnest($CONTEXTUAL::boolean[]),
-                       unnest($DUE::bigint[]), unnest($KEEP::boolean[]), json_array_elements($BODIES::json),
+                       unnest($DUE::bigint[]), unnest($KEEP::boolean[]), unnest(string_to_array($BODIES::text, chr(1))),
                        unnest($EXPECTED::integer[]), unnest($PREVIOUS::text[]))
          AS m (id, status, revision, digest, updated, contextual, due, keep, body, expected, previous)
        WHERE r.id = ANY($IDS::text[]) AND r.id = m.id AND r.revision = m.expected AND r.digest = m.previous
@@ -132,9 +132,9 @@ function batchStatement(records: string, revisions: string) {
      head AS (SELECT id FROM inserted UNION ALL SELECT id FROM moved),
      written AS (
        INSERT INTO ${revisions} (id, revision, body, worker, session)
-       SELECT w.id, w.revision, w.body::text, $W, $S
+       SELECT w.id, w.revision, w.body, $W, $S
        FROM ROWS FROM (unnest($REVISIONIDS::text[]), unnest($NUMBERS::integer[]),
-                       json_array_elements($REVISIONBODIES::json)) AS w (id, revision, body)
+                       unnest(string_to_array($REVISIONBODIES::text, chr(1)))) AS w (id, revision, body)
        WHERE w.id IN (SELECT id FROM head)
      )
      SELECT id FROM head`,
@@ -240,14 +240,17 @@ function leaseStatements(records: string) {
            WHERE id = $ID AND lease_session = $S AND ${bodyStatus} = 'unknown'`,
       ['ID', 'S'],
     ),
+    // The heartbeat and the end of a session name its worker too, whose leases a session's always are: so
+    // they read the one lease index, `records_leases` (worker, session; schema version 5), as `endWorker`
+    // does.
     renew: statement(
       `UPDATE ${records} SET lease_expires = ${leaseUntil}
-             WHERE lease_session = $S AND lease_expires > clock_timestamp()`,
-      ['S', 'LEASE'],
+             WHERE lease_worker = $W AND lease_session = $S AND lease_expires > clock_timestamp()`,
+      ['W', 'S', 'LEASE'],
     ),
     endSession: statement(
-      `UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_session = $S`,
-      ['S'],
+      `UPDATE ${records} SET lease_expires = clock_timestamp() WHERE lease_worker = $W AND lease_session = $S`,
+      ['W', 'S'],
     ),
     endWorker: statement(
       `UPDATE ${records} SET lease_expires = clock_timestamp()
@@ -287,8 +290,9 @@ function readStatements(records: string, revisions: string) {
       ['ID'],
     ),
     // One statement: `set_config(…, true)` holds for its own transaction, up to the commit, which so need not
-    // wait for a disk flush.
-    notify: statement("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [
+    // wait for a disk flush. Prepared, as the batch is: a writer sends one every `notifyDelayMs` while it
+    // commits.
+    notify: prepared("SELECT set_config('synchronous_commit', 'off', true), pg_notify($CHANNEL, $PAYLOAD)", [
       'CHANNEL',
       'PAYLOAD',
     ]),

@@ -20,9 +20,13 @@ const pruneEvery = 256;
 // Batches under way at once at most, each one statement on a connection of the pool (and never more than the
 // pool holds), and how many writes must wait before one starts beside another: several batches keep the
 // database's cores busy, each of several writes shares its commit. Measured by `ledger-postgres-commit-64`
-// (bench/postgres.ts): one batch at a time left the server one core, one write a batch its commit each.
-const batchSlots = 8;
-const batchGather = 8;
+// (bench/postgres.ts): one batch at a time left the server one core, one write a batch its commit each; four
+// batches of up to sixteen gathered writes cost the database 83 µs per commit where eight of eight cost 123
+// µs, on a 2-core machine loaded by other work, and the client 57 µs where it cost 74 µs. A smaller pool
+// gathers half its size at most: a worker of 16 senders on a pool of 16 still runs two batches of eight
+// (`durable-throughput-postgres-64`), where sixteen would have held it to one.
+const batchSlots = 4;
+const batchGather = 16;
 // Records in one batch at most, so one statement's arrays stay a few hundred kilobytes.
 const batchLimit = 128;
 
@@ -58,18 +62,23 @@ function firstRevision(commits: Commits): Commits[number]['revision'] {
   return (commits[0] as Commits[number]).revision;
 }
 
+// What joins a batch's bodies: U+0001, which no `JSON.stringify` text holds, since JSON writes every control
+// character inside a string as an escape (RFC 8259 §7) and none outside one.
+const bodySeparator = '\u0001';
+
 /**
-Bodies as one JSON array, each element exactly the `JSON.stringify` text its row stores: the statement takes
-each element's own text back out of it (`json_array_elements`, whose `json` elements keep their input text),
-where a `text[]` would have every quote of every body escaped again for PostgreSQL's array syntax, which cost
-the client about 3 µs per body and the server no less to read (bench/postgres.ts).
+Bodies as one text, each exactly the `JSON.stringify` text its row stores, joined by {@link bodySeparator}:
+the statement splits it again with `string_to_array`, which only looks for that character. A `text[]` would
+have every quote of every body escaped again for PostgreSQL's array syntax (about 3 µs of the client's CPU
+per body), and a JSON array has the server lex every body twice, once to check the array and once to take its
+elements (about 4 µs a body, bench/postgres.ts).
 */
-function jsonArray(values: readonly object[]): string {
-  let text = '[';
+function joinBodies(values: readonly object[]): string {
+  let text = '';
   for (let index = 0; index < values.length; index++) {
-    text += index === 0 ? JSON.stringify(values[index]) : `,${JSON.stringify(values[index])}`;
+    text += index === 0 ? JSON.stringify(values[index]) : `${bodySeparator}${JSON.stringify(values[index])}`;
   }
-  return `${text}]`;
+  return text;
 }
 
 /**
@@ -93,7 +102,7 @@ function batchValues(context: StoreContext, batch: readonly Commits[]) {
     NEWCONTEXTUAL: created.map(contextual),
     NEWDUE: created.map(dueAt),
     NEWKEEP: created.map(keepsLease),
-    NEWBODIES: jsonArray(created),
+    NEWBODIES: joinBodies(created),
     IDS: moved.map((record) => record.id),
     STATUSES: moved.map((record) => record.state.status),
     REVISIONS: moved.map((record) => record.revision),
@@ -102,12 +111,12 @@ function batchValues(context: StoreContext, batch: readonly Commits[]) {
     CONTEXTUAL: moved.map(contextual),
     DUE: moved.map(dueAt),
     KEEP: moved.map(keepsLease),
-    BODIES: jsonArray(moved),
+    BODIES: joinBodies(moved),
     EXPECTED: moves.map((commits) => firstRevision(commits).revision - 1),
     PREVIOUS: moves.map((commits) => firstRevision(commits).previousDigest ?? ''),
     REVISIONIDS: revisions.map((revision) => revision.id),
     NUMBERS: revisions.map((revision) => revision.revision),
-    REVISIONBODIES: jsonArray(revisions),
+    REVISIONBODIES: joinBodies(revisions),
     W: context.settings.worker,
     S: context.session,
     LEASE: context.settings.leaseMs,
@@ -219,7 +228,7 @@ export function createWrites(poolSize: number, of: () => StoreContext): Writes {
   return createGroupCommit({
     slots: Math.min(batchSlots, poolSize),
     limit: batchLimit,
-    gather: batchGather,
+    gather: Math.min(batchGather, Math.max(1, Math.ceil(poolSize / 2))),
     key: (commits: Commits) => lastRecord(commits).id,
     write: (batch) => writeHeld(of(), batch),
   });
