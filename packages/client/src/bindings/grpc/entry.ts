@@ -9,6 +9,10 @@ import type { GrpcBindingProvider } from '../binding.js';
 import { createGrpcBinding } from './binding.js';
 
 export type { GrpcBindingProvider } from '../binding.js';
+export type { GrpcRegistry } from './codec.js';
+// The registry the binding's codec reads through, for a peer of ours that must write the same messages (the
+// mock agent's gRPC mount); the codec itself stays internal.
+export { createGrpcRegistry } from './codec.js';
 
 /**
 The gRPC binding, to hand to `discover()` or `createClient()` as `grpc`.
