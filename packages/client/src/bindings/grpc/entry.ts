@@ -22,9 +22,12 @@ The gRPC binding, to hand to `discover()` or `createClient()` as `grpc`.
 import { discover } from '@surecall/client';
 import { grpcBinding } from '@surecall/client/grpc';
 
-const client = await discover('https://agent.example', {
+const client = await discover({
+  cardUrl: 'https://agent.example/.well-known/agent-card.json',
   grpc: grpcBinding,
   pins: [{ binding: 'GRPC', url: 'https://agent.example' }],
+  security: { kind: 'anonymous' },
+  trust: { kind: 'tls' },
 });
 ```
 */
