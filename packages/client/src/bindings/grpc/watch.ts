@@ -37,7 +37,7 @@ clock.onCancel(() => pending.cancel());
 export function watch(caller: AbortSignal | undefined): Watch {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let why: Cancelled | undefined;
-  let actions: (() => void)[] | undefined;
+  let actions: (() => void)[] = [];
   let controller: AbortController | undefined;
   const cancel = (reason: Cancelled) => {
     if (why !== undefined) {
@@ -45,8 +45,8 @@ export function watch(caller: AbortSignal | undefined): Watch {
     }
     why = reason;
     clearTimeout(timer);
-    const pending = actions ?? [];
-    actions = undefined;
+    const pending = actions;
+    actions = [];
     for (const action of pending) {
       action();
     }
@@ -66,7 +66,7 @@ export function watch(caller: AbortSignal | undefined): Watch {
       if (why !== undefined) {
         action();
       } else {
-        (actions ??= []).push(action);
+        actions.push(action);
       }
     },
     signal() {
