@@ -1,37 +1,15 @@
 /**
 @module
-Protocol Buffers for the gRPC mount, the mocks' one owner of `@bufbuild/protobuf`: the client's compiled
-descriptors of the A2A proto (`@surecall/client/protocol`, ARCHITECTURE.md#the-grpc-binding) in a registry, so
-the mock reads and writes exactly the messages the client does and no second copy of the proto exists. A
-request's binary is read as the ProtoJSON the agent's operations take (the JSON-RPC `params` of the same
-call), an answer's ProtoJSON is written as binary, and an A2A error becomes a `google.rpc.Status` (A2A spec
-§10.6).
+Protocol Buffers for the gRPC mount, the mocks' one owner of `@bufbuild/protobuf`: the client's own registry
+of the A2A proto (`createGrpcRegistry` of `@surecall/client/grpc`, ARCHITECTURE.md#the-grpc-binding), so the
+mock reads and writes exactly the messages the client does and no second copy of the proto or of its registry
+exists. A request's binary is read as the ProtoJSON the agent's operations take (the JSON-RPC `params` of the
+same call), an answer's ProtoJSON is written as binary, and an A2A error becomes a `google.rpc.Status` (A2A
+spec §10.6).
 */
-import {
-  create,
-  createFileRegistry,
-  type DescMessage,
-  fromBinary,
-  fromJson,
-  type JsonValue,
-  type Registry,
-  toBinary,
-  toJson,
-} from '@bufbuild/protobuf';
-import { base64Decode } from '@bufbuild/protobuf/wire';
-import {
-  anyPack,
-  FileDescriptorProtoSchema,
-  file_google_protobuf_any,
-  file_google_protobuf_empty,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-} from '@bufbuild/protobuf/wkt';
-import {
-  a2aProtoDescriptor,
-  errorDetailsProtoDescriptor,
-  statusProtoDescriptor,
-} from '@surecall/client/protocol';
+import { create, fromBinary, fromJson, type JsonValue, toBinary, toJson } from '@bufbuild/protobuf';
+import { anyPack } from '@bufbuild/protobuf/wkt';
+import { createGrpcRegistry } from '@surecall/client/grpc';
 
 /** One `google.rpc.ErrorInfo` (A2A spec §10.6). */
 export type GrpcErrorInfo = {
@@ -50,31 +28,6 @@ export type GrpcCodec = {
   status(code: number, message: string, infos: readonly GrpcErrorInfo[]): Uint8Array;
 };
 
-function registry(): Registry {
-  const imports = [
-    file_google_protobuf_any,
-    file_google_protobuf_empty,
-    file_google_protobuf_struct,
-    file_google_protobuf_timestamp,
-  ];
-  const resolve = (name: string) => imports.find((file) => file.proto.name === name);
-  const file = (base64: string) => fromBinary(FileDescriptorProtoSchema, base64Decode(base64));
-  return createFileRegistry(
-    createFileRegistry(file(a2aProtoDescriptor), resolve),
-    createFileRegistry(file(statusProtoDescriptor), resolve),
-    createFileRegistry(file(errorDetailsProtoDescriptor), resolve),
-  );
-}
-
-function message(types: Registry, name: string): DescMessage {
-  const desc = types.getMessage(name);
-  if (desc === undefined) {
-    // The service table names only messages of the descriptor (`@surecall/client/protocol`, grpcMessages).
-    throw new TypeError(`no message ${name} in the A2A descriptor`);
-  }
-  return desc;
-}
-
 /**
 The codec of the A2A proto, its registry built once.
 
@@ -85,18 +38,18 @@ codec.read('lf.a2a.v1.GetTaskRequest', codec.write('lf.a2a.v1.GetTaskRequest', {
 ```
 */
 export function createGrpcCodec(): GrpcCodec {
-  const types = registry();
-  const statusType = message(types, 'google.rpc.Status');
-  const errorInfoType = message(types, 'google.rpc.ErrorInfo');
+  const { types, message } = createGrpcRegistry();
+  const statusType = message('google.rpc.Status');
+  const errorInfoType = message('google.rpc.ErrorInfo');
   return {
     read(type, bytes) {
-      const desc = message(types, type);
+      const desc = message(type);
       return toJson(desc, fromBinary(desc, bytes), { registry: types });
     },
     write(type, value) {
       // fromJson reads every style the agent prints (ProtoJSON: proto or JSON names, enum names or numbers,
       // defaults written or not), so a gRPC answer is the same message whichever style is set.
-      const desc = message(types, type);
+      const desc = message(type);
       return toBinary(desc, fromJson(desc, value as JsonValue, { registry: types }));
     },
     status(code, text, infos) {

@@ -182,6 +182,7 @@ describe('the package entries', () => {
   it('give the gRPC binding its own Node entry, which the root never imports', () => {
     expect(names(grpc)).toMatchInlineSnapshot(`
       [
+        "createGrpcRegistry",
         "grpcBinding",
       ]
     `);

@@ -1,15 +1,17 @@
 /**
 @module
 A client on the extended card (`A2aClient.withExtendedCard`, docs/protocol-checks.md#extended-card), over both
-bindings and (through vite.config.ts) every serializer style: against the mock agent with `extendedCardScope`,
-it is built on the card the authenticated call answered, with the same pin and security and the card's digest
-recorded, and its extra skill runs through `remoteSkill`; a token without the scope is refused; against a peer
-whose extended card cannot take the client's pin or security, the same checks as `createClient` refuse it.
+HTTP bindings and (through vite.config.ts) every serializer style, and over gRPC against the mock agent's gRPC
+mount: against the mock agent with `extendedCardScope`, it is built on the card the authenticated call
+answered, with the same pin and security and the card's digest recorded, and its extra skill runs through
+`remoteSkill`; a token without the scope is refused; against a peer whose extended card cannot take the
+client's pin or security, the same checks as `createClient` refuse it.
 */
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grpcBinding } from '../src/bindings/grpc/entry.js';
 import { type A2aClient, createClient } from '../src/client/client.js';
 import type { ProtocolBinding } from '../src/client/security.js';
 import { isClientError, OptionsError } from '../src/core/errors.js';
@@ -28,12 +30,14 @@ import {
 } from './support/hostile-peer.js';
 
 const bindings = ['JSONRPC', 'HTTP+JSON'] as const satisfies readonly ProtocolBinding[];
+// The mock agent serves gRPC too; the hostile peer below answers HTTP only.
+const mockBindings = [...bindings, 'GRPC'] as const satisfies readonly ProtocolBinding[];
 const scope = 'card.extended';
 let agent: RunningMockAgent;
 let peer: HostilePeer;
 
 beforeAll(async () => {
-  agent = await startMockAgent({ port: 0, stepMs: 0, extendedCardScope: scope });
+  agent = await startMockAgent({ port: 0, grpcPort: 0, stepMs: 0, extendedCardScope: scope });
   peer = await startHostilePeer();
 });
 afterAll(async () => {
@@ -46,10 +50,12 @@ A client of the mock agent whose token grants `scopes` (the mock reads a token a
 */
 async function clientOf(binding: ProtocolBinding, scopes: readonly string[] | undefined): Promise<A2aClient> {
   const { card, digest } = await fetchAgentCard({ cardUrl: agent.cardUrl, loopback: true });
+  const urls = { JSONRPC: `${agent.origin}${jsonRpcPath}`, 'HTTP+JSON': `${agent.origin}${restPath}` };
   return createClient({
     card,
     cardDigest: digest,
-    pin: { binding, url: `${agent.origin}${binding === 'JSONRPC' ? jsonRpcPath : restPath}` },
+    grpc: grpcBinding,
+    pin: { binding, url: binding === 'GRPC' ? (agent.grpcUrl ?? '') : urls[binding] },
     security:
       scopes === undefined
         ? { kind: 'anonymous' }
@@ -60,7 +66,7 @@ async function clientOf(binding: ProtocolBinding, scopes: readonly string[] | un
 const Sum = v.object({ a: v.number(), b: v.number() });
 const Total = v.object({ sum: v.number() });
 
-describe.each(bindings)('withExtendedCard against the mock agent over %s', (binding) => {
+describe.each(mockBindings)('withExtendedCard against the mock agent over %s', (binding) => {
   it('builds a client on the extended card: the same pin, its digest, its skills', async () => {
     const client = await clientOf(binding, [scope]);
     const full = await client.withExtendedCard();
@@ -104,7 +110,8 @@ describe.each(bindings)('withExtendedCard against the mock agent over %s', (bind
     expect(refused).toMatchObject({
       kind: 'remote',
       dispatched: true,
-      httpStatus: binding === 'JSONRPC' ? 200 : 403,
+      // A gRPC refusal is its status, with no HTTP status (docs/protocol-checks.md#grpc, `grpc.remote`).
+      httpStatus: { JSONRPC: 200, 'HTTP+JSON': 403, GRPC: undefined }[binding],
     });
     const anonymous = await clientOf(binding, undefined);
     await expect(anonymous.withExtendedCard()).rejects.toMatchObject({

@@ -1,16 +1,18 @@
 /**
 @module
-The optional ids of a message, over both bindings and (through vite.config.ts) every serializer style of the
-mock agent (docs/interop.md#serializer-styles). In the A2A v1.0 proto `Message.context_id` and
-`Message.task_id` are optional, and A2A spec §3.4.1 lets an agent leave a context unassigned: the mock agent
-with `messageIds: 'omitted'` answers as agents not built on the official SDKs do, and the client accepts every
-such answer, its messages read as their task's. What breaks a MUST is still refused with its rule
-(docs/protocol-checks.md#unary-answers): the fault lab's `foreign-message-ids` makes a message name another
-context or task than the one it belongs to, or a direct reply answer in another context than the send named.
+The optional ids of a message, over all three bindings (gRPC through the mock's gRPC mount) and (through
+vite.config.ts) every serializer style of the mock agent (docs/interop.md#serializer-styles). In the A2A v1.0
+proto `Message.context_id` and `Message.task_id` are optional, and A2A spec §3.4.1 lets an agent leave a
+context unassigned: the mock agent with `messageIds: 'omitted'` answers as agents not built on the official
+SDKs do, and the client accepts every such answer, its messages read as their task's. What breaks a MUST is
+still refused with its rule (docs/protocol-checks.md#unary-answers): the fault lab's `foreign-message-ids`
+makes a message name another context or task than the one it belongs to, or a direct reply answer in another
+context than the send named.
 */
 import { type FaultSpec, jsonRpcPath, type MessageIds, restPath } from '@surecall/mocks';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grpcBinding } from '../src/bindings/grpc/entry.js';
 import { type A2aClient, createClient } from '../src/client/client.js';
 import type { ProtocolBinding } from '../src/client/security.js';
 import { isClientError } from '../src/core/errors.js';
@@ -19,12 +21,12 @@ import type { Message } from '../src/protocol/message.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 import type { Task } from '../src/protocol/task.js';
 
-const bindings = ['JSONRPC', 'HTTP+JSON'] as const satisfies readonly ProtocolBinding[];
+const bindings = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const satisfies readonly ProtocolBinding[];
 const agents: Partial<Record<MessageIds, RunningMockAgent>> = {};
 
 beforeAll(async () => {
-  agents.set = await startMockAgent({ port: 0, stepMs: 0 });
-  agents.omitted = await startMockAgent({ port: 0, stepMs: 0, messageIds: 'omitted' });
+  agents.set = await startMockAgent({ port: 0, grpcPort: 0, stepMs: 0 });
+  agents.omitted = await startMockAgent({ port: 0, grpcPort: 0, stepMs: 0, messageIds: 'omitted' });
 });
 afterAll(async () => {
   await Promise.all(Object.values(agents).map((agent) => agent.close()));
@@ -41,10 +43,12 @@ function running(ids: MessageIds): RunningMockAgent {
 async function clientOf(ids: MessageIds, binding: ProtocolBinding): Promise<A2aClient> {
   const agent = running(ids);
   const { card, digest } = await fetchAgentCard({ cardUrl: agent.cardUrl, loopback: true });
+  const urls = { JSONRPC: `${agent.origin}${jsonRpcPath}`, 'HTTP+JSON': `${agent.origin}${restPath}` };
   return createClient({
     card,
     cardDigest: digest,
-    pin: { binding, url: `${agent.origin}${binding === 'JSONRPC' ? jsonRpcPath : restPath}` },
+    grpc: grpcBinding,
+    pin: { binding, url: binding === 'GRPC' ? (agent.grpcUrl ?? '') : urls[binding] },
     security: { kind: 'anonymous' },
   });
 }

@@ -1,15 +1,16 @@
 /**
 @module
-What the reference mock agent refuses and offers, as a client meets it over both bindings (and, through
-vite.config.ts, every serializer style): a part of a media type outside its input modes is refused with
-ContentTypeNotSupported before anything runs (A2A spec §3.1.1, -32005 and ErrorInfo
-`CONTENT_TYPE_NOT_SUPPORTED`, HTTP 400 over HTTP+JSON); `input N` stays INPUT_REQUIRED for N follow-ups;
-`files` answers raw and url file parts; with `extendedCardScope`, a token without that scope cannot read the
-extended card.
+What the reference mock agent refuses and offers, as a client meets it over all three bindings (gRPC through
+the mock's gRPC mount, `startMockAgent({ grpcPort })`; and, through vite.config.ts, every serializer style): a
+part of a media type outside its input modes is refused with ContentTypeNotSupported before anything runs (A2A
+spec §3.1.1, -32005 and ErrorInfo `CONTENT_TYPE_NOT_SUPPORTED`, HTTP 400 over HTTP+JSON); `input N` stays
+INPUT_REQUIRED for N follow-ups; `files` answers raw and url file parts; with `extendedCardScope`, a token
+without that scope cannot read the extended card.
 */
 import { jsonRpcPath, restPath } from '@surecall/mocks';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grpcBinding } from '../src/bindings/grpc/entry.js';
 import { type A2aClient, createClient } from '../src/client/client.js';
 import type { ProtocolBinding, TokenContext } from '../src/client/security.js';
 import { isClientError, RemoteError } from '../src/core/errors.js';
@@ -17,22 +18,24 @@ import { fetchAgentCard } from '../src/discovery/discovery.js';
 import type { Message, Part } from '../src/protocol/message.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 
-const bindings = ['JSONRPC', 'HTTP+JSON'] as const satisfies readonly ProtocolBinding[];
+const bindings = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const satisfies readonly ProtocolBinding[];
 const scope = 'card.extended';
 let agent: RunningMockAgent;
 
 beforeAll(async () => {
-  agent = await startMockAgent({ port: 0, stepMs: 0, extendedCardScope: scope });
+  agent = await startMockAgent({ port: 0, grpcPort: 0, stepMs: 0, extendedCardScope: scope });
 });
 afterAll(() => agent.close());
 
 /** A client whose token grants `scopes`: the mock reads a token as its scopes joined by `+`. */
 async function clientOf(binding: ProtocolBinding, scopes: readonly string[] = []): Promise<A2aClient> {
   const { card, digest } = await fetchAgentCard({ cardUrl: agent.cardUrl, loopback: true });
+  const urls = { JSONRPC: `${agent.origin}${jsonRpcPath}`, 'HTTP+JSON': `${agent.origin}${restPath}` };
   return createClient({
     card,
     cardDigest: digest,
-    pin: { binding, url: `${agent.origin}${binding === 'JSONRPC' ? jsonRpcPath : restPath}` },
+    grpc: grpcBinding,
+    pin: { binding, url: binding === 'GRPC' ? (agent.grpcUrl ?? '') : urls[binding] },
     security: {
       kind: 'bearer',
       scheme: 'bearer',
@@ -79,8 +82,9 @@ describe.each(bindings)('the reference agent over %s', (binding) => {
       kind: 'remote',
       reason: 'CONTENT_TYPE_NOT_SUPPORTED',
       remoteCode: -32005,
-      // The v1.0.1 table: HTTP 400 INVALID_ARGUMENT over HTTP+JSON; JSON-RPC errors travel in a 200.
-      httpStatus: binding === 'HTTP+JSON' ? 400 : 200,
+      // The v1.0.1 table: HTTP 400 INVALID_ARGUMENT over HTTP+JSON; JSON-RPC errors travel in a 200; a gRPC
+      // refusal is its status, with no HTTP status (docs/protocol-checks.md#grpc, `grpc.remote`).
+      httpStatus: { JSONRPC: 200, 'HTTP+JSON': 400, GRPC: undefined }[binding],
     });
     expect(error.remote?.message).toMatch(/^this agent reads only /);
     expect(agent.executions.total()).toBe(before);
@@ -154,7 +158,7 @@ describe.each(bindings)('the reference agent over %s', (binding) => {
       (await clientOf(binding, ['tasks.read'])).getExtendedAgentCard(),
     );
     expect(refused).toMatchObject({ kind: 'remote', reason: 'unidentified', dispatched: true });
-    expect(refused.httpStatus).toBe(binding === 'HTTP+JSON' ? 403 : 200);
+    expect(refused.httpStatus).toBe({ JSONRPC: 200, 'HTTP+JSON': 403, GRPC: undefined }[binding]);
     expect(refused.remote?.message).toBe(`GetExtendedAgentCard needs a token that grants the scope ${scope}`);
     const card = await (await clientOf(binding, [scope])).getExtendedAgentCard();
     expect(card.description).toMatch(/extended card/);

@@ -1,14 +1,16 @@
 /**
 @module
 A peer's own error text reaches the caller as inert, bounded data (`RemoteError.remote`,
-ARCHITECTURE.md#errors) and nowhere else: the mock agent's TaskNotFound over both bindings (and, through
-vite.config.ts, every serializer style), then a hostile peer on loopback whose refusals hold line breaks,
-escapes, bidi controls, 1 MB of details and the token the call sent. The text is escaped, cut and masked, and
-never in an error's message, stack, `JSON.stringify`, `util.inspect` or an inspector event.
+ARCHITECTURE.md#errors) and nowhere else: the mock agent's TaskNotFound over all three bindings (gRPC through
+its gRPC mount; and, through vite.config.ts, every serializer style), then a hostile peer on loopback whose
+refusals hold line breaks, escapes, bidi controls, 1 MB of details and the token the call sent. The text is
+escaped, cut and masked, and never in an error's message, stack, `JSON.stringify`, `util.inspect` or an
+inspector event.
 */
 import { inspect } from 'node:util';
 import { type RunningMockAgent, startMockAgent } from '@surecall/mocks/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grpcBinding } from '../src/bindings/grpc/entry.js';
 import { createClient } from '../src/client/client.js';
 import type { ClientEvent } from '../src/client/events.js';
 import type { ProtocolBinding } from '../src/client/security.js';
@@ -25,11 +27,13 @@ import {
 } from './support/hostile-peer.js';
 
 const bindings = ['JSONRPC', 'HTTP+JSON'] as const satisfies readonly ProtocolBinding[];
+// The mock agent serves gRPC too, its refusal a google.rpc.Status; the hostile peer below answers HTTP only.
+const mockBindings = [...bindings, 'GRPC'] as const satisfies readonly ProtocolBinding[];
 let agent: RunningMockAgent;
 let peer: HostilePeer;
 
 beforeAll(async () => {
-  agent = await startMockAgent({ port: 0, stepMs: 0 });
+  agent = await startMockAgent({ port: 0, grpcPort: 0, stepMs: 0 });
   peer = await startHostilePeer();
 });
 afterAll(async () => {
@@ -65,13 +69,14 @@ function printed(error: ClientError, events: readonly ClientEvent[]): string {
   ].join('\n');
 }
 
-describe.each(bindings)("the mock agent's TaskNotFound over %s", (binding) => {
+describe.each(mockBindings)("the mock agent's TaskNotFound over %s", (binding) => {
   it("hands the agent's own words to the caller as `remote`, and only there", async () => {
     const { card, digest } = await fetchAgentCard({ cardUrl: agent.cardUrl, loopback: true });
     const url = card.supportedInterfaces.find((entry) => entry.protocolBinding === binding)?.url ?? '';
     const client = createClient({
       card,
       cardDigest: digest,
+      grpc: grpcBinding,
       pin: { binding, url },
       security: { kind: 'anonymous' },
     });

@@ -95,6 +95,42 @@ describe('what the gRPC binding sends', () => {
     expect(error).toMatchObject({ kind: 'authorization', reason: 'unavailable', dispatched: false });
   });
 
+  it('a token provider that outlives requestTimeoutMs is timeout, never dispatched (fake time)', async () => {
+    const before = peer.calls.length;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const pending = failure(
+      bindingOf(resolveLimits({ requestTimeoutMs: 5_000 })).unary(
+        'getTask',
+        { id: 'task-1' },
+        { authorize: () => new Promise<string>(() => undefined) },
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await pending).toMatchObject({ kind: 'transport', reason: 'timeout', dispatched: false });
+    expect(peer.calls.length).toBe(before);
+  });
+
+  it("the token provider's signal aborts with the caller's, and the call is aborted, never dispatched", async () => {
+    const controller = new AbortController();
+    let handed: AbortSignal | undefined;
+    const pending = failure(
+      bindingOf().unary(
+        'getTask',
+        { id: 'task-1' },
+        {
+          signal: controller.signal,
+          authorize: (signal) => {
+            handed = signal;
+            controller.abort();
+            return new Promise<string>(() => undefined);
+          },
+        },
+      ),
+    );
+    expect(await pending).toMatchObject({ kind: 'request', reason: 'aborted', dispatched: false });
+    expect(handed?.aborted).toBe(true);
+  });
+
   it('a peer that cannot be reached fails before anything is sent: network, not dispatched', async () => {
     const closed = await startGrpcPeer();
     const url = closed.url;

@@ -10,6 +10,7 @@ import { idempotencyExtensionUri, jsonRpcPath, restPath } from '@surecall/mocks'
 import { createMockAgentServer } from '@surecall/mocks/node';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { grpcBinding } from '../../src/bindings/grpc/entry.js';
 import type { A2aClient } from '../../src/client/client.js';
 import type { InterfacePin } from '../../src/client/pin.js';
 import type { TokenContext } from '../../src/client/security.js';
@@ -619,6 +620,29 @@ describe('interface selection and pins (docs/protocol-checks.md#discovery-steps,
     expect(client.binding).toBe('HTTP+JSON');
     await expect(client.listTasks({})).resolves.toBeDefined();
   });
+
+  // A bare `host:port` is no URL: a name reads as a scheme with no host, an address as nothing at all.
+  it.each([
+    ['agent.test:443', 'missing-host'],
+    ['127.0.0.1:50051', 'invalid-url'],
+  ])(
+    'given the gRPC binding, refuses a bare gRPC interface %s it would select, and such a pin: %s (ARCHITECTURE.md#the-grpc-binding)',
+    async (bare, detail) => {
+      serveCard(cardWith({ supportedInterfaces: [iface(bare, 'GRPC'), iface(jsonRpcUrl)] }));
+      // Without the binding the interface is skipped (above); with it, it is the one selected, and its URL is
+      // no endpoint the rules can read.
+      expect(await failure(discover(options({ grpc: grpcBinding })))).toMatchObject({
+        reason: 'NoSupportedInterface',
+        detail,
+      });
+      const pins: InterfacePin[] = [jsonRpcPin, { binding: 'GRPC', url: bare }];
+      expect(await failure(discover(options({ grpc: grpcBinding, pins })))).toMatchObject({
+        reason: 'InterfacePinMismatch',
+        detail,
+        option: 'pins.1.url',
+      });
+    },
+  );
 
   it('takes a card that passes the 1.0 contract, whatever else it says: a top-level protocolVersion of 0.3 included', async () => {
     // A card can serve both generations (the v0.3 members beside supportedInterfaces): the 1.0 contract

@@ -20,7 +20,8 @@ import {
 import { AuthorizationError, ExchangeError, RequestError, TransportError } from '../../core/errors.js';
 import type { Limits } from '../../core/limits.js';
 import type { AnswerHead, CallContext } from '../binding.js';
-import { type Cancelled, type GrpcEnd, type GrpcTrailers, grpcFailure } from './status.js';
+import { type GrpcEnd, type GrpcTrailers, grpcFailure } from './status.js';
+import { type Watch, watch } from './watch.js';
 
 /** The target of an interface URL: `host:port` and whether the channel uses TLS. */
 export type GrpcTarget = { readonly address: string; readonly secure: boolean; readonly url: string };
@@ -43,48 +44,6 @@ export type GrpcMessages = {
 
 // RFC 6750, §2.1: b64token, as the HTTP bindings send it (wire/http.ts).
 const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
-
-/** The call's clock and cancellation: one deadline, the caller's signal, and why the call was cancelled. */
-type Watch = {
-  readonly signal: AbortSignal;
-  why: Cancelled | undefined;
-  arm(ms: number, why: Cancelled): void;
-  /** Stops the clock without ending the call: an established stream waits for its reader without a bound. */
-  disarm(): void;
-  stop(): void;
-};
-
-function watch(caller: AbortSignal | undefined): Watch {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const state: Watch = {
-    signal: controller.signal,
-    why: undefined,
-    arm(ms, why) {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        state.why ??= why;
-        controller.abort();
-      }, ms);
-    },
-    disarm() {
-      clearTimeout(timer);
-    },
-    stop() {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
-    },
-  };
-  const onAbort = () => {
-    state.why ??= 'aborted';
-    controller.abort();
-  };
-  if (caller?.aborted === true) {
-    onAbort();
-  }
-  caller?.addEventListener('abort', onAbort, { once: true });
-  return state;
-}
 
 /**
 What ends a call before it was sent: nothing reached the peer (docs/protocol-checks.md#dispatch-and-timing).
@@ -141,14 +100,15 @@ async function metadataOf(call: GrpcCall, target: GrpcTarget, clock: Watch): Pro
   if (context.authorize !== undefined) {
     let token: unknown;
     try {
+      const signal = clock.signal();
       token = await Promise.race([
-        Promise.resolve().then(() => context.authorize?.(clock.signal)),
-        new Promise((_, reject) => clock.signal.addEventListener('abort', reject, { once: true })),
+        Promise.resolve().then(() => context.authorize?.(signal)),
+        new Promise((_, reject) => clock.onCancel(reject)),
       ]);
     } catch {
       // docs/protocol-checks.md#token-provider: a provider that fails or outlives the deadline is
       // `unavailable`, never dispatched.
-      throw clock.signal.aborted ? beforeDispatch(clock) : new AuthorizationError('unavailable');
+      throw clock.why !== undefined ? beforeDispatch(clock) : new AuthorizationError('unavailable');
     }
     if (typeof token !== 'string' || !bearerToken.test(token)) {
       throw new AuthorizationError('unavailable');
@@ -169,12 +129,11 @@ function ready(client: Client, clock: Watch): Promise<void> {
     return Promise.resolve();
   }
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(beforeDispatch(clock));
-    clock.signal.addEventListener('abort', onAbort, { once: true });
+    // A promise settles once: a cancel after the channel connected changes nothing.
+    clock.onCancel(() => reject(beforeDispatch(clock)));
     // grpc-js gives up at the deadline passed; ours is the watch's, so the wait is bounded by it.
     client.waitForReady(Number.POSITIVE_INFINITY, (error) => {
-      clock.signal.removeEventListener('abort', onAbort);
-      if (clock.signal.aborted) {
+      if (clock.why !== undefined) {
         reject(beforeDispatch(clock));
       } else if (error === undefined || error === null) {
         resolve();
@@ -243,7 +202,7 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
       throw new RequestError('body-too-large');
     }
     clock.arm(limits.requestTimeoutMs, 'timeout');
-    if (clock.signal.aborted) {
+    if (clock.why !== undefined) {
       throw beforeDispatch(clock);
     }
     const prepared = await metadataOf(call, target, clock);
@@ -277,10 +236,7 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
             },
           );
           shown(pending, head);
-          clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
-          if (clock.signal.aborted) {
-            pending.cancel();
-          }
+          clock.onCancel(() => pending.cancel());
         });
       } finally {
         clock.stop();
@@ -307,10 +263,7 @@ export function openGrpcChannel(target: GrpcTarget, limits: Limits): GrpcChannel
       // Read from the start: a trailers-only refusal emits its head and its error in one turn, before an
       // awaited establishment could hand the stream to a reader, and an error nobody listens to is thrown.
       const read = readerOf(pending);
-      clock.signal.addEventListener('abort', () => pending.cancel(), { once: true });
-      if (clock.signal.aborted) {
-        pending.cancel();
-      }
+      clock.onCancel(() => pending.cancel());
       try {
         await established(pending);
       } catch (error) {

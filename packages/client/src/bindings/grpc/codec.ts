@@ -58,7 +58,34 @@ export type GrpcCodec = {
   status(bytes: Uint8Array): GrpcStatusDetails | undefined;
 };
 
-function registry(): Registry {
+/**
+The A2A proto's messages (with `google.rpc.Status` and `ErrorInfo`) in one registry, and a lookup that fails
+loudly for a name the proto does not hold: the client's codec reads through it, and so does the mock agent's
+gRPC mount (`@surecall/mocks/grpc`), so both read and write exactly the same messages.
+*/
+export type GrpcRegistry = {
+  /** The registry, for `fromJson`/`toJson` options and `anyUnpack`. */
+  readonly types: Registry;
+  /**
+  The descriptor of message `name`.
+  @throws TypeError when the proto has no such message (a programming error: the operation table names only
+    messages of the descriptor, protocol/grpc-service.ts).
+  */
+  message(name: string): DescMessage;
+};
+
+/**
+Builds the registry of the committed descriptors (`protocol/grpc-descriptor.ts`,
+ARCHITECTURE.md#the-grpc-binding)
+over the well-known types they import.
+
+@example
+```ts
+const { message } = createGrpcRegistry();
+message('lf.a2a.v1.GetTaskRequest').typeName; // 'lf.a2a.v1.GetTaskRequest'
+```
+*/
+export function createGrpcRegistry(): GrpcRegistry {
   const imports = [
     file_google_protobuf_any,
     file_google_protobuf_empty,
@@ -67,20 +94,21 @@ function registry(): Registry {
   ];
   const resolve = (name: string) => imports.find((file) => file.proto.name === name);
   const file = (base64: string) => fromBinary(FileDescriptorProtoSchema, base64Decode(base64));
-  return createFileRegistry(
+  const types = createFileRegistry(
     createFileRegistry(file(a2aProtoDescriptor), resolve),
     createFileRegistry(file(statusProtoDescriptor), resolve),
     createFileRegistry(file(errorDetailsProtoDescriptor), resolve),
   );
-}
-
-function message(types: Registry, name: string): DescMessage {
-  const desc = types.getMessage(name);
-  if (desc === undefined) {
-    // The operation table names only messages of the descriptor (protocol/grpc-service.ts).
-    throw new TypeError(`no message ${name} in the A2A descriptor`);
-  }
-  return desc;
+  return {
+    types,
+    message(name) {
+      const desc = types.getMessage(name);
+      if (desc === undefined) {
+        throw new TypeError(`no message ${name} in the A2A descriptor`);
+      }
+      return desc;
+    },
+  };
 }
 
 const notProtobuf = () =>
@@ -97,11 +125,11 @@ codec.decode('lf.a2a.v1.GetTaskRequest', bytes); // { id: 'task-1' }
 ```
 */
 export function createGrpcCodec(): GrpcCodec {
-  const types = registry();
-  const statusType = message(types, 'google.rpc.Status');
+  const { types, message } = createGrpcRegistry();
+  const statusType = message('google.rpc.Status');
   return {
     encode(type, value) {
-      const desc = message(types, type);
+      const desc = message(type);
       try {
         return toBinary(desc, fromJson(desc, value as ProtoJsonValue, { registry: types }));
       } catch (cause) {
@@ -109,7 +137,7 @@ export function createGrpcCodec(): GrpcCodec {
       }
     },
     decode(type, bytes) {
-      const desc = message(types, type);
+      const desc = message(type);
       try {
         return toJson(desc, fromBinary(desc, bytes), { registry: types }) as JsonValue;
       } catch {
@@ -132,7 +160,7 @@ export function createGrpcCodec(): GrpcCodec {
             ? { '@type': any.typeUrl }
             : ({
                 '@type': any.typeUrl,
-                ...(toJson(message(types, unpacked.$typeName), unpacked) as Record<string, JsonValue>),
+                ...(toJson(message(unpacked.$typeName), unpacked) as Record<string, JsonValue>),
               } as JsonValue);
         });
         return { code: status.code, message: status.message, details };

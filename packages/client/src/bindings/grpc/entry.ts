@@ -9,6 +9,10 @@ import type { GrpcBindingProvider } from '../binding.js';
 import { createGrpcBinding } from './binding.js';
 
 export type { GrpcBindingProvider } from '../binding.js';
+export type { GrpcRegistry } from './codec.js';
+// The registry the binding's codec reads through, for a peer of ours that must write the same messages (the
+// mock agent's gRPC mount); the codec itself stays internal.
+export { createGrpcRegistry } from './codec.js';
 
 /**
 The gRPC binding, to hand to `discover()` or `createClient()` as `grpc`.
@@ -18,9 +22,12 @@ The gRPC binding, to hand to `discover()` or `createClient()` as `grpc`.
 import { discover } from '@surecall/client';
 import { grpcBinding } from '@surecall/client/grpc';
 
-const client = await discover('https://agent.example', {
+const client = await discover({
+  cardUrl: 'https://agent.example/.well-known/agent-card.json',
   grpc: grpcBinding,
   pins: [{ binding: 'GRPC', url: 'https://agent.example' }],
+  security: { kind: 'anonymous' },
+  trust: { kind: 'tls' },
 });
 ```
 */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nameOperation, RemoteError } from '../../core/errors.js';
 import { errorDomain, errorInfoType } from '../../protocol/error-codes.js';
 import { grpcTarget } from './binding.js';
 import { createGrpcCodec } from './codec.js';
@@ -136,6 +137,27 @@ describe('grpcFailure (docs/protocol-checks.md#grpc)', () => {
     // No remote text reaches the error (ARCHITECTURE.md#errors).
     expect(JSON.stringify(error)).not.toContain('remote words');
     expect(error.message).not.toContain('remote words');
+  });
+});
+
+describe("a gRPC refusal's own words (ARCHITECTURE.md#errors)", () => {
+  it('are the status message and its details, masked, as the HTTP bindings keep an error body', () => {
+    const bytes = codec.encode('google.rpc.Status', {
+      code: 5,
+      message: 'no task t-1 for tok',
+      details: [{ '@type': errorInfoType, reason: 'TASK_NOT_FOUND', domain: errorDomain }],
+    });
+    const error = grpcFailure(fromPeer(5, bytes), { established: false, why: undefined, trailers });
+    expect(error).toBeInstanceOf(RemoteError);
+    nameOperation(error, 'GetTask', false, 'tok');
+    expect((error as RemoteError).remote).toEqual({
+      message: 'no task t-1 for [credential]',
+      details: `[{"@type":"${errorInfoType}","reason":"TASK_NOT_FOUND","domain":"${errorDomain}"}]`,
+      truncated: false,
+    });
+    // Never in the message, nor in what the error prints.
+    expect(error.message).not.toContain('no task');
+    expect(JSON.stringify(error)).not.toContain('no task');
   });
 });
 

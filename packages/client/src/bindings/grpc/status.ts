@@ -11,10 +11,12 @@ import {
   HttpProtocolError,
   InvalidResponseError,
   RemoteError,
+  remoteTexts,
   TransportError,
 } from '../../core/errors.js';
 import { optionalMembers } from '../../core/optional-members.js';
 import { errorFromDetails } from '../../protocol/error-envelope.js';
+import { remoteText } from '../remote-error.js';
 import type { GrpcStatusDetails } from './codec.js';
 
 /** Why the client itself ended a call: its deadline, the idle bound, the caller, or an answer too large. */
@@ -86,11 +88,15 @@ function remote(end: GrpcEnd, trailers: GrpcTrailers): ExchangeError {
   const info = errorFromDetails(status.details);
   const name = grpcCodeNames[end.code];
   const agreed = info !== undefined && (info.status === name || info.legacyStatus === name);
-  return new RemoteError({
+  const error = new RemoteError({
     dispatched: true,
     ...(info === undefined ? {} : { reason: info.reason }),
     ...optionalMembers({ remoteCode: agreed ? info.code : undefined }),
   });
+  // The peer's own words, as the HTTP bindings keep an error body's (ARCHITECTURE.md#errors): the status's
+  // message and its details, masked, cut and escaped when the caller reads them.
+  remoteTexts.set(error, remoteText({ message: status.message, details: status.details }));
+  return error;
 }
 
 /**
