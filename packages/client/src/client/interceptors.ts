@@ -46,6 +46,10 @@ export function callHooks(
   context: RequestContext,
 ): CallHooks {
   const interceptors = resolved.interceptors ?? [];
+  // Without an `after` nobody reads an answer's head, so it is neither copied nor frozen: a request of a
+  // client whose interceptors only add headers (`@surecall/client/otel`'s among them) goes straight to its
+  // fetch.
+  const observed = interceptors.some((hook) => hook.after);
   let full: HeaderContext | undefined;
   const answered: AnswerHead = (response) => {
     const answer: InterceptorAnswer = Object.freeze({
@@ -77,10 +81,15 @@ export function callHooks(
         }
       }
       // A binding that answers without `fetch` (gRPC) shows the answer's head itself.
-      target.observe?.(answered);
+      if (observed) {
+        target.observe?.(answered);
+      }
       return headers;
     },
     // Called as a plain function: a browser's fetch refuses any other `this` (wire/http.ts).
-    fetch: async (input, init) => answered(await (resolved.fetch ?? globalThis.fetch)(input, init)),
+    fetch: async (input, init) => {
+      const response = await (resolved.fetch ?? globalThis.fetch)(input, init);
+      return observed ? answered(response) : response;
+    },
   };
 }

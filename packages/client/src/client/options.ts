@@ -163,7 +163,8 @@ export type ClientOptions = {
   readonly headers?: HeadersOption;
   /**
   The `fetch` every request goes through (a proxy agent, an mTLS dispatcher, a test double): called as a plain
-  function with ky's `Request` and an init carrying the body and the deadline's signal. Without one,
+  function with the request's URL and an init carrying its method, headers, body, the deadline's signal and
+  `redirect: 'manual'`, as a plain `fetch(url, init)` call is made. Without one,
   `globalThis.fetch` as it is when each request leaves, so MSW installed later still applies. @default
   undefined
   */

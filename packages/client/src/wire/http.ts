@@ -136,11 +136,11 @@ async function resolveToken(
 /**
 The options of the one ky instance (`http` below), which never change: ky 2 retries GETs on network errors,
 ends its 10 s timeout at the headers and throws on an error status, all ours to decide. A call adds its
-method, from which ky builds a `Request`, and a `fetch` that sets the headers on that `Request` and sends it
-with the body and the deadline's signal. Given to ky, the body would be piped through an identity stream when
-`fetch` wraps that `Request` again; the signal would be combined with ky's own controller; and the headers,
-already checked and lowercase, would be copied through ky's defaults, its call options, its `content-type`
-probe and the `Request`: all per call, and all unused here.
+method, from which ky builds a `Request`, and a `fetch` that sends the request's URL with its method, headers,
+body, the deadline's signal and `redirect: 'manual'`. Given to ky, the body would be piped through an identity
+stream when `fetch` wraps ky's `Request` again; the signal would be combined with ky's own controller; and the
+headers, already checked and lowercase, would be copied through ky's defaults, its call options, its
+`content-type` probe and the `Request`: all per call, and all unused here.
 */
 export const kyOptions = Object.freeze({
   retry: 0,
@@ -170,7 +170,6 @@ export async function dispatch(
   }
   const deadline = startDeadline(request.signal, request.limits.requestTimeoutMs);
   let dispatched = false;
-  let unbuilt = false;
   try {
     if (request.authorize !== undefined) {
       headers['authorization'] = `Bearer ${await resolveToken(request.authorize, deadline)}`;
@@ -180,17 +179,8 @@ export async function dispatch(
       pending = http(request.url, {
         method: request.method,
         // Looked up per call, never captured at load, so that MSW and instrumentation see every request.
-        fetch: (input, init) => {
+        fetch: () => {
           if (deadline.signal.aborted) {
-            return Promise.reject(halted);
-          }
-          try {
-            // ky hands its fetch the Request it built.
-            for (const [name, value] of Object.entries(headers)) {
-              (input as Request).headers.set(name, value);
-            }
-          } catch {
-            unbuilt = true;
             return Promise.reject(halted);
           }
           dispatched = true;
@@ -200,10 +190,15 @@ export async function dispatch(
             // An observer never changes the outcome of an exchange.
           }
           // Called as a plain function, never as a method of the request: a browser's fetch refuses any other
-          // `this`.
+          // `this`. Given the URL and the whole init rather than ky's `Request`, from which `fetch` would
+          // build a second `Request` (Fetch standard, "fetch" step 2), copying it and its headers: the
+          // headers, already checked (`request-headers.ts`, `extra-headers.ts`), go into the one `fetch`
+          // builds.
           const send = request.fetch ?? globalThis.fetch;
-          return send(input, {
-            ...init,
+          return send(request.url, {
+            method: request.method,
+            headers,
+            redirect: 'manual',
             signal: deadline.signal,
             ...optionalMembers({ body }),
           });
@@ -216,13 +211,8 @@ export async function dispatch(
     try {
       response = await pending;
     } catch (error) {
-      // Before dispatch the only ways to fail are the guards above: a `Request` that refused the headers, or
-      // the caller aborted first.
-      throw dispatched
-        ? dispatchedFailure(deadline, 'network', error)
-        : unbuilt
-          ? invalidRequest()
-          : new RequestError('aborted');
+      // Before dispatch the only way to fail is the guard above: the caller aborted first.
+      throw dispatched ? dispatchedFailure(deadline, 'network', error) : new RequestError('aborted');
     }
     // A browser hides a manual redirect as an opaque-redirect response, whose status is always 0 (Fetch
     // standard).

@@ -61,8 +61,8 @@ already checked by `extraHeadersOf` (`extra-headers.ts`: none of them reserved, 
 the binding's (`A2A-Extensions`), then the protocol's own, which nothing before can replace:
 `A2A-Version: 1.0` (unless `a2aVersion: false`), `Accept` from `accept`, `Content-Type` only with a body.
 `Authorization` is added later, from the token provider only. A plain object, not a `Headers`: the exchange
-sets them one by one on the `Request` ky builds (`http.ts`), so building a `Headers` here too would only add a
-copy per request.
+hands it to `fetch` in the init (`http.ts`), which fills the one `Request` it builds from it, so building a
+`Headers` here too would only add a copy per request.
 
 @throws RequestError `invalid-params` `headers` (nothing was sent) when a binding header is no RFC 9110 field.
 @example

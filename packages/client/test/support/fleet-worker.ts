@@ -96,9 +96,8 @@ async function main(): Promise<void> {
   // ledger writes the outcome (and so ends the lease). The record is named by the message's text.
   const send = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
-    // The client hands fetch a body-less Request and the body as a string in `init` (wire/http.ts).
-    const body =
-      typeof init?.body === 'string' ? init.body : input instanceof Request ? await input.clone().text() : '';
+    // The client hands fetch the URL and the body as a string in `init` (wire/http.ts).
+    const body = typeof init?.body === 'string' ? init.body : '';
     const named = /"method":"SendMessage".*"text":"task [a-z]+ (\d+)"/.exec(body);
     const id = named === null ? undefined : `${prefix}-${named[1]}`;
     if (id !== undefined) {
