@@ -17,7 +17,7 @@ still names that very inode: a writer whose lock was taken over finds out before
 */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { type FileHandle, link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, open, rename, stat, unlink } from 'node:fs/promises';
 import { LedgerError } from '../core/errors.js';
 import { judgeHolder, type LockContent, lockHeartbeatMs, thisProcess } from './lock-holder.js';
 import { refusal } from './refusal-hints.js';
@@ -109,29 +109,57 @@ function privatePath(path: string): string {
 
 // Writes the content to a private file, synced so that even a power loss cannot leave an empty lock, and
 // hard-links it into place: `link` fails with EEXIST when a lock exists, so the lock appears complete or not
-// at all.
-async function place(path: string, content: LockContent): Promise<boolean> {
+// at all. The handle it answers is the private file's own, opened before the link: opening the path after it
+// could find it briefly empty, or another contender's file, while a contender that judged an earlier stale
+// lock moves ours aside and back (removeStale).
+async function place(path: string, content: LockContent): Promise<FileHandle | undefined> {
   const temporary = privatePath(path);
-  await writeFile(temporary, JSON.stringify(content), { flag: 'wx', flush: true });
+  const handle = await open(temporary, 'wx');
+  let placed = false;
   try {
+    await handle.writeFile(JSON.stringify(content));
+    await handle.sync();
     await link(temporary, path);
-    return true;
+    placed = true;
+    return handle;
   } catch (error) {
     if (code(error) === 'EEXIST') {
-      return false;
+      return undefined;
     }
     throw error;
   } finally {
+    if (!placed) {
+      await handle.close();
+    }
     await unlink(temporary);
   }
 }
 
+type FileIdentity = { readonly ino: number; readonly dev: number };
+
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.ino === b.ino && a.dev === b.dev;
+}
+
 /**
-Removes a stale lock, but only the very file judged stale: it is renamed aside, and its inode compared with
-the one the caller still holds open (so that inode cannot have been reused). If a contender replaced the lock
-in between, the moved file is the contender's live lock, so it is put back when the place is still free.
+Removes a stale lock, but only the very file judged stale, whose inode the caller still holds open (so it
+cannot have been reused). A path that already names another file is left alone: a contender replaced the
+stale lock, and moving its live lock even for a moment lets a third contender place one too. Otherwise the
+file is renamed aside and compared once more; if a contender replaced the lock between the two looks, the
+moved file is its live lock, so it is put back when the place is still free.
 */
 export async function removeStale(path: string, staleInode: number, staleDevice: number): Promise<void> {
+  const stale = { ino: staleInode, dev: staleDevice };
+  try {
+    if (!sameFile(await stat(path), stale)) {
+      return;
+    }
+  } catch (error) {
+    if (code(error) === 'ENOENT') {
+      return;
+    }
+    throw error;
+  }
   const aside = privatePath(path);
   try {
     await rename(path, aside);
@@ -141,8 +169,7 @@ export async function removeStale(path: string, staleInode: number, staleDevice:
     }
     throw error;
   }
-  const moved = await stat(aside);
-  if (moved.ino !== staleInode || moved.dev !== staleDevice) {
+  if (!sameFile(await stat(aside), stale)) {
     await link(aside, path).catch(() => undefined);
   }
   await unlink(aside);
@@ -193,8 +220,9 @@ export async function acquireLock(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
       const content = await ownContent(fence, token, beat);
-      if (await place(path, content)) {
-        return hold(path, await open(path, 'r'), content, beat);
+      const placed = await place(path, content);
+      if (placed !== undefined) {
+        return hold(path, placed, content, beat);
       }
       const handle = await open(path, 'r').catch((error: unknown) => {
         if (code(error) === 'ENOENT') {
@@ -243,7 +271,7 @@ type Held = {
   readonly path: string;
   handle: FileHandle;
   content: LockContent;
-  identity: { readonly ino: number; readonly dev: number };
+  identity: FileIdentity;
   readonly heartbeat: ReturnType<typeof setInterval>;
 };
 
@@ -286,7 +314,7 @@ async function refresh(held: Held): Promise<void> {
 function ours(held: Held): boolean {
   try {
     const current = statSync(held.path);
-    return current.ino === held.identity.ino && current.dev === held.identity.dev;
+    return sameFile(current, held.identity);
   } catch (error) {
     if (code(error) === 'ENOENT') {
       return false;
@@ -309,9 +337,18 @@ async function raise(held: Held, minimum: number): Promise<void> {
   const next = { ...held.content, fence: minimum };
   const temporary = privatePath(held.path);
   try {
-    await writeFile(temporary, JSON.stringify(next), { flag: 'wx', flush: true });
-    await rename(temporary, held.path);
-    const replacement = await open(held.path, 'r');
+    // The replacement's handle is the private file's own, as in place(): opened before the rename, it names
+    // the file this holder wrote, whatever the path names a moment later.
+    const replacement = await open(temporary, 'wx');
+    try {
+      await replacement.writeFile(JSON.stringify(next));
+      await replacement.sync();
+      await rename(temporary, held.path);
+    } catch (error) {
+      await replacement.close();
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
     await held.handle.close();
     held.handle = replacement;
     held.identity = await held.handle.stat();
