@@ -107,6 +107,21 @@ function privatePath(path: string): string {
   return `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
 }
 
+// A lock's content in a new private file, synced, its handle kept open: the handle names the file this
+// process wrote, whatever the lock path names later.
+async function writePrivate(temporary: string, content: LockContent): Promise<FileHandle> {
+  const handle = await open(temporary, 'wx');
+  try {
+    await handle.writeFile(JSON.stringify(content));
+    await handle.sync();
+    return handle;
+  } catch (error) {
+    await handle.close();
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}
+
 // Writes the content to a private file, synced so that even a power loss cannot leave an empty lock, and
 // hard-links it into place: `link` fails with EEXIST when a lock exists, so the lock appears complete or not
 // at all. The handle it answers is the private file's own, opened before the link: opening the path after it
@@ -114,11 +129,9 @@ function privatePath(path: string): string {
 // lock moves ours aside and back (removeStale).
 async function place(path: string, content: LockContent): Promise<FileHandle | undefined> {
   const temporary = privatePath(path);
-  const handle = await open(temporary, 'wx');
+  const handle = await writePrivate(temporary, content);
   let placed = false;
   try {
-    await handle.writeFile(JSON.stringify(content));
-    await handle.sync();
     await link(temporary, path);
     placed = true;
     return handle;
@@ -337,12 +350,8 @@ async function raise(held: Held, minimum: number): Promise<void> {
   const next = { ...held.content, fence: minimum };
   const temporary = privatePath(held.path);
   try {
-    // The replacement's handle is the private file's own, as in place(): opened before the rename, it names
-    // the file this holder wrote, whatever the path names a moment later.
-    const replacement = await open(temporary, 'wx');
+    const replacement = await writePrivate(temporary, next);
     try {
-      await replacement.writeFile(JSON.stringify(next));
-      await replacement.sync();
       await rename(temporary, held.path);
     } catch (error) {
       await replacement.close();
