@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Handle } from '../src/faults/fault-types.js';
-import { type LoopbackServer, listenLoopback } from '../src/http/server.js';
+import { type LoopbackServer, listenLoopback, requestLogLength } from '../src/http/server.js';
 
 function deferred<T = void>() {
   let resolve: (value: T) => void = () => undefined;
@@ -368,5 +368,68 @@ describe('listenLoopback', () => {
     running = undefined;
     await expect(reading).rejects.toThrow(TypeError);
     await expect(fetch(server.origin)).rejects.toThrow(TypeError);
+  });
+
+  it('names the connection that carried each request in GET /__requests, behind the token', async () => {
+    const seen: string[] = [];
+    const server = await serve(async (request) => {
+      seen.push(new URL(request.url).pathname);
+      return new Response('ok');
+    });
+    // Two keep-alive connections, each held by one agent: every request of an agent rides its connection.
+    const agents = [
+      new Agent({ keepAlive: true, maxSockets: 1 }),
+      new Agent({ keepAlive: true, maxSockets: 1 }),
+    ];
+    const get = (agent: Agent, path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port: server.port, path, agent, headers },
+          (answer) => {
+            let body = '';
+            answer.setEncoding('utf8');
+            answer.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    const [first, second] = agents as [Agent, Agent];
+    try {
+      await get(first, '/a');
+      await get(second, '/b');
+      await get(first, '/x/../c');
+      expect((await get(second, '/__requests')).status).toBe(401);
+      const logged = await get(second, '/__requests', { 'x-surecall-mock-token': server.token });
+      expect(logged.status).toBe(200);
+      // The refused read is not logged (it never passed the token check), this one is, by its connection.
+      expect(JSON.parse(logged.body)).toEqual({
+        requests: [
+          { number: 1, connection: 1, method: 'GET', path: '/a' },
+          { number: 2, connection: 2, method: 'GET', path: '/b' },
+          { number: 3, connection: 1, method: 'GET', path: '/c' },
+          { number: 4, connection: 2, method: 'GET', path: '/__requests' },
+        ],
+      });
+      // The log reaches the handler never: it is the mount's own route.
+      expect(seen).toEqual(['/a', '/b', '/c']);
+      for (let index = 0; index < requestLogLength + 5; index += 1) {
+        await get(first, `/n${index}`);
+      }
+      const bounded = JSON.parse(
+        (await get(first, '/__requests', { 'x-surecall-mock-token': server.token })).body,
+      ) as { requests: { number: number; path: string }[] };
+      expect(bounded.requests).toHaveLength(requestLogLength);
+      expect(bounded.requests.at(-1)?.path).toBe('/__requests');
+      // 74 admitted in all: the four above and /n0 to /n5 went.
+      expect(bounded.requests[0]).toMatchObject({ number: 11, path: '/n6' });
+    } finally {
+      for (const agent of agents) {
+        agent.destroy();
+      }
+    }
   });
 });

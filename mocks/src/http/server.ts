@@ -17,6 +17,13 @@ The server keeps websites the user happens to visit out (docs/interop.md#loopbac
 - every path under `/__` (the fault lab's control routes) needs the per-run token in `x-surecall-mock-token`,
   else 401. A custom header cannot ride on a cross-site "simple" request, so a foreign page cannot even try
   without a preflight, which it fails.
+
+Only a real wire has connections, so this mount alone adds a control route of its own, `GET /__requests`:
+`{ "requests": [{ "number": n, "connection": c, "method": "POST", "path": "/a2a/jsonrpc" }, …] }`, the last
+{@link requestLogLength} requests it admitted, oldest first, each numbered in the order they came and with the
+serial of the TCP connection that carried it (both counted from 1 per listener). A test of a runtime's `fetch`
+reads from it whether a request left on a warm connection or a fresh one (docs/interop.md#runtimes), which
+decides whether that runtime may re-send it.
 */
 // Its declarations name Node's types: a consumer's TypeScript loads them without a `types` setting
 // (ARCHITECTURE.md#runtimes).
@@ -231,8 +238,42 @@ async function send(response: Response, { incoming, outgoing, allowOrigin }: Exc
   }
 }
 
+/** How many admitted requests `GET /__requests` keeps: the oldest goes first. */
+export const requestLogLength = 64;
+
+/** One admitted request, as `GET /__requests` lists it. */
+type LoggedRequest = {
+  readonly number: number;
+  readonly connection: number;
+  readonly method: string;
+  readonly path: string;
+};
+
+/** The request log of one listener: which connection carried each request it admitted. */
+type RequestLog = {
+  readonly serials: WeakMap<object, number>;
+  connections: number;
+  admitted: number;
+  readonly requests: LoggedRequest[];
+};
+
+function logRequest(log: RequestLog, incoming: IncomingMessage, path: string): void {
+  let connection = log.serials.get(incoming.socket);
+  if (connection === undefined) {
+    log.connections += 1;
+    connection = log.connections;
+    log.serials.set(incoming.socket, connection);
+  }
+  log.admitted += 1;
+  log.requests.push({ number: log.admitted, connection, method: incoming.method ?? 'GET', path });
+  if (log.requests.length > requestLogLength) {
+    log.requests.shift();
+  }
+}
+
 /** A listener's options, checked and resolved once. */
 type ListenerState = {
+  readonly log: RequestLog;
   readonly handle: Handle;
   readonly origin: () => string;
   readonly hosts: () => readonly string[];
@@ -327,6 +368,14 @@ async function serve(
   if (admitted === undefined) {
     return;
   }
+  logRequest(state.log, incoming, admitted.target.path);
+  if (admitted.target.path === '/__requests' && incoming.method === 'GET') {
+    // Past admit(), so behind the token like every control route.
+    outgoing
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ requests: state.log.requests }));
+    return;
+  }
   const abort = new AbortController();
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) {
@@ -388,6 +437,7 @@ export function createNodeListener(
   options: NodeListenerOptions,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   const state: ListenerState = {
+    log: { serials: new WeakMap(), connections: 0, admitted: 0, requests: [] },
     handle: options.handle,
     origin: options.origin,
     hosts: options.hosts,
