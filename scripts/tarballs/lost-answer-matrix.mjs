@@ -13,8 +13,10 @@
 // `acknowledgeBrowserResend` (and the audit is on with it); a dropped request reaches the agent again by
 // itself, so a drop-before send commits with one execution, a keyed drop-after send commits with one (the
 // agent's key index answers the re-send), and an at-most-once drop-after send ran twice and ends
-// `duplicated`, never `committed`.
-import { durableAgent, OptionsError, textPart } from '@surecall/client';
+// `duplicated`, never `committed`. It does so only for a send that left on a warm connection, as the mock's
+// request log tells (`control.markWarm`); one that opened a fresh connection is held to what a runtime that
+// does not re-send gets.
+import { durableAgent, OptionsError, textPart, userMessage } from '@surecall/client';
 import { verifyHistory } from '@surecall/client/ledger/memory';
 
 const rows = [
@@ -92,8 +94,9 @@ async function runRow(context, agent, row, fault) {
   const { client, control, check, ledger, resends } = context;
   const before = await control.total();
   await control.arm({ kind: fault.kind, operation: 'SendMessage', ...fault.spec });
+  const leftWarm = await control.markWarm();
   const sent = await agent.send({ role: 'ROLE_USER', parts: [textPart(`task ${fault.kind} lost`)] });
-  const resent = resends && fault.resent;
+  const resent = resends && fault.resent && (await leftWarm());
   const want = expected(row, fault, resent);
   const where = `${ledger.name}, ${row.name}, ${fault.kind}`;
   const messageId = sent.record.attempts[0]?.messageId ?? '';
@@ -149,4 +152,38 @@ export async function lostAnswerMatrix({ client, control, check, ledgers, resend
       await store.close();
     }
   }
+}
+
+/** Rounds the re-send probe runs for a send that leaves on a warm connection before it gives up. */
+const warmAttempts = 8;
+
+/**
+The re-send probe: a plain SendMessage whose answer is lost (`drop-after`) on a warm connection, run again
+while the send left on a fresh one, which measures nothing (`control.markWarm`). Says whether this runtime's
+fetch sent it again by itself (the send then answered) and how many times the agent ran the accepted
+round's send; the lost answer of a send not re-sent must be a dispatched transport error.
+*/
+export async function resendProbe({ client, control, check }) {
+  for (let attempt = 0; attempt < warmAttempts; attempt += 1) {
+    await control.arm({ kind: 'drop-after', operation: 'SendMessage' });
+    const before = await control.total();
+    const leftWarm = await control.markWarm();
+    let resent;
+    try {
+      await client.sendMessage({ message: userMessage([textPart('task probe')]) });
+      resent = true;
+    } catch (error) {
+      check(
+        error.kind === 'transport' && error.dispatched === true,
+        `the lost answer is a dispatched transport error (${error})`,
+      );
+      resent = false;
+    }
+    const ran = (await control.total()) - before;
+    check(ran === (resent ? 2 : 1), `the probe ran ${ran} times`);
+    if (await leftWarm()) {
+      return { resent, ran };
+    }
+  }
+  throw new Error(`no probe of ${warmAttempts} rounds left on a warm connection`);
 }

@@ -17,6 +17,7 @@ export function checker(runtime) {
 /** The control routes of the agent at `origin`. */
 export function mockControl(origin, token, check) {
   const headers = { 'x-surecall-mock-token': token, 'content-type': 'application/json' };
+  const requests = async () => (await (await fetch(`${origin}/__requests`, { headers })).json()).requests;
   return {
     /** Arms one fault (`{ kind, operation, … }`) for the next matching request. */
     async arm(fault) {
@@ -41,6 +42,25 @@ export function mockControl(origin, token, check) {
       const query = new URLSearchParams({ messageId });
       const counted = await (await fetch(`${origin}/__executions?${query}`, { headers })).json();
       return counted.byMessageId[messageId];
+    },
+    /**
+    Marks the loopback mount's request log (`GET /__requests`, mocks/src/http/server.ts) just before a send;
+    the function it returns says whether the send's first request rode a connection that had carried an
+    earlier one. Only such a request can be sent again by a fetch whose reused connection closed under it
+    (docs/interop.md#runtimes); one on a fresh connection, which a pool that has not taken the last
+    connection back yet opens, is never re-sent.
+    */
+    async markWarm() {
+      const earlier = await requests();
+      const warm = new Set(earlier.map((request) => request.connection));
+      const mark = earlier.at(-1)?.number ?? 0;
+      return async () => {
+        const sent = (await requests()).find(
+          (request) => request.number > mark && !request.path.startsWith('/__'),
+        );
+        check(sent !== undefined, 'the send reached the agent');
+        return warm.has(sent.connection);
+      };
     },
   };
 }

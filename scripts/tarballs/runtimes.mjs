@@ -9,10 +9,10 @@
 // at-most-once delivery exactly where it does. Each check that held is written to `<ledger
 // directory>/<runtime>.checks.json` for `runtime-matrix.mjs`; any failure exits non-zero.
 import { writeFile } from 'node:fs/promises';
-import { durableAgent, OptionsError, textPart, userMessage } from '@surecall/client';
+import { durableAgent, OptionsError, textPart } from '@surecall/client';
 import { compactLedger, openLedger } from '@surecall/client/ledger';
 import { openLedger as openMemoryLedger } from '@surecall/client/ledger/memory';
-import { lostAnswerMatrix } from './lost-answer-matrix.mjs';
+import { lostAnswerMatrix, resendProbe } from './lost-answer-matrix.mjs';
 import { checker, mockControl } from './mock-control.mjs';
 import { connect, everyOperation } from './operations.mjs';
 
@@ -83,23 +83,8 @@ await lostAnswerMatrix(
   passed,
 );
 
-// The re-send probe: a plain SendMessage whose answer is lost on a warm connection (the request before it,
-// the fault's, warmed it).
-await control.arm({ kind: 'drop-after', operation: 'SendMessage' });
-const probeBefore = await control.total();
-let resent;
-try {
-  await client.sendMessage({ message: userMessage([textPart('task probe')]) });
-  resent = true;
-} catch (error) {
-  check(
-    error.kind === 'transport' && error.dispatched === true,
-    `the lost answer is a dispatched transport error (${error})`,
-  );
-  resent = false;
-}
-const ran = (await control.total()) - probeBefore;
-check(ran === (resent ? 2 : 1), `the probe ran ${ran} times`);
+// The re-send probe: a plain SendMessage whose answer is lost on a warm connection.
+const { resent, ran } = await resendProbe({ client, control, check });
 let refused = false;
 try {
   durableAgent({ client, ledger: await openMemoryLedger({ name: 'probe' }), delivery: 'at-most-once' });

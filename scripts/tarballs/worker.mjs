@@ -8,10 +8,10 @@
 // the memory ledger (`lost-answer-matrix.mjs`), and measures whether workerd's fetch re-sends a plain POST
 // whose answer was lost: it must not, and at-most-once delivery must be allowed without the acknowledgement.
 // It answers 200 with the checks that held, or 500 with the failed check.
-import { durableAgent, textPart, userMessage } from '@surecall/client';
+import { durableAgent, textPart } from '@surecall/client';
 import { openLedger } from '@surecall/client/ledger';
 import { openLedger as openMemoryLedger } from '@surecall/client/ledger/memory';
-import { lostAnswerMatrix } from './lost-answer-matrix.mjs';
+import { lostAnswerMatrix, resendProbe } from './lost-answer-matrix.mjs';
 import { checker, mockControl } from './mock-control.mjs';
 import { connect, everyOperation } from './operations.mjs';
 
@@ -69,21 +69,7 @@ async function run({ origin, token }) {
   );
 
   // The re-send probe: a plain SendMessage whose answer is lost on a warm connection.
-  await control.arm({ kind: 'drop-after', operation: 'SendMessage' });
-  const probeBefore = await control.total();
-  let resent;
-  try {
-    await client.sendMessage({ message: userMessage([textPart('task probe')]) });
-    resent = true;
-  } catch (error) {
-    check(
-      error.kind === 'transport' && error.dispatched === true,
-      `the lost answer is a dispatched transport error (${error})`,
-    );
-    resent = false;
-  }
-  const ran = (await control.total()) - probeBefore;
-  check(ran === (resent ? 2 : 1), `the probe ran ${ran} times`);
+  const { resent, ran } = await resendProbe({ client, control, check });
   check(!resent, 'fetch re-sends a lost POST in workerd');
   passed('the re-send probe: a plain send whose answer is lost', `not re-sent: transport error, ${ran} run`);
   const probe = await openMemoryLedger({ name: 'probe' });
