@@ -126,7 +126,9 @@ describe('acquireLock', () => {
       expect(writers).toHaveLength(1);
       await Promise.all(locks.map((lock) => lock.release()));
     }
-  });
+    // 300 rounds of real files: a second or two on a quiet machine, far more on a loaded one, and no time is
+    // asserted, so the bound is only there to end a hung round.
+  }, 120_000);
 
   it('never removes a live lock that replaced the stale one it judged', async () => {
     const path = freshPath();
