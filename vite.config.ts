@@ -126,7 +126,13 @@ export default defineConfig({
       {
         // Checks of the repository itself: citations and anchors.
         extends: true,
-        test: { name: 'repository', include: ['scripts/**/*.test.ts'], environment: 'node' },
+        // Several read every file of the repository: seconds on a quiet machine, more beside other jobs.
+        test: {
+          name: 'repository',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
       },
       {
         extends: true,
