@@ -11,9 +11,12 @@ again, after a reboot pids are reused, and a pid means nothing outside its names
 judges a holder by its pid and start time only from its own namespace, seeing its own `/proc`, and from
 anywhere else by its heartbeat. A lock created where none was found starts at 1 (a contender can find the
 place empty just after another removed a stale lock), so the counter alone does not order the writers: the
-file ledger raises it above every fence its journal holds before it writes. The holder keeps its lock file
-open for its lifetime, so the file's inode cannot be reused, and before every journal batch it checks the path
-still names that very inode: a writer whose lock was taken over finds out before it writes again.
+file ledger raises it above every fence its journal holds before it writes. A stale lock is taken over under a
+guard, `<journal>.lock.takeover`, placed the same way: only its holder removes the stale lock and places its
+own, so two contenders that both judged one stale lock can never both end up holding one. The holder keeps its
+lock file open for its lifetime, so the file's inode cannot be reused, and before every journal batch it
+checks the path still names that very inode: a writer whose lock was taken over finds out before it writes
+again.
 */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -190,6 +193,92 @@ export async function removeStale(path: string, staleInode: number, staleDevice:
 
 const ATTEMPTS = 8;
 
+/** The guard a contender holds while it replaces a stale lock at `path`. */
+function guardPath(path: string): string {
+  return `${path}.takeover`;
+}
+
+/**
+A holder's verdict as a refusal: a live holder, or one this process cannot judge, is never taken over (a
+guard's holder as its lock's would be, docs/durable-send.md#file-journal); `undefined` for one that is gone.
+*/
+function refusalOf(holder: Awaited<ReturnType<typeof judgeHolder>>, rule?: string): LedgerError | undefined {
+  if (holder === 'live') {
+    return rule === undefined ? new LedgerError('locked') : new LedgerError('locked', { rule });
+  }
+  if (holder === 'beating') {
+    return refusal('locked', { rule: rule ?? 'heartbeat' });
+  }
+  if (holder === 'unchecked') {
+    return refusal('locked', { rule: 'holder-unchecked' });
+  }
+  return undefined;
+}
+
+/**
+Opens the file at `path` and judges its holder, the handle held open meanwhile so that the inode cannot be
+freed and reused before `removeStale` compares it. `undefined` when there is no file.
+*/
+async function judgeFile<T>(
+  path: string,
+  judged: (existing: LockContent, identity: FileIdentity, mtimeMs: number) => Promise<T>,
+): Promise<T | undefined> {
+  const handle = await open(path, 'r').catch((error: unknown) => {
+    if (code(error) === 'ENOENT') {
+      return undefined;
+    }
+    throw error;
+  });
+  if (handle === undefined) {
+    return undefined;
+  }
+  try {
+    const existing = contentOf(await handle.readFile('utf8'));
+    const { ino, dev, mtimeMs } = await handle.stat();
+    return await judged(existing, { ino, dev }, mtimeMs);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+Replaces the stale lock `stale` at `path` with `content`, under the takeover guard: the handle of the placed
+lock, or `undefined` when another contender's lock took the place first or a dead guard was cleared (the
+caller looks again). A live guard means another contender is replacing this very lock, and whatever it ends
+with, this one would find a live holder: it is refused at once, rule `contended`.
+*/
+async function takeOver(
+  path: string,
+  stale: FileIdentity,
+  content: LockContent,
+): Promise<FileHandle | undefined> {
+  const guard = guardPath(path);
+  const held = await place(guard, content);
+  if (held === undefined) {
+    await judgeFile(guard, async (existing, identity, mtimeMs) => {
+      const refused = refusalOf(await judgeHolder(existing, mtimeMs), 'contended');
+      if (refused !== undefined) {
+        throw refused;
+      }
+      // Its holder died mid-takeover: the guard goes like any stale lock.
+      await removeStale(guard, identity.ino, identity.dev);
+    });
+    return undefined;
+  }
+  try {
+    await removeStale(path, stale.ino, stale.dev);
+    return await place(path, content);
+  } finally {
+    try {
+      if (sameFile(await stat(guard), await held.stat())) {
+        await unlink(guard);
+      }
+    } finally {
+      await held.close();
+    }
+  }
+}
+
 /** This process as its lock names it: the instance, and the heartbeat it keeps. */
 async function ownContent(fence: number, token: string, beat: number): Promise<LockContent> {
   const { boot, start, ns } = await thisProcess();
@@ -237,36 +326,20 @@ export async function acquireLock(
       if (placed !== undefined) {
         return hold(path, placed, content, beat);
       }
-      const handle = await open(path, 'r').catch((error: unknown) => {
-        if (code(error) === 'ENOENT') {
-          return undefined;
-        }
-        throw error;
-      });
-      if (handle === undefined) {
-        continue;
-      }
-      // Held open while judged, so its inode cannot be freed and reused by a new lock before removeStale
-      // compares it.
-      try {
-        const existing = contentOf(await handle.readFile('utf8'));
-        const { ino, dev, mtimeMs } = await handle.stat();
-        const holder = await judgeHolder(existing, mtimeMs);
-        if (holder === 'live') {
-          throw new LedgerError('locked');
-        }
-        if (holder === 'beating') {
-          throw refusal('locked', { rule: 'heartbeat' });
-        }
-        // docs/durable-send.md#file-journal: only "no such process" means gone; a holder this process may not
-        // check is refused, never taken over.
-        if (holder === 'unchecked') {
-          throw refusal('locked', { rule: 'holder-unchecked' });
+      const taken = await judgeFile(path, async (existing, identity, mtimeMs) => {
+        // docs/durable-send.md#file-journal: only "no such process" means gone; a holder this process may
+        // not check is refused, never taken over.
+        const refused = refusalOf(await judgeHolder(existing, mtimeMs));
+        if (refused !== undefined) {
+          throw refused;
         }
         fence = Math.max(fence, existing.fence + 1);
-        await removeStale(path, ino, dev);
-      } finally {
-        await handle.close();
+        const replacing = await ownContent(fence, token, beat);
+        const handle = await takeOver(path, identity, replacing);
+        return handle === undefined ? undefined : { handle, content: replacing };
+      });
+      if (taken !== undefined) {
+        return hold(path, taken.handle, taken.content, beat);
       }
     } catch (error) {
       throw error instanceof LedgerError ? error : new LedgerError('io', { rule: 'lock', cause: error });
