@@ -147,6 +147,22 @@ function paramsOf(
 }
 
 /**
+What no v0.3 binding can say of a request, whatever its binding: ListTasks (v0.3 has no such operation) and a
+tenant (v0.3 has none); `undefined` for any other request.
+
+@example
+```ts
+v03Refusal('listTasks', {}); // { rule: 'no-list-tasks', path: '$' }
+```
+*/
+export function v03Refusal(operation: ClientMethod, request: JsonObject): Violation | undefined {
+  if (operation === 'listTasks') {
+    return { rule: 'no-list-tasks', path: '$' };
+  }
+  return request['tenant'] === undefined ? undefined : { rule: 'no-tenant', path: '$.tenant' };
+}
+
+/**
 The v0.3 JSON-RPC method and params of a v1.0 request that passed the outbound contract.
 
 @example
@@ -156,15 +172,15 @@ const built = v03Request('getTaskPushNotificationConfig', { taskId: 't-1', id: '
 ```
 */
 export function v03Request(operation: ClientMethod, request: unknown): V03Request {
-  if (operation === 'listTasks') {
-    return { ok: false, error: { rule: 'no-list-tasks', path: '$' } };
-  }
   const source = isJsonObject(request) ? request : {};
-  if (source['tenant'] !== undefined) {
-    return { ok: false, error: { rule: 'no-tenant', path: '$.tenant' } };
+  const refused = v03Refusal(operation, source);
+  if (refused !== undefined) {
+    return { ok: false, error: refused };
   }
   try {
-    return { ok: true, method: v03Methods[operation], params: paramsOf(operation, source) };
+    // ListTasks was refused above.
+    const method = operation as Exclude<ClientMethod, 'listTasks'>;
+    return { ok: true, method: v03Methods[method], params: paramsOf(method, source) };
   } catch (error) {
     if (error instanceof Refusal) {
       return { ok: false, error: error.violation };
