@@ -17,7 +17,6 @@ import {
   type RemoteError,
   RequestError,
 } from '../../core/errors.js';
-import type { Limits } from '../../core/limits.js';
 import { optionalMembers } from '../../core/optional-members.js';
 import { errorByCode } from '../../protocol/error-envelope.js';
 import { isJsonObject, type JsonValue } from '../../protocol/json-value.js';
@@ -103,10 +102,6 @@ function v03Error(body: JsonValue, init: FailedAnswerInit): RemoteError | undefi
   return remote.ok ? remote.value : undefined;
 }
 
-function failure(response: Parameters<typeof failedAnswer>[0], limits: Limits): Error {
-  return failedAnswer(response, limits, v03Error);
-}
-
 /**
 Creates the v0.3 HTTP+JSON binding of one interface. A tenant cannot reach a v0.3 peer: an interface with one
 refuses every call before dispatch (`no-tenant`), as ListTasks is refused (`no-list-tasks`).
@@ -180,7 +175,7 @@ export function createV03RestBinding(options: BindingOptions): Binding {
       const response = await exchange(prepare(operation, request, context, 'json'));
       const httpStatus = response.status;
       if (httpStatus < 200 || httpStatus > 299) {
-        throw failure(response, limits);
+        throw failedAnswer(response, limits, v03Error);
       }
       if (!statusAllowed(operation, httpStatus)) {
         throw new HttpProtocolError('status', { dispatched: true, httpStatus });
@@ -196,7 +191,7 @@ export function createV03RestBinding(options: BindingOptions): Binding {
         response.release();
         const { body, mediaType, headers } = response;
         if (httpStatus < 200 || httpStatus > 299) {
-          throw failure({ status: httpStatus, mediaType, body, headers }, limits);
+          throw failedAnswer({ status: httpStatus, mediaType, body, headers }, limits, v03Error);
         }
         // docs/protocol-checks.md#stream-establishment: a 2xx stream answer must be an event stream.
         throw new HttpProtocolError('media-type', { dispatched: true, httpStatus });

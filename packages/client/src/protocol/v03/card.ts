@@ -147,20 +147,31 @@ export function protoCardFromV03(raw: JsonValue): V03Mapping {
   return readCard(raw, true);
 }
 
-// ProtoJSON may name a member by its proto field name; the card's own members are read by their JSON names.
-function camel(source: JsonObject): JsonObject {
-  return Object.fromEntries(Object.entries(source).map(([key, value]) => [jsonName(key), value]));
+// ProtoJSON may name a member by its proto field name (`preferred_transport`): the card's own members are
+// read by their JSON names, and a member named both ways is refused, as the v1.0 reading refuses it
+// (docs/protocol-checks.md#protojson).
+function camel(source: JsonObject, path: string): JsonObject {
+  const named: JsonObject = {};
+  for (const [key, value] of Object.entries(source)) {
+    const name = jsonName(key);
+    if (Object.hasOwn(named, name)) {
+      throw new Refusal('duplicate-key', `${path}.${name}`);
+    }
+    named[name] = value;
+  }
+  return named;
 }
 
 function readCard(raw: JsonValue, proto: boolean): V03Mapping {
-  const scheme = proto ? (value: JsonValue, path: string) => objectOr(value, path) : openApiScheme;
+  const read = (value: JsonValue | undefined, path: string) =>
+    proto ? camel(objectOr(value, path), path) : objectOr(value, path);
+  const scheme = proto ? objectOr : openApiScheme;
   const requirements = proto
     ? (value: JsonValue | undefined, path: string) => [...listOr(value, path)]
     : scopeLists;
   try {
-    const source = proto ? camel(objectOr(raw, '$')) : objectOr(raw, '$');
-    const listed = objectOr(source['capabilities'], '$.capabilities');
-    const capabilities = proto ? camel(listed) : listed;
+    const source = read(raw, '$');
+    const capabilities = read(source['capabilities'], '$.capabilities');
     const extended = source['supportsAuthenticatedExtendedCard'] ?? false;
     if (typeof extended !== 'boolean') {
       throw new Refusal('invalid_type', '$.supportsAuthenticatedExtendedCard');
@@ -170,9 +181,7 @@ function readCard(raw: JsonValue, proto: boolean): V03Mapping {
       schemes[name] = scheme(value, '$.securitySchemes[*]');
     }
     const skills = listOr(source['skills'], '$.skills').map((entry, index) => {
-      const skill = proto
-        ? camel(objectOr(entry, `$.skills[${index}]`))
-        : objectOr(entry, `$.skills[${index}]`);
+      const skill = read(entry, `$.skills[${index}]`);
       const { security, ...rest } = skill;
       return {
         ...rest,

@@ -157,7 +157,10 @@ function message(value: JsonValue | undefined, path: string): JsonObject {
 
 function status(value: JsonValue | undefined, path: string): JsonObject {
   const source = fields(value, path);
-  // The proto field is `update`, its JSON name `message`.
+  // The proto field is `update`, its JSON name `message`: one field, so named once.
+  if (source['message'] !== undefined && source['update'] !== undefined) {
+    throw new Refusal('duplicate-key', `${path}.message`);
+  }
   const update = source['message'] === undefined ? 'update' : 'message';
   return {
     ...state(source['state'], `${path}.state`),
