@@ -1,8 +1,9 @@
 /**
 @module
 Which versions a client given the v0.3 binding speaks (`ClientOptions.protocolVersions`), which interfaces it
-speaks in 0.3, and how it reads a v0.3 card (docs/protocol-checks.md#v03-peers). The client holds only the
-hand-over to it (`client/options.ts`, `client/pin.ts`, `discovery/card-fetch.ts`), so no root bundle grows.
+speaks in 0.3, how it reads a v0.3 card and which binding it builds for a v0.3 pin
+(docs/protocol-checks.md#v03-peers). The client holds only the hand-over to it (`client/options.ts`,
+`client/pin.ts`, `client/call.ts`, `discovery/card-fetch.ts`), so no root bundle grows.
 */
 import { DiscoveryError, OptionsError } from '../../core/errors.js';
 import { optionalMembers } from '../../core/optional-members.js';
