@@ -16,6 +16,7 @@ import type { ProtocolVersion } from '../src/client/options.js';
 import { RequestError } from '../src/core/errors.js';
 import { resolveLimits } from '../src/core/limits.js';
 import { type DiscoverOptions, discover } from '../src/discovery/discovery.js';
+import { skillMetadataKey } from '../src/durable/remote-skill.js';
 import type { Message } from '../src/protocol/message.js';
 import type { StreamResponse } from '../src/protocol/stream.js';
 
@@ -115,11 +116,17 @@ describe('every operation the SDK serves over v0.3 HTTP+JSON, through the client
     expect('message' in sent && sent.message.role).toBe('ROLE_AGENT');
   });
 
-  it('SendMessage: a data skill’s JSON in and out', async () => {
+  it('SendMessage: a data skill’s JSON in and out, as v0.3 data parts', async () => {
     const sent = await client.sendMessage({
-      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { sum: [1, 2, 3] } }] },
+      message: {
+        messageId: crypto.randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ data: { a: 1, b: 2 } }],
+        metadata: { [skillMetadataKey]: 'sum' },
+      },
     });
-    expect(sent).toBeDefined();
+    // The v0.3 proto's DataPart has no media type: the SDK's `application/json` does not survive v0.3.
+    expect('message' in sent && sent.message.parts).toEqual([{ data: { sum: 3 } }]);
   });
 
   it('SendMessage with returnImmediately, then CancelTask (v0.3’s TASK_STATE_CANCELLED read as v1.0’s)', async () => {
