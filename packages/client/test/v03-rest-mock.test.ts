@@ -138,13 +138,16 @@ describe('every operation v0.3 has, over the mock’s v0.3 HTTP+JSON routes', ()
     });
   });
 
-  it('GetExtendedAgentCard: the mock’s v0.3 proto card as the v1.0 card', async () => {
+  it('GetExtendedAgentCard: the mock’s v0.3 proto card as the v1.0 card, and a client on it', async () => {
     const extended = await client.getExtendedAgentCard();
     expect(extended.supportedInterfaces.map((entry) => entry.protocolBinding)).toEqual([
       'JSONRPC',
       'HTTP+JSON',
     ]);
     expect(Object.keys(extended.securitySchemes ?? {})).toContain('bearer');
+    const full = await client.withExtendedCard();
+    expect(full.pin).toEqual(client.pin);
+    await expect(full.sendMessage({ message: message('echo extended') })).resolves.toHaveProperty('message');
   });
 
   it('ListTasks: refused before dispatch, since v0.3 has no such operation', async () => {
