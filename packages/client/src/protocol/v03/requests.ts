@@ -87,7 +87,16 @@ function message(source: JsonObject): JsonObject {
   };
 }
 
-function webhook(source: JsonObject): JsonObject {
+/**
+A v1.0 push config's webhook as v0.3's PushNotificationConfig, the same in both v0.3 bindings: its one
+authentication scheme as v0.3's list of them.
+
+@example
+```ts
+v03Webhook({ url: 'https://hooks.example/a', authentication: { scheme: 'Bearer' } }); // { url, authentication: { schemes: ['Bearer'] } }
+```
+*/
+export function v03Webhook(source: JsonObject): JsonObject {
   const authentication = source['authentication'];
   return {
     ...pick(source, ['id', 'url', 'token']),
@@ -109,7 +118,7 @@ function sendParams(request: JsonObject): JsonObject {
     message: message(isJsonObject(request['message']) ? request['message'] : {}),
     configuration: {
       ...pick(configuration, ['acceptedOutputModes', 'historyLength']),
-      ...(isJsonObject(push) ? { pushNotificationConfig: webhook(push) } : {}),
+      ...(isJsonObject(push) ? { pushNotificationConfig: v03Webhook(push) } : {}),
       // v1.0's missing returnImmediately is blocking, v0.3's missing blocking is not
       // (protocol/send-message.ts), so the flag is always written.
       blocking: configuration['returnImmediately'] !== true,
@@ -133,7 +142,7 @@ function paramsOf(
     case 'subscribeToTask':
       return pick(request, ['id']);
     case 'createTaskPushNotificationConfig':
-      return { ...pick(request, ['taskId']), pushNotificationConfig: webhook(request) };
+      return { ...pick(request, ['taskId']), pushNotificationConfig: v03Webhook(request) };
     case 'getTaskPushNotificationConfig':
     case 'deleteTaskPushNotificationConfig':
       return { id: request['taskId'] ?? null, pushNotificationConfigId: request['id'] ?? null };

@@ -16,7 +16,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js'
 import type { ClientMethod } from '../operations.js';
 import { expandPath } from '../path-template.js';
 import type { HttpMethod } from '../routes.js';
-import { v03Refusal } from './requests.js';
+import { v03Refusal, v03Webhook } from './requests.js';
 
 /** A v1.0 request as its v0.3 route and body, or where and why v0.3 cannot say it. */
 export type V03Route =
@@ -57,7 +57,7 @@ function part(source: JsonObject, path: string): JsonObject {
     return { text: source['text'] ?? '', ...metadata };
   }
   if ('data' in source) {
-    // The v0.3 proto's DataPart holds a Struct.
+    // The v0.3 proto's DataPart holds a Struct, and no media type (descriptive only, as a text part's).
     if (!isJsonObject(source['data'])) {
       throw new Refusal('invalid_type', `${path}.data`);
     }
@@ -87,21 +87,6 @@ function message(source: JsonObject): JsonObject {
   };
 }
 
-function webhook(source: JsonObject): JsonObject {
-  const authentication = source['authentication'];
-  return {
-    ...pick(source, ['id', 'url', 'token']),
-    ...(isJsonObject(authentication)
-      ? {
-          authentication: {
-            schemes: [authentication['scheme'] ?? ''],
-            ...pick(authentication, ['credentials']),
-          },
-        }
-      : {}),
-  };
-}
-
 function sendBody(request: JsonObject): JsonObject {
   const configuration = objectOf(request['configuration']);
   const push = configuration['taskPushNotificationConfig'];
@@ -109,7 +94,7 @@ function sendBody(request: JsonObject): JsonObject {
     message: message(objectOf(request['message'])),
     configuration: {
       ...pick(configuration, ['acceptedOutputModes', 'historyLength']),
-      ...(isJsonObject(push) ? { pushNotification: webhook(push) } : {}),
+      ...(isJsonObject(push) ? { pushNotification: v03Webhook(push) } : {}),
       // The v0.3 proto's `blocking` defaults to false, v1.0's missing returnImmediately blocks, so the flag
       // is always written (docs/protocol-checks.md#v03-peers, `v03.blocking`).
       blocking: configuration['returnImmediately'] !== true,
@@ -148,7 +133,7 @@ function route(operation: Exclude<ClientMethod, 'listTasks'>, request: JsonObjec
       const path = expandPath('/v1/tasks/{taskId}/pushNotificationConfigs', owner);
       // The proto's resource name, as the official SDKs' v0.3 clients write it; the id is the config's own.
       const name = `tasks/${owner.taskId}/pushNotificationConfigs/${text(request['id']) ?? ''}`;
-      return { method: 'POST', path, body: { name, pushNotificationConfig: webhook(request) } };
+      return { method: 'POST', path, body: { name, pushNotificationConfig: v03Webhook(request) } };
     }
     case 'listTaskPushNotificationConfigs':
       // v0.3 lists every config at once: no page size or token (`v03.push-pages`).
