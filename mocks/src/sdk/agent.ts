@@ -41,6 +41,12 @@ export type SdkAgentOptions = {
   */
   readonly legacy?: boolean;
   /**
+  With `legacy`, the card also lists the HTTP+JSON endpoint in v0.3, ahead of the v0.3 JSONRPC one (after
+  every 1.0 interface), so that the SDK's v0.3 REST router, which serves only a card that declares it,
+  answers the v0.3 HTTP+JSON routes, and a client admitting only 0.3 selects them. @default false
+  */
+  readonly legacyRest?: boolean;
+  /**
   Also serve the SDK's gRPC binding on a loopback port, listed in the card (with its tenant form) after the
   HTTP interfaces. @default false
   */
@@ -108,7 +114,12 @@ function grpcInterfaces(grpcUrl: string | undefined): WireAgentCard['supportedIn
       ];
 }
 
-function buildCard(origin: string, extended: boolean, legacy = false, grpcUrl?: string): WireAgentCard {
+function buildCard(
+  origin: string,
+  extended: boolean,
+  legacy: 'none' | 'jsonrpc' | 'both',
+  grpcUrl?: string,
+): WireAgentCard {
   return {
     name: 'surecall interop peer (@a2a-js/sdk 1.3.0)',
     description: extended
@@ -134,9 +145,14 @@ function buildCard(origin: string, extended: boolean, legacy = false, grpcUrl?: 
       ...grpcInterfaces(grpcUrl),
       // The SDK's legacy mode needs the card to declare a v0.3 JSONRPC interface; listed last, as a card that
       // prefers 1.0 would (A2A spec §8.3.2: the client takes the first it supports).
-      ...(legacy
-        ? [{ url: `${origin}${jsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]
+      // With `legacyRest`, the v0.3 HTTP+JSON interface comes first of the two, so a client that admits only
+      // 0.3 selects it.
+      ...(legacy === 'both'
+        ? [{ url: `${origin}${restPath}`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' }]
         : []),
+      ...(legacy === 'none'
+        ? []
+        : [{ url: `${origin}${jsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]),
     ],
     version: '1.3.0',
     capabilities: {
@@ -250,7 +266,7 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
 
-  const legacy = options.legacy === true;
+  const legacy = options.legacy !== true ? 'none' : options.legacyRest === true ? 'both' : 'jsonrpc';
   const grpc = options.grpc === true ? await listenGrpc() : undefined;
   const card = buildCard(origin, false, legacy, grpc?.url);
   const executor = createSdkExecutor(options.tickMs === undefined ? {} : { tickMs: options.tickMs });
@@ -269,7 +285,7 @@ export async function startSdkAgent(options: SdkAgentOptions = {}): Promise<Runn
 
   // Routes are added after listen so that the card can name the bound port; nothing can call before we
   // return.
-  const legacyCompat = { enabled: legacy };
+  const legacyCompat = { enabled: legacy !== 'none' };
   app.use((request, _response, next) => {
     if (request.path !== '/webhook') {
       received.push({ method: request.method, path: request.path, headers: { ...request.headers } });

@@ -121,3 +121,25 @@ describe('surecall send --protocol-versions', () => {
     expect(sends.at(-1)?.headers['a2a-version']).toBe('1.0');
   });
 });
+
+describe('surecall card|send --binding HTTP+JSON --protocol-versions 0.3', () => {
+  let rest: RunningSdkAgent;
+
+  beforeAll(async () => {
+    // The SDK with its v0.3 REST router, whose card lists its HTTP+JSON endpoint in 1.0 and in 0.3.
+    rest = await startSdkAgent({ tickMs: 20, legacy: true, legacyRest: true });
+  });
+  afterAll(() => rest.close());
+
+  it('marks the v0.3 HTTP+JSON interface, and sends over it without A2A-Version', async () => {
+    const flags = ['--loopback', '--binding', 'HTTP+JSON', '--protocol-versions', '0.3'];
+    const card = await surecall(['card', rest.cardUrl, ...flags, '--json']);
+    expect(card, card.stderr).toMatchObject({ code: 0 });
+    expect(preferred(card.stdout)).toMatchObject({ url: rest.restUrl, protocolVersion: '0.3' });
+    const run = await surecall(['send', rest.cardUrl, 'echo hi', ...flags]);
+    expect(run, run.stderr).toMatchObject({ code: 0, stdout: 'message: echo hi\n' });
+    const sends = rest.received.filter((request) => request.path.endsWith('/v1/message:send'));
+    expect(sends).toHaveLength(1);
+    expect(sends[0]?.headers['a2a-version']).toBeUndefined();
+  });
+});

@@ -160,6 +160,24 @@ export type AdmittedVersions = {
   @throws DiscoveryError `InvalidAgentCard` (`schema`) for what a v0.3 card says that v1.0 cannot.
   */
   readonly card: (raw: JsonValue) => JsonValue | undefined;
-  /** Builds the binding of one selected v0.3 interface, drawing JSON-RPC ids from the client's counter. */
-  readonly createBinding: (options: BindingOptions & { readonly nextId: () => number }) => Binding;
+  /**
+  Builds the binding of one selected v0.3 interface, JSON-RPC or HTTP+JSON as its pin says, drawing JSON-RPC
+  ids from the client's counter (`nextId`, docs/protocol-checks.md#requests).
+  */
+  readonly createBinding: (nextId: () => number, target: V03Target) => Binding;
+};
+
+/**
+What the v0.3 binding of one interface is built from: the client's resolved options, of which it reads the
+pin, the bounds and how HTTP+JSON sends SubscribeToTask (named here by shape: the bindings floor imports no
+client module).
+*/
+export type V03Target = {
+  readonly pin: {
+    readonly binding: Binding['protocolBinding'];
+    readonly url: string;
+    readonly tenant: string | undefined;
+  };
+  readonly limits: Limits;
+  readonly subscribeMethod: 'POST' | 'GET';
 };

@@ -50,14 +50,15 @@ function buildBinding(resolved: ResolvedClientOptions, nextId: () => number): Bi
   // A `GRPC` pin is resolved only for a client given the gRPC binding (`speaks`, `pin.ts`), which builds
   // it.
   // A pin of another version than 1.0 is resolved only for a client given the v0.3 binding and
-  // `protocolVersions` naming 0.3 (`preferredInterface`, `pin.ts`).
-  return pin.version !== '1.0'
-    ? (versions as AdmittedVersions).createBinding({ ...options, nextId })
-    : pin.binding === 'JSONRPC'
+  // `protocolVersions` naming 0.3 (`preferredInterface`, `pin.ts`), which builds the JSON-RPC or HTTP+JSON
+  // binding the pin names from these same options.
+  return pin.version === '1.0'
+    ? pin.binding === 'JSONRPC'
       ? createJsonRpcBinding({ ...options, nextId, load: loadDeferred })
       : pin.binding === 'HTTP+JSON'
         ? lazyRestBinding(options, loadDeferred)
-        : (grpc as GrpcBindingProvider).createBinding(options);
+        : (grpc as GrpcBindingProvider).createBinding(options)
+    : (versions as AdmittedVersions).createBinding(nextId, resolved);
 }
 
 /**

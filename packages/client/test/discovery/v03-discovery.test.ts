@@ -193,12 +193,48 @@ describe('with 0.3 admitted and the v0.3 binding', () => {
     });
   });
 
-  it('finds no usable interface where the card offers 0.3 over HTTP+JSON only, which no v0.3 binding here speaks', async () => {
+  it('selects and pins a 0.3 HTTP+JSON interface, the v0.3 binding speaking HTTP+JSON too', async () => {
     serveCard({ ...mockCard, supportedInterfaces: [iface(restUrl, '0.3', 'HTTP+JSON')] });
+    const client = await discover(options({ ...both, pins: [{ binding: 'HTTP+JSON', url: restUrl }] }));
+    expect(client.pin).toEqual({ binding: 'HTTP+JSON', url: restUrl });
+    expect(client.binding).toBe('HTTP+JSON');
+  });
+
+  it('reads a v0.3 card whose preferred transport is HTTP+JSON, and selects that interface', async () => {
+    serveCard(v03Card({ url: restUrl, preferredTransport: 'HTTP+JSON' }));
+    const client = await discover(options({ ...both, pins: [{ binding: 'HTTP+JSON', url: restUrl }] }));
+    expect(client.card.supportedInterfaces).toEqual([iface(restUrl, '0.3.0', 'HTTP+JSON')]);
+    expect(client.pin).toEqual({ binding: 'HTTP+JSON', url: restUrl });
+  });
+
+  it('prefers a 1.0 interface over a 0.3 HTTP+JSON one listed before it', async () => {
+    serveCard({
+      ...mockCard,
+      supportedInterfaces: [iface(restUrl, '0.3', 'HTTP+JSON'), iface(jsonRpcUrl, '1.0')],
+    });
+    const client = await discover(
+      options({
+        ...both,
+        pins: [
+          { binding: 'HTTP+JSON', url: restUrl },
+          { binding: 'JSONRPC', url: jsonRpcUrl },
+        ],
+      }),
+    );
+    expect(client.pin).toEqual({ binding: 'JSONRPC', url: jsonRpcUrl });
+  });
+
+  it('refuses a pin to a 0.3 HTTP+JSON interface the card does not prefer, naming the one it does', async () => {
+    serveCard({
+      ...mockCard,
+      supportedInterfaces: [iface(jsonRpcUrl, '0.3'), iface(restUrl, '0.3', 'HTTP+JSON')],
+    });
     const error = await failure(
       discover(options({ ...both, pins: [{ binding: 'HTTP+JSON', url: restUrl }] })),
     );
-    expect(error).toMatchObject({ reason: 'NoSupportedInterface', detail: 'no-usable-interface' });
-    expect((error as DiscoveryError).fix).toBeUndefined();
+    expect(error).toMatchObject({
+      reason: 'InterfacePinMismatch',
+      fix: { option: 'pins', binding: 'JSONRPC', url: jsonRpcUrl },
+    });
   });
 });

@@ -1,30 +1,46 @@
 /**
 @module
 Which versions a client given the v0.3 binding speaks (`ClientOptions.protocolVersions`), which interfaces it
-speaks in 0.3, and how it reads a v0.3 card (docs/protocol-checks.md#v03-peers). The client holds only the
-hand-over to it (`client/options.ts`, `client/pin.ts`, `discovery/card-fetch.ts`), so no root bundle grows.
+speaks in 0.3, how it reads a v0.3 card and which binding it builds for a v0.3 pin
+(docs/protocol-checks.md#v03-peers). The client holds only the hand-over to it (`client/options.ts`,
+`client/pin.ts`, `client/call.ts`, `discovery/card-fetch.ts`), so no root bundle grows.
 */
 import { DiscoveryError, OptionsError } from '../../core/errors.js';
+import { optionalMembers } from '../../core/optional-members.js';
 import { AgentCard, type AgentInterface } from '../../protocol/agent-card.js';
 import { decode } from '../../protocol/decode.js';
 import { isJsonObject, type JsonValue } from '../../protocol/json-value.js';
 import { cardFromV03 } from '../../protocol/v03/card.js';
-import type { AdmittedVersions } from '../binding.js';
+import type { AdmittedVersions, Binding, V03Target } from '../binding.js';
 import { createV03JsonRpcBinding } from './jsonrpc.js';
+import { createV03RestBinding } from './rest.js';
 
 // `0.3` or a `0.3.x` release (A2A spec §8.3.2 names a version as it is released; v0.3 cards say `0.3.0`).
 const v03Version = /^0\.3(\.\d+)?$/;
 
 /**
-Whether `entry` is an interface the v0.3 binding speaks: JSON-RPC, in `0.3` or a `0.3.x` release.
+Whether `entry` is an interface the v0.3 binding speaks: JSON-RPC or HTTP+JSON, in `0.3` or a `0.3.x`
+release.
 
 @example
 ```ts
-speaksV03({ url, protocolBinding: 'JSONRPC', protocolVersion: '0.3.0' }); // true
+speaksV03({ url, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3.0' }); // true
 ```
 */
 export function speaksV03(entry: AgentInterface): boolean {
-  return entry.protocolBinding === 'JSONRPC' && v03Version.test(entry.protocolVersion);
+  return (
+    (entry.protocolBinding === 'JSONRPC' || entry.protocolBinding === 'HTTP+JSON') &&
+    v03Version.test(entry.protocolVersion)
+  );
+}
+
+/** The v0.3 binding of one selected interface, JSON-RPC or HTTP+JSON as its pin names. */
+function createV03Binding(nextId: () => number, target: V03Target): Binding {
+  const { pin, limits, subscribeMethod } = target;
+  const options = { url: pin.url, limits, subscribeMethod, ...optionalMembers({ tenant: pin.tenant }) };
+  return pin.binding === 'HTTP+JSON'
+    ? createV03RestBinding(options)
+    : createV03JsonRpcBinding({ ...options, nextId });
 }
 
 /**
@@ -78,6 +94,6 @@ export function admitVersions(versions: unknown = ['1.0']): AdmittedVersions | u
     versionOf: (entry: AgentInterface, speaks: boolean) =>
       v10 && speaks && entry.protocolVersion === '1.0' ? '1.0' : speaksV03(entry) ? '0.3' : undefined,
     card: v03CardJson,
-    createBinding: createV03JsonRpcBinding,
+    createBinding: createV03Binding,
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCard } from '../agent-card.js';
 import { decode } from '../decode.js';
 import type { JsonObject } from '../json-value.js';
-import { cardFromV03 } from './card.js';
+import { cardFromV03, protoCardFromV03 } from './card.js';
 
 const v03Card = (extra: JsonObject = {}): JsonObject => ({
   name: 'v0.3 agent',
@@ -122,6 +122,54 @@ describe('a v0.3 card as a v1.0 card', () => {
     expect(decode(AgentCard, mapped.value)).toMatchObject({
       ok: false,
       error: { violation: { path: '$.skills' } },
+    });
+  });
+});
+
+describe('the v0.3 proto’s card (`GET /v1/card` over HTTP+JSON) as a v1.0 card', () => {
+  const protoCard = {
+    protocol_version: '0.3.0',
+    name: 'agent',
+    description: 'A v0.3 agent.',
+    url: 'https://agent.example/a2a/rest',
+    preferred_transport: 'HTTP+JSON',
+    additional_interfaces: [{ url: 'https://agent.example/a2a/jsonrpc', transport: 'JSONRPC' }],
+    version: '1',
+    capabilities: { streaming: true, push_notifications: true },
+    security_schemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+    security: [{}, { schemes: { bearer: { list: [] } } }],
+    default_input_modes: ['text/plain'],
+    default_output_modes: ['text/plain'],
+    skills: [
+      { id: 's', name: 's', description: 'A skill.', tags: ['t'], security: [{ schemes: { bearer: {} } }] },
+    ],
+    supports_authenticated_extended_card: true,
+  };
+
+  it('reads proto field names, and passes the proto’s schemes and requirements on as v1.0’s', () => {
+    const mapped = protoCardFromV03(protoCard);
+    const decoded = decode(AgentCard, mapped.value);
+    expect(decoded.ok).toBe(true);
+    if (!decoded.ok) {
+      return;
+    }
+    const card = decoded.value;
+    expect(card.supportedInterfaces.map((entry) => entry.protocolBinding)).toEqual(['HTTP+JSON', 'JSONRPC']);
+    expect(card.capabilities).toMatchObject({
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+    });
+    expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
+    expect(card.securityRequirements).toEqual([{ schemes: {} }, { schemes: { bearer: { list: [] } } }]);
+    expect(card.defaultInputModes).toEqual(['text/plain']);
+    expect(card.skills[0]?.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
+  });
+
+  it('refuses a member named both by its JSON and its proto name', () => {
+    expect(protoCardFromV03({ ...protoCard, preferredTransport: 'JSONRPC' })).toEqual({
+      ok: false,
+      error: { rule: 'duplicate-key', path: '$.preferredTransport' },
     });
   });
 });

@@ -12,6 +12,7 @@ any other (docs/protocol-checks.md#agent-card).
 */
 import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js';
+import { jsonName } from '../protojson.js';
 import type { V03Mapping } from './answers.js';
 
 class Refusal {
@@ -54,7 +55,7 @@ function listOr(value: JsonValue | undefined, path: string): readonly JsonValue[
 
 const flowNames = ['authorizationCode', 'clientCredentials', 'implicit', 'password'] as const;
 
-function scheme(value: JsonValue, path: string): JsonObject {
+function openApiScheme(value: JsonValue, path: string): JsonObject {
   const source = objectOr(value, path);
   const described = present(source, ['description']);
   switch (source['type']) {
@@ -89,7 +90,7 @@ function scheme(value: JsonValue, path: string): JsonObject {
   }
 }
 
-function requirements(value: JsonValue | undefined, path: string): JsonValue[] {
+function scopeLists(value: JsonValue | undefined, path: string): JsonValue[] {
   return listOr(value, path).map((entry, index) => {
     const schemes: JsonObject = {};
     for (const [name, scopes] of Object.entries(objectOr(entry, `${path}[${index}]`))) {
@@ -129,9 +130,48 @@ if (mapped.ok) {
 ```
 */
 export function cardFromV03(raw: JsonValue): V03Mapping {
+  return readCard(raw, false);
+}
+
+/**
+The v0.3 proto's AgentCard in ProtoJSON (`GET /v1/card` over v0.3 HTTP+JSON) as the v1.0 card's JSON: the
+members of the v0.3 JSON card, but with the proto's security schemes (`{ httpAuthSecurityScheme: … }`) and
+requirements (`{ schemes: { name: { list } } }`), which are v1.0's own and are passed on as they are.
+
+@example
+```ts
+const mapped = protoCardFromV03({ protocolVersion: '0.3.0', url: 'https://agent.example/a2a/rest', preferredTransport: 'HTTP+JSON', … });
+```
+*/
+export function protoCardFromV03(raw: JsonValue): V03Mapping {
+  return readCard(raw, true);
+}
+
+// ProtoJSON may name a member by its proto field name (`preferred_transport`): the card's own members are
+// read by their JSON names, and a member named both ways is refused, as the v1.0 reading refuses it
+// (docs/protocol-checks.md#protojson).
+function camel(source: JsonObject, path: string): JsonObject {
+  const named: JsonObject = {};
+  for (const [key, value] of Object.entries(source)) {
+    const name = jsonName(key);
+    if (Object.hasOwn(named, name)) {
+      throw new Refusal('duplicate-key', `${path}.${name}`);
+    }
+    named[name] = value;
+  }
+  return named;
+}
+
+function readCard(raw: JsonValue, proto: boolean): V03Mapping {
+  const read = (value: JsonValue | undefined, path: string) =>
+    proto ? camel(objectOr(value, path), path) : objectOr(value, path);
+  const scheme = proto ? objectOr : openApiScheme;
+  const requirements = proto
+    ? (value: JsonValue | undefined, path: string) => [...listOr(value, path)]
+    : scopeLists;
   try {
-    const source = objectOr(raw, '$');
-    const capabilities = objectOr(source['capabilities'], '$.capabilities');
+    const source = read(raw, '$');
+    const capabilities = read(source['capabilities'], '$.capabilities');
     const extended = source['supportsAuthenticatedExtendedCard'] ?? false;
     if (typeof extended !== 'boolean') {
       throw new Refusal('invalid_type', '$.supportsAuthenticatedExtendedCard');
@@ -141,7 +181,7 @@ export function cardFromV03(raw: JsonValue): V03Mapping {
       schemes[name] = scheme(value, '$.securitySchemes[*]');
     }
     const skills = listOr(source['skills'], '$.skills').map((entry, index) => {
-      const skill = objectOr(entry, `$.skills[${index}]`);
+      const skill = read(entry, `$.skills[${index}]`);
       const { security, ...rest } = skill;
       return {
         ...rest,

@@ -87,7 +87,16 @@ function message(source: JsonObject): JsonObject {
   };
 }
 
-function webhook(source: JsonObject): JsonObject {
+/**
+A v1.0 push config's webhook as v0.3's PushNotificationConfig, the same in both v0.3 bindings: its one
+authentication scheme as v0.3's list of them.
+
+@example
+```ts
+v03Webhook({ url: 'https://hooks.example/a', authentication: { scheme: 'Bearer' } }); // { url, authentication: { schemes: ['Bearer'] } }
+```
+*/
+export function v03Webhook(source: JsonObject): JsonObject {
   const authentication = source['authentication'];
   return {
     ...pick(source, ['id', 'url', 'token']),
@@ -109,7 +118,7 @@ function sendParams(request: JsonObject): JsonObject {
     message: message(isJsonObject(request['message']) ? request['message'] : {}),
     configuration: {
       ...pick(configuration, ['acceptedOutputModes', 'historyLength']),
-      ...(isJsonObject(push) ? { pushNotificationConfig: webhook(push) } : {}),
+      ...(isJsonObject(push) ? { pushNotificationConfig: v03Webhook(push) } : {}),
       // v1.0's missing returnImmediately is blocking, v0.3's missing blocking is not
       // (protocol/send-message.ts), so the flag is always written.
       blocking: configuration['returnImmediately'] !== true,
@@ -133,7 +142,7 @@ function paramsOf(
     case 'subscribeToTask':
       return pick(request, ['id']);
     case 'createTaskPushNotificationConfig':
-      return { ...pick(request, ['taskId']), pushNotificationConfig: webhook(request) };
+      return { ...pick(request, ['taskId']), pushNotificationConfig: v03Webhook(request) };
     case 'getTaskPushNotificationConfig':
     case 'deleteTaskPushNotificationConfig':
       return { id: request['taskId'] ?? null, pushNotificationConfigId: request['id'] ?? null };
@@ -147,6 +156,22 @@ function paramsOf(
 }
 
 /**
+What no v0.3 binding can say of a request, whatever its binding: ListTasks (v0.3 has no such operation) and a
+tenant (v0.3 has none); `undefined` for any other request.
+
+@example
+```ts
+v03Refusal('listTasks', {}); // { rule: 'no-list-tasks', path: '$' }
+```
+*/
+export function v03Refusal(operation: ClientMethod, request: JsonObject): Violation | undefined {
+  if (operation === 'listTasks') {
+    return { rule: 'no-list-tasks', path: '$' };
+  }
+  return request['tenant'] === undefined ? undefined : { rule: 'no-tenant', path: '$.tenant' };
+}
+
+/**
 The v0.3 JSON-RPC method and params of a v1.0 request that passed the outbound contract.
 
 @example
@@ -156,15 +181,15 @@ const built = v03Request('getTaskPushNotificationConfig', { taskId: 't-1', id: '
 ```
 */
 export function v03Request(operation: ClientMethod, request: unknown): V03Request {
-  if (operation === 'listTasks') {
-    return { ok: false, error: { rule: 'no-list-tasks', path: '$' } };
-  }
   const source = isJsonObject(request) ? request : {};
-  if (source['tenant'] !== undefined) {
-    return { ok: false, error: { rule: 'no-tenant', path: '$.tenant' } };
+  const refused = v03Refusal(operation, source);
+  if (refused !== undefined) {
+    return { ok: false, error: refused };
   }
   try {
-    return { ok: true, method: v03Methods[operation], params: paramsOf(operation, source) };
+    // ListTasks was refused above.
+    const method = operation as Exclude<ClientMethod, 'listTasks'>;
+    return { ok: true, method: v03Methods[method], params: paramsOf(method, source) };
   } catch (error) {
     if (error instanceof Refusal) {
       return { ok: false, error: error.violation };
