@@ -73,6 +73,30 @@ describe('what the gRPC binding sends', () => {
     });
   });
 
+  it('calls with no token and no extra headers on a connected channel: each its own A2A metadata', async () => {
+    const binding = bindingOf();
+    const onDispatch = vi.fn();
+    // The first call connects the channel; the next ones find it ready. No call's metadata reaches another.
+    for (const headers of [undefined, { 'a2a-extensions': 'https://ext.example/a' }, undefined]) {
+      peer.answer({ kind: 'answer', bytes: taskBytes });
+      await binding.unary(
+        'getTask',
+        { id: 'task-1' },
+        { onDispatch, ...(headers === undefined ? {} : { headers }) },
+      );
+    }
+    // A caller's own A2A-Version never replaces the binding's.
+    peer.answer({ kind: 'answer', bytes: taskBytes });
+    await binding.unary('getTask', { id: 'task-1' }, { headers: { 'a2a-version': '0.3' } });
+    const sent = peer.calls.slice(-4).map((call) => call.metadata);
+    expect(sent[0]).toMatchObject({ 'a2a-version': '1.0' });
+    expect(sent[1]).toMatchObject({ 'a2a-version': '1.0', 'a2a-extensions': 'https://ext.example/a' });
+    expect(sent[2]).toMatchObject({ 'a2a-version': '1.0' });
+    expect(sent[2]).not.toHaveProperty('a2a-extensions');
+    expect(sent[3]).toMatchObject({ 'a2a-version': '1.0' });
+    expect(onDispatch).toHaveBeenCalledTimes(3);
+  });
+
   it('a request over requestBodyBytes is refused before it leaves', async () => {
     const before = peer.calls.length;
     const onDispatch = vi.fn();
