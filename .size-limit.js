@@ -37,7 +37,8 @@ export default [
     // +0.034 kB (34.306 kB): a card that offers only v0.3 is refused by that version (issue 34: `NoSupportedInterface` with detail `protocol-version-0.3`, for a v0.3 card that fails the 1.0 contract and for a 1.0 card whose usable interfaces all speak 0.3), which must hold in every client with nothing opted in; the test itself loads on demand (discovery/version-refusal.ts, only a card already refused reaches it), and the page keeps the two calls that ask for it with their awaits (discovery/card-fetch.ts decodeCard, discovery/discovery.ts selectPin): 6 B over the 34.3 kB this row had.
     // +0.165 kB (34.471 kB): v0.3 peers, opt in (issue 34): `protocolVersions` checked where every option is resolved (client/options.ts), the interface's version on the pin with 1.0 preferred (client/pin.ts preferredInterface, shared by discovery's selection), the v0.3 card read before the card contract and the v0.3 binding built for a 0.3 pin (discovery/card-fetch.ts, client/call.ts): the hand-over to a binding given as `v03`, which createClient and discover() must check synchronously and before any I/O. The mapping, the v0.3 binding and the version checks of a list naming 0.3 are behind `@surecall/client/v03`, none of them in this bundle.
     // -0.029 kB (34.442 kB): fetch is handed the request's URL and whole init instead of ky's Request, which it copied on every call (wire/http.ts), and interceptors with no `after` read no answer headers (client/interceptors.ts): the limit follows the saving down.
-    limit: '34.442 kB',
+    // -0.025 kB (34.417 kB): the JSON scanner keeps its levels' state in plain arrays grown as levels open, not four typed arrays sized for `jsonDepth` per answer (wire/json-scanner.ts): the limit follows the saving down.
+    limit: '34.417 kB',
     modifyEsbuildConfig: withoutDeferred,
   },
   {
@@ -63,7 +64,8 @@ export default [
     // +0.161 kB (48.66 kB): a card that offers only v0.3 is refused by that version, as above (issue 34): the page's two calls with their awaits, the two names the loader's `DeferredCode` gives them, and the test itself in the deferred module with the imports of its own file.
     // +0.191 kB (48.851 kB): v0.3 peers, opt in, as above (issue 34), and the refusal by version naming its fix (`protocolVersions`, discovery/version-refusal.ts, in the deferred module).
     // -0.012 kB (48.839 kB): the same two per-call savings, as above.
-    limit: '48.839 kB',
+    // -0.034 kB (48.805 kB): the JSON scanner's plain arrays, as above.
+    limit: '48.805 kB',
     modifyEsbuildConfig: browser,
   },
   {
@@ -87,7 +89,8 @@ export default [
     // +0.177 kB (62.569 kB): a card that offers only v0.3 is refused by that version, as above (issue 34).
     // +0.178 kB (62.748 kB): v0.3 peers, opt in, as above (issue 34), fetchAgentCard's check of the option included; the v0.3 binding and mapping are behind `@surecall/client/v03`.
     // +0.031 kB (62.779 kB): a durable send to a v0.3 peer whose lost answer no scan can settle ends unresolved (no-list-tasks) at its first probe (issue 34 item 4: the reason in the ledger's two reason schemas, ledger/record.ts, and the probe's verdict, durable/reconciliation.ts); the page loads none of it.
-    limit: '62.779 kB',
+    // -0.032 kB (62.747 kB): the JSON scanner's plain arrays, as above.
+    limit: '62.747 kB',
     modifyEsbuildConfig: browser,
   },
 ];
