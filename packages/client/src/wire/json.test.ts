@@ -847,9 +847,9 @@ describe('parseJson scans one after another', () => {
     // The outer refusal's path asks `knownKey` about each key, and this one scans a document of arrays four
     // deep meanwhile: were the levels' arrays shared between scans, the outer path would read that
     // document's levels.
-    const knownKey: KnownKey = (key) => {
+    const knownKey: KnownKey = () => {
       parseJson('[[[[1]]]]', wide);
-      return key !== 'secret';
+      return true;
     };
     expect(pointer(refusal('{"task":{"history":[{"x":1,"x":2}]}}', wide, knownKey))).toStrictEqual({
       rule: 'duplicate-key',
