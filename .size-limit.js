@@ -38,7 +38,9 @@ export default [
     // +0.165 kB (34.471 kB): v0.3 peers, opt in (issue 34): `protocolVersions` checked where every option is resolved (client/options.ts), the interface's version on the pin with 1.0 preferred (client/pin.ts preferredInterface, shared by discovery's selection), the v0.3 card read before the card contract and the v0.3 binding built for a 0.3 pin (discovery/card-fetch.ts, client/call.ts): the hand-over to a binding given as `v03`, which createClient and discover() must check synchronously and before any I/O. The mapping, the v0.3 binding and the version checks of a list naming 0.3 are behind `@surecall/client/v03`, none of them in this bundle.
     // -0.029 kB (34.442 kB): fetch is handed the request's URL and whole init instead of ky's Request, which it copied on every call (wire/http.ts), and interceptors with no `after` read no answer headers (client/interceptors.ts): the limit follows the saving down.
     // ±0 kB (34.442 kB): v0.3 over HTTP+JSON (issue 34): the v0.3 binding is handed the client's resolved options and builds the binding its pin names (client/call.ts), which the page's path pays nothing for; the binding itself is behind `@surecall/client/v03`.
-    limit: '34.442 kB',
+    // -0.025 kB (34.417 kB): the JSON scanner keeps its levels' state in plain arrays grown as levels open, not four typed arrays sized for `jsonDepth` per answer (wire/json-scanner.ts): the limit follows the saving down.
+    // +0.008 kB (34.425 kB): an answer read in one chunk is that chunk, not a copy into a buffer of its own (wire/response-body.ts readAll): 17 B under the 34.442 kB this row had before the scanner's saving.
+    limit: '34.425 kB',
     modifyEsbuildConfig: withoutDeferred,
   },
   {
@@ -65,7 +67,10 @@ export default [
     // +0.191 kB (48.851 kB): v0.3 peers, opt in, as above (issue 34), and the refusal by version naming its fix (`protocolVersions`, discovery/version-refusal.ts, in the deferred module).
     // -0.012 kB (48.839 kB): the same two per-call savings, as above.
     // -0.001 kB (48.838 kB): v0.3 over HTTP+JSON, as above: the limit follows the byte down.
-    limit: '48.838 kB',
+    // -0.034 kB (48.805 kB): the JSON scanner's plain arrays, as above.
+    // +0.010 kB (48.815 kB): an answer read in one chunk is that chunk, as above.
+    // +0.001 kB (48.816 kB): both of the above together.
+    limit: '48.816 kB',
     modifyEsbuildConfig: browser,
   },
   {
@@ -90,7 +95,10 @@ export default [
     // +0.178 kB (62.748 kB): v0.3 peers, opt in, as above (issue 34), fetchAgentCard's check of the option included; the v0.3 binding and mapping are behind `@surecall/client/v03`.
     // +0.031 kB (62.779 kB): a durable send to a v0.3 peer whose lost answer no scan can settle ends unresolved (no-list-tasks) at its first probe (issue 34 item 4: the reason in the ledger's two reason schemas, ledger/record.ts, and the probe's verdict, durable/reconciliation.ts); the page loads none of it.
     // -0.001 kB (62.778 kB): v0.3 over HTTP+JSON, as above.
-    limit: '62.778 kB',
+    // -0.032 kB (62.747 kB): the JSON scanner's plain arrays, as above.
+    // +0.008 kB (62.755 kB): an answer read in one chunk is that chunk, as above.
+    // -0.001 kB (62.754 kB): both of the above together.
+    limit: '62.754 kB',
     modifyEsbuildConfig: browser,
   },
 ];

@@ -80,11 +80,14 @@ and the same arrays give the error path.
 export class Scanner {
   private readonly bytes: Uint8Array;
   private readonly limits: JsonLimits;
-  private readonly kinds: Uint8Array;
-  private readonly counts: Int32Array;
+  // Plain arrays, grown as levels open: typed ones sized for `jsonDepth` cost four buffers outside the heap per
+  // answer, more than scanning a small answer did, and a level's state is written as it opens, before it is
+  // read.
+  private readonly kinds: number[] = [];
+  private readonly counts: number[] = [];
   // The byte range of each object level's current key, quotes included; -1 while the member has no key yet.
-  private readonly keyStarts: Int32Array;
-  private readonly keyEnds: Int32Array;
+  private readonly keyStarts: number[] = [];
+  private readonly keyEnds: number[] = [];
   private readonly keys: string[][] = [];
   private readonly keySets: (Set<string> | undefined)[] = [];
   // Set by `string()` and `key()`: the decoded UTF-8 length; by `key()`, whether it is plain ASCII, its hash.
@@ -99,11 +102,6 @@ export class Scanner {
     this.bytes = bytes;
     this.limits = limits;
     this.knownKey = knownKey;
-    const levels = limits.jsonDepth + 1;
-    this.kinds = new Uint8Array(levels);
-    this.counts = new Int32Array(levels);
-    this.keyStarts = new Int32Array(levels);
-    this.keyEnds = new Int32Array(levels);
     // Plain string content is skipped four bytes at a time through an aligned view of the same memory.
     const aligned = (bytes.byteOffset + 3) & ~3;
     const wordCount = (bytes.length - (aligned - bytes.byteOffset)) >> 2;

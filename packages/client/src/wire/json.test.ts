@@ -821,3 +821,40 @@ describe('parseJson properties', () => {
     );
   });
 });
+
+// Each scan keeps its levels' state in arrays of its own (json-scanner.ts), grown as levels open.
+describe('parseJson scans one after another', () => {
+  it('sees nothing of an earlier scan that was refused midway, at the same depth', () => {
+    // Refused at depth 2, its keys c and d written and its counts left where the refusal stopped them.
+    expect(pointer(refusal('{"a":1,"b":{"c":1,"d":2,"e":', wide))).toMatchObject({ rule: 'syntax' });
+    // The same level, keys in another order: no stale key is taken for a duplicate.
+    expect(parseJson('{"x":{"d":1,"c":2,"e":3}}', wide)).toStrictEqual({ x: { d: 1, c: 2, e: 3 } });
+    // And a real duplicate there is still found, past the linear search as well.
+    expect(pointer(refusal('{"x":{"d":1,"d":2}}', wide))).toStrictEqual({
+      rule: 'duplicate-key',
+      offset: 12,
+      path: '$.x.d',
+    });
+    const many = Array.from({ length: 20 }, (_, index) => `"k${index}":${index}`).join(',');
+    expect(pointer(refusal(`{"x":{${many},"k3":0}}`, wide))).toMatchObject({
+      rule: 'duplicate-key',
+      path: '$.x.k3',
+    });
+    expect(Object.keys((parseJson(`{"x":{${many}}}`, wide) as { x: object }).x)).toHaveLength(20);
+  });
+
+  it('gives a scan started while another builds its refusal path arrays of its own', () => {
+    // The outer refusal's path asks `knownKey` about each key, and this one scans a document of arrays four
+    // deep meanwhile: were the levels' arrays shared between scans, the outer path would read that
+    // document's levels.
+    const knownKey: KnownKey = () => {
+      parseJson('[[[[1]]]]', wide);
+      return true;
+    };
+    expect(pointer(refusal('{"task":{"history":[{"x":1,"x":2}]}}', wide, knownKey))).toStrictEqual({
+      rule: 'duplicate-key',
+      offset: 27,
+      path: '$.task.history[0].x',
+    });
+  });
+});

@@ -75,6 +75,12 @@ export async function readAll(response: Response, limit: number, deadline: Deadl
   } finally {
     deadline.watch(undefined);
   }
+  // A small answer arrives in one chunk, which is the body as it is: a copy would be one more buffer outside
+  // the heap per answer (wire/json-scanner.ts says what those cost). Every reader of a body honours its
+  // offset.
+  if (chunks.length === 1) {
+    return chunks[0] as Uint8Array;
+  }
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

@@ -4,8 +4,10 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ExchangeError, isClientError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/core/limits.js';
+import { startDeadline } from '../../src/wire/deadline.js';
 import { exchange, type HttpExchangeRequest } from '../../src/wire/http.js';
 import { type HttpStreamResponse, openStream } from '../../src/wire/http-stream.js';
+import { readAll } from '../../src/wire/response-body.js';
 
 // Markers that must never appear in an error: the URL path, a header value and the bearer token.
 const pathMarker = 'path-marker-5e1b';
@@ -519,6 +521,37 @@ describe('response body bound', () => {
     const response = await exchange(request());
     expect(response.body).toEqual(bytes);
     expect(response.mediaType).toBe('json');
+  });
+
+  it('returns a body that arrives in one chunk as that chunk, a view inside a larger buffer included', async () => {
+    const bytes = encoder.encode('{"ok":true}');
+    // The chunk's bytes sit between others of the same buffer, as a slice of a socket read would.
+    const buffer = new Uint8Array(bytes.length + 16).fill(0x5b);
+    buffer.set(bytes, 7);
+    const { stream, controller } = controlled();
+    onRpc(answer(stream));
+    controller.enqueue(buffer.subarray(7, 7 + bytes.length));
+    controller.close();
+    const response = await exchange(request());
+    expect(response.body).toEqual(bytes);
+    // Through fetch the chunk may arrive copied; read as it is, the view itself is the body.
+    const deadline = startDeadline(undefined, timeoutMs);
+    const view = buffer.subarray(7, 7 + bytes.length);
+    const direct = await readAll(
+      new Response(
+        new ReadableStream({
+          start(source) {
+            source.enqueue(view);
+            source.close();
+          },
+        }),
+      ),
+      64,
+      deadline,
+    );
+    deadline.release();
+    expect(direct).toEqual(bytes);
+    expect(JSON.parse(new TextDecoder().decode(direct))).toEqual({ ok: true });
   });
 
   it('reports a body that breaks while read as a read failure', async () => {
