@@ -44,8 +44,9 @@ async function countedLedger(
   schemas.push(schema);
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pools.push(pool);
-  const names = storeStatements(qualify(schema)).writeBatches.map((statement) => statement.name);
-  const { params } = storeStatements(qualify(schema)).writeBatches[0] as { params: readonly string[] };
+  const { writeBatches } = storeStatements(qualify(schema));
+  const names = writeBatches.map((statement) => statement.name);
+  const { params } = writeBatches[0] as { params: readonly string[] };
   const created = params.indexOf('NEWIDS');
   const moved = params.indexOf('IDS');
   const batches: Batches = { sizes: [], preparations: [] };
