@@ -9,7 +9,7 @@ import { LedgerError } from '../../src/core/errors.js';
 import { verifyHistory } from '../../src/ledger/ledger.js';
 import { openPostgresLedger, type PostgresLedger } from '../../src/ledger/postgres/entry.js';
 import { qualify } from '../../src/ledger/postgres/schema.js';
-import { storeStatements } from '../../src/ledger/postgres/statements.js';
+import { batchPreparations, storeStatements } from '../../src/ledger/postgres/statements.js';
 import { intent } from '../support/intent.js';
 import { rejectionOf } from '../support/rejection.js';
 
@@ -27,32 +27,41 @@ afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
 });
 
-/** The records of each batch statement the ledger ran on `pool`, in the order it sent them. */
-type Batches = { readonly sizes: number[] };
+/**
+The records of each batch statement the ledger ran on `pool`, in the order it sent them, and which preparation
+of it each was (`batchPreparations`).
+*/
+type Batches = { readonly sizes: number[]; readonly preparations: number[] };
 
 /**
 A ledger on a schema of its own, over a pool the test owns, whose batch statements are counted as they are
 sent.
 */
-async function countedLedger(): Promise<{ ledger: PostgresLedger; schema: string; batches: Batches }> {
+async function countedLedger(
+  poolSize = 16,
+): Promise<{ ledger: PostgresLedger; schema: string; pool: pg.Pool; batches: Batches }> {
   const schema = `group_${schemas.length}_${suffix}`;
   schemas.push(schema);
-  const pool = new pg.Pool({ connectionString: url, max: 16 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pools.push(pool);
-  const { writeBatch } = storeStatements(qualify(schema));
-  const created = writeBatch.params.indexOf('NEWIDS');
-  const moved = writeBatch.params.indexOf('IDS');
-  const batches: Batches = { sizes: [] };
+  const { writeBatches } = storeStatements(qualify(schema));
+  const names = writeBatches.map((statement) => statement.name);
+  const { params } = writeBatches[0] as { params: readonly string[] };
+  const created = params.indexOf('NEWIDS');
+  const moved = params.indexOf('IDS');
+  const batches: Batches = { sizes: [], preparations: [] };
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   vi.spyOn(pool, 'query').mockImplementation(((...args: unknown[]) => {
     const [sent] = args as [{ name?: string; values?: unknown[][] } | string];
-    if (typeof sent === 'object' && sent.name === writeBatch.name) {
+    const preparation = typeof sent === 'object' ? names.indexOf(sent.name) : -1;
+    if (typeof sent === 'object' && preparation >= 0) {
       batches.sizes.push((sent.values?.[created]?.length ?? 0) + (sent.values?.[moved]?.length ?? 0));
+      batches.preparations.push(preparation);
     }
     return query(...args);
   }) as typeof pool.query);
-  const ledger = await openPostgresLedger({ pool }, { schema, worker: 'w1', poolSize: 16 });
-  return { ledger, schema, batches };
+  const ledger = await openPostgresLedger({ pool }, { schema, worker: 'w1', poolSize });
+  return { ledger, schema, pool, batches };
 }
 
 const start = (id: string) => ({ attemptId: `a-${id}`, messageId: `m-a-${id}` });
@@ -158,6 +167,65 @@ describe('group commit on PostgreSQL', () => {
     }
     const records = await admin.query(`SELECT id FROM ${schema}.records WHERE id = 'lost'`);
     expect(records.rowCount).toBe(0);
+    await ledger.close();
+  });
+
+  it('prepares its batch statement anew as its appends grow, so a plan made on a new table does not stay', async () => {
+    // One connection, on which every batch is planned: a connection keeps a generic plan from a statement's
+    // sixth run until the table's statistics change, and autovacuum analyzes a new table a minute later.
+    const { ledger, schema, pool, batches } = await countedLedger(1);
+    // Its first runs meet a table of a few rows, where reading it whole is the cheaper plan.
+    const small = Array.from({ length: 8 }, (_, index) => `small-${index}`);
+    for (const id of small) {
+      await ledger.create(intent(id), start(id));
+    }
+    // Then the table grows past a thousand records, in batches.
+    for (let wave = 0; wave < 16; wave++) {
+      await Promise.all(
+        Array.from({ length: 64 }, (_, index) => `grown-${wave}-${index}`).map((id) =>
+          ledger.create(intent(id), start(id)),
+        ),
+      );
+    }
+    // Moves, one at a time, run the preparation this writer is at often enough for it to keep a plan.
+    for (const id of small) {
+      await ledger.transition(id, 1, commit(id));
+    }
+    const preparation = batchPreparations.findLastIndex((after) => after <= small.length + 16 * 64);
+    expect(preparation).toBeGreaterThan(0);
+    expect(batches.preparations[0]).toBe(0);
+    expect(batches.preparations.at(-1)).toBe(preparation);
+    expect(batches.preparations).toEqual([...batches.preparations].sort((a, b) => a - b));
+    // What the connection runs for a move now: the primary key's index, not the whole table.
+    const statement = storeStatements(qualify(schema)).writeBatches[preparation];
+    const literals: Record<string, string> = {
+      IDS: "'{small-0}'",
+      STATUSES: "'{committed}'",
+      REVISIONS: "'{2}'",
+      DIGESTS: "'{d}'",
+      UPDATED: "'{1}'",
+      CONTEXTUAL: "'{f}'",
+      DUE: "'{NULL}'",
+      KEEP: "'{f}'",
+      BODIES: "'{}'",
+      EXPECTED: "'{1}'",
+      PREVIOUS: "'{d}'",
+      REVISIONIDS: "'{small-0}'",
+      NUMBERS: "'{2}'",
+      REVISIONBODIES: "'{}'",
+      NEWBODIES: "''",
+      W: "'w1'",
+      S: "'s'",
+      LEASE: '1000',
+    };
+    const values = statement?.params.map((param) => literals[param] ?? "'{}'") ?? [];
+    const explained = await pool.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN EXECUTE ${statement?.name}(${values.join(', ')})`,
+    );
+    const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+    const update = plan.slice(plan.indexOf('Update on records r'), plan.indexOf('CTE head'));
+    expect(update).toContain('records_pkey');
+    expect(update).not.toContain('Seq Scan');
     await ledger.close();
   });
 

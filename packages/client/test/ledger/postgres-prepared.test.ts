@@ -4,7 +4,7 @@ The writes of every commit and the announcements run as named prepared statement
 one connection, each keep their own write.
 */
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { openPostgresLedger } from '../../src/ledger/postgres/entry.js';
 import { intent } from '../support/intent.js';
 
@@ -48,10 +48,14 @@ describe('prepared statements on PostgreSQL', () => {
     // The batch write of each schema, which inserts and moves records alike, prepared once on the one
     // connection, and used by every later commit; and the announcement to followers, whose text names no
     // schema (the channel is its parameter), so both ledgers share it.
-    const prepared = await shared.query<{ name: string; statement: string }>(
-      `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'surecall\\_%' ORDER BY name`,
-    );
-    expect(prepared.rows).toHaveLength(3);
+    // The announcement leaves `notifyDelayMs` after the last commit.
+    const prepared = await vi.waitFor(async () => {
+      const found = await shared.query<{ name: string; statement: string }>(
+        `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'surecall\\_%' ORDER BY name`,
+      );
+      expect(found.rows).toHaveLength(3);
+      return found;
+    });
     for (const schema of schemas) {
       expect(prepared.rows.filter((row) => row.statement.includes(`"${schema}"."records"`))).toHaveLength(1);
     }

@@ -14,7 +14,7 @@ const ignore = (): undefined => undefined;
 const rejoinMs = 50;
 const rejoinMaxMs = 5000;
 // How far before the follower's last sign of life it re-reads after reconnecting: a writer announces a change
-// a few milliseconds after its commit (`notifyDelayMs` in notify.ts), later when its pool is busy or its
+// up to 25 ms after its commit (`notifyDelayMs` in notify.ts), later when its pool is busy or its
 // notification has to be sent again, so a notification lost with the connection may name a revision written
 // that much earlier.
 const rereadSlackMs = 10_000;

@@ -5,7 +5,7 @@ schema.
 */
 import { describe, expect, it } from 'vitest';
 import { qualify } from './schema.js';
-import { bind, storeStatements } from './statements.js';
+import { batchPreparations, bind, type Statement, storeStatements } from './statements.js';
 
 const statements = storeStatements(qualify('ledger_a'));
 
@@ -17,8 +17,16 @@ const numbersIn = (text: string): number[] =>
 const ones = <TParam extends string>(params: readonly TParam[]) =>
   Object.fromEntries(params.map((param) => [param, 1])) as Record<TParam, number>;
 
+// Every statement by its name; each preparation of the batch statement as `writeBatches[n]`.
+const named: [string, Statement<string>][] = Object.entries(statements).flatMap(
+  ([name, statement]): [string, Statement<string>][] =>
+    Array.isArray(statement)
+      ? statement.map((each, index) => [`${name}[${index}]`, each])
+      : [[name, statement as Statement<string>]],
+);
+
 describe('the PostgreSQL store statements', () => {
-  it.each(Object.entries(statements))(
+  it.each(named)(
     '%s numbers exactly its parameters, from 1 in their order, and leaves no name',
     (_, statement) => {
       expect(numbersIn(statement.text)).toEqual(statement.params.map((_, index) => index + 1));
@@ -37,10 +45,19 @@ describe('the PostgreSQL store statements', () => {
 
   it('prepares the statement every commit runs, named after their text and so apart for each schema', () => {
     const other = storeStatements(qualify('ledger_b'));
-    const { writeBatch } = statements;
-    expect(writeBatch.name).toMatch(/^surecall_[0-9a-f]{32}$/);
-    expect(other.writeBatch.name).not.toBe(writeBatch.name);
-    expect(bind(writeBatch, ones(writeBatch.params))).toMatchObject({ name: writeBatch.name });
+    const names = statements.writeBatches.map((statement) => statement.name);
+    expect(names).toHaveLength(batchPreparations.length);
+    for (const [index, writeBatch] of statements.writeBatches.entries()) {
+      expect(writeBatch.name).toMatch(/^surecall_[0-9a-f]{32}$/);
+      expect(other.writeBatches[index]?.name).not.toBe(writeBatch.name);
+      expect(bind(writeBatch, ones(writeBatch.params))).toMatchObject({ name: writeBatch.name });
+      // Each preparation is the same statement, under a name of its own.
+      expect(writeBatch.params).toEqual(statements.writeBatches[0]?.params);
+      expect(writeBatch.text.replace(/^\/\*.*?\*\//, '')).toBe(
+        statements.writeBatches[0]?.text.replace(/^\/\*.*?\*\//, ''),
+      );
+    }
+    expect(new Set(names).size).toBe(names.length);
     expect(statements.get.name).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import type { Commits, StoreContext, Writes } from './context.js';
 import { createGroupCommit, type Queued, submit } from './group-commit.js';
 import { announce } from './notify.js';
 import { agentKey, contextual, dueAt, keepsLease } from './row.js';
-import { bind } from './statements.js';
+import { batchPreparations, bind, type Statements } from './statements.js';
 import { holdWorkerLock } from './worker-lock.js';
 
 // Appends between two prunings of what is past the retention window.
@@ -123,6 +123,15 @@ function batchValues(context: StoreContext, batch: readonly Commits[]) {
   };
 }
 
+/** The preparation of the batch statement a writer's appends so far call for (`batchPreparations`). */
+function batchStatementAfter(statements: Statements, appended: number): Statements['writeBatches'][number] {
+  let preparation = 0;
+  while (appended >= (batchPreparations[preparation + 1] ?? Number.POSITIVE_INFINITY)) {
+    preparation += 1;
+  }
+  return statements.writeBatches[preparation] as Statements['writeBatches'][number];
+}
+
 /**
 Whether the database answered `error` as a refusal of the statement (an `ErrorResponse` with its SQLSTATE):
 the statement's transaction was rolled back, so none of its batch was written, and each may go again alone.
@@ -182,7 +191,7 @@ async function writeBatch(context: StoreContext, batch: readonly Queued<Commits>
   try {
     const result = await context.pool.query<{ id: string }>(
       bind(
-        context.statements.writeBatch,
+        batchStatementAfter(context.statements, context.appended),
         batchValues(
           context,
           batch.map((queued) => queued.item),
