@@ -80,9 +80,9 @@ and the same arrays give the error path.
 export class Scanner {
   private readonly bytes: Uint8Array;
   private readonly limits: JsonLimits;
-  // Plain arrays, grown as levels open: typed ones sized for `jsonDepth` cost four buffers outside the heap per
-  // answer, more than scanning a small answer did, and a level's state is written as it opens, before it is
-  // read.
+  // Plain arrays, grown as levels open: typed ones sized for `jsonDepth` cost four buffers outside the heap
+  // per answer, more than scanning a small answer did, and a level's state is written as it opens, before it
+  // is read.
   private readonly kinds: number[] = [];
   private readonly counts: number[] = [];
   // The byte range of each object level's current key, quotes included; -1 while the member has no key yet.
