@@ -6,7 +6,7 @@ by the v1.0 schemas, so the mock and the mapping are held to one reading of v0.3
 import { expect } from 'vitest';
 import { decode } from '../../../packages/client/src/protocol/decode.js';
 import type { JsonValue } from '../../../packages/client/src/protocol/json-value.js';
-import type { V03Mapping } from '../../../packages/client/src/protocol/v03/answers.js';
+import type { V03Mapping } from '../../../packages/client/src/protocol/v03/refusal.js';
 
 let next = 0;
 

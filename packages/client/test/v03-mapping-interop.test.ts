@@ -24,9 +24,9 @@ import {
   sendResultFromV03,
   streamEventFromV03,
   taskFromV03,
-  type V03Mapping,
 } from '../src/protocol/v03/answers.js';
 import { cardFromV03 } from '../src/protocol/v03/card.js';
+import type { V03Mapping } from '../src/protocol/v03/refusal.js';
 import { v03Request } from '../src/protocol/v03/requests.js';
 
 /** A v0.3 peer on loopback, and what its own card and extended card say. */

@@ -18,9 +18,9 @@ import {
   pushConfigListFromV03,
   sendResultFromV03,
   taskFromV03,
-  type V03Mapping,
 } from '../../protocol/v03/answers.js';
 import { cardFromV03 } from '../../protocol/v03/card.js';
+import type { V03Mapping } from '../../protocol/v03/refusal.js';
 import { v03Request } from '../../protocol/v03/requests.js';
 import { exchange, type HttpExchangeRequest, type MediaKind } from '../../wire/http.js';
 import type { Binding, BindingOptions, CallContext, UnaryMethod } from '../binding.js';

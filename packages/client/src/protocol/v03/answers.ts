@@ -10,32 +10,8 @@ docs/protocol-checks.md#rule-ids, and otherwise returns the v1.0 JSON, which the
 every bound and rule they hold a v1.0 answer to. Nothing is decoded here: what is not v0.3's own difference is
 left for the v1.0 contract to refuse.
 */
-import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js';
-
-/** A v0.3 value as its v1.0 JSON, or where and why it is not v0.3. */
-export type V03Mapping =
-  | { readonly ok: true; readonly value: JsonValue; readonly error?: never }
-  | { readonly ok: false; readonly error: Violation; readonly value?: never };
-
-// One refusal, thrown inside this module only and returned as the mapping's `error`.
-class Refusal {
-  readonly violation: Violation;
-  constructor(rule: string, path: string) {
-    this.violation = { rule, path };
-  }
-}
-
-function mapped(build: () => JsonValue): V03Mapping {
-  try {
-    return { ok: true, value: build() };
-  } catch (error) {
-    if (error instanceof Refusal) {
-      return { ok: false, error: error.violation };
-    }
-    throw error;
-  }
-}
+import { mapped, Refusal, type V03Mapping } from './refusal.js';
 
 function object(value: JsonValue | undefined, path: string): JsonObject {
   if (!isJsonObject(value)) {

@@ -10,17 +10,9 @@ takes the first it supports). What v0.3 says that v1.0 cannot (several OAuth flo
 with a violation; the rest is left to the v1.0 card contract, which the mapped card then passes or fails like
 any other (docs/protocol-checks.md#agent-card).
 */
-import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js';
 import { jsonName } from '../protojson.js';
-import type { V03Mapping } from './answers.js';
-
-class Refusal {
-  readonly violation: Violation;
-  constructor(rule: string, path: string) {
-    this.violation = { rule, path };
-  }
-}
+import { Refusal, type V03Mapping, violationOf } from './refusal.js';
 
 function present(source: JsonObject, names: readonly string[]): JsonObject {
   const kept: JsonObject = {};
@@ -213,9 +205,6 @@ function readCard(raw: JsonValue, proto: boolean): V03Mapping {
     };
     return { ok: true, value };
   } catch (error) {
-    if (error instanceof Refusal) {
-      return { ok: false, error: error.violation };
-    }
-    throw error;
+    return { ok: false, error: violationOf(error) };
   }
 }

@@ -14,28 +14,9 @@ proto itself refuses (no member or two of a oneof, a state it has no name for, a
 task) with a violation naming a path and a rule, and otherwise returns the v1.0 JSON, which the v1.0 schemas
 then hold to every bound and rule they hold a v1.0 answer to.
 */
-import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js';
 import { jsonName } from '../protojson.js';
-import type { V03Mapping } from './answers.js';
-
-class Refusal {
-  readonly violation: Violation;
-  constructor(rule: string, path: string) {
-    this.violation = { rule, path };
-  }
-}
-
-function mapped(build: () => JsonValue): V03Mapping {
-  try {
-    return { ok: true, value: build() };
-  } catch (error) {
-    if (error instanceof Refusal) {
-      return { ok: false, error: error.violation };
-    }
-    throw error;
-  }
-}
+import { mapped, pick, Refusal, type V03Mapping } from './refusal.js';
 
 /**
 An object's members under their JSON names, `null` ones left out (ProtoJSON: `null` is absence). A member
@@ -56,16 +37,6 @@ function fields(value: JsonValue | undefined, path: string): JsonObject {
     }
   }
   return named;
-}
-
-function present(source: JsonObject, names: readonly string[]): JsonObject {
-  const kept: JsonObject = {};
-  for (const name of names) {
-    if (source[name] !== undefined) {
-      kept[name] = source[name];
-    }
-  }
-  return kept;
 }
 
 // ProtoJSON leaves a repeated field out when it is empty.
@@ -117,7 +88,7 @@ function state(value: JsonValue | undefined, path: string): JsonObject {
 
 function part(value: JsonValue, path: string): JsonObject {
   const source = fields(value, path);
-  const metadata = present(source, ['metadata']);
+  const metadata = pick(source, ['metadata']);
   switch (oneof(source, ['text', 'file', 'data'], path)) {
     case 'text':
       return { text: source['text'] as JsonValue, ...metadata };
@@ -150,7 +121,7 @@ function parts(value: JsonValue | undefined, path: string): JsonValue[] {
 function message(value: JsonValue | undefined, path: string): JsonObject {
   const source = fields(value, path);
   return {
-    ...present(source, ['messageId', 'contextId', 'taskId', 'role', 'metadata', 'extensions']),
+    ...pick(source, ['messageId', 'contextId', 'taskId', 'role', 'metadata', 'extensions']),
     parts: parts(source['content'], `${path}.content`),
   };
 }
@@ -165,14 +136,14 @@ function status(value: JsonValue | undefined, path: string): JsonObject {
   return {
     ...state(source['state'], `${path}.state`),
     ...(source[update] === undefined ? {} : { message: message(source[update], `${path}.${update}`) }),
-    ...present(source, ['timestamp']),
+    ...pick(source, ['timestamp']),
   };
 }
 
 function artifact(value: JsonValue | undefined, path: string): JsonObject {
   const source = fields(value, path);
   return {
-    ...present(source, ['artifactId', 'name', 'description', 'metadata', 'extensions']),
+    ...pick(source, ['artifactId', 'name', 'description', 'metadata', 'extensions']),
     parts: parts(source['parts'], `${path}.parts`),
   };
 }
@@ -180,7 +151,7 @@ function artifact(value: JsonValue | undefined, path: string): JsonObject {
 function task(value: JsonValue | undefined, path: string): JsonObject {
   const source = fields(value, path);
   return {
-    ...present(source, ['id', 'contextId', 'metadata']),
+    ...pick(source, ['id', 'contextId', 'metadata']),
     status: status(source['status'], `${path}.status`),
     ...(source['artifacts'] === undefined
       ? {}
@@ -217,7 +188,7 @@ function payload(source: JsonObject, members: readonly string[]): JsonObject {
       }
       return {
         statusUpdate: {
-          ...present(update, ['taskId', 'contextId', 'metadata']),
+          ...pick(update, ['taskId', 'contextId', 'metadata']),
           status: status(update['status'], '$.statusUpdate.status'),
         },
       };
@@ -226,7 +197,7 @@ function payload(source: JsonObject, members: readonly string[]): JsonObject {
       const update = fields(value, '$.artifactUpdate');
       return {
         artifactUpdate: {
-          ...present(update, ['taskId', 'contextId', 'append', 'lastChunk', 'metadata']),
+          ...pick(update, ['taskId', 'contextId', 'append', 'lastChunk', 'metadata']),
           artifact: artifact(update['artifact'], '$.artifactUpdate.artifact'),
         },
       };
@@ -300,13 +271,13 @@ function pushConfig(value: JsonValue, path: string): JsonObject {
       throw new Refusal('max-items', `${path}.pushNotificationConfig.authentication.schemes`);
     }
     if (schemes.length === 1) {
-      auth = { authentication: { scheme: schemes[0] ?? null, ...present(info, ['credentials']) } };
+      auth = { authentication: { scheme: schemes[0] ?? null, ...pick(info, ['credentials']) } };
     }
   }
   return {
     taskId: named[1] ?? '',
-    ...present({ id: id ?? null }, ['id']),
-    ...present(webhook, ['url', 'token']),
+    ...pick({ id: id ?? null }, ['id']),
+    ...pick(webhook, ['url', 'token']),
     ...auth,
   };
 }
@@ -340,7 +311,7 @@ export function protoPushConfigListFromV03(raw: JsonValue): V03Mapping {
       configs: list(source['configs'], '$.configs').map((entry, index) =>
         pushConfig(entry, `$.configs[${index}]`),
       ),
-      ...present(source, ['nextPageToken']),
+      ...pick(source, ['nextPageToken']),
     };
   });
 }

@@ -9,6 +9,7 @@ violation naming a path and a rule, for a `RequestError('invalid-params')` befor
 import type { Violation } from '../../core/violation-text.js';
 import { isJsonObject, type JsonObject } from '../json-value.js';
 import type { ClientMethod } from '../operations.js';
+import { pick, Refusal, violationOf } from './refusal.js';
 
 /**
 Each v1.0 operation's v0.3 JSON-RPC method; ListTasks has none, and is refused before dispatch
@@ -36,24 +37,6 @@ export type V03Request =
       readonly error?: never;
     }
   | { readonly ok: false; readonly error: Violation; readonly method?: never; readonly params?: never };
-
-class Refusal {
-  readonly violation: Violation;
-  constructor(rule: string, path: string) {
-    this.violation = { rule, path };
-  }
-}
-
-function pick(source: JsonObject, names: readonly string[]): JsonObject {
-  const kept: JsonObject = {};
-  for (const name of names) {
-    const value = source[name];
-    if (value !== undefined) {
-      kept[name] = value;
-    }
-  }
-  return kept;
-}
 
 const roles: Readonly<Record<string, string>> = { ROLE_USER: 'user', ROLE_AGENT: 'agent' };
 
@@ -191,9 +174,6 @@ export function v03Request(operation: ClientMethod, request: unknown): V03Reques
     const method = operation as Exclude<ClientMethod, 'listTasks'>;
     return { ok: true, method: v03Methods[method], params: paramsOf(method, source) };
   } catch (error) {
-    if (error instanceof Refusal) {
-      return { ok: false, error: error.violation };
-    }
-    throw error;
+    return { ok: false, error: violationOf(error) };
   }
 }

@@ -16,6 +16,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.js'
 import type { ClientMethod } from '../operations.js';
 import { expandPath } from '../path-template.js';
 import type { HttpMethod } from '../routes.js';
+import { pick, Refusal, violationOf } from './refusal.js';
 import { v03Refusal, v03Webhook } from './requests.js';
 
 /** A v1.0 request as its v0.3 route and body, or where and why v0.3 cannot say it. */
@@ -29,24 +30,6 @@ export type V03Route =
       readonly error?: never;
     }
   | { readonly ok: false; readonly error: Violation; readonly method?: never; readonly path?: never };
-
-class Refusal {
-  readonly violation: Violation;
-  constructor(rule: string, path: string) {
-    this.violation = { rule, path };
-  }
-}
-
-function pick(source: JsonObject, names: readonly string[]): JsonObject {
-  const kept: JsonObject = {};
-  for (const name of names) {
-    const value = source[name];
-    if (value !== undefined) {
-      kept[name] = value;
-    }
-  }
-  return kept;
-}
 
 const objectOf = (value: JsonValue | undefined): JsonObject => (isJsonObject(value) ? value : {});
 
@@ -168,9 +151,6 @@ export function v03Route(operation: ClientMethod, request: unknown): V03Route {
   try {
     return { ok: true, ...route(operation as Exclude<ClientMethod, 'listTasks'>, source) };
   } catch (error) {
-    if (error instanceof Refusal) {
-      return { ok: false, error: error.violation };
-    }
-    throw error;
+    return { ok: false, error: violationOf(error) };
   }
 }
