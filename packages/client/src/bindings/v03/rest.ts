@@ -22,7 +22,6 @@ import { errorByCode } from '../../protocol/error-envelope.js';
 import { isJsonObject, type JsonValue } from '../../protocol/json-value.js';
 import { operationSchemas } from '../../protocol/operation-schemas.js';
 import type { ClientMethod, OperationRequest } from '../../protocol/operations.js';
-import type { V03Mapping } from '../../protocol/v03/refusal.js';
 import { protoCardFromV03 } from '../../protocol/v03/card.js';
 import {
   protoPushConfigFromV03,
@@ -31,6 +30,7 @@ import {
   protoStreamEventFromV03,
   protoTaskFromV03,
 } from '../../protocol/v03/proto-answers.js';
+import type { V03Mapping } from '../../protocol/v03/refusal.js';
 import { v03Route } from '../../protocol/v03/routes.js';
 import {
   exchange,
