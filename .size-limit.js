@@ -70,7 +70,8 @@ export default [
     // -0.034 kB (48.805 kB): the JSON scanner's plain arrays, as above.
     // +0.010 kB (48.815 kB): an answer read in one chunk is that chunk, as above.
     // +0.001 kB (48.816 kB): both of the above together.
-    limit: '48.816 kB',
+    // -0.012 kB (48.804 kB): the v1.0 HTTP+JSON binding's route prefix in one function (bindings/rest.ts routePrefix), which the v0.3 binding shares with its status rule instead of copies of them.
+    limit: '48.804 kB',
     modifyEsbuildConfig: browser,
   },
   {
@@ -98,7 +99,8 @@ export default [
     // -0.032 kB (62.747 kB): the JSON scanner's plain arrays, as above.
     // +0.008 kB (62.755 kB): an answer read in one chunk is that chunk, as above.
     // -0.001 kB (62.754 kB): both of the above together.
-    limit: '62.754 kB',
+    // +0.001 kB (62.755 kB): the route prefix in one function, as above.
+    limit: '62.755 kB',
     modifyEsbuildConfig: browser,
   },
 ];

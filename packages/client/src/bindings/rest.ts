@@ -28,7 +28,7 @@ const contentType = 'application/a2a+json';
 The 2xx statuses an answer may carry: 201 for a created config and 204 for a deleted one, as the official JS
 SDK server answers (docs/interop.md#the-official-js-sdk-server), 200 otherwise.
 */
-function statusAllowed(operation: UnaryMethod, status: number): boolean {
+export function statusAllowed(operation: UnaryMethod, status: number): boolean {
   switch (operation) {
     case 'createTaskPushNotificationConfig':
       return status === 200 || status === 201;
@@ -37,6 +37,15 @@ function statusAllowed(operation: UnaryMethod, status: number): boolean {
     default:
       return status === 200;
   }
+}
+
+/**
+What every route of the interface at `url` starts with (docs/protocol-checks.md#requests): a trailing empty
+segment is dropped, so `/a2a/` and `/a2a` name the same routes. The v0.3 binding's routes start there too.
+*/
+export function routePrefix(url: string): string {
+  const base = interfaceUrl(url);
+  return `${base.origin}${base.pathname.replace(/\/$/, '')}`;
 }
 
 /**
@@ -59,10 +68,7 @@ await binding.unary('getTask', { id: 'task-1', historyLength: 1 }, {}); // GET /
 ```
 */
 export function createRestBinding(options: BindingOptions): Binding {
-  const base = interfaceUrl(options.url);
-  // docs/protocol-checks.md#requests: a trailing empty segment is dropped, so `/a2a/` and `/a2a` name the
-  // same routes.
-  const prefix = `${base.origin}${base.pathname.replace(/\/$/, '')}`;
+  const prefix = routePrefix(options.url);
   const { limits, tenant } = options;
   const source = optionalMembers({ tenant });
 

@@ -48,7 +48,7 @@ import {
   fromJsonRpcError,
   fromRestStreamError,
 } from '../remote-error.js';
-import { interfaceUrl } from '../request.js';
+import { routePrefix, statusAllowed } from '../rest.js';
 import { parseBody, schemaError, sendResponseMembers, unionViolation } from '../result.js';
 
 // The v0.3 proto's oneof names the send answer's message `msg`, its JSON name `message`.
@@ -70,22 +70,6 @@ const answers: Readonly<Record<Exclude<UnaryMethod, 'listTasks'>, (raw: JsonValu
   deleteTaskPushNotificationConfig: asIs,
   getExtendedAgentCard: protoCardFromV03,
 };
-
-/**
-The 2xx statuses an answer may carry: 201 for a send and a created config, as both v0.3 peers answer them
-(docs/interop.md#v03-peers), any 2xx for a delete, 200 otherwise.
-*/
-function statusAllowed(operation: UnaryMethod, status: number): boolean {
-  switch (operation) {
-    case 'sendMessage':
-    case 'createTaskPushNotificationConfig':
-      return status === 200 || status === 201;
-    case 'deleteTaskPushNotificationConfig':
-      return true;
-    default:
-      return status === 200;
-  }
-}
 
 /**
 A v0.3 error body, `{ code, message, data? }`: its code names the error only when the A2A table knows it,
@@ -113,9 +97,7 @@ const { value } = await binding.unary('getTask', { id: 't-1', historyLength: 1 }
 ```
 */
 export function createV03RestBinding(options: BindingOptions): Binding {
-  const base = interfaceUrl(options.url);
-  // As the v1.0 binding: a trailing empty segment is dropped, so `/a2a/` and `/a2a` name the same routes.
-  const prefix = `${base.origin}${base.pathname.replace(/\/$/, '')}`;
+  const prefix = routePrefix(options.url);
   const { limits, tenant } = options;
 
   function prepare<N extends ClientMethod>(
@@ -177,7 +159,12 @@ export function createV03RestBinding(options: BindingOptions): Binding {
       if (httpStatus < 200 || httpStatus > 299) {
         throw failedAnswer(response, limits, v03Error);
       }
-      if (!statusAllowed(operation, httpStatus)) {
+      // Both v0.3 peers answer a send with 201 too (docs/interop.md#v03-peers); the rest as v1.0's allow.
+      const allowed =
+        operation === 'sendMessage'
+          ? httpStatus === 200 || httpStatus === 201
+          : statusAllowed(operation, httpStatus);
+      if (!allowed) {
         throw new HttpProtocolError('status', { dispatched: true, httpStatus });
       }
       return read(operation, response);
