@@ -114,15 +114,20 @@ function part(value: JsonValue, path: string): JsonObject {
   }
 }
 
-function parts(value: JsonValue | undefined, path: string): JsonValue[] {
-  return list(value, path).map((entry, index) => part(entry, `${path}[${index}]`));
+/** Each entry of the repeated field at `path`, read by `read` at its own index. */
+function each(
+  value: JsonValue | undefined,
+  path: string,
+  read: (entry: JsonValue, path: string) => JsonObject,
+): JsonObject[] {
+  return list(value, path).map((entry, index) => read(entry, `${path}[${index}]`));
 }
 
 function message(value: JsonValue | undefined, path: string): JsonObject {
   const source = fields(value, path);
   return {
     ...pick(source, ['messageId', 'contextId', 'taskId', 'role', 'metadata', 'extensions']),
-    parts: parts(source['content'], `${path}.content`),
+    parts: each(source['content'], `${path}.content`, part),
   };
 }
 
@@ -144,7 +149,7 @@ function artifact(value: JsonValue | undefined, path: string): JsonObject {
   const source = fields(value, path);
   return {
     ...pick(source, ['artifactId', 'name', 'description', 'metadata', 'extensions']),
-    parts: parts(source['parts'], `${path}.parts`),
+    parts: each(source['parts'], `${path}.parts`, part),
   };
 }
 
@@ -155,18 +160,10 @@ function task(value: JsonValue | undefined, path: string): JsonObject {
     status: status(source['status'], `${path}.status`),
     ...(source['artifacts'] === undefined
       ? {}
-      : {
-          artifacts: list(source['artifacts'], `${path}.artifacts`).map((entry, index) =>
-            artifact(entry, `${path}.artifacts[${index}]`),
-          ),
-        }),
+      : { artifacts: each(source['artifacts'], `${path}.artifacts`, artifact) }),
     ...(source['history'] === undefined
       ? {}
-      : {
-          history: list(source['history'], `${path}.history`).map((entry, index) =>
-            message(entry, `${path}.history[${index}]`),
-          ),
-        }),
+      : { history: each(source['history'], `${path}.history`, message) }),
   };
 }
 
@@ -308,9 +305,7 @@ export function protoPushConfigListFromV03(raw: JsonValue): V03Mapping {
   return mapped(() => {
     const source = fields(raw, '$');
     return {
-      configs: list(source['configs'], '$.configs').map((entry, index) =>
-        pushConfig(entry, `$.configs[${index}]`),
-      ),
+      configs: each(source['configs'], '$.configs', pushConfig),
       ...pick(source, ['nextPageToken']),
     };
   });
