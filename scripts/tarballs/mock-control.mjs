@@ -54,6 +54,9 @@ export function mockControl(origin, token, check) {
       const earlier = await requests();
       const warm = new Set(earlier.map((request) => request.connection));
       const mark = earlier.at(-1)?.number ?? 0;
+      // One turn of the event loop, so that the runtime's pool can take back the connection that answer left
+      // idle (sent at once, Deno's request sometimes found it still checked out and opened a fresh one).
+      await new Promise((resolve) => setTimeout(resolve, 0));
       return async () => {
         const sent = (await requests()).find(
           (request) => request.number > mark && !request.path.startsWith('/__'),
